@@ -1,0 +1,35 @@
+# Bomber: game daemon. `make run` starts bomberd on the embedded store; `make test` runs everything.
+GO        ?= go
+PKGS      ?= ./...
+FUZZTIME  ?= 30s
+BENCHTIME ?= 1s
+
+.PHONY: all build test vet bench fuzz run clean
+
+all: build
+
+build:
+	$(GO) build ./...
+
+vet:
+	$(GO) vet $(PKGS)
+
+# The whole suite with the race detector. Fuzz corpora under testdata/fuzz are
+# replayed as ordinary tests. MySQL tests need MariaDB (scripts/mariadb.sh);
+# with BOMBER_REQUIRE_MYSQL=1 they fail instead of skipping when it is absent.
+test: vet
+	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+# Run every fuzz target for FUZZTIME each (go test allows one target per run).
+fuzz:
+	@for pkg in $$($(GO) list $(PKGS)); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+clean:
+	$(GO) clean ./...

@@ -1,0 +1,3 @@
+module github.com/bomber-game/bomber
+
+go 1.26

@@ -1,0 +1,157 @@
+// Package rules defines the interface every game Bomber hosts implements.
+//
+// A game is pure: it does no I/O, starts no goroutines, reads no clock and
+// draws randomness only from the Rand it was given, so the same seed and the
+// same moves always give the same game. Moves and the steps they cause are
+// small fixed-size values, so hot paths (Bomber's relayed guesses, a bot's
+// search) allocate nothing.
+//
+// The interface serves all five seed games: two to four players (Player is a
+// seat index), dice (a roll is a move whose outcome the game draws from its
+// Rand), hidden information (View renders what one seat may see), phases in
+// which several players act at once (ToMove may list more than one seat), and
+// legal-move enumeration for bots and clients.
+package rules
+
+import "errors"
+
+// Player is a seat index from 0 to Players()-1, in joining order.
+type Player int8
+
+// Spectator is the viewer that is not seated; it sees public information only.
+const Spectator Player = -1
+
+// Sentinel errors callers branch on; games wrap them with %w for detail.
+var (
+	// ErrNotYourTurn: the player may not act now; the game is unchanged.
+	ErrNotYourTurn = errors.New("not your turn")
+	// ErrIllegal: the move breaks a rule; the game is unchanged.
+	ErrIllegal = errors.New("illegal move")
+	// ErrGameOver: the game has ended; the game is unchanged.
+	ErrGameOver = errors.New("game over")
+	// ErrNotation: move text could not be parsed.
+	ErrNotation = errors.New("bad move notation")
+	// ErrOption: an option key or value is unknown or out of range.
+	ErrOption = errors.New("bad game option")
+	// ErrPlayers: the number of players is outside the game's range.
+	ErrPlayers = errors.New("unsupported number of players")
+)
+
+// MoveArgs is the capacity of Move.Arg: enough for a checkers multi-jump path,
+// a Bomber board (12 coordinates) or a Pai Sho tile and two points.
+const MoveArgs = 16
+
+// Move is one action in a compact, game-defined encoding. It is comparable,
+// so it can key maps and be checked for repetition. Each game package
+// documents its kinds and offers typed constructors; FormatMove and ParseMove
+// turn it to and from the game's notation.
+type Move struct {
+	Kind uint8           // game-defined; values from KindOfferDraw up are shared
+	Len  uint8           // meaningful bytes in Arg
+	Arg  [MoveArgs]uint8 // game-defined arguments
+}
+
+// Kinds shared by games that support them (a game that does not answers
+// ErrIllegal). They carry no arguments.
+const (
+	KindOfferDraw   uint8 = 250 // offer the other players a draw
+	KindAcceptDraw  uint8 = 251 // accept a pending draw offer
+	KindDeclineDraw uint8 = 252 // decline a pending draw offer
+	KindResign      uint8 = 253 // give the game up
+)
+
+// Step is one visible consequence of a move, in the order it happened
+// (a piece moved, jumped, flew or was captured; a die rolled; a cell was
+// revealed). Each game package documents its step kinds and what A, B and C
+// hold.
+type Step struct {
+	Kind    uint8
+	Player  Player
+	A, B, C int16
+}
+
+// Status tells whether a game is still being played and how it ended.
+type Status uint8
+
+// Game statuses.
+const (
+	Running Status = iota // moves are still expected
+	Won                   // one or more winners (several on a tie for first)
+	Drawn                 // nobody won
+)
+
+func (s Status) String() string {
+	switch s {
+	case Running:
+		return "running"
+	case Won:
+		return "won"
+	case Drawn:
+		return "drawn"
+	}
+	return "unknown"
+}
+
+// Outcome is how a game ended, or Status Running while it goes on.
+type Outcome struct {
+	Status  Status
+	Winners []Player // with Won: the winner, or every player tied for first
+	Reason  string   // short, human-readable: "all planes found", "threefold repetition"
+}
+
+// Rand is the injected source of randomness; *math/rand/v2.Rand satisfies it.
+type Rand interface {
+	// IntN returns a uniform value in [0, n); n > 0.
+	IntN(n int) int
+}
+
+// Game is the authoritative state of one match.
+type Game interface {
+	// Name is the game's short name, as in its Spec.
+	Name() string
+	// Players is the number of seats.
+	Players() int
+	// ToMove appends the players who may act now to buf: usually one, several
+	// in simultaneous phases, none once the game is over.
+	ToMove(buf []Player) []Player
+	// Legal appends every move p may make now to buf (none when p may not act).
+	Legal(p Player, buf []Move) []Move
+	// Play applies m for p and appends the steps it caused to steps. On error
+	// (wrapping ErrNotYourTurn, ErrIllegal or ErrGameOver) the game is unchanged.
+	Play(p Player, m Move, steps []Step) ([]Step, error)
+	// Outcome reports the result so far.
+	Outcome() Outcome
+	// Scores appends each seat's score (captures, boxes, pieces home...) to buf.
+	Scores(buf []int) []int
+	// FormatMove writes m in the game's notation.
+	FormatMove(m Move) string
+	// ParseMove reads a move in the game's notation as made by p.
+	ParseMove(p Player, text string) (Move, error)
+	// View renders the game as seat viewer may see it (Spectator: public
+	// information only); hidden information never leaks to another seat.
+	View(viewer Player) string
+	// Clone returns an independent deep copy (for bots and search). A clone
+	// keeps using the same Rand.
+	Clone() Game
+}
+
+// Options are a game's settings as key/value text (from configuration);
+// each game documents its keys, and unknown keys are an error.
+type Options map[string]string
+
+// Spec describes a game and how to start one.
+type Spec struct {
+	Name       string
+	MinPlayers int
+	MaxPlayers int
+	// New starts a game for the given number of players. rng supplies every
+	// random draw the game makes (games without chance may ignore it).
+	New func(players int, opts Options, rng Rand) (Game, error)
+}
+
+// Bot chooses moves for a seat. Bots are deterministic for a given seed and
+// see only what View(p) shows (a bot never reads an opponent's hidden state).
+type Bot interface {
+	// Choose returns the move the bot makes for p in g; p must be to move.
+	Choose(g Game, p Player) (Move, error)
+}
