@@ -1,0 +1,101 @@
+package segment
+
+// RingSize is the capacity of a connection's input ring: a few whole
+// segments. It is a power of two so positions wrap with a mask.
+const RingSize = 128
+
+// Decoder reassembles segments from a byte stream that arrives in any split.
+// It owns a small fixed ring buffer, so a connection costs RingSize bytes of
+// input buffering no matter what the peer sends. A header is checked as soon
+// as its bytes are in, before the decoder waits for the payload; after a
+// protocol error the decoder stops and keeps returning that error.
+type Decoder struct {
+	r, w uint32 // free-running read and write positions
+	err  error
+	buf  [RingSize]byte
+}
+
+// Buffered is the number of bytes waiting in the ring.
+func (d *Decoder) Buffered() int { return int(d.w - d.r) }
+
+// Partial reports whether the ring holds the start of a segment that is not
+// complete yet (what an incomplete-segment timeout measures).
+func (d *Decoder) Partial() bool { return d.err == nil && d.w != d.r }
+
+// Err is the protocol error that stopped the decoder, or nil.
+func (d *Decoder) Err() error { return d.err }
+
+// Write copies as much of p into the ring as fits and returns how many bytes
+// it took; the caller decodes with Next and writes the rest afterwards.
+func (d *Decoder) Write(p []byte) int {
+	n := 0
+	for n < len(p) {
+		free := d.Free()
+		if len(free) == 0 {
+			break
+		}
+		c := copy(free, p[n:])
+		d.w += uint32(c)
+		n += c
+	}
+	return n
+}
+
+// Free returns the contiguous free space at the write position, so a
+// transport can read(2) straight into the ring; Commit then records the
+// bytes read.
+func (d *Decoder) Free() []byte {
+	used := d.w - d.r
+	if used == RingSize {
+		return nil
+	}
+	start := d.w & (RingSize - 1)
+	end := start + (RingSize - used)
+	if end > RingSize {
+		end = RingSize
+	}
+	return d.buf[start:end]
+}
+
+// Commit records n bytes written into the slice returned by Free.
+func (d *Decoder) Commit(n int) { d.w += uint32(n) }
+
+func (d *Decoder) at(i uint32) byte { return d.buf[(d.r+i)&(RingSize-1)] }
+
+// Next returns the next whole segment. It returns ok false and a nil error
+// when more bytes are needed, and a protocol error (wrapping ErrUnknownType
+// or ErrLength) as soon as a bad header is visible.
+func (d *Decoder) Next() (s Segment, ok bool, err error) {
+	if d.err != nil {
+		return s, false, d.err
+	}
+	avail := d.w - d.r
+	if avail == 0 {
+		return s, false, nil
+	}
+	t := Type(d.at(0))
+	if !t.Known() {
+		d.err = CheckHeader(t, 0)
+		return s, false, d.err
+	}
+	if avail < HeaderLen {
+		return s, false, nil
+	}
+	n := uint32(d.at(1))<<8 | uint32(d.at(2))
+	if err := CheckHeader(t, int(n)); err != nil {
+		d.err = err
+		return s, false, err
+	}
+	if avail < HeaderLen+n {
+		return s, false, nil
+	}
+	s.Type, s.n = t, uint8(n)
+	for i := range n {
+		s.data[i] = d.at(HeaderLen + i)
+	}
+	d.r += HeaderLen + n
+	return s, true, nil
+}
+
+// Reset empties the decoder for reuse by a new connection.
+func (d *Decoder) Reset() { d.r, d.w, d.err = 0, 0, nil }
