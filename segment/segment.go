@@ -20,10 +20,10 @@ import (
 
 // Framing limits.
 const (
-	HeaderLen  = 3                       // descriptor + 2-byte big-endian payload length
-	MaxPayload = 29                      // largest payload the protocol allows
-	MaxSegment = HeaderLen + MaxPayload  // 32: largest whole segment
-	BoardLen   = 12                      // Board payload: 6 coordinates of 2 digits
+	HeaderLen  = 3                      // descriptor + 2-byte big-endian payload length
+	MaxPayload = 29                     // largest payload the protocol allows
+	MaxSegment = HeaderLen + MaxPayload // 32: largest whole segment
+	BoardLen   = 12                     // Board payload: 6 coordinates of 2 digits
 )
 
 // Type is a segment descriptor, the first byte on the wire.
