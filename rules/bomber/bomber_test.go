@@ -232,7 +232,6 @@ func TestViewHidesEnemyPlanes(t *testing.T) {
 	}
 }
 
-
 func TestConformance(t *testing.T) {
 	rulestest.Conformance(t, Spec(), rulestest.Config{Games: 6, MaxPlies: 2000, Seed: 1})
 	rulestest.Conformance(t, Spec(), rulestest.Config{Games: 3, Options: rules.Options{"first": "1"}, Seed: 50})
