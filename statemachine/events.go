@@ -1,0 +1,179 @@
+package statemachine
+
+import (
+	"slices"
+
+	"github.com/bomber-game/bomber/segment"
+)
+
+// Open records a new connection at shell time now (nanoseconds).
+func (h *Hub) Open(now int64, c ConnID) {
+	if _, dup := h.sessions[c]; dup {
+		panic("statemachine: connection id reused")
+	}
+	s := &session{conn: c, state: Accept, opened: now}
+	h.sessions[c] = s
+	if h.cfg.LoginTimeout > 0 {
+		h.timers.push(now+int64(h.cfg.LoginTimeout), c)
+	}
+}
+
+// Receive handles one whole segment from connection c.
+func (h *Hub) Receive(now int64, c ConnID, seg segment.Segment) {
+	s := h.sessions[c]
+	if s == nil {
+		return // closed by the hub; the shell may still deliver what it read
+	}
+	h.stats.SegmentsIn[seg.Type&0x1f]++
+	if s.check != 0 {
+		if s.queued == pendingMax {
+			h.close(now, s) // flooding while the store answers: nothing good comes of it
+			return
+		}
+		s.queue[s.queued] = seg
+		s.queued++
+		return
+	}
+	h.handle(now, s, seg)
+}
+
+// Closed records that connection c is gone (the peer closed it, a read or
+// write failed, or the shell closed it). Unknown connections are ignored.
+func (h *Hub) Closed(now int64, c ConnID) {
+	if s := h.sessions[c]; s != nil {
+		h.drop(now, s)
+	}
+}
+
+// Answer delivers the result of account check id. Answers for sessions that
+// have gone or moved on are ignored.
+func (h *Hub) Answer(now int64, id uint64, a Answer) {
+	s := h.checks[id]
+	if s == nil {
+		return
+	}
+	delete(h.checks, id)
+	if s.closed || s.check != id {
+		return
+	}
+	s.check = 0
+	h.answered(now, s, a)
+	// run what arrived while waiting, until another check is needed
+	for s.check == 0 && s.queued > 0 && !s.closed {
+		seg := s.queue[0]
+		copy(s.queue[:], s.queue[1:s.queued])
+		s.queued--
+		h.handle(now, s, seg)
+	}
+}
+
+// Tick lets deadlines pass: kicked connections past their grace period and
+// connections that did not log in in time are closed.
+func (h *Hub) Tick(now int64) {
+	for {
+		c, ok := h.kicks.pop(now)
+		if !ok {
+			break
+		}
+		if s := h.sessions[c]; s != nil && s.state == Kicked {
+			h.close(now, s)
+		}
+	}
+	for {
+		c, ok := h.timers.pop(now)
+		if !ok {
+			break
+		}
+		if s := h.sessions[c]; s != nil && !s.state.LoggedIn() && s.state != Kicked {
+			h.close(now, s)
+		}
+	}
+}
+
+// Shutdown ends every game as aborted and closes every connection, for an
+// orderly stop of the daemon. Nobody is sent anything: a GameOver would read
+// as a loss and offline notices would go to connections about to close.
+func (h *Hub) Shutdown(now int64) {
+	for _, s := range h.online {
+		if m := s.match; m != nil && m.players[0] == s {
+			h.endMatch(now, m, Aborted, -1, -1)
+		}
+	}
+	conns := make([]ConnID, 0, len(h.sessions))
+	for c, s := range h.sessions {
+		s.closed = true
+		conns = append(conns, c)
+	}
+	slices.Sort(conns)
+	h.ready.Closes = append(h.ready.Closes, conns...)
+	clear(h.sessions)
+	clear(h.users)
+	clear(h.checks)
+	h.online = h.online[:0]
+}
+
+// close asks the shell to close s's connection and forgets it at once.
+func (h *Hub) close(now int64, s *session) {
+	h.ready.Closes = append(h.ready.Closes, s.conn)
+	h.drop(now, s)
+}
+
+// drop removes s and tells everyone affected.
+func (h *Hub) drop(now int64, s *session) {
+	if s.closed {
+		return
+	}
+	s.closed = true
+	delete(h.sessions, s.conn)
+	if s.check != 0 {
+		delete(h.checks, s.check)
+		s.check = 0
+	}
+	if !s.state.LoggedIn() {
+		return
+	}
+	h.removeOnline(s)
+	for _, o := range h.online {
+		h.send(o, segment.Name(segment.NewOffline, s.name))
+	}
+	h.leave(now, s)
+}
+
+// removeOnline takes s out of the user list.
+func (h *Hub) removeOnline(s *session) {
+	if h.users[s.name] == s {
+		delete(h.users, s.name)
+	}
+	if i := slices.Index(h.online, s); i >= 0 {
+		h.online = slices.Delete(h.online, i, i+1)
+	}
+}
+
+// leave releases whoever s was inviting, answering or playing, because s
+// went offline or was kicked.
+func (h *Hub) leave(now int64, s *session) {
+	switch s.state {
+	case WaitInvitationResponse:
+		// the invitee's client still shows the invitation; its answer is
+		// dropped when it comes (an acceptance gets GameOver back)
+		if p := s.peer; p != nil {
+			p.peer, p.orphan = nil, true
+		}
+	case Responding:
+		if p := s.peer; p != nil {
+			r := ReplyRefused // kicked: the user is online but never saw it
+			if s.closed {
+				r = ReplyNoUser
+			}
+			h.reply(p, segment.InvitResponse, r)
+			p.state, p.peer = ServerStandBy, nil
+		}
+	case Draw, Game:
+		if m := s.match; m != nil {
+			h.endMatch(now, m, Abandoned, -1, int(s.seat))
+			other := m.players[1-s.seat]
+			h.send(other, segment.Empty(segment.GameOver))
+		}
+	}
+	s.peer, s.orphan, s.match = nil, false, nil
+}

@@ -1,0 +1,185 @@
+// Package statemachine is Bomber's server logic as a pure, deterministic
+// state machine: the per-user states of seed 003 and the hub that owns every
+// session, invitation and match.
+//
+// It does no I/O, starts no goroutines and reads no clock. The daemon's shell
+// feeds it events (a connection opened or closed, a segment received, an
+// account check answered, the clock ticked), each stamped with the shell's
+// time, then collects what the hub wants done with Ready (segments to send,
+// connections to close, account checks to run, finished games to record) and
+// acknowledges with Advance — the Step/Ready pattern of etcd-io/raft. The same
+// events always produce the same outputs, so captured sessions replay exactly.
+package statemachine
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/rules/bomber"
+	"github.com/bomber-game/bomber/segment"
+)
+
+// ConnID names a connection; the shell chooses it and never reuses one.
+type ConnID uint64
+
+// State is a session's state, numbered as in seed 003's table.
+type State uint8
+
+// The seven server states of seed 003, plus Kicked for a session whose user
+// logged in elsewhere (its connection waits out a grace period, then closes).
+const (
+	Accept                 State = 0 // connected, no user name accepted yet
+	WaitForPassword        State = 1 // user name exists, waiting for the password
+	ServerStandBy          State = 2 // logged in, in the lobby
+	WaitInvitationResponse State = 3 // invited someone, waiting for the answer
+	Responding             State = 4 // invited by someone, answering
+	Draw                   State = 5 // paired, placing planes
+	Game                   State = 6 // both boards placed, guessing
+	Kicked                 State = 7 // replaced by a newer login; ignored until closed
+)
+
+var stateNames = [...]string{"Accept", "WaitForPassword", "ServerStandBy", "WaitInvitationResponse", "Responding", "Draw", "Game", "Kicked"}
+
+func (s State) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return fmt.Sprintf("State(%d)", s)
+}
+
+// LoggedIn reports whether a session in state s counts as an online user.
+func (s State) LoggedIn() bool { return s >= ServerStandBy && s <= Game }
+
+// First says who guesses first in a new game.
+type First uint8
+
+// Who guesses first.
+const (
+	Inviter First = iota // as the reference client plays (the default)
+	Invitee              // as seed 003's text says
+)
+
+// Config is the hub's behaviour that operators choose.
+type Config struct {
+	Dialect Dialect // reply-code table; Reference by default
+	First   First   // who guesses first; Inviter by default
+	// KickGrace is how long a kicked session's connection stays open before
+	// the hub closes it (the reference client reconnects at once if the
+	// server closes first, and would kick the new session back). 0 means 5m.
+	KickGrace time.Duration
+	// LoginTimeout closes a connection that has not logged in within this
+	// long after opening; 0 disables it.
+	LoginTimeout time.Duration
+	// HideUnknownUsers answers every user name as existing and fails at the
+	// password, so nobody can probe which accounts exist.
+	HideUnknownUsers bool
+}
+
+// DefaultKickGrace is the grace period before a kicked connection is closed.
+const DefaultKickGrace = 5 * time.Minute
+
+// pendingMax bounds the segments a session may send while an account check
+// is in flight; they wait in order and run when the answer arrives.
+const pendingMax = 4
+
+type session struct {
+	conn   ConnID
+	state  State
+	name   string // the user name once Info was accepted
+	opened int64
+	check  uint64 // id of the account check in flight, 0 for none
+	queue  [pendingMax]segment.Segment
+	queued int
+	peer   *session // inviter or invitee while inviting, responding
+	orphan bool     // Responding to an inviter that has gone
+	match  *match
+	seat   rules.Player
+	closed bool // removed from the hub
+}
+
+type match struct {
+	game    bomber.Game
+	players [2]*session // seat 0 is the inviter
+	start   int64
+}
+
+// Hub owns all sessions, invitations and matches.
+type Hub struct {
+	cfg      Config
+	sessions map[ConnID]*session
+	users    map[string]*session // logged-in (and Kicked-free) sessions by user name
+	online   []*session          // logged-in sessions in login order
+	checkSeq uint64
+	checks   map[uint64]*session
+	timers   timerQueue
+	kicks    timerQueue
+	ready    Ready
+	stats    Stats
+}
+
+// New returns an empty hub.
+func New(cfg Config) *Hub {
+	if cfg.KickGrace <= 0 {
+		cfg.KickGrace = DefaultKickGrace
+	}
+	return &Hub{
+		cfg:      cfg,
+		sessions: make(map[ConnID]*session),
+		users:    make(map[string]*session),
+		checks:   make(map[uint64]*session),
+	}
+}
+
+// Config returns the hub's configuration.
+func (h *Hub) Config() Config { return h.cfg }
+
+// Online is the number of logged-in users.
+func (h *Hub) Online() int { return len(h.online) }
+
+// Connections is the number of connections the hub knows.
+func (h *Hub) Connections() int { return len(h.sessions) }
+
+// SessionInfo describes one connection for operators.
+type SessionInfo struct {
+	Conn     ConnID
+	User     string // empty before login
+	State    State
+	Opponent string // the peer while inviting, responding, drawing or playing
+}
+
+// Sessions appends a description of every connection to buf, logged-in users
+// first in login order.
+func (h *Hub) Sessions(buf []SessionInfo) []SessionInfo {
+	describe := func(s *session) SessionInfo {
+		info := SessionInfo{Conn: s.conn, State: s.state}
+		if s.state.LoggedIn() || s.state == Kicked {
+			info.User = s.name
+		}
+		if s.peer != nil {
+			info.Opponent = s.peer.name
+		} else if s.match != nil {
+			info.Opponent = s.match.players[1-s.seat].name
+		}
+		return info
+	}
+	for _, s := range h.online {
+		buf = append(buf, describe(s))
+	}
+	for _, s := range h.sessions {
+		if !s.state.LoggedIn() {
+			buf = append(buf, describe(s))
+		}
+	}
+	return buf
+}
+
+// send queues seg for conn c.
+func (h *Hub) send(s *session, seg segment.Segment) {
+	h.ready.Sends = append(h.ready.Sends, Send{Conn: s.conn, Seg: seg})
+	h.stats.SegmentsOut[seg.Type&0x1f]++
+}
+
+func (h *Hub) reply(s *session, t segment.Type, r Reply) {
+	h.send(s, segment.Code(t, h.cfg.Dialect.Code(r)))
+}

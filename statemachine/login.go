@@ -1,0 +1,181 @@
+package statemachine
+
+import (
+	"unicode/utf8"
+
+	"github.com/bomber-game/bomber/segment"
+)
+
+// handle dispatches a segment by the session's state. Every segment type is
+// defined in every state: what is not listed here is ignored (and counted),
+// which is how the reference server treats out-of-state segments too.
+func (h *Hub) handle(now int64, s *session, seg segment.Segment) {
+	switch s.state {
+	case Accept, WaitForPassword:
+		switch seg.Type {
+		case segment.Info:
+			h.info(s, seg)
+			return
+		case segment.Passwd:
+			h.passwd(s, seg)
+			return
+		}
+	case ServerStandBy:
+		if seg.Type == segment.SendInvit {
+			h.invite(s, seg)
+			return
+		}
+	case Responding:
+		switch seg.Type {
+		case segment.InvitResponse:
+			h.respond(now, s, seg)
+			return
+		case segment.SendInvit:
+			h.crossInvite(s, seg)
+			return
+		}
+	case Draw:
+		if seg.Type == segment.Board {
+			h.board(now, s, seg)
+			return
+		}
+	case Game:
+		switch seg.Type {
+		case segment.SingleCoord, segment.DoubleCoord:
+			h.guess(now, s, seg)
+			return
+		}
+	}
+	h.stats.Ignored++
+}
+
+// validName: what an account name may be (see account.ValidName); anything
+// else cannot exist, so the store need not be asked.
+func validName(b []byte) bool {
+	if len(b) == 0 || len(b) > segment.MaxPayload || !utf8.Valid(b) {
+		return false
+	}
+	for _, c := range b {
+		if c < 0x20 || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func (h *Hub) newCheck(s *session, kind CheckKind, password string) {
+	h.checkSeq++
+	s.check = h.checkSeq
+	h.checks[s.check] = s
+	h.ready.Checks = append(h.ready.Checks, Check{ID: s.check, Conn: s.conn, Kind: kind, User: s.name, Password: password})
+}
+
+// info: a user name, in Accept or again in WaitForPassword (starting over).
+func (h *Hub) info(s *session, seg segment.Segment) {
+	s.state, s.name = Accept, ""
+	name := seg.Payload()
+	if h.cfg.HideUnknownUsers {
+		s.name, s.state = string(name), WaitForPassword
+		h.reply(s, segment.InfoResp, ReplyOK)
+		return
+	}
+	if !validName(name) {
+		h.stats.LoginsFailed++
+		h.reply(s, segment.InfoResp, ReplyNoUser)
+		return
+	}
+	s.name = string(name)
+	h.newCheck(s, Lookup, "")
+}
+
+func (h *Hub) passwd(s *session, seg segment.Segment) {
+	if s.state != WaitForPassword {
+		h.reply(s, segment.PasswdResp, ReplyError) // a password before any user name
+		return
+	}
+	if !validName([]byte(s.name)) {
+		// only with HideUnknownUsers: the name cannot exist
+		h.stats.LoginsFailed++
+		s.state, s.name = Accept, ""
+		h.reply(s, segment.PasswdResp, ReplyWrongPassword)
+		return
+	}
+	h.newCheck(s, Verify, string(seg.Payload()))
+}
+
+// answered continues a login with the account store's answer.
+func (h *Hub) answered(now int64, s *session, a Answer) {
+	switch {
+	case s.state == Accept: // Lookup
+		switch a {
+		case Found:
+			s.state = WaitForPassword
+			h.reply(s, segment.InfoResp, ReplyOK)
+		case Unavailable:
+			h.stats.LoginsError++
+			s.name = ""
+			h.reply(s, segment.InfoResp, ReplyError)
+		default:
+			h.stats.LoginsFailed++
+			s.name = ""
+			h.reply(s, segment.InfoResp, ReplyNoUser)
+		}
+	case s.state == WaitForPassword: // Verify
+		switch a {
+		case Found:
+			h.login(now, s)
+		case Unavailable:
+			h.stats.LoginsError++
+			s.state, s.name = Accept, ""
+			h.reply(s, segment.PasswdResp, ReplyError)
+		default: // a wrong password, or the account vanished meanwhile
+			h.stats.LoginsFailed++
+			s.state, s.name = Accept, ""
+			h.reply(s, segment.PasswdResp, ReplyWrongPassword)
+		}
+	}
+}
+
+// login makes s the user's session: an older session of the same user is
+// kicked (it stays open for the grace period but is no longer the user's).
+func (h *Hub) login(now int64, s *session) {
+	h.stats.LoginsOK++
+	old := h.users[s.name]
+	s.state = ServerStandBy
+	h.users[s.name] = s
+	if old != nil {
+		h.stats.Kicks++
+		h.reply(old, segment.Refuse, ReplyKicked)
+		h.leave(now, old)
+		old.state = Kicked
+		h.kicks.push(now+int64(h.cfg.KickGrace), old.conn)
+		i := indexOf(h.online, old)
+		h.online[i] = s // the user never went offline: same place in the list
+		h.reply(s, segment.Refuse, ReplyAlreadyLoggedIn)
+	} else {
+		h.online = append(h.online, s)
+	}
+	h.reply(s, segment.PasswdResp, ReplyOK)
+	for _, o := range h.online {
+		if o != s {
+			h.send(s, segment.Name(segment.SyncBegin, o.name))
+		}
+	}
+	h.send(s, segment.Empty(segment.SyncEnd))
+	if old == nil {
+		for _, o := range h.online {
+			if o != s {
+				h.send(o, segment.Name(segment.NewOnline, s.name))
+			}
+		}
+	}
+}
+
+func indexOf(ss []*session, s *session) int {
+	for i, x := range ss {
+		if x == s {
+			return i
+		}
+	}
+	panic("statemachine: logged-in session missing from the online list")
+}

@@ -1,0 +1,194 @@
+package statemachine
+
+import (
+	"fmt"
+
+	"github.com/bomber-game/bomber/segment"
+)
+
+// Send is a segment for one connection.
+type Send struct {
+	Conn ConnID
+	Seg  segment.Segment
+}
+
+// CheckKind is what an account check asks.
+type CheckKind uint8
+
+// Account checks.
+const (
+	Lookup CheckKind = iota // does the user exist?
+	Verify                  // is the password right?
+)
+
+// Check is an account question for the shell to answer off the hub's
+// goroutine; it answers with Hub.Answer and the same ID.
+type Check struct {
+	ID       uint64
+	Conn     ConnID
+	Kind     CheckKind
+	User     string
+	Password string // Verify only
+}
+
+// Answer is the result of a Check.
+type Answer uint8
+
+// Check answers.
+const (
+	Found         Answer = iota // Lookup: the user exists; Verify: the password is right
+	NotFound                    // the user does not exist
+	WrongPassword               // Verify: the password is wrong
+	Unavailable                 // the account store could not answer
+)
+
+// EndReason is why a game ended.
+type EndReason uint8
+
+// Game end reasons.
+const (
+	Won       EndReason = iota // a player found all three enemy planes
+	Abandoned                  // a player left (disconnected or was kicked)
+	Aborted                    // the server shut down or refused a board
+)
+
+func (r EndReason) String() string {
+	return [...]string{"won", "abandoned", "aborted"}[r]
+}
+
+// Record is a finished (or abandoned) game for the shell to store.
+type Record struct {
+	Players [2]string // seat 0 invited seat 1
+	Winner  int       // seat of the winner, -1 for none
+	Leaver  int       // with Abandoned: the seat that left; else -1
+	Reason  EndReason
+	Guesses [2]int
+	Start   int64 // shell time the pairing was accepted
+	End     int64
+}
+
+// Ready is what the hub wants done after the events fed to it so far. Its
+// slices belong to the hub and stay valid until Advance.
+type Ready struct {
+	Sends   []Send   // in order; segments for one connection must be written in this order
+	Closes  []ConnID // close these after writing their pending sends
+	Checks  []Check  // account checks to run
+	Records []Record // games to record
+}
+
+// Empty reports whether there is nothing to do.
+func (r *Ready) Empty() bool {
+	return len(r.Sends) == 0 && len(r.Closes) == 0 && len(r.Checks) == 0 && len(r.Records) == 0
+}
+
+// Ready returns the pending outputs.
+func (h *Hub) Ready() *Ready { return &h.ready }
+
+// Advance acknowledges that the outputs returned by Ready were handled.
+func (h *Hub) Advance() {
+	h.ready.Sends = h.ready.Sends[:0]
+	h.ready.Closes = h.ready.Closes[:0]
+	h.ready.Checks = h.ready.Checks[:0]
+	h.ready.Records = h.ready.Records[:0]
+}
+
+// Reply is the meaning of a one-byte reply code, independent of dialect.
+type Reply uint8
+
+// Replies the hub gives.
+const (
+	ReplyNoUser          Reply = iota // InfoResp: no such user; InvitResponse: invitee not online
+	ReplyOK                           // InfoResp, PasswdResp OK; InvitResponse accepted
+	ReplyRefused                      // InvitResponse: refused
+	ReplyWrongPassword                // PasswdResp
+	ReplyError                        // any response: something failed
+	ReplyAlreadyLoggedIn              // Refuse to the session that kicked an older one
+	ReplyBusy                         // InvitResponse: invitee busy
+	ReplyKicked                       // Refuse to the session being kicked
+)
+
+// Dialect is a reply-code table.
+type Dialect uint8
+
+// Dialects.
+const (
+	// Reference is the table the reference client and server share (the default).
+	Reference Dialect = iota
+	// Document is seed 003's flag table, for clients built from the document.
+	Document
+)
+
+var codeTables = [2][8]byte{
+	Reference: {ReplyNoUser: 0, ReplyOK: 1, ReplyRefused: 2, ReplyWrongPassword: 3, ReplyError: 4, ReplyAlreadyLoggedIn: 5, ReplyBusy: 6, ReplyKicked: 4},
+	Document:  {ReplyNoUser: 0, ReplyOK: 1, ReplyRefused: 2, ReplyWrongPassword: 0, ReplyError: 4, ReplyAlreadyLoggedIn: 1, ReplyBusy: 3, ReplyKicked: 4},
+}
+
+// Code is the byte the dialect uses for r.
+func (d Dialect) Code(r Reply) byte { return codeTables[d][r] }
+
+func (d Dialect) String() string {
+	if d == Document {
+		return "document"
+	}
+	return "reference"
+}
+
+// ParseDialect reads "reference" or "document".
+func ParseDialect(s string) (Dialect, error) {
+	switch s {
+	case "reference", "":
+		return Reference, nil
+	case "document":
+		return Document, nil
+	}
+	return Reference, fmt.Errorf("unknown dialect %q (want reference or document)", s)
+}
+
+// Stats are counters the shell exports as metrics.
+type Stats struct {
+	SegmentsIn    [32]uint64 // by descriptor
+	SegmentsOut   [32]uint64
+	Ignored       uint64 // well-formed segments that meant nothing in their state
+	LoginsOK      uint64
+	LoginsFailed  uint64 // wrong password or unknown user
+	LoginsError   uint64 // store unavailable
+	Kicks         uint64
+	GamesStarted  uint64
+	GamesEnded    [3]uint64 // by EndReason
+	Invitations   uint64
+	BadBoards     uint64
+	MalformedShot uint64 // unreadable guesses taken as misses
+}
+
+// Stats returns the hub's counters.
+func (h *Hub) Stats() *Stats { return &h.stats }
+
+// timerQueue is a FIFO of deadlines. Every deadline of one queue is "now +
+// a fixed duration", so they arrive in order and a FIFO is a priority queue.
+type timerQueue struct {
+	items []timer
+	head  int
+}
+
+type timer struct {
+	at   int64
+	conn ConnID
+}
+
+func (q *timerQueue) push(at int64, c ConnID) { q.items = append(q.items, timer{at, c}) }
+
+// pop returns the next timer due at or before now.
+func (q *timerQueue) pop(now int64) (ConnID, bool) {
+	if q.head == len(q.items) || q.items[q.head].at > now {
+		return 0, false
+	}
+	t := q.items[q.head]
+	q.head++
+	if q.head == len(q.items) {
+		q.items, q.head = q.items[:0], 0
+	} else if q.head > 1024 && q.head*2 > len(q.items) {
+		q.items = append(q.items[:0], q.items[q.head:]...)
+		q.head = 0
+	}
+	return t.conn, true
+}
