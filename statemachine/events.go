@@ -177,3 +177,14 @@ func (h *Hub) leave(now int64, s *session) {
 	}
 	s.peer, s.orphan, s.match = nil, false, nil
 }
+
+// Disconnect closes the named user's connection as if it had dropped (an
+// operator's kick); false when the user is not online.
+func (h *Hub) Disconnect(now int64, user string) bool {
+	s := h.users[user]
+	if s == nil {
+		return false
+	}
+	h.close(now, s)
+	return true
+}

@@ -1,0 +1,237 @@
+package server
+
+import (
+	"errors"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/statemachine"
+)
+
+// link is what the engine needs from a transport's connection.
+type link interface {
+	// send queues bytes for the peer; false means the backlog bound was passed.
+	send(p []byte) bool
+	// flush tries to write queued bytes now (the reactor writes at the end
+	// of each loop iteration; the net transport's writer runs on its own).
+	flush()
+	// shut closes the connection after writing what is queued, best effort.
+	shut()
+	// kill closes the connection at once.
+	kill()
+}
+
+// conn is one connection as the engine sees it.
+type conn struct {
+	id      statemachine.ConnID
+	dec     segment.Decoder
+	link    link
+	partial int64 // engine time the current incomplete segment started; 0 for none
+	gone    bool
+	queued  bool // in flushq
+}
+
+// engine is the part both transports share. It owns the hub and runs on one
+// goroutine: transports call it from their loop only.
+type engine struct {
+	cfg      Config
+	hub      *statemachine.Hub
+	pool     *pool
+	log      *zap.Logger
+	start    time.Time
+	conns    map[statemachine.ConnID]*conn
+	partial  map[*conn]struct{}
+	nextID   statemachine.ConnID
+	obs      Observer
+	flushq   []*conn
+	rejected []uint64
+	scratch  []byte
+}
+
+func newEngine(cfg Config, p *pool) *engine {
+	obs := cfg.Observer
+	if obs == nil {
+		obs = nopObserver{}
+	}
+	return &engine{
+		cfg:     cfg,
+		hub:     statemachine.New(cfg.Hub),
+		pool:    p,
+		log:     cfg.Logger,
+		start:   cfg.Clock.Now(),
+		conns:   make(map[statemachine.ConnID]*conn),
+		partial: make(map[*conn]struct{}),
+		obs:     obs,
+		scratch: make([]byte, 0, 4096),
+	}
+}
+
+// now is engine time: nanoseconds since start, from the injected clock.
+func (e *engine) now() int64 { return int64(e.cfg.Clock.Now().Sub(e.start)) + 1 }
+
+func (e *engine) open(l link) *conn {
+	e.nextID++
+	c := &conn{id: e.nextID, link: l}
+	e.conns[c.id] = c
+	e.hub.Open(e.now(), c.id)
+	e.obs.ConnOpened()
+	return c
+}
+
+// input feeds bytes read from c to its decoder and every whole segment to
+// the hub. A framing error closes c at once.
+func (e *engine) input(c *conn, data []byte) {
+	if c.gone {
+		return
+	}
+	now := e.now()
+	for len(data) > 0 {
+		n := c.dec.Write(data)
+		data = data[n:]
+		for {
+			seg, ok, err := c.dec.Next()
+			if err != nil {
+				e.obs.ProtocolError(protocolReason(err))
+				e.log.Info("protocol error, closing", zap.Uint64("conn", uint64(c.id)), zap.Error(err))
+				e.drop(c, ReasonProtocol, true)
+				return
+			}
+			if !ok {
+				break
+			}
+			e.obs.SegmentIn(seg.Type)
+			e.hub.Receive(now, c.id, seg)
+			if c.gone {
+				return
+			}
+		}
+	}
+	if c.dec.Partial() {
+		if c.partial == 0 {
+			c.partial = now
+			e.partial[c] = struct{}{}
+		}
+	} else if c.partial != 0 {
+		c.partial = 0
+		delete(e.partial, c)
+	}
+}
+
+func protocolReason(err error) string {
+	if errors.Is(err, segment.ErrUnknownType) {
+		return "unknown_type"
+	}
+	return "bad_length"
+}
+
+// closed: the transport lost c (EOF or an I/O error).
+func (e *engine) closed(c *conn, reason CloseReason) {
+	e.drop(c, reason, false)
+}
+
+// drop forgets c, tells the hub, and closes the link (at once when kill).
+func (e *engine) drop(c *conn, reason CloseReason, kill bool) {
+	if c.gone {
+		return
+	}
+	c.gone = true
+	delete(e.conns, c.id)
+	delete(e.partial, c)
+	e.hub.Closed(e.now(), c.id)
+	e.obs.ConnClosed(reason)
+	if kill {
+		c.link.kill()
+	} else {
+		c.link.shut()
+	}
+}
+
+// tick passes time: hub deadlines and incomplete-segment timeouts.
+func (e *engine) tick() {
+	now := e.now()
+	e.hub.Tick(now)
+	if lim := int64(e.cfg.SegmentTimeout); lim > 0 {
+		for c := range e.partial {
+			if now-c.partial > lim {
+				e.log.Info("incomplete segment timed out", zap.Uint64("conn", uint64(c.id)))
+				e.obs.ProtocolError("segment_timeout")
+				e.drop(c, ReasonSegmentTimeout, true)
+			}
+		}
+	}
+}
+
+// answer delivers a worker's account answer.
+func (e *engine) answer(id uint64, a statemachine.Answer) { e.hub.Answer(e.now(), id, a) }
+
+// process carries out what the hub asked for. Sends are coalesced per
+// connection and written once per call.
+func (e *engine) process() {
+	for {
+		rd := e.hub.Ready()
+		if rd.Empty() {
+			break
+		}
+		for i := range rd.Sends {
+			s := &rd.Sends[i]
+			c := e.conns[s.Conn]
+			if c == nil || c.gone {
+				continue
+			}
+			e.obs.SegmentOut(s.Seg.Type)
+			e.scratch = s.Seg.AppendTo(e.scratch[:0])
+			if !c.link.send(e.scratch) {
+				e.log.Info("output backlog over its bound, closing", zap.Uint64("conn", uint64(c.id)))
+				e.drop(c, ReasonBacklog, true)
+				continue
+			}
+			if !c.queued {
+				c.queued = true
+				e.flushq = append(e.flushq, c)
+			}
+		}
+		for _, id := range rd.Closes {
+			if c := e.conns[id]; c != nil {
+				c.gone = true
+				delete(e.conns, id)
+				delete(e.partial, c)
+				e.obs.ConnClosed(ReasonServer)
+				c.link.shut()
+			}
+		}
+		for _, ch := range rd.Checks {
+			if !e.pool.check(ch) {
+				e.log.Warn("account check queue full; answering unavailable", zap.String("user", ch.User))
+				e.rejected = append(e.rejected, ch.ID)
+			}
+		}
+		for _, r := range rd.Records {
+			e.obs.GameEnded(r.Reason)
+			e.pool.record(r)
+		}
+		e.hub.Advance()
+		for _, id := range e.rejected {
+			e.hub.Answer(e.now(), id, statemachine.Unavailable)
+		}
+		e.rejected = e.rejected[:0]
+	}
+	for _, c := range e.flushq {
+		c.queued = false
+		if !c.gone {
+			c.link.flush()
+		}
+	}
+	clear(e.flushq)
+	e.flushq = e.flushq[:0]
+}
+
+// shutdown ends games as aborted and closes every connection.
+func (e *engine) shutdown() {
+	e.hub.Shutdown(e.now())
+	e.process()
+}
+
+// kick disconnects a user for an operator.
+func (e *engine) kick(user string) bool { return e.hub.Disconnect(e.now(), user) }

@@ -1,0 +1,341 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/netip"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/bomber-game/bomber/statemachine"
+)
+
+// NetTransport serves over the net package with a goroutine per connection
+// for reading and one for writing; the engine still runs on one goroutine.
+// It works on every system and under TLS, and is the baseline the reactor
+// is measured against.
+type NetTransport struct {
+	cfg    Config
+	eng    *engine
+	pool   *pool
+	events chan func()
+	wakeCh chan struct{}
+	perIP  map[netip.Addr]int
+	open   int
+
+	mu        sync.Mutex
+	listeners []net.Listener
+	startOnce sync.Once
+	done      chan struct{}
+	stopped   bool
+}
+
+type nconn struct {
+	t       *NetTransport
+	nc      net.Conn
+	ip      netip.Addr
+	c       *conn
+	mu      sync.Mutex
+	out     []byte
+	closing bool
+	notify  chan struct{}
+	dead    chan struct{}
+	once    sync.Once
+}
+
+// NewNetTransport returns a net-package transport.
+func NewNetTransport(cfg Config) *NetTransport {
+	cfg.defaults()
+	t := &NetTransport{
+		cfg:    cfg,
+		events: make(chan func(), 1024),
+		wakeCh: make(chan struct{}, 1),
+		perIP:  make(map[netip.Addr]int),
+		done:   make(chan struct{}),
+	}
+	t.pool = newPool(cfg, func() {
+		select {
+		case t.wakeCh <- struct{}{}:
+		default:
+		}
+	})
+	t.eng = newEngine(cfg, t.pool)
+	return t
+}
+
+func (t *NetTransport) start() { t.startOnce.Do(func() { go t.loop() }) }
+
+func (t *NetTransport) loop() {
+	defer close(t.done)
+	tick := time.NewTicker(t.cfg.TickEvery)
+	defer tick.Stop()
+	for !t.stopped {
+		select {
+		case f := <-t.events:
+			t0 := time.Now()
+			f()
+			for i := 0; i < 256; i++ { // batch what is already waiting
+				select {
+				case f := <-t.events:
+					f()
+					continue
+				default:
+				}
+				break
+			}
+			t.drainResults()
+			t.eng.process()
+			t.eng.obs.LoopLatency(time.Since(t0))
+		case <-t.wakeCh:
+			t.drainResults()
+			t.eng.process()
+		case <-tick.C:
+			t.eng.tick()
+			if t.cfg.OnLoop != nil {
+				t.cfg.OnLoop()
+			}
+			t.eng.process()
+		}
+	}
+}
+
+func (t *NetTransport) drainResults() {
+	for {
+		select {
+		case res := <-t.pool.results:
+			t.eng.answer(res.id, res.a)
+		default:
+			return
+		}
+	}
+}
+
+// post runs f on the loop; false once the transport has stopped.
+func (t *NetTransport) post(f func()) bool {
+	select {
+	case t.events <- f:
+		return true
+	case <-t.done:
+		return false
+	}
+}
+
+func (t *NetTransport) do(ctx context.Context, f func()) error {
+	ran := make(chan struct{})
+	select {
+	case t.events <- func() { f(); close(ran) }:
+	case <-t.done:
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-ran:
+		return nil
+	case <-t.done:
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Serve accepts on l until Shutdown.
+func (t *NetTransport) Serve(l net.Listener) error {
+	t.start()
+	t.mu.Lock()
+	if t.stopped {
+		t.mu.Unlock()
+		l.Close()
+		return ErrClosed
+	}
+	t.listeners = append(t.listeners, l)
+	t.mu.Unlock()
+	for {
+		nc, err := l.Accept()
+		if err != nil {
+			select {
+			case <-t.done:
+				return ErrClosed
+			default:
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			if errors.Is(err, net.ErrClosed) {
+				return ErrClosed
+			}
+			t.cfg.Logger.Warn("accept", zap.Error(err))
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		ip := netip.Addr{}
+		if ap, err := netip.ParseAddrPort(nc.RemoteAddr().String()); err == nil {
+			ip = ap.Addr().Unmap()
+		}
+		if tc, ok := nc.(*net.TCPConn); ok {
+			tc.SetNoDelay(true)
+			if t.cfg.SendBuffer > 0 {
+				tc.SetWriteBuffer(t.cfg.SendBuffer)
+			}
+		}
+		n := &nconn{t: t, nc: nc, ip: ip, notify: make(chan struct{}, 1), dead: make(chan struct{})}
+		if !t.post(func() { t.opened(n) }) {
+			nc.Close()
+			return ErrClosed
+		}
+	}
+}
+
+// opened runs on the loop: limits, then the connection's goroutines.
+func (t *NetTransport) opened(n *nconn) {
+	reason := ""
+	switch {
+	case t.open >= t.cfg.MaxConns:
+		reason = "max_conns"
+	case t.cfg.MaxConnsPerIP > 0 && t.perIP[n.ip] >= t.cfg.MaxConnsPerIP:
+		reason = "max_conns_per_ip"
+	}
+	if reason != "" {
+		n.nc.Close()
+		t.eng.obs.ConnRejected(reason)
+		return
+	}
+	t.open++
+	t.perIP[n.ip]++
+	n.c = t.eng.open(n)
+	go n.reader()
+	go n.writer()
+}
+
+func (n *nconn) reader() {
+	for {
+		buf := make([]byte, 512)
+		k, err := n.nc.Read(buf)
+		if k > 0 {
+			data := buf[:k]
+			if !n.t.post(func() { n.t.eng.input(n.c, data) }) {
+				return
+			}
+		}
+		if err != nil {
+			n.t.post(func() { n.t.eng.closed(n.c, ReasonPeer) })
+			return
+		}
+	}
+}
+
+func (n *nconn) writer() {
+	defer n.nc.Close()
+	for {
+		select {
+		case <-n.notify:
+		case <-n.dead:
+			return
+		}
+		n.mu.Lock()
+		out, closing := n.out, n.closing
+		n.out = nil
+		n.mu.Unlock()
+		if len(out) > 0 {
+			if closing {
+				n.nc.SetWriteDeadline(time.Now().Add(5 * time.Second))
+			}
+			if _, err := n.nc.Write(out); err != nil {
+				n.t.post(func() { n.t.eng.closed(n.c, ReasonPeer) })
+				n.finish()
+				return
+			}
+		}
+		if closing {
+			n.finish()
+			return
+		}
+	}
+}
+
+// finish ends the connection's goroutines; runs once.
+func (n *nconn) finish() {
+	n.once.Do(func() {
+		close(n.dead)
+		n.nc.Close()
+		n.t.post(func() {
+			n.t.open--
+			if n.t.perIP[n.ip]--; n.t.perIP[n.ip] <= 0 {
+				delete(n.t.perIP, n.ip)
+			}
+		})
+	})
+}
+
+// send implements link. The bound counts what the writer has not taken yet
+// plus what sits in the kernel, as far as the writer is blocked on it.
+func (n *nconn) send(p []byte) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if len(n.out)+len(p) > n.t.cfg.MaxOutput {
+		return false
+	}
+	n.out = append(n.out, p...)
+	return true
+}
+
+func (n *nconn) flush() {
+	select {
+	case n.notify <- struct{}{}:
+	default:
+	}
+}
+
+func (n *nconn) shut() {
+	n.mu.Lock()
+	n.closing = true
+	n.mu.Unlock()
+	n.flush()
+}
+
+func (n *nconn) kill() { n.finish() }
+
+// Shutdown implements Transport.
+func (t *NetTransport) Shutdown(ctx context.Context) error {
+	t.start()
+	t.mu.Lock()
+	for _, l := range t.listeners {
+		l.Close()
+	}
+	t.mu.Unlock()
+	err := t.do(ctx, func() {
+		t.eng.shutdown()
+		t.mu.Lock()
+		t.stopped = true
+		t.mu.Unlock()
+	})
+	if errors.Is(err, ErrClosed) {
+		err = nil
+	}
+	if perr := t.pool.close(ctx); err == nil {
+		err = perr
+	}
+	return err
+}
+
+// Sessions implements Transport.
+func (t *NetTransport) Sessions(ctx context.Context) (out []statemachine.SessionInfo, err error) {
+	err = t.do(ctx, func() { out = t.eng.hub.Sessions(nil) })
+	return out, err
+}
+
+// Kick implements Transport.
+func (t *NetTransport) Kick(ctx context.Context, user string) (ok bool, err error) {
+	err = t.do(ctx, func() { ok = t.eng.kick(user) })
+	return ok, err
+}
+
+// Stats implements Transport.
+func (t *NetTransport) Stats(ctx context.Context) (s statemachine.Stats, err error) {
+	err = t.do(ctx, func() { s = *t.eng.hub.Stats() })
+	return s, err
+}

@@ -1,0 +1,414 @@
+//go:build linux
+
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"os"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+	"golang.org/x/sys/unix"
+
+	"github.com/bomber-game/bomber/statemachine"
+)
+
+// Reactor is the epoll transport: one goroutine waits on every socket with
+// epoll, reads and writes as much as each ready socket takes, and runs the
+// engine. Account checks come back from the worker pool through a channel
+// and an eventfd that wakes the loop.
+type Reactor struct {
+	cfg     Config
+	eng     *engine
+	pool    *pool
+	epfd    int
+	evfd    int
+	lis     map[int]*os.File
+	fds     map[int]*rconn
+	perIP   map[netip.Addr]int
+	admin   chan func()
+	readBuf []byte
+
+	startOnce sync.Once
+	done      chan struct{}
+	stopped   bool
+	err       error
+}
+
+// rconn is a reactor connection: the socket and its bounded output buffer.
+type rconn struct {
+	r       *Reactor
+	fd      int
+	ip      netip.Addr
+	c       *conn
+	out     []byte
+	pollOut bool // EPOLLOUT registered: the kernel buffer was full
+	closed  bool
+}
+
+// NewReactor returns an epoll transport.
+func NewReactor(cfg Config) (*Reactor, error) {
+	cfg.defaults()
+	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("epoll_create1: %w", err)
+	}
+	evfd, err := unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC)
+	if err != nil {
+		unix.Close(epfd)
+		return nil, fmt.Errorf("eventfd: %w", err)
+	}
+	if err := unix.EpollCtl(epfd, unix.EPOLL_CTL_ADD, evfd, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(evfd)}); err != nil {
+		unix.Close(epfd)
+		unix.Close(evfd)
+		return nil, fmt.Errorf("epoll_ctl eventfd: %w", err)
+	}
+	r := &Reactor{
+		cfg:     cfg,
+		epfd:    epfd,
+		evfd:    evfd,
+		lis:     make(map[int]*os.File),
+		fds:     make(map[int]*rconn),
+		perIP:   make(map[netip.Addr]int),
+		admin:   make(chan func(), 64),
+		readBuf: make([]byte, 64<<10),
+		done:    make(chan struct{}),
+	}
+	r.pool = newPool(cfg, r.wake)
+	r.eng = newEngine(cfg, r.pool)
+	return r, nil
+}
+
+// wake interrupts epoll_wait; safe from any goroutine.
+func (r *Reactor) wake() {
+	var one = [8]byte{1, 0, 0, 0, 0, 0, 0, 0}
+	unix.Write(r.evfd, one[:]) // EAGAIN means a wake-up is already pending
+}
+
+// do runs f on the loop and waits for it (or ctx).
+func (r *Reactor) do(ctx context.Context, f func()) error {
+	ran := make(chan struct{})
+	select {
+	case r.admin <- func() { f(); close(ran) }:
+	case <-r.done:
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	r.wake()
+	select {
+	case <-ran:
+		return nil
+	case <-r.done:
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Serve accepts on l (a TCP listener) until Shutdown. The reactor takes its
+// own copy of the socket; l is closed.
+func (r *Reactor) Serve(l net.Listener) error {
+	tl, ok := l.(*net.TCPListener)
+	if !ok {
+		return fmt.Errorf("reactor serves TCP listeners, not %T (use the net transport)", l)
+	}
+	f, err := tl.File()
+	if err != nil {
+		return fmt.Errorf("listener fd: %w", err)
+	}
+	l.Close()
+	fd := int(f.Fd())
+	if err := unix.SetNonblock(fd, true); err != nil {
+		f.Close()
+		return fmt.Errorf("listener nonblocking: %w", err)
+	}
+	add := func() {
+		if err := unix.EpollCtl(r.epfd, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(fd)}); err != nil {
+			r.cfg.Logger.Error("epoll_ctl listener", zap.Error(err))
+			f.Close()
+			return
+		}
+		r.lis[fd] = f
+	}
+	first := false
+	r.startOnce.Do(func() { first = true })
+	if first {
+		add()
+		r.loop()
+		return r.err
+	}
+	if err := r.do(context.Background(), add); err != nil {
+		f.Close()
+		return err
+	}
+	<-r.done
+	return r.err
+}
+
+func (r *Reactor) loop() {
+	defer close(r.done)
+	events := make([]unix.EpollEvent, 256)
+	nextTick := time.Now()
+	for !r.stopped {
+		wait := int(time.Until(nextTick) / time.Millisecond)
+		if wait < 0 {
+			wait = 0
+		}
+		n, err := unix.EpollWait(r.epfd, events, wait)
+		if err != nil && !errors.Is(err, unix.EINTR) {
+			r.err = fmt.Errorf("epoll_wait: %w", err)
+			r.cfg.Logger.Error("reactor stopped", zap.Error(r.err))
+			r.eng.shutdown()
+			return
+		}
+		t0 := time.Now()
+		for i := 0; i < n; i++ {
+			ev := &events[i]
+			fd := int(ev.Fd)
+			switch {
+			case fd == r.evfd:
+				var b [8]byte
+				unix.Read(r.evfd, b[:])
+			case r.lis[fd] != nil:
+				r.accept(fd)
+			default:
+				rc := r.fds[fd]
+				if rc == nil {
+					continue
+				}
+				if ev.Events&(unix.EPOLLIN|unix.EPOLLHUP|unix.EPOLLERR|unix.EPOLLRDHUP) != 0 {
+					r.read(rc)
+				}
+				if ev.Events&unix.EPOLLOUT != 0 && !rc.closed {
+					rc.write()
+				}
+			}
+		}
+		r.drainResults()
+		r.drainAdmin()
+		if !t0.Before(nextTick) {
+			r.eng.tick()
+			if r.cfg.OnLoop != nil {
+				r.cfg.OnLoop()
+			}
+			nextTick = t0.Add(r.cfg.TickEvery)
+		}
+		r.eng.process()
+		if n > 0 {
+			r.eng.obs.LoopLatency(time.Since(t0))
+		}
+	}
+}
+
+func (r *Reactor) drainResults() {
+	for {
+		select {
+		case res := <-r.pool.results:
+			r.eng.answer(res.id, res.a)
+		default:
+			return
+		}
+	}
+}
+
+func (r *Reactor) drainAdmin() {
+	for {
+		select {
+		case f := <-r.admin:
+			f()
+		default:
+			return
+		}
+	}
+}
+
+func (r *Reactor) accept(lfd int) {
+	for {
+		fd, sa, err := unix.Accept4(lfd, unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC)
+		if err != nil {
+			if !errors.Is(err, unix.EAGAIN) && !errors.Is(err, unix.ECONNABORTED) && !errors.Is(err, unix.EINTR) {
+				r.cfg.Logger.Warn("accept", zap.Error(err))
+			}
+			return
+		}
+		ip := sockaddrIP(sa)
+		if reason := r.overLimit(ip); reason != "" {
+			unix.Close(fd)
+			r.eng.obs.ConnRejected(reason)
+			continue
+		}
+		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+		if r.cfg.SendBuffer > 0 {
+			unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF, r.cfg.SendBuffer)
+		}
+		if err := unix.EpollCtl(r.epfd, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLRDHUP, Fd: int32(fd)}); err != nil {
+			unix.Close(fd)
+			r.cfg.Logger.Warn("epoll_ctl conn", zap.Error(err))
+			continue
+		}
+		rc := &rconn{r: r, fd: fd, ip: ip}
+		r.fds[fd] = rc
+		r.perIP[ip]++
+		rc.c = r.eng.open(rc)
+	}
+}
+
+// overLimit says which connection limit a new connection from ip would
+// pass, or "".
+func (r *Reactor) overLimit(ip netip.Addr) string {
+	if len(r.fds) >= r.cfg.MaxConns {
+		return "max_conns"
+	}
+	if r.cfg.MaxConnsPerIP > 0 && r.perIP[ip] >= r.cfg.MaxConnsPerIP {
+		return "max_conns_per_ip"
+	}
+	return ""
+}
+
+func sockaddrIP(sa unix.Sockaddr) netip.Addr {
+	switch a := sa.(type) {
+	case *unix.SockaddrInet4:
+		return netip.AddrFrom4(a.Addr)
+	case *unix.SockaddrInet6:
+		return netip.AddrFrom16(a.Addr).Unmap()
+	}
+	return netip.Addr{}
+}
+
+// read takes one read's worth (level-triggered epoll reports the socket
+// again while more is waiting, which keeps one busy client from starving
+// the others).
+func (r *Reactor) read(rc *rconn) {
+	n, err := unix.Read(rc.fd, r.readBuf)
+	switch {
+	case n > 0:
+		r.eng.input(rc.c, r.readBuf[:n])
+	case n == 0 || err != nil && !errors.Is(err, unix.EAGAIN) && !errors.Is(err, unix.EINTR):
+		r.eng.closed(rc.c, ReasonPeer)
+	}
+}
+
+// send implements link.
+func (rc *rconn) send(p []byte) bool {
+	if len(rc.out)+len(p) > rc.r.cfg.MaxOutput {
+		return false
+	}
+	rc.out = append(rc.out, p...)
+	return true
+}
+
+// flush implements link: write now unless the kernel said it is full.
+func (rc *rconn) flush() {
+	if !rc.pollOut {
+		rc.write()
+	}
+}
+
+// write writes as much queued output as the kernel takes.
+func (rc *rconn) write() {
+	for len(rc.out) > 0 {
+		n, err := unix.Write(rc.fd, rc.out)
+		if n > 0 {
+			rc.out = rc.out[n:]
+		}
+		if err != nil {
+			if errors.Is(err, unix.EAGAIN) {
+				break
+			}
+			if !errors.Is(err, unix.EINTR) {
+				rc.r.eng.closed(rc.c, ReasonPeer)
+				return
+			}
+		}
+	}
+	if len(rc.out) == 0 {
+		// keep a small buffer for the next segments; give back a big one
+		if cap(rc.out) > 1024 {
+			rc.out = nil
+		} else {
+			rc.out = rc.out[:0]
+		}
+	} else if len(rc.out) < cap(rc.out)/4 && cap(rc.out) > 1024 {
+		rc.out = append([]byte(nil), rc.out...)
+	}
+	want := len(rc.out) > 0
+	if want != rc.pollOut {
+		ev := uint32(unix.EPOLLIN | unix.EPOLLRDHUP)
+		if want {
+			ev |= unix.EPOLLOUT
+		}
+		unix.EpollCtl(rc.r.epfd, unix.EPOLL_CTL_MOD, rc.fd, &unix.EpollEvent{Events: ev, Fd: int32(rc.fd)})
+		rc.pollOut = want
+	}
+}
+
+// shut implements link: write what the kernel takes now, then close (the
+// kernel still delivers what it accepted).
+func (rc *rconn) shut() {
+	if !rc.closed {
+		rc.write()
+		rc.kill()
+	}
+}
+
+// kill implements link.
+func (rc *rconn) kill() {
+	if rc.closed {
+		return
+	}
+	rc.closed = true
+	r := rc.r
+	delete(r.fds, rc.fd)
+	if r.perIP[rc.ip]--; r.perIP[rc.ip] <= 0 {
+		delete(r.perIP, rc.ip)
+	}
+	unix.Close(rc.fd)
+	rc.out = nil
+}
+
+// Shutdown implements Transport.
+func (r *Reactor) Shutdown(ctx context.Context) error {
+	err := r.do(ctx, func() {
+		for fd, f := range r.lis {
+			unix.EpollCtl(r.epfd, unix.EPOLL_CTL_DEL, fd, nil)
+			f.Close()
+			delete(r.lis, fd)
+		}
+		r.eng.shutdown()
+		r.stopped = true
+	})
+	if errors.Is(err, ErrClosed) {
+		err = nil
+	}
+	if perr := r.pool.close(ctx); err == nil {
+		err = perr
+	}
+	<-r.done
+	unix.Close(r.epfd)
+	unix.Close(r.evfd)
+	return err
+}
+
+// Sessions implements Transport.
+func (r *Reactor) Sessions(ctx context.Context) (out []statemachine.SessionInfo, err error) {
+	err = r.do(ctx, func() { out = r.eng.hub.Sessions(nil) })
+	return out, err
+}
+
+// Kick implements Transport.
+func (r *Reactor) Kick(ctx context.Context, user string) (ok bool, err error) {
+	err = r.do(ctx, func() { ok = r.eng.kick(user) })
+	return ok, err
+}
+
+// Stats implements Transport.
+func (r *Reactor) Stats(ctx context.Context) (s statemachine.Stats, err error) {
+	err = r.do(ctx, func() { s = *r.eng.hub.Stats() })
+	return s, err
+}

@@ -1,0 +1,148 @@
+// Package server is bomberd's network shell: it accepts connections, turns
+// their bytes into segments for the state machine and the state machine's
+// outputs back into bytes, and runs account checks on a bounded worker pool.
+// It knows framing but no game.
+//
+// Two transports share one engine that runs the hub on a single goroutine:
+// a select-style reactor on Linux epoll (one small fixed ring buffer per
+// connection for input, a bounded output buffer, reads and writes of as much
+// as the kernel takes, writes coalesced per loop iteration), and a portable
+// transport over the net package with a goroutine per connection, which also
+// serves TLS.
+package server
+
+import (
+	"context"
+	"errors"
+	"net"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/statemachine"
+)
+
+// Clock is the injected time source.
+type Clock interface{ Now() time.Time }
+
+// SystemClock reads the system clock.
+type SystemClock struct{}
+
+// Now returns the current time.
+func (SystemClock) Now() time.Time { return time.Now() }
+
+// Checker answers an account check (it may block; it runs on a worker).
+type Checker func(ctx context.Context, c statemachine.Check) statemachine.Answer
+
+// Recorder stores a finished game (it may block; it runs on a worker).
+type Recorder func(ctx context.Context, r statemachine.Record) error
+
+// CloseReason says why a connection ended, for metrics.
+type CloseReason string
+
+// Close reasons.
+const (
+	ReasonPeer           CloseReason = "peer"            // the client closed it or it failed
+	ReasonServer         CloseReason = "server"          // the hub closed it (kick grace over, login timeout, bad board)
+	ReasonProtocol       CloseReason = "protocol"        // a framing error
+	ReasonBacklog        CloseReason = "backlog"         // the client did not read its output
+	ReasonSegmentTimeout CloseReason = "segment_timeout" // an incomplete segment waited too long
+	ReasonLimit          CloseReason = "limit"           // over a connection limit at accept
+	ReasonShutdown       CloseReason = "shutdown"        // the daemon is stopping
+)
+
+// Observer receives events for metrics; every method is called from the
+// engine's goroutine and must not block.
+type Observer interface {
+	ConnOpened()
+	ConnClosed(reason CloseReason)
+	ConnRejected(reason string)
+	SegmentIn(t segment.Type)
+	SegmentOut(t segment.Type)
+	ProtocolError(reason string)
+	GameEnded(reason statemachine.EndReason)
+	LoopLatency(d time.Duration)
+	CheckLatency(kind statemachine.CheckKind, d time.Duration, a statemachine.Answer)
+}
+
+type nopObserver struct{}
+
+func (nopObserver) ConnOpened()                                                             {}
+func (nopObserver) ConnClosed(CloseReason)                                                  {}
+func (nopObserver) ConnRejected(string)                                                     {}
+func (nopObserver) SegmentIn(segment.Type)                                                  {}
+func (nopObserver) SegmentOut(segment.Type)                                                 {}
+func (nopObserver) ProtocolError(string)                                                    {}
+func (nopObserver) GameEnded(statemachine.EndReason)                                        {}
+func (nopObserver) LoopLatency(time.Duration)                                               {}
+func (nopObserver) CheckLatency(statemachine.CheckKind, time.Duration, statemachine.Answer) {}
+
+// Config is everything a transport needs.
+type Config struct {
+	Hub    statemachine.Config
+	Check  Checker
+	Record Recorder
+	Logger *zap.Logger
+	Clock  Clock
+	// Observer gets metrics events; nil for none.
+	Observer Observer
+
+	MaxConns       int           // connections at once; beyond, new ones are closed at accept. 0: 10000
+	MaxConnsPerIP  int           // connections from one source address; 0: unlimited
+	MaxOutput      int           // unread output per connection before it is closed; 0: 64 KiB
+	SegmentTimeout time.Duration // an incomplete segment may wait this long; 0: never times out
+	Workers        int           // account workers; 0: 4
+	QueueLen       int           // account checks waiting for a worker; beyond, answered Unavailable. 0: 1024
+	CheckTimeout   time.Duration // one account check; 0: 5s
+	TickEvery      time.Duration // how often deadlines are checked; 0: 100ms
+	SendBuffer     int           // SO_SNDBUF for accepted sockets; 0: the kernel's default
+	// OnLoop is called on the engine goroutine at every tick (the systemd
+	// watchdog is pinged from here, proving the loop is alive).
+	OnLoop func()
+}
+
+func (c *Config) defaults() {
+	if c.MaxConns <= 0 {
+		c.MaxConns = 10000
+	}
+	if c.MaxOutput <= 0 {
+		c.MaxOutput = 64 << 10
+	}
+	if c.Workers <= 0 {
+		c.Workers = 4
+	}
+	if c.QueueLen <= 0 {
+		c.QueueLen = 1024
+	}
+	if c.CheckTimeout <= 0 {
+		c.CheckTimeout = 5 * time.Second
+	}
+	if c.TickEvery <= 0 {
+		c.TickEvery = 100 * time.Millisecond
+	}
+	if c.Logger == nil {
+		c.Logger = zap.NewNop()
+	}
+	if c.Clock == nil {
+		c.Clock = SystemClock{}
+	}
+}
+
+// ErrClosed is returned by Serve after Shutdown.
+var ErrClosed = errors.New("server closed")
+
+// Transport serves the segment protocol on listeners.
+type Transport interface {
+	// Serve accepts on l until Shutdown or a fatal error.
+	Serve(l net.Listener) error
+	// Shutdown stops accepting, ends games as aborted, closes every
+	// connection and waits (until ctx ends) for pending game records.
+	Shutdown(ctx context.Context) error
+	// Sessions lists the connections and their states (for operators).
+	Sessions(ctx context.Context) ([]statemachine.SessionInfo, error)
+	// Kick closes the named user's connection; false when not online.
+	Kick(ctx context.Context, user string) (bool, error)
+	// Stats copies the hub's counters.
+	Stats(ctx context.Context) (statemachine.Stats, error)
+}
