@@ -1,0 +1,29 @@
+package checkers
+
+import (
+	"testing"
+
+	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/rules/rulestest"
+)
+
+func onBoard(m rules.Move) bool { return m.Kind == KindMove || m.Kind == KindJump }
+
+func TestConformance(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  rulestest.Config
+	}{
+		{"standard rules, board moves", rulestest.Config{Seed: 1, MoveFilter: onBoard}},
+		{"capture optional", rulestest.Config{Seed: 100, Options: rules.Options{OptCompulsoryCapture: "off"}, MoveFilter: onBoard}},
+		{"no draw rules", rulestest.Config{Seed: 200, Games: 5, Options: rules.Options{OptDrawRepetition: "off", OptDraw40Moves: "off"}, MoveFilter: onBoard}},
+		// Unfiltered: random offers, answers and resignations end games early.
+		{"offers and resignations", rulestest.Config{Seed: 300}},
+		{"set-up start", rulestest.Config{Seed: 400, Options: rules.Options{OptFEN: "W:WK26,K27,30:B5,K8,9"}, MoveFilter: onBoard}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rulestest.Conformance(t, Spec(), tt.cfg)
+		})
+	}
+}
