@@ -130,8 +130,10 @@ type Game interface {
 	// View renders the game as seat viewer may see it (Spectator: public
 	// information only); hidden information never leaks to another seat.
 	View(viewer Player) string
-	// Clone returns an independent deep copy (for bots and search). A clone
-	// keeps using the same Rand.
+	// Clone returns an independent deep copy (for bots and search). A game
+	// with chance gives the clone its own generator, derived from the
+	// position: playing on a clone neither disturbs nor reveals the real
+	// game's future draws.
 	Clone() Game
 }
 
