@@ -1,0 +1,146 @@
+package account
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/pressly/goose/v3"
+)
+
+// Dialect names a supported database.
+type Dialect string
+
+// The supported dialects.
+const (
+	DialectSQLite Dialect = "sqlite"
+	DialectMySQL  Dialect = "mysql"
+)
+
+// VersionTable records which migrations a database has had.
+const VersionTable = "bomber_schema_version"
+
+//go:embed migrations/mysql/*.sql migrations/sqlite/*.sql
+var migrationFiles embed.FS
+
+// provider returns a goose provider for d's embedded migrations; it uses no
+// goose globals.
+func provider(db *sql.DB, d Dialect) (*goose.Provider, error) {
+	var gd goose.Dialect
+	var dir string
+	var opts []goose.ProviderOption
+	switch d {
+	case DialectSQLite:
+		gd, dir = goose.DialectSQLite3, "migrations/sqlite"
+	case DialectMySQL:
+		gd, dir = goose.DialectMySQL, "migrations/mysql"
+		// Two daemons starting at once must not both run a migration.
+		opts = append(opts, goose.WithSessionLocker(mysqlLocker{}))
+	default:
+		return nil, fmt.Errorf("account: unknown dialect %q", d)
+	}
+	sub, err := fs.Sub(migrationFiles, dir)
+	if err != nil {
+		return nil, err
+	}
+	opts = append(opts, goose.WithTableName(VersionTable), goose.WithDisableGlobalRegistry(true))
+	return goose.NewProvider(gd, db, sub, opts...)
+}
+
+// Migrate brings db's schema up to this build's latest version and returns
+// the versions it applied (none when it was current).
+func Migrate(ctx context.Context, db *sql.DB, d Dialect) ([]int64, error) {
+	p, err := provider(db, d)
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.Up(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("account: migrate %s: %w", d, classify(err))
+	}
+	var applied []int64
+	for _, r := range res {
+		applied = append(applied, r.Source.Version)
+	}
+	return applied, nil
+}
+
+// SchemaVersion returns db's schema version (0 for an empty database) and
+// the latest version this build knows. It changes nothing.
+func SchemaVersion(ctx context.Context, db *sql.DB, d Dialect) (current, latest int64, err error) {
+	p, err := provider(db, d)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, s := range p.ListSources() {
+		latest = max(latest, s.Version)
+	}
+	exists, err := versionTableExists(ctx, db, d)
+	if err != nil {
+		return 0, latest, fmt.Errorf("account: schema version: %w", classify(err))
+	}
+	if !exists {
+		return 0, latest, nil
+	}
+	current, err = p.GetDBVersion(ctx)
+	if err != nil {
+		return 0, latest, fmt.Errorf("account: schema version: %w", classify(err))
+	}
+	return current, latest, nil
+}
+
+// CheckSchema returns nil when db's schema is exactly this build's latest
+// version, and an error wrapping ErrSchema that names both otherwise.
+func CheckSchema(ctx context.Context, db *sql.DB, d Dialect) error {
+	current, latest, err := SchemaVersion(ctx, db, d)
+	if err != nil {
+		return err
+	}
+	if current != latest {
+		return fmt.Errorf("%w: database is at version %d, this build expects %d", ErrSchema, current, latest)
+	}
+	return nil
+}
+
+func versionTableExists(ctx context.Context, db *sql.DB, d Dialect) (bool, error) {
+	var q string
+	switch d {
+	case DialectSQLite:
+		q = "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?"
+	case DialectMySQL:
+		q = "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?"
+	}
+	var n int
+	if err := db.QueryRowContext(ctx, q, VersionTable).Scan(&n); err != nil {
+		return false, err
+	}
+	return n > 0, nil
+}
+
+// mysqlLocker serialises migrations across processes with a server-wide
+// named lock, held by the migration's own connection.
+type mysqlLocker struct{}
+
+const migrateLockWaitSeconds = 60
+
+// SessionLock waits up to a minute for the database's migration lock.
+func (mysqlLocker) SessionLock(ctx context.Context, conn *sql.Conn) error {
+	var got sql.NullInt64
+	err := conn.QueryRowContext(ctx, "SELECT GET_LOCK(CONCAT('bomber-migrate:', DATABASE()), ?)", migrateLockWaitSeconds).Scan(&got)
+	if err != nil {
+		return err
+	}
+	if !got.Valid || got.Int64 != 1 {
+		return errors.New("account: another process holds the migration lock")
+	}
+	return nil
+}
+
+// SessionUnlock releases the migration lock.
+func (mysqlLocker) SessionUnlock(ctx context.Context, conn *sql.Conn) error {
+	_, err := conn.ExecContext(ctx, "DO RELEASE_LOCK(CONCAT('bomber-migrate:', DATABASE()))")
+	return err
+}
