@@ -156,13 +156,13 @@ type Segment struct {
 func (s *Segment) Payload() []byte { return s.data[:s.n] }
 
 // Len is the payload length.
-func (s *Segment) Len() int { return int(s.n) }
+func (s Segment) Len() int { return int(s.n) }
 
 // Size is the whole segment's length on the wire.
-func (s *Segment) Size() int { return HeaderLen + int(s.n) }
+func (s Segment) Size() int { return HeaderLen + int(s.n) }
 
 // AppendTo appends the wire form of s to dst.
-func (s *Segment) AppendTo(dst []byte) []byte {
+func (s Segment) AppendTo(dst []byte) []byte {
 	dst = append(dst, byte(s.Type), 0, s.n)
 	return append(dst, s.data[:s.n]...)
 }

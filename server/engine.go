@@ -235,3 +235,27 @@ func (e *engine) shutdown() {
 
 // kick disconnects a user for an operator.
 func (e *engine) kick(user string) bool { return e.hub.Disconnect(e.now(), user) }
+
+// chunkMax bounds one write: about one TCP segment's payload on Ethernet, so
+// a write usually leaves as one packet and a client's read rarely ends
+// inside a segment (the reference client cannot cope with a read that ends
+// inside a 3-byte header).
+const chunkMax = 1400
+
+// wholeSegments returns how many leading bytes of out (which holds only
+// whole segments) make up the whole segments that fit in chunkMax, and at
+// least one segment.
+func wholeSegments(out []byte) int {
+	n := 0
+	for n+segment.HeaderLen <= len(out) {
+		size := segment.HeaderLen + int(out[n+1])<<8 | int(out[n+2])
+		if n > 0 && n+size > chunkMax {
+			break
+		}
+		n += size
+	}
+	if n > len(out) {
+		n = len(out)
+	}
+	return n
+}

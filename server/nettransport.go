@@ -244,10 +244,14 @@ func (n *nconn) writer() {
 			if closing {
 				n.nc.SetWriteDeadline(time.Now().Add(5 * time.Second))
 			}
-			if _, err := n.nc.Write(out); err != nil {
-				n.t.post(func() { n.t.eng.closed(n.c, ReasonPeer) })
-				n.finish()
-				return
+			for len(out) > 0 {
+				k := wholeSegments(out)
+				if _, err := n.nc.Write(out[:k]); err != nil {
+					n.t.post(func() { n.t.eng.closed(n.c, ReasonPeer) })
+					n.finish()
+					return
+				}
+				out = out[k:]
 			}
 		}
 		if closing {

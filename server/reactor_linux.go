@@ -313,7 +313,7 @@ func (rc *rconn) flush() {
 // write writes as much queued output as the kernel takes.
 func (rc *rconn) write() {
 	for len(rc.out) > 0 {
-		n, err := unix.Write(rc.fd, rc.out)
+		n, err := unix.Write(rc.fd, rc.out[:wholeSegments(rc.out)])
 		if n > 0 {
 			rc.out = rc.out[n:]
 		}

@@ -49,14 +49,15 @@ func (h *Hub) handle(now int64, s *session, seg segment.Segment) {
 	h.stats.Ignored++
 }
 
-// validName: what an account name may be (see account.ValidName); anything
-// else cannot exist, so the store need not be asked.
+// validName: what an account name may be (the same rule as
+// account.ValidName: 1..29 bytes of UTF-8 without control characters);
+// anything else cannot exist, so the store need not be asked.
 func validName(b []byte) bool {
 	if len(b) == 0 || len(b) > segment.MaxPayload || !utf8.Valid(b) {
 		return false
 	}
-	for _, c := range b {
-		if c < 0x20 || c == 0x7f {
+	for _, r := range string(b) {
+		if r < 0x20 || r >= 0x7f && r <= 0x9f {
 			return false
 		}
 	}

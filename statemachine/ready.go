@@ -48,8 +48,8 @@ type EndReason uint8
 // Game end reasons.
 const (
 	Won       EndReason = iota // a player found all three enemy planes
-	Abandoned                  // a player left (disconnected or was kicked)
-	Aborted                    // the server shut down or refused a board
+	Abandoned                  // a player left: disconnected, was kicked, or was closed for a bad board
+	Aborted                    // the server shut down mid-game
 )
 
 func (r EndReason) String() string {

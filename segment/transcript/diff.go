@@ -9,10 +9,8 @@ import (
 // comment, no narration.
 func (e Entry) Key() string {
 	e.At, e.Line = -1, 0
-	if e.Op == Send || e.Op == Recv {
-		e.Comment = "-"
-	}
-	return e.Format(false)
+	body, _, _ := strings.Cut(e.Format(false), "  #")
+	return body
 }
 
 // Events drops narration lines, leaving what happened.

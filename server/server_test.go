@@ -1,0 +1,408 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/segment/transcript"
+	"github.com/bomber-game/bomber/server"
+	"github.com/bomber-game/bomber/server/netreplay"
+	"github.com/bomber-game/bomber/statemachine"
+	"github.com/bomber-game/bomber/statemachine/replay"
+)
+
+// fakeClock is the injected clock: tests move it forward by hand.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time          { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *fakeClock) Advance(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
+
+// demoStore answers checks from the demo accounts and can be switched off.
+type demoStore struct {
+	down     atomic.Bool
+	accounts replay.Accounts
+	mu       sync.Mutex
+	records  []statemachine.Record
+	delay    time.Duration
+}
+
+func (s *demoStore) check(ctx context.Context, c statemachine.Check) statemachine.Answer {
+	if s.delay > 0 {
+		select {
+		case <-time.After(s.delay):
+		case <-ctx.Done():
+			return statemachine.Unavailable
+		}
+	}
+	if s.down.Load() {
+		return statemachine.Unavailable
+	}
+	pw, ok := s.accounts[c.User]
+	switch {
+	case !ok:
+		return statemachine.NotFound
+	case c.Kind == statemachine.Verify && pw != c.Password:
+		return statemachine.WrongPassword
+	}
+	return statemachine.Found
+}
+
+func (s *demoStore) record(_ context.Context, r statemachine.Record) error {
+	s.mu.Lock()
+	s.records = append(s.records, r)
+	s.mu.Unlock()
+	return nil
+}
+
+type transportKind string
+
+const (
+	reactor transportKind = "reactor"
+	netpkg  transportKind = "net"
+)
+
+type fixture struct {
+	addr  string
+	tr    server.Transport
+	clock *fakeClock
+	store *demoStore
+}
+
+func start(t *testing.T, kind transportKind, hub statemachine.Config, tweak func(*server.Config)) *fixture {
+	t.Helper()
+	f := &fixture{clock: &fakeClock{now: time.Unix(1_700_000_000, 0)}, store: &demoStore{accounts: replay.DemoAccounts()}}
+	cfg := server.Config{Hub: hub, Check: f.store.check, Record: f.store.record, Clock: f.clock, TickEvery: 2 * time.Millisecond}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	var tr server.Transport
+	if kind == reactor {
+		r, err := server.NewReactor(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr = r
+	} else {
+		tr = server.NewNetTransport(cfg)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.addr, f.tr = l.Addr().String(), tr
+	served := make(chan struct{})
+	go func() { tr.Serve(l); close(served) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := tr.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+		<-served
+	})
+	return f
+}
+
+var kinds = []transportKind{reactor, netpkg}
+
+// TestGoldenOverSockets plays every golden transcript (the test checklist
+// of seed 003 and the bad-input cases) against both transports over real
+// loopback sockets.
+func TestGoldenOverSockets(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/transcripts/*.txt")
+	if len(files) == 0 {
+		t.Fatal("no transcripts")
+	}
+	for _, kind := range kinds {
+		for _, file := range files {
+			t.Run(string(kind)+"/"+filepath.Base(file), func(t *testing.T) {
+				raw, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				entries, err := transcript.Parse(bytes.NewReader(raw))
+				if err != nil {
+					t.Fatal(err)
+				}
+				hub, err := replay.ConfigFromNotes(entries)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f := start(t, kind, hub, nil)
+				diffs, err := netreplay.Run(context.Background(), entries, netreplay.Options{
+					Addr:  f.addr,
+					Clock: func(d time.Duration) { f.clock.Advance(d) },
+					Store: func(up bool) { f.store.down.Store(!up) },
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(diffs) > 0 {
+					t.Fatalf("%d differences:\n%s", len(diffs), netreplay.Format(diffs))
+				}
+			})
+		}
+	}
+}
+
+// dialLogin connects and logs in as name, returning the connection after
+// the user list.
+func dialLogin(t *testing.T, addr, name string) net.Conn {
+	t.Helper()
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nc.Close() })
+	for _, s := range []segment.Segment{segment.Name(segment.Info, name), segment.Name(segment.Passwd, "123")} {
+		if _, err := nc.Write(s.AppendTo(nil)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	readUntil(t, nc, segment.SyncEnd)
+	return nc
+}
+
+// readUntil reads segments until one of type want arrives.
+func readUntil(t *testing.T, nc net.Conn, want segment.Type) []segment.Segment {
+	t.Helper()
+	var d segment.Decoder
+	var got []segment.Segment
+	nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+	defer nc.SetReadDeadline(time.Time{})
+	for {
+		free := d.Free()
+		n, err := nc.Read(free)
+		if err != nil {
+			t.Fatalf("reading for %v: %v (got %v)", want, err, got)
+		}
+		d.Commit(n)
+		for {
+			s, ok, err := d.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				break
+			}
+			got = append(got, s)
+			if s.Type == want {
+				return got
+			}
+		}
+	}
+}
+
+func TestByteAtATime(t *testing.T) {
+	for _, kind := range kinds {
+		t.Run(string(kind), func(t *testing.T) {
+			f := start(t, kind, statemachine.Config{}, nil)
+			nc, err := net.Dial("tcp", f.addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer nc.Close()
+			info := segment.Name(segment.Info, "Cindy")
+			pw := segment.Name(segment.Passwd, "123")
+			stream := pw.AppendTo(info.AppendTo(nil))
+			for _, b := range stream {
+				if _, err := nc.Write([]byte{b}); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(time.Millisecond)
+			}
+			got := readUntil(t, nc, segment.SyncEnd)
+			if len(got) != 3 || got[1].Type != segment.PasswdResp {
+				t.Fatalf("got %v", got)
+			}
+		})
+	}
+}
+
+func TestSegmentTimeoutAndConnLimits(t *testing.T) {
+	for _, kind := range kinds {
+		t.Run(string(kind), func(t *testing.T) {
+			f := start(t, kind, statemachine.Config{}, func(c *server.Config) {
+				c.SegmentTimeout = 10 * time.Second
+				c.MaxConns = 3
+				c.MaxConnsPerIP = 2
+			})
+			half, _ := net.Dial("tcp", f.addr)
+			defer half.Close()
+			half.Write([]byte{0x00, 0x00}) // half a header
+			time.Sleep(20 * time.Millisecond)
+			f.clock.Advance(11 * time.Second)
+			half.SetReadDeadline(time.Now().Add(3 * time.Second))
+			if n, err := half.Read(make([]byte, 8)); err == nil {
+				t.Fatalf("incomplete segment not timed out (read %d bytes)", n)
+			}
+			// per-IP limit: two stay, the third is closed at once
+			a := dialLogin(t, f.addr, "Albert")
+			b := dialLogin(t, f.addr, "Beth")
+			c, err := net.Dial("tcp", f.addr)
+			if err == nil {
+				c.SetReadDeadline(time.Now().Add(3 * time.Second))
+				if _, err := c.Read(make([]byte, 1)); err == nil {
+					t.Fatal("third connection from one address was served")
+				}
+				c.Close()
+			}
+			a.Close()
+			_ = b
+		})
+	}
+}
+
+// TestClientThatNeverReads: output to a client that never reads is bounded;
+// the client is disconnected and nobody else is affected.
+func TestClientThatNeverReads(t *testing.T) {
+	for _, kind := range kinds {
+		t.Run(string(kind), func(t *testing.T) {
+			f := start(t, kind, statemachine.Config{}, func(c *server.Config) {
+				c.MaxOutput = 2048
+				c.SendBuffer = 4096
+			})
+			lazy := dialLogin(t, f.addr, "Larry")
+			if tc, ok := lazy.(*net.TCPConn); ok {
+				tc.SetReadBuffer(4096)
+			}
+			a := dialLogin(t, f.addr, "Albert")
+			// Albert invites Larry over and over; each invitation sends Larry a
+			// RecvInvit that Larry never reads (Larry's refusal never comes, so
+			// Albert is told busy after the first; use logins of Beth instead).
+			_ = a
+			for i := 0; i < 3000; i++ {
+				b, err := net.Dial("tcp", f.addr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b.Write(append(segment.Name(segment.Info, "Beth").AppendTo(nil), segment.Name(segment.Passwd, "123").AppendTo(nil)...))
+				readUntil(t, b, segment.SyncEnd)
+				b.Close()
+				if i%50 == 49 {
+					if ss, _ := f.tr.Sessions(context.Background()); !online(ss, "Larry") {
+						// Larry's backlog passed the bound and Larry was dropped
+						if !online(ss, "Albert") {
+							t.Fatal("Albert was affected")
+						}
+						return
+					}
+				}
+			}
+			t.Fatal("a client that never reads was never disconnected")
+		})
+	}
+}
+
+func online(ss []statemachine.SessionInfo, user string) bool {
+	for _, s := range ss {
+		if s.User == user && s.State.LoggedIn() {
+			return true
+		}
+	}
+	return false
+}
+
+func TestManyConnections(t *testing.T) {
+	const n = 300
+	for _, kind := range kinds {
+		t.Run(string(kind), func(t *testing.T) {
+			accounts := replay.Accounts{}
+			for i := range n {
+				accounts[name(i)] = "123"
+			}
+			f := start(t, kind, statemachine.Config{}, nil)
+			f.store.accounts = accounts
+			conns := make([]net.Conn, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				nc, err := net.Dial("tcp", f.addr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				conns[i] = nc
+				defer nc.Close()
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					nc.Write(append(segment.Name(segment.Info, name(i)).AppendTo(nil), segment.Name(segment.Passwd, "123").AppendTo(nil)...))
+				}()
+			}
+			wg.Wait()
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				ss, err := f.tr.Sessions(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				loggedIn := 0
+				for _, s := range ss {
+					if s.State.LoggedIn() {
+						loggedIn++
+					}
+				}
+				if loggedIn == n {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%d of %d logged in", loggedIn, n)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		})
+	}
+}
+
+func name(i int) string {
+	return "user" + string(rune('a'+i/26%26)) + string(rune('a'+i%26)) + string(rune('a'+i/676))
+}
+
+func TestKickAndShutdownRecordsAborted(t *testing.T) {
+	for _, kind := range kinds {
+		t.Run(string(kind), func(t *testing.T) {
+			f := start(t, kind, statemachine.Config{}, nil)
+			a := dialLogin(t, f.addr, "Albert")
+			b := dialLogin(t, f.addr, "Beth")
+			readUntil(t, a, segment.NewOnline)
+			a.Write(segment.Name(segment.SendInvit, "Beth").AppendTo(nil))
+			readUntil(t, b, segment.RecvInvit)
+			b.Write(segment.Code(segment.InvitResponse, 1).AppendTo(nil))
+			readUntil(t, a, segment.InvitResponse)
+			if ok, err := f.tr.Kick(context.Background(), "Nobody"); ok || err != nil {
+				t.Fatalf("kick of nobody: %v %v", ok, err)
+			}
+			c := dialLogin(t, f.addr, "Cindy")
+			if ok, err := f.tr.Kick(context.Background(), "Cindy"); !ok || err != nil {
+				t.Fatalf("kick: %v %v", ok, err)
+			}
+			c.SetReadDeadline(time.Now().Add(3 * time.Second))
+			buf := make([]byte, 64)
+			for {
+				if _, err := c.Read(buf); err != nil {
+					break
+				}
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := f.tr.Shutdown(ctx); err != nil {
+				t.Fatal(err)
+			}
+			f.store.mu.Lock()
+			defer f.store.mu.Unlock()
+			if len(f.store.records) != 1 || f.store.records[0].Reason != statemachine.Aborted {
+				t.Fatalf("records %+v", f.store.records)
+			}
+		})
+	}
+}

@@ -1,0 +1,53 @@
+package replay
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bomber-game/bomber/segment/transcript"
+	"github.com/bomber-game/bomber/statemachine"
+)
+
+// ConfigFromNotes reads the hub configuration a transcript asks for in
+// narration lines of the form "# config: key=value ...". Keys: dialect
+// (reference|document), first (inviter|invitee), kick-grace and
+// login-timeout (Go durations), hide-unknown-users (true|false).
+func ConfigFromNotes(entries []transcript.Entry) (statemachine.Config, error) {
+	var cfg statemachine.Config
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Comment, "config:")
+		if e.Op != transcript.Note || !ok {
+			continue
+		}
+		for _, kv := range strings.Fields(rest) {
+			k, v, _ := strings.Cut(kv, "=")
+			var err error
+			switch k {
+			case "dialect":
+				cfg.Dialect, err = statemachine.ParseDialect(v)
+			case "first":
+				switch v {
+				case "inviter":
+					cfg.First = statemachine.Inviter
+				case "invitee":
+					cfg.First = statemachine.Invitee
+				default:
+					err = fmt.Errorf("want inviter or invitee")
+				}
+			case "kick-grace":
+				cfg.KickGrace, err = time.ParseDuration(v)
+			case "login-timeout":
+				cfg.LoginTimeout, err = time.ParseDuration(v)
+			case "hide-unknown-users":
+				cfg.HideUnknownUsers = v == "true"
+			default:
+				err = fmt.Errorf("unknown key")
+			}
+			if err != nil {
+				return cfg, fmt.Errorf("line %d: config %s: %w", e.Line, kv, err)
+			}
+		}
+	}
+	return cfg, nil
+}
