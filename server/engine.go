@@ -248,14 +248,14 @@ const chunkMax = 1400
 func wholeSegments(out []byte) int {
 	n := 0
 	for n+segment.HeaderLen <= len(out) {
-		size := segment.HeaderLen + int(out[n+1])<<8 | int(out[n+2])
+		size := segment.HeaderLen + (int(out[n+1])<<8 | int(out[n+2]))
 		if n > 0 && n+size > chunkMax {
 			break
 		}
 		n += size
 	}
-	if n > len(out) {
-		n = len(out)
+	if n > len(out) || n == 0 {
+		n = len(out) // not whole segments: never loop on a zero-length write
 	}
 	return n
 }
