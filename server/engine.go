@@ -71,10 +71,13 @@ func newEngine(cfg Config, p *pool) *engine {
 // now is engine time: nanoseconds since start, from the injected clock.
 func (e *engine) now() int64 { return int64(e.cfg.Clock.Now().Sub(e.start)) + 1 }
 
-func (e *engine) open(l link) *conn {
+func (e *engine) open(l link, remote string) *conn {
 	e.nextID++
 	c := &conn{id: e.nextID, link: l}
 	e.conns[c.id] = c
+	if e.cfg.Tap != nil {
+		e.cfg.Tap.Opened(c.id, remote)
+	}
 	e.hub.Open(e.now(), c.id)
 	e.obs.ConnOpened()
 	return c
@@ -85,6 +88,9 @@ func (e *engine) open(l link) *conn {
 func (e *engine) input(c *conn, data []byte) {
 	if c.gone {
 		return
+	}
+	if e.cfg.Tap != nil {
+		e.cfg.Tap.In(c.id, data)
 	}
 	now := e.now()
 	for len(data) > 0 {
@@ -141,6 +147,9 @@ func (e *engine) drop(c *conn, reason CloseReason, kill bool) {
 	delete(e.partial, c)
 	e.hub.Closed(e.now(), c.id)
 	e.obs.ConnClosed(reason)
+	if e.cfg.Tap != nil {
+		e.cfg.Tap.Closed(c.id, reason != ReasonPeer)
+	}
 	if kill {
 		c.link.kill()
 	} else {
@@ -181,6 +190,9 @@ func (e *engine) process() {
 				continue
 			}
 			e.obs.SegmentOut(s.Seg.Type)
+			if e.cfg.Tap != nil {
+				e.cfg.Tap.Out(c.id, s.Seg)
+			}
 			e.scratch = s.Seg.AppendTo(e.scratch[:0])
 			if !c.link.send(e.scratch) {
 				e.log.Info("output backlog over its bound, closing", zap.Uint64("conn", uint64(c.id)))
@@ -198,6 +210,9 @@ func (e *engine) process() {
 				delete(e.conns, id)
 				delete(e.partial, c)
 				e.obs.ConnClosed(ReasonServer)
+				if e.cfg.Tap != nil {
+					e.cfg.Tap.Closed(c.id, true)
+				}
 				c.link.shut()
 			}
 		}

@@ -206,7 +206,7 @@ func (t *NetTransport) opened(n *nconn) {
 	}
 	t.open++
 	t.perIP[n.ip]++
-	n.c = t.eng.open(n)
+	n.c = t.eng.open(n, n.nc.RemoteAddr().String())
 	go n.reader()
 	go n.writer()
 }

@@ -255,7 +255,7 @@ func (r *Reactor) accept(lfd int) {
 		rc := &rconn{r: r, fd: fd, ip: ip}
 		r.fds[fd] = rc
 		r.perIP[ip]++
-		rc.c = r.eng.open(rc)
+		rc.c = r.eng.open(rc, netip.AddrPortFrom(ip, sockaddrPort(sa)).String())
 	}
 }
 
@@ -269,6 +269,16 @@ func (r *Reactor) overLimit(ip netip.Addr) string {
 		return "max_conns_per_ip"
 	}
 	return ""
+}
+
+func sockaddrPort(sa unix.Sockaddr) uint16 {
+	switch a := sa.(type) {
+	case *unix.SockaddrInet4:
+		return uint16(a.Port)
+	case *unix.SockaddrInet6:
+		return uint16(a.Port)
+	}
+	return 0
 }
 
 func sockaddrIP(sa unix.Sockaddr) netip.Addr {

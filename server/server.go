@@ -78,6 +78,20 @@ func (nopObserver) GameEnded(statemachine.EndReason)                            
 func (nopObserver) LoopLatency(time.Duration)                                               {}
 func (nopObserver) CheckLatency(statemachine.CheckKind, time.Duration, statemachine.Answer) {}
 
+// Tap sees every connection's traffic, for capture. Its methods are called
+// on the engine goroutine in the order things happen and must not block for
+// long (a capture writer buffers).
+type Tap interface {
+	// Opened: a connection was accepted from remote.
+	Opened(id statemachine.ConnID, remote string)
+	// In: bytes arrived from the client (any split).
+	In(id statemachine.ConnID, data []byte)
+	// Out: a whole segment was queued for the client.
+	Out(id statemachine.ConnID, seg segment.Segment)
+	// Closed: the connection ended; byServer tells who ended it.
+	Closed(id statemachine.ConnID, byServer bool)
+}
+
 // Config is everything a transport needs.
 type Config struct {
 	Hub    statemachine.Config
@@ -87,6 +101,8 @@ type Config struct {
 	Clock  Clock
 	// Observer gets metrics events; nil for none.
 	Observer Observer
+	// Tap sees all traffic (capture); nil for none.
+	Tap Tap
 
 	MaxConns       int           // connections at once; beyond, new ones are closed at accept. 0: 10000
 	MaxConnsPerIP  int           // connections from one source address; 0: unlimited
