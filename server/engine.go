@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"net/netip"
 	"time"
 
 	"go.uber.org/zap"
@@ -48,6 +49,8 @@ type engine struct {
 	flushq   []*conn
 	rejected []uint64
 	scratch  []byte
+	admitted int
+	perIP    map[netip.Addr]int
 }
 
 func newEngine(cfg Config, p *pool) *engine {
@@ -65,11 +68,44 @@ func newEngine(cfg Config, p *pool) *engine {
 		partial: make(map[*conn]struct{}),
 		obs:     obs,
 		scratch: make([]byte, 0, 4096),
+		perIP:   make(map[netip.Addr]int),
 	}
+}
+
+// admit counts a new connection from ip against the limits; it returns the
+// limit passed ("" when admitted).
+func (e *engine) admit(ip netip.Addr) string {
+	switch {
+	case e.admitted >= e.cfg.MaxConns:
+		return "max_conns"
+	case e.cfg.MaxConnsPerIP > 0 && e.perIP[ip] >= e.cfg.MaxConnsPerIP:
+		return "max_conns_per_ip"
+	}
+	e.admitted++
+	e.perIP[ip]++
+	return ""
+}
+
+// release uncounts a connection admitted from ip.
+func (e *engine) release(ip netip.Addr) {
+	e.admitted--
+	if e.perIP[ip]--; e.perIP[ip] <= 0 {
+		delete(e.perIP, ip)
+	}
+}
+
+// reconfigure applies new settings on the engine goroutine.
+func (e *engine) reconfigure(f func(*Config)) {
+	f(&e.cfg)
+	e.cfg.defaults()
+	e.hub.SetConfig(e.cfg.Hub)
 }
 
 // now is engine time: nanoseconds since start, from the injected clock.
 func (e *engine) now() int64 { return int64(e.cfg.Clock.Now().Sub(e.start)) + 1 }
+
+// wall turns engine time back into clock time.
+func (e *engine) wall(t int64) time.Time { return e.start.Add(time.Duration(t - 1)) }
 
 func (e *engine) open(l link, remote string) *conn {
 	e.nextID++
@@ -224,7 +260,7 @@ func (e *engine) process() {
 		}
 		for _, r := range rd.Records {
 			e.obs.GameEnded(r.Reason)
-			e.pool.record(r)
+			e.pool.record(r, e.wall(r.Start), e.wall(r.End))
 		}
 		e.hub.Advance()
 		for _, id := range e.rejected {

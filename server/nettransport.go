@@ -23,8 +23,6 @@ type NetTransport struct {
 	pool   *pool
 	events chan func()
 	wakeCh chan struct{}
-	perIP  map[netip.Addr]int
-	open   int
 
 	mu        sync.Mutex
 	listeners []net.Listener
@@ -33,17 +31,26 @@ type NetTransport struct {
 	stopped   bool
 }
 
+// host is the loop a goroutine-per-connection conn belongs to: the net
+// transport's, or the reactor's for listeners it cannot poll (TLS).
+type host interface {
+	// post runs f on the loop; false once the loop has stopped.
+	post(f func()) bool
+	engine() *engine
+}
+
 type nconn struct {
-	t       *NetTransport
-	nc      net.Conn
-	ip      netip.Addr
-	c       *conn
-	mu      sync.Mutex
-	out     []byte
-	closing bool
-	notify  chan struct{}
-	dead    chan struct{}
-	once    sync.Once
+	t        host
+	nc       net.Conn
+	ip       netip.Addr
+	c        *conn
+	mu       sync.Mutex
+	out      []byte
+	closing  bool
+	notify   chan struct{}
+	dead     chan struct{}
+	once     sync.Once
+	admitted bool
 }
 
 // NewNetTransport returns a net-package transport.
@@ -53,7 +60,6 @@ func NewNetTransport(cfg Config) *NetTransport {
 		cfg:    cfg,
 		events: make(chan func(), 1024),
 		wakeCh: make(chan struct{}, 1),
-		perIP:  make(map[netip.Addr]int),
 		done:   make(chan struct{}),
 	}
 	t.pool = newPool(cfg, func() {
@@ -113,6 +119,8 @@ func (t *NetTransport) drainResults() {
 	}
 }
 
+func (t *NetTransport) engine() *engine { return t.eng }
+
 // post runs f on the loop; false once the transport has stopped.
 func (t *NetTransport) post(f func()) bool {
 	select {
@@ -153,11 +161,19 @@ func (t *NetTransport) Serve(l net.Listener) error {
 	}
 	t.listeners = append(t.listeners, l)
 	t.mu.Unlock()
+	return serveConns(t, l, t.done)
+}
+
+// serveConns accepts on l and runs each connection with a reader and a
+// writer goroutine that hand everything to h's loop.
+func serveConns(h host, l net.Listener, done <-chan struct{}) error {
+	cfg := &h.engine().cfg
+	log, sendBuf := cfg.Logger, cfg.SendBuffer // fixed at start; safe to read here
 	for {
 		nc, err := l.Accept()
 		if err != nil {
 			select {
-			case <-t.done:
+			case <-done:
 				return ErrClosed
 			default:
 			}
@@ -168,7 +184,7 @@ func (t *NetTransport) Serve(l net.Listener) error {
 			if errors.Is(err, net.ErrClosed) {
 				return ErrClosed
 			}
-			t.cfg.Logger.Warn("accept", zap.Error(err))
+			log.Warn("accept", zap.Error(err))
 			time.Sleep(10 * time.Millisecond)
 			continue
 		}
@@ -176,14 +192,18 @@ func (t *NetTransport) Serve(l net.Listener) error {
 		if ap, err := netip.ParseAddrPort(nc.RemoteAddr().String()); err == nil {
 			ip = ap.Addr().Unmap()
 		}
-		if tc, ok := nc.(*net.TCPConn); ok {
-			tc.SetNoDelay(true)
-			if t.cfg.SendBuffer > 0 {
-				tc.SetWriteBuffer(t.cfg.SendBuffer)
+		tcp, _ := nc.(*net.TCPConn)
+		if tc, ok := nc.(interface{ NetConn() net.Conn }); ok { // TLS
+			tcp, _ = tc.NetConn().(*net.TCPConn)
+		}
+		if tcp != nil {
+			tcp.SetNoDelay(true)
+			if sendBuf > 0 {
+				tcp.SetWriteBuffer(sendBuf)
 			}
 		}
-		n := &nconn{t: t, nc: nc, ip: ip, notify: make(chan struct{}, 1), dead: make(chan struct{})}
-		if !t.post(func() { t.opened(n) }) {
+		n := &nconn{t: h, nc: nc, ip: ip, notify: make(chan struct{}, 1), dead: make(chan struct{})}
+		if !h.post(n.opened) {
 			nc.Close()
 			return ErrClosed
 		}
@@ -191,22 +211,15 @@ func (t *NetTransport) Serve(l net.Listener) error {
 }
 
 // opened runs on the loop: limits, then the connection's goroutines.
-func (t *NetTransport) opened(n *nconn) {
-	reason := ""
-	switch {
-	case t.open >= t.cfg.MaxConns:
-		reason = "max_conns"
-	case t.cfg.MaxConnsPerIP > 0 && t.perIP[n.ip] >= t.cfg.MaxConnsPerIP:
-		reason = "max_conns_per_ip"
-	}
-	if reason != "" {
+func (n *nconn) opened() {
+	e := n.t.engine()
+	if reason := e.admit(n.ip); reason != "" {
 		n.nc.Close()
-		t.eng.obs.ConnRejected(reason)
+		e.obs.ConnRejected(reason)
 		return
 	}
-	t.open++
-	t.perIP[n.ip]++
-	n.c = t.eng.open(n, n.nc.RemoteAddr().String())
+	n.admitted = true
+	n.c = e.open(n, n.nc.RemoteAddr().String())
 	go n.reader()
 	go n.writer()
 }
@@ -217,12 +230,12 @@ func (n *nconn) reader() {
 		k, err := n.nc.Read(buf)
 		if k > 0 {
 			data := buf[:k]
-			if !n.t.post(func() { n.t.eng.input(n.c, data) }) {
+			if !n.t.post(func() { n.t.engine().input(n.c, data) }) {
 				return
 			}
 		}
 		if err != nil {
-			n.t.post(func() { n.t.eng.closed(n.c, ReasonPeer) })
+			n.t.post(func() { n.t.engine().closed(n.c, ReasonPeer) })
 			return
 		}
 	}
@@ -247,7 +260,7 @@ func (n *nconn) writer() {
 			for len(out) > 0 {
 				k := wholeSegments(out)
 				if _, err := n.nc.Write(out[:k]); err != nil {
-					n.t.post(func() { n.t.eng.closed(n.c, ReasonPeer) })
+					n.t.post(func() { n.t.engine().closed(n.c, ReasonPeer) })
 					n.finish()
 					return
 				}
@@ -266,12 +279,9 @@ func (n *nconn) finish() {
 	n.once.Do(func() {
 		close(n.dead)
 		n.nc.Close()
-		n.t.post(func() {
-			n.t.open--
-			if n.t.perIP[n.ip]--; n.t.perIP[n.ip] <= 0 {
-				delete(n.t.perIP, n.ip)
-			}
-		})
+		if n.admitted {
+			n.t.post(func() { n.t.engine().release(n.ip) })
+		}
 	})
 }
 
@@ -280,7 +290,7 @@ func (n *nconn) finish() {
 func (n *nconn) send(p []byte) bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if len(n.out)+len(p) > n.t.cfg.MaxOutput {
+	if len(n.out)+len(p) > n.t.engine().cfg.MaxOutput {
 		return false
 	}
 	n.out = append(n.out, p...)
@@ -324,6 +334,12 @@ func (t *NetTransport) Shutdown(ctx context.Context) error {
 		err = perr
 	}
 	return err
+}
+
+// Reconfigure applies new settings on the loop (hub behaviour and limits;
+// the worker pool keeps its size).
+func (t *NetTransport) Reconfigure(ctx context.Context, f func(*Config)) error {
+	return t.do(ctx, func() { t.eng.reconfigure(f) })
 }
 
 // Sessions implements Transport.

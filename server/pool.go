@@ -10,6 +10,11 @@ import (
 	"github.com/bomber-game/bomber/statemachine"
 )
 
+type timedRecord struct {
+	r          statemachine.Record
+	start, end time.Time
+}
+
 type result struct {
 	id uint64
 	a  statemachine.Answer
@@ -29,7 +34,7 @@ type pool struct {
 	obs     Observer
 
 	mu      sync.Mutex
-	records []statemachine.Record
+	records []timedRecord
 	recWake chan struct{}
 	recDone chan struct{}
 	wg      sync.WaitGroup
@@ -91,9 +96,9 @@ func (p *pool) worker() {
 }
 
 // record queues r for storing. Called on the engine goroutine.
-func (p *pool) record(r statemachine.Record) {
+func (p *pool) record(r statemachine.Record, start, end time.Time) {
 	p.mu.Lock()
-	p.records = append(p.records, r)
+	p.records = append(p.records, timedRecord{r, start, end})
 	p.mu.Unlock()
 	select {
 	case p.recWake <- struct{}{}:
@@ -109,12 +114,13 @@ func (p *pool) recorder() {
 		p.records = nil
 		p.mu.Unlock()
 		for i := 0; i < len(batch); i++ {
-			r := batch[i]
+			tr := batch[i]
+			r := tr.r
 			if p.cfg.Record == nil {
 				continue
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), p.cfg.CheckTimeout)
-			err := p.cfg.Record(ctx, r)
+			err := p.cfg.Record(ctx, r, tr.start, tr.end)
 			cancel()
 			if err != nil {
 				p.cfg.Logger.Warn("recording a game failed; retrying", zap.Strings("players", r.Players[:]), zap.Error(err))

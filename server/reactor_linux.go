@@ -30,7 +30,6 @@ type Reactor struct {
 	evfd    int
 	lis     map[int]*os.File
 	fds     map[int]*rconn
-	perIP   map[netip.Addr]int
 	admin   chan func()
 	readBuf []byte
 
@@ -74,7 +73,6 @@ func NewReactor(cfg Config) (*Reactor, error) {
 		evfd:    evfd,
 		lis:     make(map[int]*os.File),
 		fds:     make(map[int]*rconn),
-		perIP:   make(map[netip.Addr]int),
 		admin:   make(chan func(), 64),
 		readBuf: make([]byte, 64<<10),
 		done:    make(chan struct{}),
@@ -111,12 +109,33 @@ func (r *Reactor) do(ctx context.Context, f func()) error {
 	}
 }
 
-// Serve accepts on l (a TCP listener) until Shutdown. The reactor takes its
-// own copy of the socket; l is closed.
+func (r *Reactor) engine() *engine { return r.eng }
+
+// post runs f on the loop (for connections served by goroutines).
+func (r *Reactor) post(f func()) bool {
+	select {
+	case r.admin <- f:
+		r.wake()
+		return true
+	case <-r.done:
+		return false
+	}
+}
+
+// Serve accepts on l until Shutdown. A TCP listener is polled with epoll
+// (the reactor takes its own copy of the socket and closes l); any other
+// listener (TLS) is served with a goroutine per connection feeding the same
+// loop, so every user shares one hub.
 func (r *Reactor) Serve(l net.Listener) error {
 	tl, ok := l.(*net.TCPListener)
 	if !ok {
-		return fmt.Errorf("reactor serves TCP listeners, not %T (use the net transport)", l)
+		first := false
+		r.startOnce.Do(func() { first = true })
+		if first {
+			go r.loop()
+		}
+		go func() { <-r.done; l.Close() }()
+		return serveConns(r, l, r.done)
 	}
 	f, err := tl.File()
 	if err != nil {
@@ -141,14 +160,21 @@ func (r *Reactor) Serve(l net.Listener) error {
 	if first {
 		add()
 		r.loop()
-		return r.err
+		return r.errOrClosed()
 	}
 	if err := r.do(context.Background(), add); err != nil {
 		f.Close()
 		return err
 	}
 	<-r.done
-	return r.err
+	return r.errOrClosed()
+}
+
+func (r *Reactor) errOrClosed() error {
+	if r.err != nil {
+		return r.err
+	}
+	return ErrClosed
 }
 
 func (r *Reactor) loop() {
@@ -238,7 +264,7 @@ func (r *Reactor) accept(lfd int) {
 			return
 		}
 		ip := sockaddrIP(sa)
-		if reason := r.overLimit(ip); reason != "" {
+		if reason := r.eng.admit(ip); reason != "" {
 			unix.Close(fd)
 			r.eng.obs.ConnRejected(reason)
 			continue
@@ -249,26 +275,14 @@ func (r *Reactor) accept(lfd int) {
 		}
 		if err := unix.EpollCtl(r.epfd, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLRDHUP, Fd: int32(fd)}); err != nil {
 			unix.Close(fd)
+			r.eng.release(ip)
 			r.cfg.Logger.Warn("epoll_ctl conn", zap.Error(err))
 			continue
 		}
 		rc := &rconn{r: r, fd: fd, ip: ip}
 		r.fds[fd] = rc
-		r.perIP[ip]++
 		rc.c = r.eng.open(rc, netip.AddrPortFrom(ip, sockaddrPort(sa)).String())
 	}
-}
-
-// overLimit says which connection limit a new connection from ip would
-// pass, or "".
-func (r *Reactor) overLimit(ip netip.Addr) string {
-	if len(r.fds) >= r.cfg.MaxConns {
-		return "max_conns"
-	}
-	if r.cfg.MaxConnsPerIP > 0 && r.perIP[ip] >= r.cfg.MaxConnsPerIP {
-		return "max_conns_per_ip"
-	}
-	return ""
 }
 
 func sockaddrPort(sa unix.Sockaddr) uint16 {
@@ -306,7 +320,7 @@ func (r *Reactor) read(rc *rconn) {
 
 // send implements link.
 func (rc *rconn) send(p []byte) bool {
-	if len(rc.out)+len(p) > rc.r.cfg.MaxOutput {
+	if len(rc.out)+len(p) > rc.r.eng.cfg.MaxOutput {
 		return false
 	}
 	rc.out = append(rc.out, p...)
@@ -375,9 +389,7 @@ func (rc *rconn) kill() {
 	rc.closed = true
 	r := rc.r
 	delete(r.fds, rc.fd)
-	if r.perIP[rc.ip]--; r.perIP[rc.ip] <= 0 {
-		delete(r.perIP, rc.ip)
-	}
+	r.eng.release(rc.ip)
 	unix.Close(rc.fd)
 	rc.out = nil
 }
@@ -403,6 +415,12 @@ func (r *Reactor) Shutdown(ctx context.Context) error {
 	unix.Close(r.epfd)
 	unix.Close(r.evfd)
 	return err
+}
+
+// Reconfigure applies new settings on the loop (hub behaviour and limits;
+// the worker pool keeps its size).
+func (r *Reactor) Reconfigure(ctx context.Context, f func(*Config)) error {
+	return r.do(ctx, func() { r.eng.reconfigure(f) })
 }
 
 // Sessions implements Transport.

@@ -35,8 +35,9 @@ func (SystemClock) Now() time.Time { return time.Now() }
 // Checker answers an account check (it may block; it runs on a worker).
 type Checker func(ctx context.Context, c statemachine.Check) statemachine.Answer
 
-// Recorder stores a finished game (it may block; it runs on a worker).
-type Recorder func(ctx context.Context, r statemachine.Record) error
+// Recorder stores a finished game with its wall-clock start and end (it may
+// block; it runs on a worker).
+type Recorder func(ctx context.Context, r statemachine.Record, start, end time.Time) error
 
 // CloseReason says why a connection ended, for metrics.
 type CloseReason string
@@ -161,4 +162,6 @@ type Transport interface {
 	Kick(ctx context.Context, user string) (bool, error)
 	// Stats copies the hub's counters.
 	Stats(ctx context.Context) (statemachine.Stats, error)
+	// Reconfigure changes hub behaviour and limits on the running loop.
+	Reconfigure(ctx context.Context, f func(*Config)) error
 }

@@ -131,6 +131,15 @@ func New(cfg Config) *Hub {
 	}
 }
 
+// SetConfig changes the configuration; it applies to what happens next
+// (a kick grace already running keeps its deadline).
+func (h *Hub) SetConfig(cfg Config) {
+	if cfg.KickGrace <= 0 {
+		cfg.KickGrace = DefaultKickGrace
+	}
+	h.cfg = cfg
+}
+
 // Config returns the hub's configuration.
 func (h *Hub) Config() Config { return h.cfg }
 

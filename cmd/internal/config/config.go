@@ -1,0 +1,261 @@
+// Package config loads bomberd's configuration: config.yaml, overridden by
+// BOMBER_* environment variables and command-line flags (viper). Every key
+// is documented in config.yaml and docs/operations.md.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+
+	"github.com/bomber-game/bomber/statemachine"
+)
+
+// Config is the whole configuration.
+type Config struct {
+	Listen          string        `mapstructure:"listen"`
+	Transport       string        `mapstructure:"transport"`
+	ShutdownTimeout time.Duration `mapstructure:"shutdown_timeout"`
+	Store           Store         `mapstructure:"store"`
+	Hashing         Hashing       `mapstructure:"hashing"`
+	Protocol        Protocol      `mapstructure:"protocol"`
+	Limits          Limits        `mapstructure:"limits"`
+	Log             Log           `mapstructure:"log"`
+	Capture         Capture       `mapstructure:"capture"`
+	Admin           Admin         `mapstructure:"admin"`
+	TLS             TLS           `mapstructure:"tls"`
+}
+
+// Store selects the account store.
+type Store struct {
+	Driver       string `mapstructure:"driver"`
+	SQLitePath   string `mapstructure:"sqlite_path"`
+	MySQLDSN     string `mapstructure:"mysql_dsn"`
+	DemoAccounts bool   `mapstructure:"demo_accounts"`
+}
+
+// Hashing sets argon2id's cost.
+type Hashing struct {
+	MemoryKiB     uint32 `mapstructure:"memory_kib"`
+	Iterations    uint32 `mapstructure:"iterations"`
+	Parallelism   uint8  `mapstructure:"parallelism"`
+	MaxConcurrent int    `mapstructure:"max_concurrent"`
+}
+
+// Protocol is the state machine's behaviour.
+type Protocol struct {
+	Dialect          string        `mapstructure:"dialect"`
+	FirstGuess       string        `mapstructure:"first_guess"`
+	KickGrace        time.Duration `mapstructure:"kick_grace"`
+	HideUnknownUsers bool          `mapstructure:"hide_unknown_users"`
+}
+
+// Limits bound what one client can make the daemon do.
+type Limits struct {
+	MaxConnections      int           `mapstructure:"max_connections"`
+	MaxConnectionsPerIP int           `mapstructure:"max_connections_per_ip"`
+	MaxOutputBytes      int           `mapstructure:"max_output_bytes"`
+	SegmentTimeout      time.Duration `mapstructure:"segment_timeout"`
+	LoginTimeout        time.Duration `mapstructure:"login_timeout"`
+	AccountWorkers      int           `mapstructure:"account_workers"`
+	AccountQueue        int           `mapstructure:"account_queue"`
+	AccountTimeout      time.Duration `mapstructure:"account_timeout"`
+}
+
+// Log sets logging.
+type Log struct {
+	Level  string `mapstructure:"level"`
+	Format string `mapstructure:"format"`
+}
+
+// Capture records traffic as transcripts.
+type Capture struct {
+	Enabled       bool   `mapstructure:"enabled"`
+	Dir           string `mapstructure:"dir"`
+	ShowPasswords bool   `mapstructure:"show_passwords"`
+	MaxFileBytes  int64  `mapstructure:"max_file_bytes"`
+	MaxFiles      int    `mapstructure:"max_files"`
+}
+
+// Admin is the operators' HTTP listener.
+type Admin struct {
+	Listen string `mapstructure:"listen"`
+}
+
+// TLS is an optional second listener speaking the protocol inside TLS.
+type TLS struct {
+	Listen   string `mapstructure:"listen"`
+	CertFile string `mapstructure:"cert_file"`
+	KeyFile  string `mapstructure:"key_file"`
+}
+
+// setDefaults gives every key its default: the daemon runs with no config
+// file at all.
+func setDefaults(v *viper.Viper) {
+	v.SetDefault("listen", ":20343")
+	v.SetDefault("transport", "reactor")
+	v.SetDefault("shutdown_timeout", 10*time.Second)
+	v.SetDefault("store.driver", "sqlite")
+	v.SetDefault("store.sqlite_path", "var/bomber.db")
+	v.SetDefault("store.mysql_dsn", "")
+	v.SetDefault("store.demo_accounts", true)
+	v.SetDefault("hashing.memory_kib", 19456)
+	v.SetDefault("hashing.iterations", 2)
+	v.SetDefault("hashing.parallelism", 1)
+	v.SetDefault("hashing.max_concurrent", 2)
+	v.SetDefault("protocol.dialect", "reference")
+	v.SetDefault("protocol.first_guess", "inviter")
+	v.SetDefault("protocol.kick_grace", 5*time.Minute)
+	v.SetDefault("protocol.hide_unknown_users", false)
+	v.SetDefault("limits.max_connections", 10000)
+	v.SetDefault("limits.max_connections_per_ip", 64)
+	v.SetDefault("limits.max_output_bytes", 64<<10)
+	v.SetDefault("limits.segment_timeout", 30*time.Second)
+	v.SetDefault("limits.login_timeout", 2*time.Minute)
+	v.SetDefault("limits.account_workers", 4)
+	v.SetDefault("limits.account_queue", 1024)
+	v.SetDefault("limits.account_timeout", 5*time.Second)
+	v.SetDefault("log.level", "info")
+	v.SetDefault("log.format", "json")
+	v.SetDefault("capture.enabled", false)
+	v.SetDefault("capture.dir", "var/capture")
+	v.SetDefault("capture.show_passwords", false)
+	v.SetDefault("capture.max_file_bytes", 16<<20)
+	v.SetDefault("capture.max_files", 20)
+	v.SetDefault("admin.listen", "127.0.0.1:20344")
+	v.SetDefault("tls.listen", "")
+	v.SetDefault("tls.cert_file", "")
+	v.SetDefault("tls.key_file", "")
+}
+
+// Flags registers the command-line flags that override keys.
+func Flags(fs *pflag.FlagSet) {
+	fs.String("config", "", "configuration file (default: ./config.yaml when present)")
+	fs.String("listen", "", "address for the segment protocol (listen)")
+	fs.String("transport", "", "reactor or net (transport)")
+	fs.String("store-driver", "", "sqlite or mysql (store.driver)")
+	fs.String("sqlite-path", "", "SQLite file (store.sqlite_path)")
+	fs.String("mysql-dsn", "", "MySQL/MariaDB DSN (store.mysql_dsn)")
+	fs.String("log-level", "", "debug, info, warn or error (log.level)")
+	fs.String("log-format", "", "json or console (log.format)")
+	fs.String("admin-listen", "", "operators' HTTP address, empty to disable (admin.listen)")
+}
+
+var flagKeys = map[string]string{
+	"listen": "listen", "transport": "transport", "store-driver": "store.driver",
+	"sqlite-path": "store.sqlite_path", "mysql-dsn": "store.mysql_dsn", "log-level": "log.level",
+	"log-format": "log.format", "admin-listen": "admin.listen",
+}
+
+// Load reads the configuration: defaults, then the file (the --config flag,
+// or ./config.yaml if present), then BOMBER_* environment variables (key
+// path in capitals with '_' for '.', e.g. BOMBER_STORE_DRIVER), then flags.
+// Each call uses a fresh viper instance, so a reload sees only the new state.
+func Load(fs *pflag.FlagSet) (*Config, string, error) {
+	v := viper.New()
+	setDefaults(v)
+	file := ""
+	if fs != nil {
+		file, _ = fs.GetString("config")
+	}
+	if file != "" {
+		v.SetConfigFile(file)
+	} else {
+		v.SetConfigName("config")
+		v.SetConfigType("yaml")
+		v.AddConfigPath(".")
+	}
+	if err := v.ReadInConfig(); err != nil {
+		var nf viper.ConfigFileNotFoundError
+		if file != "" || !errors.As(err, &nf) {
+			return nil, "", fmt.Errorf("reading config: %w", err)
+		}
+	}
+	v.SetEnvPrefix("BOMBER")
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	v.AutomaticEnv()
+	if fs != nil {
+		for flag, key := range flagKeys {
+			if f := fs.Lookup(flag); f != nil && f.Changed {
+				if err := v.BindPFlag(key, f); err != nil {
+					return nil, "", err
+				}
+			}
+		}
+	}
+	var c Config
+	if err := v.UnmarshalExact(&c); err != nil {
+		return nil, "", fmt.Errorf("config: %w", err)
+	}
+	if err := c.Validate(); err != nil {
+		return nil, "", err
+	}
+	return &c, v.ConfigFileUsed(), nil
+}
+
+// Validate checks values that would otherwise fail later or silently.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	if c.Listen == "" {
+		bad("listen: empty")
+	}
+	if c.Transport != "reactor" && c.Transport != "net" {
+		bad("transport: %q (want reactor or net)", c.Transport)
+	}
+	switch c.Store.Driver {
+	case "sqlite":
+		if c.Store.SQLitePath == "" {
+			bad("store.sqlite_path: empty")
+		}
+	case "mysql":
+		if c.Store.MySQLDSN == "" {
+			bad("store.mysql_dsn: empty with store.driver mysql")
+		}
+	default:
+		bad("store.driver: %q (want sqlite or mysql)", c.Store.Driver)
+	}
+	if _, err := statemachine.ParseDialect(c.Protocol.Dialect); err != nil {
+		bad("protocol.dialect: %v", err)
+	}
+	if c.Protocol.FirstGuess != "inviter" && c.Protocol.FirstGuess != "invitee" {
+		bad("protocol.first_guess: %q (want inviter or invitee)", c.Protocol.FirstGuess)
+	}
+	if c.Hashing.MemoryKiB < 8*uint32(max(c.Hashing.Parallelism, 1)) || c.Hashing.Iterations < 1 || c.Hashing.Parallelism < 1 || c.Hashing.MaxConcurrent < 1 {
+		bad("hashing: memory_kib %d, iterations %d, parallelism %d, max_concurrent %d out of range", c.Hashing.MemoryKiB, c.Hashing.Iterations, c.Hashing.Parallelism, c.Hashing.MaxConcurrent)
+	}
+	l := c.Limits
+	if l.MaxConnections < 1 || l.MaxConnectionsPerIP < 0 || l.MaxOutputBytes < 512 || l.AccountWorkers < 1 || l.AccountQueue < 1 || l.AccountTimeout <= 0 || l.SegmentTimeout < 0 || l.LoginTimeout < 0 {
+		bad("limits: a value is out of range (%+v)", l)
+	}
+	if c.Log.Format != "json" && c.Log.Format != "console" {
+		bad("log.format: %q (want json or console)", c.Log.Format)
+	}
+	if (c.TLS.Listen != "") && (c.TLS.CertFile == "" || c.TLS.KeyFile == "") {
+		bad("tls: listen set without cert_file and key_file")
+	}
+	if c.ShutdownTimeout <= 0 {
+		bad("shutdown_timeout: must be positive")
+	}
+	return errors.Join(errs...)
+}
+
+// Hub is the state machine configuration these settings describe.
+func (c *Config) Hub() statemachine.Config {
+	d, _ := statemachine.ParseDialect(c.Protocol.Dialect)
+	first := statemachine.Inviter
+	if c.Protocol.FirstGuess == "invitee" {
+		first = statemachine.Invitee
+	}
+	return statemachine.Config{
+		Dialect:          d,
+		First:            first,
+		KickGrace:        c.Protocol.KickGrace,
+		LoginTimeout:     c.Limits.LoginTimeout,
+		HideUnknownUsers: c.Protocol.HideUnknownUsers,
+	}
+}

@@ -1,0 +1,69 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+func flags(args ...string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	Flags(fs)
+	fs.Parse(args)
+	return fs
+}
+
+// TestShippedConfigMatchesDefaults: config.yaml documents the defaults; it
+// must load and agree with running with no file at all.
+func TestShippedConfigMatchesDefaults(t *testing.T) {
+	shipped, _, err := Load(flags("--config", "../../../config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	bare, used, err := Load(flags())
+	if err != nil || used != "" {
+		t.Fatalf("no file: %v (used %q)", err, used)
+	}
+	if *shipped != *bare {
+		t.Fatalf("config.yaml differs from the defaults:\n%+v\n%+v", *shipped, *bare)
+	}
+}
+
+func TestOverrides(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "c.yaml")
+	os.WriteFile(file, []byte("listen: ':1'\nprotocol:\n  kick_grace: 1m\n"), 0o644)
+	t.Setenv("BOMBER_PROTOCOL_KICK_GRACE", "2m")
+	t.Setenv("BOMBER_LIMITS_MAX_CONNECTIONS", "7")
+	c, _, err := Load(flags("--config", file, "--listen", ":2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Listen != ":2" || c.Protocol.KickGrace != 2*time.Minute || c.Limits.MaxConnections != 7 {
+		t.Fatalf("overrides not applied: %+v", c)
+	}
+}
+
+func TestRejects(t *testing.T) {
+	tests := []struct{ yaml, want string }{
+		{"transport: epoll\n", "transport"},
+		{"store:\n  driver: mysql\n", "mysql_dsn"},
+		{"protocol:\n  dialect: klingon\n", "dialect"},
+		{"no_such_key: 1\n", "no_such_key"},
+		{"limits:\n  max_output_bytes: 10\n", "limits"},
+		{"tls:\n  listen: ':1'\n", "tls"},
+	}
+	for _, tt := range tests {
+		file := filepath.Join(t.TempDir(), "c.yaml")
+		os.WriteFile(file, []byte(tt.yaml), 0o644)
+		_, _, err := Load(flags("--config", file))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: err %v, want mention of %q", tt.yaml, err, tt.want)
+		}
+	}
+}
