@@ -1,0 +1,296 @@
+// Command bomberctl administers bomberd: accounts, legacy import, schema,
+// recorded games, and online users through the admin listener.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/bomber-game/bomber/account"
+	"github.com/bomber-game/bomber/cmd/internal/config"
+)
+
+const usage = `Usage: bomberctl [global flags] COMMAND [args]
+
+Commands:
+  user add NAME [--password P]     create an account (password read from stdin if not given)
+  user passwd NAME [--password P]  set a password
+  user delete NAME                 delete an account
+  user list                        list accounts (legacy: still a reference-server MD5 hash)
+  import-legacy --file FILE        import the reference server's account table from a
+                                   mysqldump, a tab-separated or a CSV file
+  import-legacy --from-dsn DSN [--table account]
+                                   import straight from the reference server's MySQL database
+  migrate                          apply the schema migrations
+  check-schema                     report the schema version; exit 1 unless current
+  games [--limit N]                list recently recorded games
+  online                           list connections and their states (admin listener)
+  kick NAME                        disconnect a user (admin listener)
+
+Global flags (the store is found as bomberd finds it: config.yaml, BOMBER_*, flags):
+`
+
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("bomberctl", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.SetInterspersed(true)
+	config.Flags(fs)
+	password := fs.String("password", "", "password for user add/passwd (default: read a line from stdin)")
+	file := fs.String("file", "", "legacy account file for import-legacy")
+	fromDSN := fs.String("from-dsn", "", "reference server's MySQL DSN for import-legacy")
+	table := fs.String("table", "account", "reference server's account table")
+	limit := fs.Int("limit", 20, "games to list")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	cmd := fs.Args()
+	if len(cmd) == 0 {
+		fs.Usage()
+		return 2
+	}
+	cfg, _, err := config.Load(fs)
+	if err != nil {
+		fmt.Fprintln(stderr, "bomberctl:", err)
+		return 2
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	c := &ctl{cfg: cfg, out: stdout, stdin: stdin}
+	switch {
+	case cmd[0] == "user" && len(cmd) == 3 && cmd[1] == "add":
+		err = c.withStore(ctx, func(s account.Store) error {
+			pw, err := c.password(*password)
+			if err == nil {
+				err = s.Add(ctx, cmd[2], pw)
+			}
+			return c.done(err, "added %s", cmd[2])
+		})
+	case cmd[0] == "user" && len(cmd) == 3 && cmd[1] == "passwd":
+		err = c.withStore(ctx, func(s account.Store) error {
+			pw, err := c.password(*password)
+			if err == nil {
+				err = s.SetPassword(ctx, cmd[2], pw)
+			}
+			return c.done(err, "password of %s set", cmd[2])
+		})
+	case cmd[0] == "user" && len(cmd) == 3 && cmd[1] == "delete":
+		err = c.withStore(ctx, func(s account.Store) error { return c.done(s.Delete(ctx, cmd[2]), "deleted %s", cmd[2]) })
+	case cmd[0] == "user" && len(cmd) == 2 && cmd[1] == "list":
+		err = c.withStore(ctx, func(s account.Store) error { return c.listUsers(ctx, s) })
+	case cmd[0] == "import-legacy" && len(cmd) == 1:
+		err = c.withStore(ctx, func(s account.Store) error { return c.importLegacy(ctx, s, *file, *fromDSN, *table) })
+	case cmd[0] == "migrate" && len(cmd) == 1:
+		err = c.migrate(ctx)
+	case cmd[0] == "check-schema" && len(cmd) == 1:
+		err = c.checkSchema(ctx)
+	case cmd[0] == "games" && len(cmd) == 1:
+		err = c.withStore(ctx, func(s account.Store) error { return c.games(ctx, s, *limit) })
+	case cmd[0] == "online" && len(cmd) == 1:
+		err = c.admin(ctx, http.MethodGet, "/users", nil)
+	case cmd[0] == "kick" && len(cmd) == 2:
+		err = c.admin(ctx, http.MethodPost, "/kick", url.Values{"user": {cmd[1]}})
+	default:
+		fs.Usage()
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "bomberctl:", err)
+		return 1
+	}
+	return 0
+}
+
+type ctl struct {
+	cfg   *config.Config
+	out   io.Writer
+	stdin io.Reader
+}
+
+func (c *ctl) dialect() (account.Dialect, string) {
+	if c.cfg.Store.Driver == "mysql" {
+		return account.DialectMySQL, c.cfg.Store.MySQLDSN
+	}
+	return account.DialectSQLite, c.cfg.Store.SQLitePath
+}
+
+func (c *ctl) withStore(ctx context.Context, f func(account.Store) error) error {
+	d, where := c.dialect()
+	h := account.NewHasher(account.Params{
+		Memory: c.cfg.Hashing.MemoryKiB, Time: c.cfg.Hashing.Iterations, Threads: c.cfg.Hashing.Parallelism,
+		SaltLen: account.OWASPParams().SaltLen, KeyLen: account.OWASPParams().KeyLen,
+	}, c.cfg.Hashing.MaxConcurrent)
+	s, err := account.Open(ctx, d, where, h)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return f(s)
+}
+
+func (c *ctl) done(err error, format string, a ...any) error {
+	if err == nil {
+		fmt.Fprintf(c.out, format+"\n", a...)
+	}
+	return err
+}
+
+func (c *ctl) password(flag string) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	line, err := bufio.NewReader(c.stdin).ReadString('\n')
+	line = strings.TrimRight(line, "\r\n")
+	if line == "" {
+		if err == nil {
+			err = errors.New("empty password")
+		}
+		return "", fmt.Errorf("reading the password from stdin: %w", err)
+	}
+	return line, nil
+}
+
+func (c *ctl) listUsers(ctx context.Context, s account.Store) error {
+	users, err := s.List(ctx)
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "NAME\tCREATED\tLEGACY HASH")
+	for _, u := range users {
+		fmt.Fprintf(w, "%s\t%s\t%v\n", u.Name, u.Created.Format(time.RFC3339), u.Legacy)
+	}
+	return w.Flush()
+}
+
+func (c *ctl) importLegacy(ctx context.Context, s account.Store, file, dsn, table string) error {
+	var rows []account.LegacyAccount
+	var err error
+	switch {
+	case file != "" && dsn == "":
+		f, ferr := os.Open(file)
+		if ferr != nil {
+			return ferr
+		}
+		defer f.Close()
+		rows, err = account.ReadLegacy(f)
+	case dsn != "" && file == "":
+		db, derr := account.OpenDB(ctx, account.DialectMySQL, dsn)
+		if derr != nil {
+			return derr
+		}
+		defer db.Close()
+		rows, err = account.ReadLegacyMySQL(ctx, db, table)
+	default:
+		return errors.New("import-legacy needs exactly one of --file and --from-dsn")
+	}
+	if err != nil {
+		return err
+	}
+	n, err := s.ImportLegacy(ctx, rows)
+	var skipped *account.SkippedError
+	if errors.As(err, &skipped) {
+		fmt.Fprintf(c.out, "skipped %d existing: %s\n", len(skipped.Names), strings.Join(skipped.Names, ", "))
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.out, "imported %d of %d accounts; each becomes argon2id(password) at its next login\n", n, len(rows))
+	return nil
+}
+
+func (c *ctl) migrate(ctx context.Context) error {
+	d, where := c.dialect()
+	db, err := account.OpenDB(ctx, d, where)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	applied, err := account.Migrate(ctx, db, d)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.out, "applied %d migrations %v\n", len(applied), applied)
+	return nil
+}
+
+func (c *ctl) checkSchema(ctx context.Context) error {
+	d, where := c.dialect()
+	db, err := account.OpenDB(ctx, d, where)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	cur, latest, err := account.SchemaVersion(ctx, db, d)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.out, "schema version %d, this build's latest %d\n", cur, latest)
+	return account.CheckSchema(ctx, db, d)
+}
+
+func (c *ctl) games(ctx context.Context, s account.Store, limit int) error {
+	gs, err := s.Games(ctx, limit)
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "END\tPLAYERS\tWINNER\tREASON\tGUESSES\tLENGTH")
+	for _, g := range gs {
+		fmt.Fprintf(w, "%s\t%s vs %s\t%s\t%s\t%d\t%s\n", g.End.Format(time.RFC3339), g.Players[0], g.Players[1], g.Winner, g.Reason, g.Guesses, g.End.Sub(g.Start).Round(time.Second))
+	}
+	return w.Flush()
+}
+
+// admin calls bomberd's admin listener.
+func (c *ctl) admin(ctx context.Context, method, path string, form url.Values) error {
+	if c.cfg.Admin.Listen == "" {
+		return errors.New("admin.listen is empty: the admin listener is disabled")
+	}
+	host := c.cfg.Admin.Listen
+	if strings.HasPrefix(host, ":") {
+		host = "127.0.0.1" + host
+	}
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequestWithContext(ctx, method, "http://"+host+path, body)
+	if err != nil {
+		return err
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("admin listener: %w", err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(b)))
+	}
+	c.out.Write(b)
+	return nil
+}
