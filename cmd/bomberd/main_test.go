@@ -1,0 +1,471 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	_ "github.com/go-sql-driver/mysql"
+
+	"github.com/bomber-game/bomber/account"
+	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/segment/transcript"
+	"github.com/bomber-game/bomber/server/netreplay"
+)
+
+var bomberdBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "bomberd-test")
+	if err != nil {
+		panic(err)
+	}
+	bomberdBin = filepath.Join(dir, "bomberd")
+	out, err := exec.Command("go", "build", "-race", "-o", bomberdBin, ".").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "building bomberd: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// proc is a running bomberd process.
+type proc struct {
+	cmd   *exec.Cmd
+	addr  string
+	admin string
+	log   *syncBuffer
+	done  chan error
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
+func (s *syncBuffer) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+// startDaemon runs bomberd with cheap hashing and the given extra
+// environment (BOMBER_* keys), waiting until it accepts connections.
+func startDaemon(t *testing.T, env ...string) *proc {
+	t.Helper()
+	d := &proc{addr: freeAddr(t), admin: freeAddr(t), log: &syncBuffer{}, done: make(chan error, 1)}
+	dir := t.TempDir()
+	d.cmd = exec.Command(bomberdBin, "--config", filepath.Join(dir, "none.yaml"))
+	os.WriteFile(filepath.Join(dir, "none.yaml"), []byte("log:\n  format: console\n"), 0o644)
+	d.cmd.Dir = dir
+	d.cmd.Env = append(os.Environ(),
+		"BOMBER_LISTEN="+d.addr, "BOMBER_ADMIN_LISTEN="+d.admin,
+		"BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1", "BOMBER_LOG_LEVEL=debug")
+	d.cmd.Env = append(d.cmd.Env, env...)
+	d.cmd.Stdout, d.cmd.Stderr = d.log, d.log
+	if err := d.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { d.done <- d.cmd.Wait() }()
+	t.Cleanup(func() {
+		d.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-d.done:
+		case <-time.After(15 * time.Second):
+			d.cmd.Process.Kill()
+		}
+		if t.Failed() {
+			t.Logf("bomberd log:\n%s", d.log.String())
+		}
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		c, err := net.Dial("tcp", d.addr)
+		if err == nil {
+			c.Close()
+			return d
+		}
+		select {
+		case err := <-d.done:
+			t.Fatalf("bomberd exited: %v\n%s", err, d.log.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("bomberd did not start:\n%s", d.log.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestChecklistThroughBomberd plays the golden transcripts that need no
+// simulated clock or store switch against the real daemon, on each
+// transport, with the demo accounts of a fresh embedded store.
+func TestChecklistThroughBomberd(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/transcripts/*.txt")
+	for _, transport := range []string{"reactor", "net"} {
+		t.Run(transport, func(t *testing.T) {
+			d := startDaemon(t, "BOMBER_TRANSPORT="+transport)
+			ran := 0
+			for _, f := range files {
+				raw, _ := os.ReadFile(f)
+				entries, err := transcript.Parse(bytes.NewReader(raw))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if needsSimulation(entries) {
+					continue
+				}
+				ran++
+				diffs, err := netreplay.Run(context.Background(), entries, netreplay.Options{Addr: d.addr, Timeout: 5 * time.Second, Settle: 50 * time.Millisecond})
+				if err != nil {
+					t.Fatalf("%s: %v", f, err)
+				}
+				if len(diffs) > 0 {
+					t.Fatalf("%s: %d differences:\n%s", f, len(diffs), netreplay.Format(diffs))
+				}
+			}
+			if ran < 8 {
+				t.Fatalf("only %d transcripts ran", ran)
+			}
+		})
+	}
+}
+
+// needsSimulation: clock and store lines, or a hub configuration other than
+// the daemon's defaults, cannot be replayed against a real daemon as is.
+func needsSimulation(entries []transcript.Entry) bool {
+	for _, e := range entries {
+		if e.Op == transcript.Clock || e.Op == transcript.StoreDown || e.Op == transcript.StoreUp ||
+			e.Op == transcript.Note && strings.HasPrefix(e.Comment, "config:") {
+			return true
+		}
+	}
+	return false
+}
+
+// client is a minimal protocol client for the daemon tests.
+type client struct {
+	t  *testing.T
+	nc net.Conn
+	d  segment.Decoder
+}
+
+func dial(t *testing.T, addr string) *client {
+	t.Helper()
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nc.Close() })
+	return &client{t: t, nc: nc}
+}
+
+func (c *client) send(s segment.Segment) {
+	c.t.Helper()
+	if _, err := c.nc.Write(s.AppendTo(nil)); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// expect reads segments until one of type want, returning it.
+func (c *client) expect(want segment.Type) segment.Segment {
+	c.t.Helper()
+	c.nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		s, ok, err := c.d.Next()
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		if ok {
+			if s.Type == want {
+				return s
+			}
+			continue
+		}
+		free := c.d.Free()
+		n, err := c.nc.Read(free)
+		if err != nil {
+			c.t.Fatalf("waiting for %v: %v", want, err)
+		}
+		c.d.Commit(n)
+	}
+}
+
+func (c *client) login(name, pw string) byte {
+	c.t.Helper()
+	c.send(segment.Name(segment.Info, name))
+	r := c.expect(segment.InfoResp)
+	if code, _ := r.Code(); code != segment.CodeOK {
+		return code
+	}
+	c.send(segment.Name(segment.Passwd, pw))
+	r = c.expect(segment.PasswdResp)
+	code, _ := r.Code()
+	if code == segment.CodeOK {
+		c.expect(segment.SyncEnd)
+	}
+	return code
+}
+
+// pair logs a and b in and starts a game, a guessing first.
+func pair(t *testing.T, addr, a, b string) (*client, *client) {
+	ca, cb := dial(t, addr), dial(t, addr)
+	if ca.login(a, "123") != 1 || cb.login(b, "123") != 1 {
+		t.Fatal("login failed")
+	}
+	ca.send(segment.Name(segment.SendInvit, b))
+	cb.expect(segment.RecvInvit)
+	cb.send(segment.Code(segment.InvitResponse, 1))
+	ca.expect(segment.InvitResponse)
+	board, _ := segment.Raw(segment.Board, []byte("023207375282"))
+	ca.send(board)
+	cb.send(board)
+	ca.expect(segment.Board)
+	cb.expect(segment.Board)
+	return ca, cb
+}
+
+func guess(from, to *client, x, y uint8) {
+	from.send(segment.NewSingle(segment.Coord{X: x, Y: y}, segment.ASCII))
+	got := to.expect(segment.SingleCoord)
+	if c, _ := got.Single(); c != (segment.Coord{X: x, Y: y}) {
+		from.t.Fatalf("relayed %v", got)
+	}
+}
+
+// TestSIGTERMRecordsAbortedGames: an orderly stop mid-game records the game
+// as aborted and exits 0; the embedded store keeps accounts and results.
+func TestSIGTERMRecordsAbortedGames(t *testing.T) {
+	d := startDaemon(t)
+	a, b := pair(t, d.addr, "Albert", "Beth")
+	guess(a, b, 9, 9)
+	d.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-d.done:
+		if err != nil {
+			t.Fatalf("exit: %v\n%s", err, d.log.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("bomberd did not stop")
+	}
+	d.done <- nil // for the cleanup
+	s, err := account.OpenSQLite(context.Background(), filepath.Join(d.cmd.Dir, "var/bomber.db"), account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	games, err := s.Games(context.Background(), 10)
+	if err != nil || len(games) != 1 || games[0].Reason != "aborted" || games[0].Guesses != 1 {
+		t.Fatalf("games %+v %v", games, err)
+	}
+	if err := s.Verify(context.Background(), "Albert", "123"); err != nil {
+		t.Fatalf("accounts after restart: %v", err)
+	}
+}
+
+// TestSIGHUPReload: a reload applies new protocol settings and keeps
+// sessions; a bad file is rejected and the old configuration stays.
+func TestSIGHUPReload(t *testing.T) {
+	d := startDaemon(t)
+	a := dial(t, d.addr)
+	if a.login("Albert", "123") != 1 {
+		t.Fatal("login")
+	}
+	cfgFile := filepath.Join(d.cmd.Dir, "none.yaml")
+	os.WriteFile(cfgFile, []byte("log:\n  format: console\nprotocol:\n  dialect: klingon\n"), 0o644)
+	d.cmd.Process.Signal(syscall.SIGHUP)
+	waitLog(t, d, "reload rejected")
+	os.WriteFile(cfgFile, []byte("log:\n  format: console\nprotocol:\n  dialect: document\n"), 0o644)
+	d.cmd.Process.Signal(syscall.SIGHUP)
+	waitLog(t, d, "configuration reloaded")
+	// document dialect: a wrong password is now 0, not 3
+	b := dial(t, d.addr)
+	if code := b.login("Beth", "wrong"); code != 0 {
+		t.Fatalf("wrong password after reload: code %d, want 0 (document dialect)", code)
+	}
+	a.send(segment.Name(segment.SendInvit, "Nobody"))
+	if r := a.expect(segment.InvitResponse); r.Payload()[0] != 0 {
+		t.Fatal("session lost over reload")
+	}
+}
+
+func waitLog(t *testing.T, d *proc, s string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(d.log.String(), s) {
+		if time.Now().After(deadline) {
+			t.Fatalf("log never said %q", s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// proxy is a TCP proxy the test can cut and restore, to make the database
+// unreachable mid-run.
+type proxy struct {
+	l      net.Listener
+	target string
+	mu     sync.Mutex
+	up     bool
+	conns  []net.Conn
+}
+
+func newProxy(t *testing.T, target string) *proxy {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{l: l, target: target, up: true}
+	t.Cleanup(func() { l.Close(); p.cut() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			p.mu.Lock()
+			up := p.up
+			p.mu.Unlock()
+			if !up {
+				c.Close()
+				continue
+			}
+			s, err := net.Dial("tcp", target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, s)
+			p.mu.Unlock()
+			go func() { io.Copy(s, c); s.Close() }()
+			go func() { io.Copy(c, s); c.Close() }()
+		}
+	}()
+	return p
+}
+
+func (p *proxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.up = false
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+func (p *proxy) restore() { p.mu.Lock(); p.up = true; p.mu.Unlock() }
+
+// mysqlDSN returns the server DSN for MariaDB tests, or skips (fails with
+// BOMBER_REQUIRE_MYSQL=1) when none answers.
+func mysqlDSN(t *testing.T) string {
+	dsn := os.Getenv("BOMBER_MYSQL_DSN")
+	if dsn == "" {
+		dsn = "root@tcp(127.0.0.1:3306)/"
+	}
+	db, err := sql.Open("mysql", dsn)
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		err = db.PingContext(ctx)
+		cancel()
+		db.Close()
+	}
+	if err != nil {
+		if os.Getenv("BOMBER_REQUIRE_MYSQL") == "1" {
+			t.Fatalf("MariaDB required but unreachable at %s: %v", dsn, err)
+		}
+		t.Skipf("no MariaDB at %s (%v); run scripts/mariadb.sh or set BOMBER_MYSQL_DSN", dsn, err)
+	}
+	return dsn
+}
+
+// TestDatabaseOutage: with accounts in MariaDB behind a proxy, cutting the
+// database mid-run answers logins with code 4 while a game in progress goes
+// on; once it is back, logins work without a restart.
+func TestDatabaseOutage(t *testing.T) {
+	root := mysqlDSN(t)
+	db, err := sql.Open("mysql", root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	name := fmt.Sprintf("bomber_outage_%d", time.Now().UnixNano())
+	if _, err := db.Exec("CREATE DATABASE " + name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Exec("DROP DATABASE " + name) })
+	host := "127.0.0.1:3306"
+	if i, j := strings.Index(root, "tcp("), strings.Index(root, ")"); i >= 0 && j > i {
+		host = root[i+4 : j]
+	}
+	user := root[:strings.Index(root, "@")]
+	p := newProxy(t, host)
+	dsn := fmt.Sprintf("%s@tcp(%s)/%s?timeout=2s&readTimeout=2s&writeTimeout=2s", user, p.l.Addr(), name)
+	d := startDaemon(t, "BOMBER_STORE_DRIVER=mysql", "BOMBER_STORE_MYSQL_DSN="+dsn, "BOMBER_LIMITS_ACCOUNT_TIMEOUT=3s")
+	s, err := account.OpenMySQL(context.Background(), fmt.Sprintf("%s@tcp(%s)/%s", user, host, name), account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"Albert", "Beth", "Cindy"} {
+		if err := s.Add(context.Background(), u, "123"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	a, b := pair(t, d.addr, "Albert", "Beth")
+	p.cut()
+	c := dial(t, d.addr)
+	if code := c.login("Cindy", "123"); code != segment.CodeError {
+		t.Fatalf("login with the database down: code %d, want 4", code)
+	}
+	guess(a, b, 9, 9) // the game goes on
+	guess(b, a, 9, 8)
+	if r, err := httpGet("http://" + d.admin + "/readyz"); err == nil && strings.HasPrefix(r, "ready") {
+		t.Fatalf("ready while the store is down: %q", r)
+	}
+	p.restore()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		code := c.login("Cindy", "123")
+		if code == segment.CodeOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("login still failing after the database came back: code %d", code)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	guess(a, b, 9, 7)
+}
+
+func httpGet(url string) (string, error) {
+	resp, err := http.Get(url)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return string(b), err
+}
