@@ -107,14 +107,14 @@ func (e *engine) now() int64 { return int64(e.cfg.Clock.Now().Sub(e.start)) + 1 
 // wall turns engine time back into clock time.
 func (e *engine) wall(t int64) time.Time { return e.start.Add(time.Duration(t - 1)) }
 
-func (e *engine) open(l link, remote string) *conn {
+func (e *engine) open(l link, ip netip.Addr, remote string) *conn {
 	e.nextID++
 	c := &conn{id: e.nextID, link: l}
 	e.conns[c.id] = c
 	if e.cfg.Tap != nil {
 		e.cfg.Tap.Opened(c.id, remote)
 	}
-	e.hub.Open(e.now(), c.id)
+	e.hub.OpenFrom(e.now(), c.id, ip.String())
 	e.obs.ConnOpened()
 	return c
 }
@@ -257,6 +257,9 @@ func (e *engine) process() {
 				e.log.Warn("account check queue full; answering unavailable", zap.String("user", ch.User))
 				e.rejected = append(e.rejected, ch.ID)
 			}
+		}
+		for _, n := range rd.Notices {
+			e.log.Warn(n.Kind.String(), zap.Uint64("conn", uint64(n.Conn)), zap.String("user", n.User), zap.String("source", n.Source))
 		}
 		for _, r := range rd.Records {
 			e.obs.GameEnded(r.Reason)

@@ -219,7 +219,7 @@ func (n *nconn) opened() {
 		return
 	}
 	n.admitted = true
-	n.c = e.open(n, n.nc.RemoteAddr().String())
+	n.c = e.open(n, n.ip, n.nc.RemoteAddr().String())
 	go n.reader()
 	go n.writer()
 }

@@ -281,7 +281,7 @@ func (r *Reactor) accept(lfd int) {
 		}
 		rc := &rconn{r: r, fd: fd, ip: ip}
 		r.fds[fd] = rc
-		rc.c = r.eng.open(rc, netip.AddrPortFrom(ip, sockaddrPort(sa)).String())
+		rc.c = r.eng.open(rc, ip, netip.AddrPortFrom(ip, sockaddrPort(sa)).String())
 	}
 }
 

@@ -140,6 +140,11 @@ func TestGoldenOverSockets(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				for _, e := range entries {
+					if e.Op == transcript.Open && replay.SourceOf(e) != "" {
+						t.Skip("the transcript's connections come from several addresses; loopback has one")
+					}
+				}
 				f := start(t, kind, hub, nil)
 				diffs, err := netreplay.Run(context.Background(), entries, netreplay.Options{
 					Addr:  f.addr,

@@ -7,11 +7,18 @@ import (
 )
 
 // Open records a new connection at shell time now (nanoseconds).
-func (h *Hub) Open(now int64, c ConnID) {
+func (h *Hub) Open(now int64, c ConnID) { h.OpenFrom(now, c, "") }
+
+// OpenFrom records a new connection from a source address (what login
+// throttling counts per address).
+func (h *Hub) OpenFrom(now int64, c ConnID, source string) {
 	if _, dup := h.sessions[c]; dup {
 		panic("statemachine: connection id reused")
 	}
-	s := &session{conn: c, state: Accept, opened: now}
+	s := &session{conn: c, state: Accept, opened: now, source: source, last: now}
+	if h.cfg.SegmentRate > 0 {
+		s.credit = h.burstCredit()
+	}
 	h.sessions[c] = s
 	if h.cfg.LoginTimeout > 0 {
 		h.timers.push(now+int64(h.cfg.LoginTimeout), c)
@@ -25,6 +32,12 @@ func (h *Hub) Receive(now int64, c ConnID, seg segment.Segment) {
 		return // closed by the hub; the shell may still deliver what it read
 	}
 	h.stats.SegmentsIn[seg.Type&0x1f]++
+	if h.cfg.SegmentRate > 0 && !h.allow(now, s) {
+		h.stats.RateLimited++
+		h.notice(s, NoticeRateLimited)
+		h.close(now, s)
+		return
+	}
 	if s.check != 0 {
 		if s.queued == pendingMax {
 			h.close(now, s) // flooding while the store answers: nothing good comes of it
@@ -70,6 +83,7 @@ func (h *Hub) Answer(now int64, id uint64, a Answer) {
 // Tick lets deadlines pass: kicked connections past their grace period and
 // connections that did not log in in time are closed.
 func (h *Hub) Tick(now int64) {
+	h.sweepFailures(now)
 	for {
 		c, ok := h.kicks.pop(now)
 		if !ok {

@@ -74,6 +74,19 @@ type Config struct {
 	// HideUnknownUsers answers every user name as existing and fails at the
 	// password, so nobody can probe which accounts exist.
 	HideUnknownUsers bool
+	// LoginFailures failed logins (unknown user or wrong password) within
+	// LoginWindow, from one source address or for one user name, lock that
+	// address or name out for LoginLockout: its logins are answered with
+	// code 4 without asking the store. Names that do not exist are counted
+	// like names that do, so the lock reveals nothing. 0 disables it.
+	LoginFailures int
+	LoginWindow   time.Duration
+	LoginLockout  time.Duration
+	// SegmentRate is how many segments per second one connection may send
+	// on average, SegmentBurst how many at once; a connection that sends
+	// faster is closed. 0 disables it.
+	SegmentRate  int
+	SegmentBurst int
 }
 
 // DefaultKickGrace is the grace period before a kicked connection is closed.
@@ -96,6 +109,9 @@ type session struct {
 	match  *match
 	seat   rules.Player
 	closed bool // removed from the hub
+	source string
+	credit int64 // rate limit: nanoseconds of allowance saved up
+	last   int64 // rate limit: time of the last segment
 }
 
 type match struct {
@@ -116,6 +132,8 @@ type Hub struct {
 	kicks    timerQueue
 	ready    Ready
 	stats    Stats
+	failures map[string]*failures // login throttling by "ip " + address and "user " + name
+	sweepAt  int64
 }
 
 // New returns an empty hub.
@@ -128,6 +146,7 @@ func New(cfg Config) *Hub {
 		sessions: make(map[ConnID]*session),
 		users:    make(map[string]*session),
 		checks:   make(map[uint64]*session),
+		failures: make(map[string]*failures),
 	}
 }
 

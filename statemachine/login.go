@@ -14,10 +14,10 @@ func (h *Hub) handle(now int64, s *session, seg segment.Segment) {
 	case Accept, WaitForPassword:
 		switch seg.Type {
 		case segment.Info:
-			h.info(s, seg)
+			h.info(now, s, seg)
 			return
 		case segment.Passwd:
-			h.passwd(s, seg)
+			h.passwd(now, s, seg)
 			return
 		}
 	case ServerStandBy:
@@ -72,9 +72,17 @@ func (h *Hub) newCheck(s *session, kind CheckKind, password string) {
 }
 
 // info: a user name, in Accept or again in WaitForPassword (starting over).
-func (h *Hub) info(s *session, seg segment.Segment) {
+func (h *Hub) info(now int64, s *session, seg segment.Segment) {
 	s.state, s.name = Accept, ""
 	name := seg.Payload()
+	if h.throttled(now, s, string(name)) {
+		h.stats.Throttled++
+		s.name = string(name)
+		h.notice(s, NoticeThrottled)
+		s.name = ""
+		h.reply(s, segment.InfoResp, ReplyError)
+		return
+	}
 	if h.cfg.HideUnknownUsers {
 		s.name, s.state = string(name), WaitForPassword
 		h.reply(s, segment.InfoResp, ReplyOK)
@@ -82,6 +90,7 @@ func (h *Hub) info(s *session, seg segment.Segment) {
 	}
 	if !validName(name) {
 		h.stats.LoginsFailed++
+		h.failed(now, s, string(name))
 		h.reply(s, segment.InfoResp, ReplyNoUser)
 		return
 	}
@@ -89,14 +98,22 @@ func (h *Hub) info(s *session, seg segment.Segment) {
 	h.newCheck(s, Lookup, "")
 }
 
-func (h *Hub) passwd(s *session, seg segment.Segment) {
+func (h *Hub) passwd(now int64, s *session, seg segment.Segment) {
 	if s.state != WaitForPassword {
 		h.reply(s, segment.PasswdResp, ReplyError) // a password before any user name
+		return
+	}
+	if h.throttled(now, s, s.name) {
+		h.stats.Throttled++
+		h.notice(s, NoticeThrottled)
+		s.state, s.name = Accept, ""
+		h.reply(s, segment.PasswdResp, ReplyError)
 		return
 	}
 	if !validName([]byte(s.name)) {
 		// only with HideUnknownUsers: the name cannot exist
 		h.stats.LoginsFailed++
+		h.failed(now, s, s.name)
 		s.state, s.name = Accept, ""
 		h.reply(s, segment.PasswdResp, ReplyWrongPassword)
 		return
@@ -118,6 +135,7 @@ func (h *Hub) answered(now int64, s *session, a Answer) {
 			h.reply(s, segment.InfoResp, ReplyError)
 		default:
 			h.stats.LoginsFailed++
+			h.failed(now, s, s.name)
 			s.name = ""
 			h.reply(s, segment.InfoResp, ReplyNoUser)
 		}
@@ -131,6 +149,7 @@ func (h *Hub) answered(now int64, s *session, a Answer) {
 			h.reply(s, segment.PasswdResp, ReplyError)
 		default: // a wrong password, or the account vanished meanwhile
 			h.stats.LoginsFailed++
+			h.failed(now, s, s.name)
 			s.state, s.name = Accept, ""
 			h.reply(s, segment.PasswdResp, ReplyWrongPassword)
 		}
@@ -141,6 +160,7 @@ func (h *Hub) answered(now int64, s *session, a Answer) {
 // kicked (it stays open for the grace period but is no longer the user's).
 func (h *Hub) login(now int64, s *session) {
 	h.stats.LoginsOK++
+	h.succeeded(s.name)
 	old := h.users[s.name]
 	s.state = ServerStandBy
 	h.users[s.name] = s

@@ -74,11 +74,33 @@ type Ready struct {
 	Closes  []ConnID // close these after writing their pending sends
 	Checks  []Check  // account checks to run
 	Records []Record // games to record
+	Notices []Notice // things an operator wants logged
+}
+
+// NoticeKind says what a Notice reports.
+type NoticeKind uint8
+
+// Notices.
+const (
+	NoticeThrottled   NoticeKind = iota // a login refused by throttling
+	NoticeRateLimited                   // a connection closed for sending too fast
+)
+
+func (k NoticeKind) String() string {
+	return [...]string{"login throttled", "segment rate exceeded"}[k]
+}
+
+// Notice is an event for the log.
+type Notice struct {
+	Kind   NoticeKind
+	Conn   ConnID
+	User   string // the user name involved, if any
+	Source string // the connection's source address
 }
 
 // Empty reports whether there is nothing to do.
 func (r *Ready) Empty() bool {
-	return len(r.Sends) == 0 && len(r.Closes) == 0 && len(r.Checks) == 0 && len(r.Records) == 0
+	return len(r.Sends) == 0 && len(r.Closes) == 0 && len(r.Checks) == 0 && len(r.Records) == 0 && len(r.Notices) == 0
 }
 
 // Ready returns the pending outputs.
@@ -90,6 +112,7 @@ func (h *Hub) Advance() {
 	h.ready.Closes = h.ready.Closes[:0]
 	h.ready.Checks = h.ready.Checks[:0]
 	h.ready.Records = h.ready.Records[:0]
+	h.ready.Notices = h.ready.Notices[:0]
 }
 
 // Reply is the meaning of a one-byte reply code, independent of dialect.
@@ -157,6 +180,8 @@ type Stats struct {
 	GamesEnded    [3]uint64 // by EndReason
 	Invitations   uint64
 	BadBoards     uint64
+	Throttled     uint64 // logins refused by throttling
+	RateLimited   uint64 // connections closed for sending too fast
 	MalformedShot uint64 // unreadable guesses taken as misses
 }
 

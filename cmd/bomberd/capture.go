@@ -15,5 +15,3 @@ func newCapture(c config.Capture, log *zap.Logger) (server.Tap, error) {
 }
 
 func (d *daemonState) tapCloser() (io.Closer, bool) { return nil, false }
-
-func (d *daemonState) registerMetrics(mux interface{}) {}

@@ -80,16 +80,18 @@ func newLogger(c config.Log, level zap.AtomicLevel) (*zap.Logger, error) {
 }
 
 type daemonState struct {
-	fs    *pflag.FlagSet
-	level zap.AtomicLevel
-	log   *zap.Logger
-	cfg   atomic.Pointer[config.Config]
-	store account.Store
-	tr    server.Transport
-	tls   *tlsListener
-	admin *adminServer
-	ready atomic.Bool
-	errc  chan error
+	fs      *pflag.FlagSet
+	level   zap.AtomicLevel
+	log     *zap.Logger
+	cfg     atomic.Pointer[config.Config]
+	store   account.Store
+	tr      server.Transport
+	tls     *tlsListener
+	admin   *adminServer
+	metrics *metrics
+	hasher  *account.Hasher
+	ready   atomic.Bool
+	errc    chan error
 }
 
 func (d *daemonState) start(cfg *config.Config, file string) error {
@@ -99,14 +101,14 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 	log.Info("starting bomberd", zap.String("config", orDefault(file, "(defaults)")), zap.String("transport", cfg.Transport), zap.String("store", cfg.Store.Driver))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	store, err := openStore(ctx, cfg, log)
+	store, h, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
-	d.store = store
+	d.store, d.hasher = store, h
 	scfg := server.Config{
 		Hub:            cfg.Hub(),
-		Check:          checker(store),
+		Check:          checker(store, d.hasher, func() bool { return d.cfg.Load().Protocol.HideUnknownUsers }),
 		Record:         recorder(store, log),
 		Logger:         log,
 		MaxConns:       cfg.Limits.MaxConnections,
@@ -117,6 +119,10 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		QueueLen:       cfg.Limits.AccountQueue,
 		CheckTimeout:   cfg.Limits.AccountTimeout,
 		OnLoop:         watchdog(log),
+	}
+	if cfg.Admin.Listen != "" {
+		d.metrics = newMetrics()
+		scfg.Observer = d.metrics
 	}
 	if err := d.extend(&scfg, cfg); err != nil {
 		return err
@@ -294,8 +300,10 @@ func (d *daemonState) reload() {
 	d.log.Info("configuration reloaded", zap.String("config", orDefault(file, "(defaults)")), zap.Strings("changed_but_need_restart", restart))
 }
 
-// checker answers the hub's account checks from the store.
-func checker(store account.Store) server.Checker {
+// checker answers the hub's account checks from the store. With hidden
+// user names, a password for a name that does not exist is hashed all the
+// same, so the answer takes as long as for a real account.
+func checker(store account.Store, h *account.Hasher, hide func() bool) server.Checker {
 	return func(ctx context.Context, c statemachine.Check) statemachine.Answer {
 		var err error
 		if c.Kind == statemachine.Lookup {
@@ -306,6 +314,9 @@ func checker(store account.Store) server.Checker {
 			}
 		} else {
 			err = store.Verify(ctx, c.User, c.Password)
+			if errors.Is(err, account.ErrNoUser) && hide() {
+				h.Hash(ctx, c.Password)
+			}
 		}
 		switch {
 		case err == nil:
@@ -342,7 +353,7 @@ func recorder(store account.Store, log *zap.Logger) server.Recorder {
 
 // openStore opens the configured store, applying its schema; a fresh, empty
 // SQLite store gets the demo accounts when configured (never MySQL).
-func openStore(ctx context.Context, cfg *config.Config, log *zap.Logger) (account.Store, error) {
+func openStore(ctx context.Context, cfg *config.Config, log *zap.Logger) (account.Store, *account.Hasher, error) {
 	h := account.NewHasher(account.Params{
 		Memory: cfg.Hashing.MemoryKiB, Time: cfg.Hashing.Iterations, Threads: cfg.Hashing.Parallelism,
 		SaltLen: account.OWASPParams().SaltLen, KeyLen: account.OWASPParams().KeyLen,
@@ -350,24 +361,24 @@ func openStore(ctx context.Context, cfg *config.Config, log *zap.Logger) (accoun
 	if cfg.Store.Driver == "mysql" {
 		s, err := account.OpenMySQL(ctx, cfg.Store.MySQLDSN, h)
 		if err != nil {
-			return nil, fmt.Errorf("opening MySQL: %w", err)
+			return nil, nil, fmt.Errorf("opening MySQL: %w", err)
 		}
-		return s, nil
+		return s, h, nil
 	}
 	s, err := account.OpenSQLite(ctx, cfg.Store.SQLitePath, h)
 	if err != nil {
-		return nil, fmt.Errorf("opening SQLite %s: %w", cfg.Store.SQLitePath, err)
+		return nil, nil, fmt.Errorf("opening SQLite %s: %w", cfg.Store.SQLitePath, err)
 	}
 	if cfg.Store.DemoAccounts {
 		created, err := account.SeedDemo(ctx, s)
 		if err != nil {
 			s.Close()
-			return nil, fmt.Errorf("creating demo accounts: %w", err)
+			return nil, nil, fmt.Errorf("creating demo accounts: %w", err)
 		}
 		if created {
 			log.Warn("fresh store: created the demo accounts with password 123; delete them or set store.demo_accounts: false before real use",
 				zap.Strings("users", account.DemoAccounts()), zap.String("path", cfg.Store.SQLitePath))
 		}
 	}
-	return s, nil
+	return s, h, nil
 }

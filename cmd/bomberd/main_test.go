@@ -67,8 +67,12 @@ type syncBuffer struct {
 	b  bytes.Buffer
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
-func (s *syncBuffer) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 // startDaemon runs bomberd with cheap hashing and the given extra
 // environment (BOMBER_* keys), waiting until it accepts connections.
@@ -468,4 +472,60 @@ func httpGet(url string) (string, error) {
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	return string(b), err
+}
+
+// TestSystemdUnitVerifies checks deploy/bomberd.service with
+// systemd-analyze when it is installed.
+func TestSystemdUnitVerifies(t *testing.T) {
+	analyze, err := exec.LookPath("systemd-analyze")
+	if err != nil {
+		t.Skip("systemd-analyze not installed")
+	}
+	unit, err := os.ReadFile("../../deploy/bomberd.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bomberd.service")
+	os.WriteFile(path, bytes.ReplaceAll(unit, []byte("/usr/local/bin/bomberd"), []byte(bomberdBin)), 0o644)
+	out, err := exec.Command(analyze, "verify", path).CombinedOutput()
+	if err != nil || len(bytes.TrimSpace(out)) > 0 {
+		t.Fatalf("systemd-analyze verify: %v\n%s", err, out)
+	}
+}
+
+// TestSocketActivation runs bomberd under systemd-socket-activate, which
+// passes a listening socket the way systemd does.
+func TestSocketActivation(t *testing.T) {
+	activate, err := exec.LookPath("systemd-socket-activate")
+	if err != nil {
+		t.Skip("systemd-socket-activate not installed")
+	}
+	addr := freeAddr(t)
+	dir := t.TempDir()
+	cmd := exec.Command(activate, "-l", addr, bomberdBin, "--admin-listen", "", "--listen", "127.0.0.1:1")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1")
+	log := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
+	var c *client
+	for i := 0; ; i++ {
+		nc, err := net.Dial("tcp", addr)
+		if err == nil {
+			c = &client{t: t, nc: nc}
+			defer nc.Close()
+			break
+		}
+		if i > 100 {
+			t.Fatalf("no socket: %v\n%s", err, log.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if code := c.login("Larry", "123"); code != segment.CodeOK {
+		t.Fatalf("login through the activated socket: %d\n%s", code, log.String())
+	}
 }

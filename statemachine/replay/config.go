@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,7 +13,8 @@ import (
 // ConfigFromNotes reads the hub configuration a transcript asks for in
 // narration lines of the form "# config: key=value ...". Keys: dialect
 // (reference|document), first (inviter|invitee), kick-grace and
-// login-timeout (Go durations), hide-unknown-users (true|false).
+// login-timeout (Go durations), hide-unknown-users (true|false),
+// login-failures, login-window, login-lockout, segment-rate, segment-burst.
 func ConfigFromNotes(entries []transcript.Entry) (statemachine.Config, error) {
 	var cfg statemachine.Config
 	for _, e := range entries {
@@ -41,6 +43,16 @@ func ConfigFromNotes(entries []transcript.Entry) (statemachine.Config, error) {
 				cfg.LoginTimeout, err = time.ParseDuration(v)
 			case "hide-unknown-users":
 				cfg.HideUnknownUsers = v == "true"
+			case "login-failures":
+				cfg.LoginFailures, err = strconv.Atoi(v)
+			case "login-window":
+				cfg.LoginWindow, err = time.ParseDuration(v)
+			case "login-lockout":
+				cfg.LoginLockout, err = time.ParseDuration(v)
+			case "segment-rate":
+				cfg.SegmentRate, err = strconv.Atoi(v)
+			case "segment-burst":
+				cfg.SegmentBurst, err = strconv.Atoi(v)
 			default:
 				err = fmt.Errorf("unknown key")
 			}

@@ -4,6 +4,8 @@
 package replay
 
 import (
+	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/bomber-game/bomber/segment"
@@ -95,7 +97,7 @@ func (r *Runner) Feed(e transcript.Entry) {
 		c := &conn{id: r.next}
 		r.conns[e.Conn] = c
 		r.names[c.id] = e.Conn
-		r.hub.Open(now, c.id)
+		r.hub.OpenFrom(now, c.id, SourceOf(e))
 	case transcript.Close:
 		r.out = append(r.out, e)
 		if c := r.conns[e.Conn]; c != nil {
@@ -129,6 +131,20 @@ func (r *Runner) Feed(e transcript.Entry) {
 		}
 	}
 	r.drain(now)
+}
+
+// SourceOf is the client address an "open" line names in its comment
+// ("from 192.0.2.1:5000", as captures write it), without the port.
+func SourceOf(e transcript.Entry) string {
+	addr, ok := strings.CutPrefix(e.Comment, "from ")
+	if !ok {
+		return ""
+	}
+	addr = strings.Fields(addr)[0]
+	if ap, err := netip.ParseAddrPort(addr); err == nil {
+		return ap.Addr().String()
+	}
+	return addr
 }
 
 func (r *Runner) closeConn(name string, c *conn) {

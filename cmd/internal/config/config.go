@@ -64,6 +64,11 @@ type Limits struct {
 	AccountWorkers      int           `mapstructure:"account_workers"`
 	AccountQueue        int           `mapstructure:"account_queue"`
 	AccountTimeout      time.Duration `mapstructure:"account_timeout"`
+	LoginFailures       int           `mapstructure:"login_failures"`
+	LoginWindow         time.Duration `mapstructure:"login_window"`
+	LoginLockout        time.Duration `mapstructure:"login_lockout"`
+	SegmentRate         int           `mapstructure:"segment_rate"`
+	SegmentBurst        int           `mapstructure:"segment_burst"`
 }
 
 // Log sets logging.
@@ -119,6 +124,11 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("limits.account_workers", 4)
 	v.SetDefault("limits.account_queue", 1024)
 	v.SetDefault("limits.account_timeout", 5*time.Second)
+	v.SetDefault("limits.login_failures", 5)
+	v.SetDefault("limits.login_window", time.Minute)
+	v.SetDefault("limits.login_lockout", 5*time.Minute)
+	v.SetDefault("limits.segment_rate", 50)
+	v.SetDefault("limits.segment_burst", 200)
 	v.SetDefault("log.level", "info")
 	v.SetDefault("log.format", "json")
 	v.SetDefault("capture.enabled", false)
@@ -229,7 +239,8 @@ func (c *Config) Validate() error {
 		bad("hashing: memory_kib %d, iterations %d, parallelism %d, max_concurrent %d out of range", c.Hashing.MemoryKiB, c.Hashing.Iterations, c.Hashing.Parallelism, c.Hashing.MaxConcurrent)
 	}
 	l := c.Limits
-	if l.MaxConnections < 1 || l.MaxConnectionsPerIP < 0 || l.MaxOutputBytes < 512 || l.AccountWorkers < 1 || l.AccountQueue < 1 || l.AccountTimeout <= 0 || l.SegmentTimeout < 0 || l.LoginTimeout < 0 {
+	if l.MaxConnections < 1 || l.MaxConnectionsPerIP < 0 || l.MaxOutputBytes < 512 || l.AccountWorkers < 1 || l.AccountQueue < 1 || l.AccountTimeout <= 0 || l.SegmentTimeout < 0 || l.LoginTimeout < 0 ||
+		l.LoginFailures < 0 || l.LoginWindow < 0 || l.LoginLockout < 0 || l.SegmentRate < 0 || l.SegmentBurst < 0 || l.SegmentRate > 0 && l.SegmentBurst < 1 {
 		bad("limits: a value is out of range (%+v)", l)
 	}
 	if c.Log.Format != "json" && c.Log.Format != "console" {
@@ -257,5 +268,10 @@ func (c *Config) Hub() statemachine.Config {
 		KickGrace:        c.Protocol.KickGrace,
 		LoginTimeout:     c.Limits.LoginTimeout,
 		HideUnknownUsers: c.Protocol.HideUnknownUsers,
+		LoginFailures:    c.Limits.LoginFailures,
+		LoginWindow:      c.Limits.LoginWindow,
+		LoginLockout:     c.Limits.LoginLockout,
+		SegmentRate:      c.Limits.SegmentRate,
+		SegmentBurst:     c.Limits.SegmentBurst,
 	}
 }

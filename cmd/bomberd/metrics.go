@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/server"
+	"github.com/bomber-game/bomber/statemachine"
+)
+
+// metrics is bomberd's Prometheus registry. Event counters come from the
+// engine through server.Observer (called on its goroutine; prometheus
+// counters are cheap atomics); the hub's own counters and the sessions by
+// state are read at scrape time. No metric has a per-user label.
+type metrics struct {
+	reg         *prometheus.Registry
+	conns       prometheus.Gauge
+	accepted    prometheus.Counter
+	closed      *prometheus.CounterVec
+	rejected    *prometheus.CounterVec
+	segIn       [32]prometheus.Counter
+	segOut      [32]prometheus.Counter
+	protoErrors *prometheus.CounterVec
+	gamesEnded  *prometheus.CounterVec
+	loop        prometheus.Histogram
+	store       *prometheus.HistogramVec
+}
+
+func newMetrics() *metrics {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m := &metrics{
+		reg:         reg,
+		conns:       prometheus.NewGauge(prometheus.GaugeOpts{Name: "bomber_connections", Help: "Open connections."}),
+		accepted:    prometheus.NewCounter(prometheus.CounterOpts{Name: "bomber_connections_accepted_total", Help: "Connections accepted."}),
+		closed:      prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_connections_closed_total", Help: "Connections closed, by reason."}, []string{"reason"}),
+		rejected:    prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_connections_rejected_total", Help: "Connections refused at accept, by limit."}, []string{"limit"}),
+		protoErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_protocol_errors_total", Help: "Protocol errors, by reason."}, []string{"reason"}),
+		gamesEnded:  prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_games_finished_total", Help: "Games ended, by reason."}, []string{"reason"}),
+		loop: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "bomber_loop_seconds", Help: "Time the engine loop spends on one batch of events.",
+			Buckets: prometheus.ExponentialBuckets(1e-6, 4, 12)}),
+		store: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "bomber_account_store_seconds", Help: "Account check latency (hashing and database), by check and answer.",
+			Buckets: prometheus.ExponentialBuckets(1e-4, 3, 12)}, []string{"check", "answer"}),
+	}
+	segIn := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_segments_in_total", Help: "Segments received, by type."}, []string{"type"})
+	segOut := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_segments_out_total", Help: "Segments sent, by type."}, []string{"type"})
+	for t := segment.Type(0); t <= segment.NewOffline; t++ {
+		if t.Known() {
+			m.segIn[t] = segIn.WithLabelValues(t.String())
+			m.segOut[t] = segOut.WithLabelValues(t.String())
+		}
+	}
+	for _, r := range []server.CloseReason{server.ReasonPeer, server.ReasonServer, server.ReasonProtocol, server.ReasonBacklog, server.ReasonSegmentTimeout, server.ReasonShutdown} {
+		m.closed.WithLabelValues(string(r))
+	}
+	for _, r := range []statemachine.EndReason{statemachine.Won, statemachine.Abandoned, statemachine.Aborted} {
+		m.gamesEnded.WithLabelValues(r.String())
+	}
+	reg.MustRegister(m.conns, m.accepted, m.closed, m.rejected, segIn, segOut, m.protoErrors, m.gamesEnded, m.loop, m.store)
+	version := "devel"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		version = bi.Main.Version
+	}
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "bomber_build_info", Help: "Build information (always 1).",
+		ConstLabels: prometheus.Labels{"version": version}}, func() float64 { return 1 }))
+	return m
+}
+
+func (m *metrics) ConnOpened() { m.conns.Inc(); m.accepted.Inc() }
+func (m *metrics) ConnClosed(r server.CloseReason) {
+	m.conns.Dec()
+	m.closed.WithLabelValues(string(r)).Inc()
+}
+func (m *metrics) ConnRejected(limit string) { m.rejected.WithLabelValues(limit).Inc() }
+func (m *metrics) SegmentIn(t segment.Type) {
+	if c := m.segIn[t&0x1f]; c != nil {
+		c.Inc()
+	}
+}
+func (m *metrics) SegmentOut(t segment.Type) {
+	if c := m.segOut[t&0x1f]; c != nil {
+		c.Inc()
+	}
+}
+func (m *metrics) ProtocolError(reason string)        { m.protoErrors.WithLabelValues(reason).Inc() }
+func (m *metrics) GameEnded(r statemachine.EndReason) { m.gamesEnded.WithLabelValues(r.String()).Inc() }
+func (m *metrics) LoopLatency(d time.Duration)        { m.loop.Observe(d.Seconds()) }
+func (m *metrics) CheckLatency(k statemachine.CheckKind, d time.Duration, a statemachine.Answer) {
+	m.store.WithLabelValues([...]string{"lookup", "verify"}[k], [...]string{"found", "not_found", "wrong_password", "unavailable"}[a]).Observe(d.Seconds())
+}
+
+// hubCollector reads the hub's counters and the sessions by state at scrape
+// time, through the engine loop.
+type hubCollector struct {
+	tr       func() server.Transport
+	logins   *prometheus.Desc
+	sessions *prometheus.Desc
+	started  *prometheus.Desc
+	ignored  *prometheus.Desc
+	kicks    *prometheus.Desc
+	throttle *prometheus.Desc
+}
+
+func newHubCollector(tr func() server.Transport) *hubCollector {
+	return &hubCollector{
+		tr:       tr,
+		logins:   prometheus.NewDesc("bomber_logins_total", "Login attempts, by result.", []string{"result"}, nil),
+		sessions: prometheus.NewDesc("bomber_sessions", "Connections by state.", []string{"state"}, nil),
+		started:  prometheus.NewDesc("bomber_games_started_total", "Games started (invitation accepted).", nil, nil),
+		ignored:  prometheus.NewDesc("bomber_segments_ignored_total", "Well-formed segments that meant nothing in their state.", nil, nil),
+		kicks:    prometheus.NewDesc("bomber_kicks_total", "Sessions replaced by a newer login of the same user.", nil, nil),
+		throttle: prometheus.NewDesc("bomber_login_throttled_total", "Logins refused by throttling.", nil, nil),
+	}
+}
+
+func (c *hubCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.logins
+	ch <- c.sessions
+	ch <- c.started
+	ch <- c.ignored
+	ch <- c.kicks
+	ch <- c.throttle
+}
+
+func (c *hubCollector) Collect(ch chan<- prometheus.Metric) {
+	tr := c.tr()
+	if tr == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	st, err := tr.Stats(ctx)
+	if err != nil {
+		return
+	}
+	ch <- prometheus.MustNewConstMetric(c.logins, prometheus.CounterValue, float64(st.LoginsOK), "ok")
+	ch <- prometheus.MustNewConstMetric(c.logins, prometheus.CounterValue, float64(st.LoginsFailed), "failed")
+	ch <- prometheus.MustNewConstMetric(c.logins, prometheus.CounterValue, float64(st.LoginsError), "error")
+	ch <- prometheus.MustNewConstMetric(c.started, prometheus.CounterValue, float64(st.GamesStarted))
+	ch <- prometheus.MustNewConstMetric(c.ignored, prometheus.CounterValue, float64(st.Ignored))
+	ch <- prometheus.MustNewConstMetric(c.kicks, prometheus.CounterValue, float64(st.Kicks))
+	ch <- prometheus.MustNewConstMetric(c.throttle, prometheus.CounterValue, float64(st.Throttled))
+	ss, err := tr.Sessions(ctx)
+	if err != nil {
+		return
+	}
+	var by [8]int
+	for _, s := range ss {
+		by[s.State&7]++
+	}
+	for st := statemachine.Accept; st <= statemachine.Kicked; st++ {
+		ch <- prometheus.MustNewConstMetric(c.sessions, prometheus.GaugeValue, float64(by[st]), st.String())
+	}
+}
+
+// registerMetrics serves /metrics on the admin mux.
+func (d *daemonState) registerMetrics(mux *http.ServeMux) {
+	if d.metrics == nil {
+		return
+	}
+	d.metrics.reg.MustRegister(newHubCollector(func() server.Transport { return d.tr }))
+	mux.Handle("GET /metrics", promhttp.HandlerFor(d.metrics.reg, promhttp.HandlerOpts{Registry: d.metrics.reg}))
+}

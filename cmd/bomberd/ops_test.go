@@ -1,0 +1,151 @@
+package main
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/bomber-game/bomber/segment"
+)
+
+// TestMetricsAndAdmin scrapes /metrics and uses the admin endpoints.
+func TestMetricsAndAdmin(t *testing.T) {
+	d := startDaemon(t)
+	a := dial(t, d.addr)
+	if a.login("Albert", "123") != 1 {
+		t.Fatal("login")
+	}
+	b := dial(t, d.addr)
+	b.login("Beth", "nope")
+	b.nc.Write([]byte{0x42}) // a protocol error
+	time.Sleep(200 * time.Millisecond)
+	body, err := httpGet("http://" + d.admin + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`bomber_connections 1`,
+		`bomber_connections_accepted_total 3`, // the readiness probe of startDaemon dialled once
+		`bomber_logins_total{result="ok"} 1`,
+		`bomber_logins_total{result="failed"} 1`,
+		`bomber_segments_in_total{type="Info"} 2`,
+		`bomber_segments_out_total{type="SyncEnd"} 1`,
+		`bomber_protocol_errors_total{reason="unknown_type"} 1`,
+		`bomber_sessions{state="ServerStandBy"} 1`,
+		`bomber_build_info{version=`,
+		`go_goroutines `,
+		`process_resident_memory_bytes `,
+		`bomber_account_store_seconds_count{answer="wrong_password",check="verify"} 1`,
+		`bomber_loop_seconds_count `,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	if regexp.MustCompile(`(Albert|Beth)`).MatchString(body) {
+		t.Error("metrics carry a user name")
+	}
+	users, _ := httpGet("http://" + d.admin + "/users")
+	if !strings.Contains(users, `"user":"Albert","state":"ServerStandBy"`) {
+		t.Errorf("/users: %s", users)
+	}
+	for path, want := range map[string]string{"/healthz": "ok", "/readyz": "ready", "/debug/pprof/cmdline": "bomberd"} {
+		if got, _ := httpGet("http://" + d.admin + path); !strings.Contains(got, want) {
+			t.Errorf("%s: %q", path, got)
+		}
+	}
+	resp, err := http.PostForm("http://"+d.admin+"/kick", url.Values{"user": {"Albert"}})
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("kick: %v %v", err, resp)
+	}
+	a.nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for {
+		if _, err := a.nc.Read(make([]byte, 64)); err != nil {
+			break
+		}
+	}
+	resp, _ = http.PostForm("http://"+d.admin+"/kick", url.Values{"user": {"Albert"}})
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("kick of an offline user: %d", resp.StatusCode)
+	}
+}
+
+func writeCert(t *testing.T, dir string, serial int64) (certFile, keyFile string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(serial), Subject: pkix.Name{CommonName: "bomber test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		DNSNames: []string{"localhost"}, IPAddresses: nil,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, _ := x509.MarshalECPrivateKey(key)
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
+	return certFile, keyFile
+}
+
+// TestTLS: the protocol inside TLS shares the hub with plain TCP, and the
+// certificate is re-read on SIGHUP.
+func TestTLS(t *testing.T) {
+	dir := t.TempDir()
+	cert, key := writeCert(t, dir, 1)
+	tlsAddr := freeAddr(t)
+	for _, transport := range []string{"reactor", "net"} {
+		t.Run(transport, func(t *testing.T) {
+			d := startDaemon(t, "BOMBER_TRANSPORT="+transport, "BOMBER_TLS_LISTEN="+tlsAddr, "BOMBER_TLS_CERT_FILE="+cert, "BOMBER_TLS_KEY_FILE="+key)
+			plain := dial(t, d.addr)
+			plain.login("Beth", "123")
+			tc, err := tls.Dial("tcp", tlsAddr, &tls.Config{InsecureSkipVerify: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tc.Close()
+			if s := tc.ConnectionState().PeerCertificates[0].SerialNumber.Int64(); s != 1 {
+				t.Fatalf("serial %d", s)
+			}
+			c := &client{t: t, nc: tc}
+			if code := c.login("Albert", "123"); code != segment.CodeOK {
+				t.Fatalf("login over TLS: %d", code)
+			}
+			c.send(segment.Name(segment.SendInvit, "Beth")) // same hub as plain TCP
+			plain.expect(segment.RecvInvit)
+			writeCert(t, dir, 2)
+			d.cmd.Process.Signal(syscall.SIGHUP)
+			waitLog(t, d, "TLS certificate reloaded")
+			tc2, err := tls.Dial("tcp", tlsAddr, &tls.Config{InsecureSkipVerify: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tc2.Close()
+			if s := tc2.ConnectionState().PeerCertificates[0].SerialNumber.Int64(); s != 2 {
+				t.Fatalf("after reload serial %d, want 2", s)
+			}
+			writeCert(t, dir, 1)
+			d.cmd.Process.Signal(syscall.SIGTERM)
+			<-d.done
+			d.done <- nil
+		})
+	}
+}
