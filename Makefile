@@ -4,12 +4,21 @@ PKGS      ?= ./...
 FUZZTIME  ?= 30s
 BENCHTIME ?= 1s
 
-.PHONY: all build test vet bench fuzz run clean
+.PHONY: all build bin test vet bench fuzz run clean
 
 all: build
 
 build:
 	$(GO) build ./...
+
+bin:
+	$(GO) build -o bin/ ./cmd/...
+
+# Start bomberd on the embedded SQLite store (var/bomber.db) with readable logs.
+# A fresh store gets the demo accounts (password 123). Stop with Ctrl-C.
+run:
+	$(GO) build -o bin/ ./cmd/bomberd ./cmd/bomberctl
+	./bin/bomberd --config config.yaml --log-format console
 
 vet:
 	$(GO) vet $(PKGS)
@@ -33,3 +42,4 @@ fuzz:
 
 clean:
 	$(GO) clean ./...
+	rm -rf bin
