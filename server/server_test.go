@@ -410,3 +410,29 @@ func TestKickAndShutdownRecordsAborted(t *testing.T) {
 		})
 	}
 }
+
+// TestMaxConnections: past the overall limit new connections are closed at
+// once and the ones already open carry on.
+func TestMaxConnections(t *testing.T) {
+	for _, kind := range kinds {
+		t.Run(string(kind), func(t *testing.T) {
+			f := start(t, kind, statemachine.Config{}, func(c *server.Config) { c.MaxConns = 2 })
+			a := dialLogin(t, f.addr, "Albert")
+			b := dialLogin(t, f.addr, "Beth")
+			c, err := net.Dial("tcp", f.addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			c.SetReadDeadline(time.Now().Add(3 * time.Second))
+			if _, err := c.Read(make([]byte, 1)); err == nil {
+				t.Fatal("a connection past the limit was served")
+			}
+			a.Write(segment.Name(segment.SendInvit, "Beth").AppendTo(nil))
+			readUntil(t, b, segment.RecvInvit)
+			a.Close()
+			time.Sleep(50 * time.Millisecond)
+			dialLogin(t, f.addr, "Cindy") // room again
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -9,9 +10,11 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"math/big"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -19,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/segment"
 )
 
@@ -147,5 +151,69 @@ func TestTLS(t *testing.T) {
 			<-d.done
 			d.done <- nil
 		})
+	}
+}
+
+// TestKill9AndRestart: bomberd killed with SIGKILL mid-game and started
+// again on the same store keeps its accounts and the games recorded before;
+// clients log in again.
+func TestKill9AndRestart(t *testing.T) {
+	d := startDaemon(t)
+	a, b := pair(t, d.addr, "Albert", "Beth")
+	// finish one game: Albert finds Beth's three planes by double guesses
+	for i, pl := range []string{"0232", "0737", "5282"} {
+		seg, _ := segment.Raw(segment.DoubleCoord, []byte(pl))
+		a.send(seg)
+		b.expect(segment.DoubleCoord)
+		if i < 2 {
+			guess(b, a, 9, uint8(9-i))
+		}
+	}
+	b.expect(segment.GameOver)
+	waitLog(t, d, "game recorded")
+	// a second game in progress when the process dies
+	a.send(segment.Name(segment.SendInvit, "Beth"))
+	b.expect(segment.RecvInvit)
+	b.send(segment.Code(segment.InvitResponse, 1))
+	a.expect(segment.InvitResponse)
+	d.cmd.Process.Kill()
+	<-d.done
+	d.done <- nil
+
+	again := exec.Command(bomberdBin, d.cmd.Args[1:]...)
+	again.Dir, again.Env = d.cmd.Dir, d.cmd.Env
+	log := &syncBuffer{}
+	again.Stdout, again.Stderr = log, log
+	if err := again.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { again.Process.Signal(syscall.SIGTERM); again.Wait() }()
+	var c *client
+	for i := 0; ; i++ {
+		nc, err := net.Dial("tcp", d.addr)
+		if err == nil {
+			c = &client{t: t, nc: nc}
+			defer nc.Close()
+			break
+		}
+		if i > 200 {
+			t.Fatalf("restart: %v\n%s", err, log.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if code := c.login("Albert", "123"); code != segment.CodeOK {
+		t.Fatalf("login after restart: %d", code)
+	}
+	if strings.Contains(log.String(), "created the demo accounts") {
+		t.Fatal("the restarted daemon thought its store was fresh")
+	}
+	s, err := account.OpenSQLite(context.Background(), filepath.Join(d.cmd.Dir, "var/bomber.db"), account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	games, err := s.Games(context.Background(), 10)
+	if err != nil || len(games) != 1 || games[0].Winner != "Albert" || games[0].Reason != "won" {
+		t.Fatalf("games after kill -9: %+v %v", games, err)
 	}
 }
