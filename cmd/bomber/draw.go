@@ -1,0 +1,122 @@
+package main
+
+import (
+	"github.com/bomber-game/bomber/rules/bomber"
+)
+
+// Orientation is where a plane's nose points while drawing.
+type orientation int
+
+// Orientations, in the order r cycles through them.
+const (
+	noseUp    orientation = iota // nose toward row A, tail below the head
+	noseRight                    // nose toward column 9
+	noseDown                     // nose toward row J
+	noseLeft                     // nose toward column 0
+)
+
+var orientationNames = [...]string{"nose up", "nose right", "nose down", "nose left"}
+
+func (o orientation) String() string { return orientationNames[o&3] }
+
+// pos is a board position that may lie off the board (a preview can hang
+// over the edge).
+type pos struct{ x, y int }
+
+func (p pos) cell() bomber.Cell { return bomber.CellAt(p.x, p.y) }
+
+// planeAt is the plane with its head at h pointing o. Its tail may be off
+// the board.
+func planeAt(h pos, o orientation) (bomber.Plane, []pos) {
+	// Offsets for a plane with its nose up: head, wings, body, tail.
+	up := []pos{{0, 0}, {1, -2}, {1, -1}, {1, 0}, {1, 1}, {1, 2}, {2, 0}, {3, -1}, {3, 0}, {3, 1}}
+	cells := make([]pos, len(up))
+	for i, d := range up {
+		cells[i] = pos{h.x + rot(d, o).x, h.y + rot(d, o).y}
+	}
+	t := pos{h.x + rot(pos{3, 0}, o).x, h.y + rot(pos{3, 0}, o).y}
+	return bomber.Plane{Head: h.cell(), Tail: t.cell()}, cells
+}
+
+// rot turns an offset from the nose-up frame to orientation o.
+func rot(d pos, o orientation) pos {
+	switch o & 3 {
+	case noseRight: // tail toward column 0
+		return pos{d.y, -d.x}
+	case noseDown:
+		return pos{-d.x, -d.y}
+	case noseLeft:
+		return pos{-d.y, d.x}
+	}
+	return d
+}
+
+// drawing is the plane-drawing screen's state: pure, tested without a
+// terminal.
+type drawing struct {
+	cur    pos
+	orient orientation
+	placed []bomber.Plane
+}
+
+// preview is the plane under the cursor, its cells, and why it cannot be
+// placed (nil when it can).
+func (d *drawing) preview() (bomber.Plane, []pos, error) {
+	p, cells := planeAt(d.cur, d.orient)
+	if len(d.placed) >= 3 {
+		return p, cells, errThreePlaced
+	}
+	if _, err := p.Cells(); err != nil {
+		return p, cells, err
+	}
+	var have bomber.Set
+	for _, q := range d.placed {
+		s, _ := q.Cells()
+		have = have.Union(s)
+	}
+	s, _ := p.Cells()
+	if !have.Inter(s).Empty() {
+		return p, cells, bomber.ErrOverlap
+	}
+	return p, cells, nil
+}
+
+// place adds the previewed plane when it is valid.
+func (d *drawing) place() error {
+	p, _, err := d.preview()
+	if err != nil {
+		return err
+	}
+	d.placed = append(d.placed, p)
+	return nil
+}
+
+// undo removes the last plane placed.
+func (d *drawing) undo() {
+	if len(d.placed) > 0 {
+		d.placed = d.placed[:len(d.placed)-1]
+	}
+}
+
+// board is the three placed planes, once there are three.
+func (d *drawing) board() (bomber.Board, bool) {
+	var b bomber.Board
+	if len(d.placed) != 3 {
+		return b, false
+	}
+	copy(b[:], d.placed)
+	return b, true
+}
+
+func (d *drawing) move(dx, dy int) {
+	d.cur.x = clamp(d.cur.x+dx, 0, bomber.Size-1)
+	d.cur.y = clamp(d.cur.y+dy, 0, bomber.Size-1)
+}
+
+func clamp(v, lo, hi int) int { return max(lo, min(hi, v)) }
+
+var errThreePlaced = errorString("three planes are placed: press s to send them, u to undo")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestTmuxWholeGame runs the real terminal client in tmux (80x24) against
+// a real bomberd and plays a whole game against the bot: log in as Albert,
+// see Beth in the lobby, invite her, draw three planes with the keyboard,
+// guess until the game ends, read the result and go back to the lobby.
+func TestTmuxWholeGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test skipped in -short mode")
+	}
+	tmux := needTmux(t)
+	dir := t.TempDir()
+	bomberd, bomber := filepath.Join(dir, "bomberd"), filepath.Join(dir, "bomber")
+	for out, pkg := range map[string]string{bomberd: "../bomberd", bomber: "."} {
+		cmd := exec.Command("go", "build", "-o", out, pkg)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+		}
+	}
+	addr := startBomberd(t, bomberd, dir)
+
+	bot := exec.Command(bomber, "--bot", "--addr", addr, "--user", "Beth", "--password", "123", "--games", "1", "--seed", "7")
+	botLog := &strings.Builder{}
+	bot.Stdout, bot.Stderr = botLog, botLog
+	if err := bot.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { bot.Process.Kill(); bot.Wait() })
+
+	sock := "bomber-e2e-" + filepath.Base(dir)
+	tm := func(args ...string) string {
+		out, err := exec.Command(tmux, append([]string{"-L", sock}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	tm("new-session", "-d", "-s", "play", "-x", "80", "-y", "24", bomber+" --mono --addr "+addr)
+	t.Cleanup(func() { exec.Command(tmux, "-L", sock, "kill-server").Run() })
+	screen := func() string { return tm("capture-pane", "-p", "-t", "play") }
+	deadline := time.Now().Add(45 * time.Second)
+	waitFor := func(what ...string) string {
+		t.Helper()
+		for {
+			s := screen()
+			for _, w := range what {
+				if strings.Contains(s, w) {
+					return s
+				}
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("screen never showed %q:\n%s\nbot log:\n%s", what, s, botLog)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	keys := func(k ...string) { tm(append([]string{"send-keys", "-t", "play"}, k...)...) }
+
+	waitFor("Log in")
+	keys("Albert", "Enter", "123", "Enter")
+	lobby := waitFor("Online players")
+	for !strings.Contains(lobby, "> Beth") {
+		lobby = waitFor("> Beth")
+	}
+	keys("Enter")
+	waitFor("Draw your 3 planes")
+	// Planes A2-D2, A7-D7, F2-I2, all nose up.
+	keys("l", "l", "Enter", "l", "l", "l", "l", "l", "Enter")
+	keys("j", "j", "j", "j", "j", "h", "h", "h", "h", "h", "Enter")
+	waitFor("All three planes placed")
+	keys("s")
+	board := waitFor("Your turn.")
+	if !strings.Contains(board, "Your board") || !strings.Contains(board, "Beth's board") {
+		t.Fatalf("the game screen does not show both boards:\n%s", board)
+	}
+	// Sweep the opponent's board row by row, one guess per turn.
+	var last string
+	for i := 0; i < 100; i++ {
+		last = waitFor("Your turn.", "YOU ")
+		if strings.Contains(last, "YOU ") {
+			break
+		}
+		keys("Enter")
+		guessed := fmt.Sprintf("your guess %c%d", 'A'+i/10, i%10)
+		if i%10 == 9 {
+			keys("j", "h", "h", "h", "h", "h", "h", "h", "h", "h")
+		} else {
+			keys("l")
+		}
+		waitFor(guessed, "YOU ")
+	}
+	result := waitFor("YOU WON!", "YOU LOST.")
+	for _, want := range []string{"Your board", "Beth's board", "enter back to the lobby"} {
+		if !strings.Contains(result, want) {
+			t.Fatalf("result screen lacks %q:\n%s", want, result)
+		}
+	}
+	for _, line := range strings.Split(result, "\n") {
+		if len([]rune(line)) > 80 {
+			t.Fatalf("line wider than 80 columns: %q", line)
+		}
+	}
+	t.Logf("result screen:\n%s", result)
+	keys("Enter")
+	waitFor("Online players")
+	keys("q")
+}
+
+// needTmux finds tmux, installing it with apt-get when it is missing and we
+// may; otherwise the test is skipped.
+func needTmux(t *testing.T) string {
+	if p, err := exec.LookPath("tmux"); err == nil {
+		return p
+	}
+	if os.Geteuid() == 0 {
+		if out, err := exec.Command("apt-get", "install", "-y", "tmux").CombinedOutput(); err != nil {
+			t.Logf("apt-get install tmux: %v\n%s", err, out)
+		}
+		if p, err := exec.LookPath("tmux"); err == nil {
+			return p
+		}
+	}
+	t.Skip("tmux is not installed and could not be installed (apt-get install -y tmux)")
+	return ""
+}
+
+// startBomberd runs bomberd with a fresh SQLite store (which gets the demo
+// accounts, password 123) and cheap hashing, and waits until it listens.
+func startBomberd(t *testing.T, bin, dir string) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	cfgFile := filepath.Join(dir, "bomberd.yaml")
+	os.WriteFile(cfgFile, []byte("log:\n  format: console\n"), 0o644)
+	cmd := exec.Command(bin, "--config", cfgFile)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "BOMBER_LISTEN="+addr, "BOMBER_ADMIN_LISTEN=",
+		"BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1")
+	log := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+		}
+	})
+	for start := time.Now(); time.Since(start) < 20*time.Second; time.Sleep(50 * time.Millisecond) {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return addr
+		}
+	}
+	t.Fatalf("bomberd did not listen on %s:\n%s", addr, log)
+	return ""
+}

@@ -1,0 +1,433 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/bomber-game/bomber/client"
+	"github.com/bomber-game/bomber/rules/bomber"
+	"github.com/bomber-game/bomber/segment"
+)
+
+// reconnectDelay is how long the reference client waits before it
+// reconnects after losing the server.
+const reconnectDelay = 500 * time.Millisecond
+
+// maxStatus is how many recent notices the status area keeps.
+const maxStatus = 3
+
+// model is the terminal UI: a bubbletea model around a client.Client. The
+// protocol lives in the client; the model turns keys into intents and
+// notices into text. Its only I/O is through net (a sender) and the
+// commands it returns, so tests drive it with key messages and a fake net.
+type model struct {
+	cfg    config
+	st     styles
+	c      *client.Client
+	dialer func(gen int) tea.Cmd
+
+	net       sender // nil while not connected
+	gen       int    // current connection generation
+	attempts  int    // reconnect attempts since the last good connection
+	connected bool
+	autoLogin bool // log in with --user/--password once connected
+	quitting  bool
+	kicked    bool // the connection ended after a kick: wait for the user
+
+	// login form
+	name, pass string
+	focus      int // 0 name, 1 password
+
+	sel        int // selected user in the lobby
+	draw       drawing
+	wasDrawing bool
+	aim        pos          // cursor on the opponent's board
+	head       *bomber.Cell // marked head of a double guess
+
+	status []string
+	err    string // last refused action, shown until the next key
+	width  int
+}
+
+func newModel(cfg config, st styles, dialer func(gen int) tea.Cmd) *model {
+	return &model{
+		cfg: cfg, st: st, c: client.New(), dialer: dialer,
+		name: cfg.user, pass: cfg.password,
+		autoLogin: cfg.user != "" && cfg.password != "",
+		focus:     boolInt(cfg.user != ""),
+		width:     80,
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Init dials the server.
+func (m *model) Init() tea.Cmd { return m.dialer(m.gen) }
+
+func (m *model) say(s string) {
+	m.status = append(m.status, s)
+	if len(m.status) > maxStatus {
+		m.status = m.status[len(m.status)-maxStatus:]
+	}
+}
+
+// apply writes what the client wants sent and shows its notices.
+func (m *model) apply(o client.Out) {
+	if m.net != nil && len(o.Send) > 0 {
+		if err := m.net.Send(o.Send); err != nil {
+			m.say("write failed: " + err.Error())
+		}
+	}
+	for _, n := range o.Notices {
+		switch n.Kind {
+		case client.NoticeGameStarted:
+			m.aim, m.head = pos{}, nil
+		case client.NoticeWrongUser, client.NoticeWrongPassword:
+			m.focus = boolInt(n.Kind == client.NoticeWrongPassword)
+			m.pass = ""
+		}
+		m.say(n.String())
+	}
+	drawingNow := m.c.State() == client.Game && m.c.Phase() == client.Drawing
+	if drawingNow && !m.wasDrawing {
+		m.draw = drawing{} // a new game: a clean sheet
+	}
+	m.wasDrawing = drawingNow
+}
+
+// act runs an intent; a refusal is shown, nothing is sent.
+func (m *model) act(o client.Out, err error) {
+	if err != nil {
+		m.err = cleanErr(err)
+		return
+	}
+	m.apply(o)
+}
+
+func cleanErr(err error) string {
+	var s = err.Error()
+	if errors.Is(err, client.ErrState) {
+		return "not now: " + s
+	}
+	return s
+}
+
+// Update handles a message.
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width = msg.Width
+	case upMsg:
+		if msg.gen != m.gen {
+			msg.l.Close()
+			return m, nil
+		}
+		m.net, m.connected, m.attempts = msg.l, true, 0
+		saved := m.c.Saved()
+		m.apply(m.c.Connected())
+		if saved {
+			m.say("connected: logging in again as " + m.c.User())
+		} else if m.autoLogin {
+			m.autoLogin = false
+			m.act(m.c.Login(m.name, m.pass))
+		}
+		return m, msg.l.next()
+	case segMsg:
+		if msg.gen != m.gen {
+			return m, nil
+		}
+		m.apply(m.c.Receive(msg.seg))
+		if l, ok := m.net.(*link); ok {
+			return m, l.next()
+		}
+		return m, nil
+	case downMsg:
+		if msg.gen != m.gen {
+			return m, nil
+		}
+		return m, m.lost(msg.err)
+	case retryMsg:
+		if msg.gen != m.gen || m.quitting {
+			return m, nil
+		}
+		return m, m.dialer(m.gen)
+	case tea.KeyPressMsg:
+		m.err = ""
+		return m, m.key(msg)
+	}
+	return m, nil
+}
+
+// lost handles the end of a connection: reconnect after the reference
+// client's delay, unless we were kicked (then only when the user asks).
+func (m *model) lost(err error) tea.Cmd {
+	kicked := m.c.State() == client.Kicked
+	if m.net != nil {
+		m.net.Close()
+		m.net = nil
+	}
+	if m.connected || m.attempts == 0 {
+		m.apply(m.c.Disconnected())
+	}
+	m.connected = false
+	if kicked {
+		m.kicked = true
+	}
+	if m.kicked || m.quitting {
+		return nil
+	}
+	m.attempts++
+	if err != nil && m.attempts == 1 {
+		m.say("server offline: " + err.Error())
+	}
+	gen := m.gen
+	return tea.Tick(reconnectDelay, func(time.Time) tea.Msg { return retryMsg{gen: gen} })
+}
+
+func (m *model) reconnect() tea.Cmd {
+	if m.net != nil {
+		m.net.Close()
+		m.net = nil
+	}
+	m.c.Disconnected()
+	m.connected, m.kicked = false, false
+	m.gen++
+	m.attempts = 0
+	m.say("reconnecting")
+	return m.dialer(m.gen)
+}
+
+func (m *model) quit() tea.Cmd {
+	m.quitting = true
+	if m.net != nil {
+		m.net.Close()
+		m.net = nil
+	}
+	return tea.Quit
+}
+
+// screen is what the UI shows now.
+type screen int
+
+const (
+	scrOffline screen = iota
+	scrLogin
+	scrKicked
+	scrLobby
+	scrResult
+	scrDrawing
+	scrWaiting
+	scrPlaying
+)
+
+func (m *model) screen() screen {
+	switch s := m.c.State(); {
+	case s == client.Kicked, s == client.Init && m.kicked:
+		return scrKicked
+	case s == client.Init:
+		return scrOffline
+	case s <= client.WaitForPasswordResponse:
+		return scrLogin
+	case s == client.Game:
+		switch m.c.Phase() {
+		case client.Drawing:
+			return scrDrawing
+		case client.WaitingForBoard:
+			return scrWaiting
+		}
+		return scrPlaying
+	case s == client.ClientInvited:
+		return scrLobby
+	case m.c.Outcome() != client.NoOutcome:
+		return scrResult
+	}
+	return scrLobby
+}
+
+func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
+	key := k.String()
+	if key == "ctrl+c" {
+		return m.quit()
+	}
+	switch m.screen() {
+	case scrOffline:
+		if key == "q" || key == "esc" {
+			return m.quit()
+		}
+	case scrKicked:
+		switch key {
+		case "r":
+			return m.reconnect()
+		case "q", "esc", "enter":
+			return m.quit()
+		}
+	case scrLogin:
+		m.loginKey(k)
+	case scrLobby:
+		return m.lobbyKey(key)
+	case scrResult:
+		switch key {
+		case "enter", "space", "esc":
+			m.c.Acknowledge()
+		case "q":
+			return m.quit()
+		}
+	case scrDrawing:
+		m.drawKey(key)
+	case scrWaiting:
+	case scrPlaying:
+		m.playKey(key)
+	}
+	return nil
+}
+
+func (m *model) loginKey(k tea.KeyPressMsg) {
+	if m.c.State() != client.GatherUserInfo {
+		return // waiting for the server's answer
+	}
+	field := &m.name
+	if m.focus == 1 {
+		field = &m.pass
+	}
+	switch k.String() {
+	case "tab", "shift+tab", "up", "down":
+		m.focus = 1 - m.focus
+	case "enter":
+		switch {
+		case m.name == "":
+			m.focus, m.err = 0, "type a user name"
+		case m.focus == 0:
+			m.focus = 1
+		default:
+			m.act(m.c.Login(m.name, m.pass))
+		}
+	case "backspace":
+		if r := []rune(*field); len(r) > 0 {
+			*field = string(r[:len(r)-1])
+		}
+	default:
+		if k.Text != "" && len(*field)+len(k.Text) <= segment.MaxPayload {
+			*field += k.Text
+		}
+	}
+}
+
+func (m *model) lobbyKey(key string) tea.Cmd {
+	if m.c.State() == client.ClientInvited {
+		switch key {
+		case "a", "y":
+			m.act(m.c.Answer(true))
+		case "r", "n", "esc":
+			m.act(m.c.Answer(false))
+		}
+		return nil
+	}
+	users := m.c.Online()
+	switch key {
+	case "up", "k":
+		m.sel--
+	case "down", "j":
+		m.sel++
+	case "enter", "i":
+		if len(users) == 0 {
+			m.err = "nobody else is online"
+			return nil
+		}
+		m.sel = clamp(m.sel, 0, len(users)-1)
+		m.act(m.c.Invite(users[m.sel]))
+	case "q":
+		return m.quit()
+	}
+	m.sel = clamp(m.sel, 0, max(0, len(users)-1))
+	return nil
+}
+
+func (m *model) drawKey(key string) {
+	if dx, dy, ok := arrow(key); ok {
+		m.draw.move(dx, dy)
+		return
+	}
+	switch key {
+	case "r":
+		m.draw.orient = (m.draw.orient + 1) & 3
+	case "enter", "space":
+		if err := m.draw.place(); err != nil {
+			m.err = "cannot place: " + err.Error()
+		}
+	case "u", "backspace":
+		m.draw.undo()
+	case "s":
+		b, ok := m.draw.board()
+		if !ok {
+			m.err = fmt.Sprintf("place %d more plane(s) first", 3-len(m.draw.placed))
+			return
+		}
+		m.act(m.c.PlaceBoard(b))
+	}
+}
+
+func (m *model) playKey(key string) {
+	if dx, dy, ok := arrow(key); ok {
+		m.aim.x = clamp(m.aim.x+dx, 0, bomber.Size-1)
+		m.aim.y = clamp(m.aim.y+dy, 0, bomber.Size-1)
+		return
+	}
+	at := m.aim.cell()
+	switch key {
+	case "esc":
+		m.head = nil
+	case "d":
+		if m.head == nil {
+			m.head = &at
+			return
+		}
+		m.double(*m.head, at)
+	case "enter", "space":
+		if m.head != nil {
+			m.double(*m.head, at)
+			return
+		}
+		if !m.c.MyTurn() {
+			m.err = "wait for " + m.c.Peer() + "'s guess"
+			return
+		}
+		m.act(m.c.GuessSingle(at))
+	}
+}
+
+func (m *model) double(head, tail bomber.Cell) {
+	if !m.c.MyTurn() {
+		m.err = "wait for " + m.c.Peer() + "'s guess"
+		return
+	}
+	p := bomber.Plane{Head: head, Tail: tail}
+	if err := m.c.CanDouble(p); err != nil {
+		m.err = err.Error()
+		m.head = nil
+		return
+	}
+	m.head = nil
+	m.act(m.c.GuessDouble(p))
+}
+
+func arrow(key string) (dx, dy int, ok bool) {
+	switch key {
+	case "up", "k":
+		return -1, 0, true
+	case "down", "j":
+		return 1, 0, true
+	case "left", "h":
+		return 0, -1, true
+	case "right", "l":
+		return 0, 1, true
+	}
+	return 0, 0, false
+}
