@@ -1,0 +1,182 @@
+package dots
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/bomber-game/bomber/rules"
+)
+
+// Game is one match of Dots and Boxes. It implements rules.Game.
+type Game struct {
+	b       *board
+	players int
+	drawn   lineSet
+	left    int            // lines not yet drawn
+	owner   [maxBoxes]int8 // scorer of each box, -1 while open
+	scores  [4]int
+	turn    rules.Player
+	moves   []rules.Move // every move so far, for the game record
+}
+
+var _ rules.Game = (*Game)(nil)
+
+// newGame starts a game on a grid of rows x cols dots; seat 0 moves first.
+func newGame(rows, cols, players int) *Game {
+	g := &Game{b: newBoard(rows, cols), players: players}
+	g.left = g.b.nLines
+	for i := range g.owner {
+		g.owner[i] = -1
+	}
+	return g
+}
+
+// Name is the game's short name.
+func (g *Game) Name() string { return Name }
+
+// Players is the number of seats.
+func (g *Game) Players() int { return g.players }
+
+// Rows is the number of dot rows.
+func (g *Game) Rows() int { return g.b.rows }
+
+// Cols is the number of dot columns.
+func (g *Game) Cols() int { return g.b.cols }
+
+// Over reports whether every line has been drawn.
+func (g *Game) Over() bool { return g.left == 0 }
+
+// Turn is the seat to move; meaningless once the game is over.
+func (g *Game) Turn() rules.Player { return g.turn }
+
+// Drawn reports whether the line joining dots (r1, c1) and (r2, c2) is drawn;
+// false for dots that are not neighbours.
+func (g *Game) Drawn(r1, c1, r2, c2 int) bool {
+	l := g.b.lineOf(r1, c1, r2, c2)
+	return l >= 0 && g.drawn.has(l)
+}
+
+// Owner is the seat that scored the box whose top-left dot is (r, c), or
+// rules.Spectator while it is open or off the board.
+func (g *Game) Owner(r, c int) rules.Player {
+	if r < 0 || c < 0 || r >= g.b.rows-1 || c >= g.b.cols-1 {
+		return rules.Spectator
+	}
+	return rules.Player(g.owner[r*(g.b.cols-1)+c])
+}
+
+// Moves returns a copy of the moves played so far, in order.
+func (g *Game) Moves() []rules.Move { return slices.Clone(g.moves) }
+
+// ToMove appends the seat to move, none once every line is drawn.
+func (g *Game) ToMove(buf []rules.Player) []rules.Player {
+	if g.Over() {
+		return buf
+	}
+	return append(buf, g.turn)
+}
+
+// Legal appends every undrawn line when p is to move.
+func (g *Game) Legal(p rules.Player, buf []rules.Move) []rules.Move {
+	if g.Over() || p != g.turn {
+		return buf
+	}
+	for l := 0; l < g.b.nLines; l++ {
+		if !g.drawn.has(l) {
+			buf = append(buf, g.b.lineMove(l))
+		}
+	}
+	return buf
+}
+
+// Play draws the line m for p: a StepLine, then a StepBox for each box it
+// completes (the mover then moves again), otherwise the turn passes on.
+func (g *Game) Play(p rules.Player, m rules.Move, steps []rules.Step) ([]rules.Step, error) {
+	if g.Over() {
+		return steps, fmt.Errorf("dots: %w: every line is drawn", rules.ErrGameOver)
+	}
+	if p != g.turn {
+		return steps, fmt.Errorf("dots: %w: seat %d is to move, not %d", rules.ErrNotYourTurn, g.turn, p)
+	}
+	l := g.b.lineIndex(m)
+	if l < 0 {
+		return steps, fmt.Errorf("dots: %w: %s is not a line of this %dx%d grid", rules.ErrIllegal, g.b.formatMove(m), g.b.rows, g.b.cols)
+	}
+	if g.drawn.has(l) {
+		return steps, fmt.Errorf("dots: %w: %s is already drawn", rules.ErrIllegal, g.b.formatMove(m))
+	}
+	g.drawn.add(l)
+	g.left--
+	g.moves = append(g.moves, m)
+	r, c, _, _, vertical := g.b.dots(l)
+	dir := int16(0)
+	if vertical {
+		dir = 1
+	}
+	steps = append(steps, rules.Step{Kind: StepLine, Player: p, A: int16(r), B: int16(c), C: dir})
+	scored := false
+	for _, box := range g.b.lineBoxes[l] {
+		if box < 0 || !g.closed(box) {
+			continue
+		}
+		g.owner[box] = int8(p)
+		g.scores[p]++
+		scored = true
+		steps = append(steps, rules.Step{Kind: StepBox, Player: p, A: int16(box / (g.b.cols - 1)), B: int16(box % (g.b.cols - 1)), C: int16(g.scores[p])})
+	}
+	if !scored {
+		g.turn = (g.turn + 1) % rules.Player(g.players)
+	}
+	return steps, nil
+}
+
+// closed reports whether all four sides of box are drawn.
+func (g *Game) closed(box int) bool {
+	for _, l := range g.b.boxLines[box] {
+		if !g.drawn.has(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// Outcome: running until every line is drawn; then the highest score wins,
+// several seats tied for first all win, and a tie of every seat is a draw.
+func (g *Game) Outcome() rules.Outcome {
+	if !g.Over() {
+		return rules.Outcome{Status: rules.Running}
+	}
+	best := slices.Max(g.scores[:g.players])
+	var winners []rules.Player
+	for p := range g.players {
+		if g.scores[p] == best {
+			winners = append(winners, rules.Player(p))
+		}
+	}
+	switch {
+	case len(winners) == g.players:
+		return rules.Outcome{Status: rules.Drawn, Reason: fmt.Sprintf("every line drawn; all seats tied on %d boxes", best)}
+	case len(winners) > 1:
+		return rules.Outcome{Status: rules.Won, Winners: winners, Reason: fmt.Sprintf("every line drawn; %d seats tied for first on %d boxes", len(winners), best)}
+	}
+	return rules.Outcome{Status: rules.Won, Winners: winners, Reason: fmt.Sprintf("every line drawn; most boxes (%d)", best)}
+}
+
+// Scores appends the boxes each seat has scored.
+func (g *Game) Scores(buf []int) []int { return append(buf, g.scores[:g.players]...) }
+
+// FormatMove writes m as its two dots, top-left first: "a1-b1".
+func (g *Game) FormatMove(m rules.Move) string { return g.b.formatMove(m) }
+
+// ParseMove reads a line as two neighbouring dots, "a1-b1" or "b1-a1".
+func (g *Game) ParseMove(_ rules.Player, text string) (rules.Move, error) {
+	return g.b.parseMove(text)
+}
+
+// Clone returns an independent copy; the board geometry is shared because
+// it never changes.
+func (g *Game) Clone() rules.Game {
+	c := *g
+	c.moves = slices.Clone(g.moves)
+	return &c
+}
