@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"net"
 	"sync/atomic"
@@ -33,11 +32,11 @@ func (t *tlsListener) load(c config.TLS) error {
 // extend adds the optional parts to the transport configuration.
 func (d *daemonState) extend(scfg *server.Config, cfg *config.Config) error {
 	if cfg.Capture.Enabled {
-		tap, err := newCapture(cfg.Capture, d.log)
+		c, err := newCapture(cfg, d.log)
 		if err != nil {
 			return err
 		}
-		scfg.Tap = tap
+		d.capture, scfg.Tap = c, c
 	}
 	return nil
 }
@@ -88,8 +87,13 @@ func (d *daemonState) stopExtras(ctx context.Context) {
 	if d.tls != nil {
 		d.tls.l.Close()
 	}
-	if c, ok := d.tapCloser(); ok {
-		if err := c.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
+}
+
+// closeCapture runs after the transport's shutdown, so the last closes are
+// in the file.
+func (d *daemonState) closeCapture() {
+	if d.capture != nil {
+		if err := d.capture.Close(); err != nil {
 			d.log.Warn("closing the capture", zap.Error(err))
 		}
 	}

@@ -22,6 +22,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/bomber-game/bomber/account"
+	"github.com/bomber-game/bomber/capture"
 	"github.com/bomber-game/bomber/cmd/internal/config"
 	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/statemachine"
@@ -90,6 +91,7 @@ type daemonState struct {
 	admin   *adminServer
 	metrics *metrics
 	hasher  *account.Hasher
+	capture *capture.Capture
 	ready   atomic.Bool
 	errc    chan error
 }
@@ -235,6 +237,7 @@ func (d *daemonState) stop() int {
 		d.log.Error("shutdown", zap.Error(err))
 		code = 1
 	}
+	d.closeCapture()
 	if err := d.store.Close(); err != nil {
 		d.log.Warn("closing the store", zap.Error(err))
 	}

@@ -24,6 +24,8 @@ import (
 
 	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/segment/transcript"
+	"github.com/bomber-game/bomber/statemachine/replay"
 )
 
 // TestMetricsAndAdmin scrapes /metrics and uses the admin endpoints.
@@ -216,4 +218,58 @@ func TestKill9AndRestart(t *testing.T) {
 	if err != nil || len(games) != 1 || games[0].Winner != "Albert" || games[0].Reason != "won" {
 		t.Fatalf("games after kill -9: %+v %v", games, err)
 	}
+}
+
+// TestCapture: with capture on, a session is recorded as a transcript with
+// the password masked, and the file replays through the hub in-process with
+// no difference.
+func TestCapture(t *testing.T) {
+	dir := t.TempDir()
+	d := startDaemon(t, "BOMBER_CAPTURE_ENABLED=true", "BOMBER_CAPTURE_DIR="+dir)
+	a, b := pair(t, d.addr, "Albert", "Beth")
+	guess(a, b, 9, 9)
+	b.nc.Close()
+	a.expect(segment.GameOver)
+	d.cmd.Process.Signal(syscall.SIGTERM)
+	<-d.done
+	d.done <- nil
+	files, _ := filepath.Glob(filepath.Join(dir, "capture-*.txt"))
+	if len(files) != 1 {
+		t.Fatalf("capture files %v", files)
+	}
+	raw, _ := os.ReadFile(files[0])
+	text := string(raw)
+	if strings.Contains(text, "02 00 03 31 32 33") || !strings.Contains(text, "02 00 03 2a 2a 2a") {
+		t.Fatalf("password not masked:\n%s", text)
+	}
+	entries, err := transcript.Parse(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := replay.ConfigFromNotes(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	masked := replay.Accounts{}
+	for u := range replay.DemoAccounts() {
+		masked[u] = "***"
+	}
+	got := replay.Run(cfg, masked, entries)
+	// the readiness probe's connection and the shutdown's closes are in the file too
+	if diff := transcript.Diff(entries, got); diff != "" && !onlyCloses(diff) {
+		t.Fatalf("capture does not replay:\n%s\n--- capture:\n%s", diff, text)
+	}
+}
+
+// onlyCloses: the differences are "closed" lines the shutdown wrote, which
+// an in-process replay does not produce.
+func onlyCloses(diff string) bool {
+	for _, l := range strings.Split(strings.TrimSpace(diff), "\n") {
+		if !strings.HasSuffix(strings.Fields(l)[len(strings.Fields(l))-1], "closed") && !strings.Contains(l, " closed ") && !strings.Contains(l, "closed  ") {
+			if !strings.Contains(l, "closed") {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -216,11 +216,13 @@ func (e Entry) Format(showPasswords bool) string {
 // hold, and what is left over or malformed.
 func Describe(data []byte, showPasswords bool) string {
 	var d segment.Decoder
-	return describe(&d, data, showPasswords)
+	return DescribeStream(&d, data, showPasswords)
 }
 
-// describe decodes data as the continuation of the stream d has seen.
-func describe(d *segment.Decoder, data []byte, showPasswords bool) string {
+// DescribeStream decodes data as the continuation of the client stream d
+// has seen (a segment split over several lines is described where it
+// completes), for the comment of a '>' line.
+func DescribeStream(d *segment.Decoder, data []byte, showPasswords bool) string {
 	if d.Err() != nil {
 		return "after a protocol error"
 	}
@@ -270,7 +272,7 @@ func Write(w io.Writer, entries []Entry, showPasswords bool) error {
 				streams[e.Conn] = d
 			}
 			body, _, _ := strings.Cut(line, "  #")
-			line = body + "  # " + describe(d, e.Data, showPasswords)
+			line = body + "  # " + DescribeStream(d, e.Data, showPasswords)
 		}
 		if _, err := bw.WriteString(line + "\n"); err != nil {
 			return err

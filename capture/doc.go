@@ -1,0 +1,35 @@
+// Package capture records bomberd's traffic in the transcript text format of
+// docs/protocol.md (section 7), so a tester can replay what real clients did
+// with cmd/bomber-replay or add it to testdata/transcripts as a golden test.
+//
+// A Capture implements server.Tap. All connections go into one file, in the
+// order the daemon's engine saw things happen, because that order (who logged
+// in before whom, who invited whom) is what a replay needs to reproduce the
+// server's answers; one file per connection would lose it. Each line carries
+// a time stamp (t=SECONDS since the file began) and the connection's name,
+// "c" followed by the engine's connection id:
+//
+//	t=0.000000 c1 open  # from 127.0.0.1:50432
+//	t=0.001250 c1 > 00 00 06 4e 6f 76 61 74 65  # Info "Novate"
+//	t=0.003000 c1 < 01 00 01 01  # InfoResp 1 (OK)
+//	t=9.000000 c1 close
+//
+// '>' lines hold the bytes exactly as one read delivered them; '<' lines hold
+// one segment each, as the state machine queued it. "close" means the client
+// hung up, "closed" that the server ended the connection.
+//
+// Passwords are masked unless Config.ShowPasswords is set: every byte of a
+// Passwd payload is written as '*' (0x2a), keeping the length so the framing
+// of the recorded stream stays valid, and the comment reads "Passwd (masked)".
+//
+// Files are named capture-<UTC time>-<sequence>.txt and rotated when the next
+// line would take one past Config.MaxFileBytes; beyond Config.MaxFiles the
+// oldest capture files in the directory are deleted. A file that begins
+// while connections are open says so in a narration line (replay it with
+// "--ignore unopened").
+//
+// The Tap methods run on the engine goroutine and never block on the disk:
+// they format a line and append it to a bounded in-memory queue that a
+// background goroutine writes out. When the disk falls behind by more than
+// Config.MaxPending bytes, lines are dropped and the file says how many.
+package capture

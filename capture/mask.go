@@ -1,0 +1,51 @@
+package capture
+
+import "github.com/bomber-game/bomber/segment"
+
+// MaskByte replaces every byte of a Passwd payload in a masked stream.
+const MaskByte = '*'
+
+// Masker follows one client-to-server byte stream, in any split, and hides
+// the payload of every Passwd segment. It reads headers the way
+// segment.Decoder does, so it stops masking exactly where the daemon stops
+// decoding: after a framing error nothing more is interpreted.
+type Masker struct {
+	hdr    [segment.HeaderLen]byte
+	n      int  // header bytes seen of the current segment
+	remain int  // payload bytes still to come
+	passwd bool // the current payload is a password
+	broken bool // a framing error was seen
+}
+
+// Mask appends src to dst with password bytes replaced by MaskByte.
+func (m *Masker) Mask(dst, src []byte) []byte {
+	for _, b := range src {
+		switch {
+		case m.broken:
+		case m.remain > 0:
+			m.remain--
+			if m.passwd {
+				b = MaskByte
+			}
+		default:
+			m.hdr[m.n] = b
+			m.n++
+			if m.n == 1 && !segment.Type(b).Known() {
+				m.broken = true
+				break
+			}
+			if m.n < segment.HeaderLen {
+				break
+			}
+			t, l := segment.Type(m.hdr[0]), int(m.hdr[1])<<8|int(m.hdr[2])
+			m.n = 0
+			if segment.CheckHeader(t, l) != nil {
+				m.broken = true
+				break
+			}
+			m.remain, m.passwd = l, t == segment.Passwd
+		}
+		dst = append(dst, b)
+	}
+	return dst
+}

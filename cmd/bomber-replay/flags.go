@@ -1,0 +1,148 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// options are the parsed flags.
+type options struct {
+	addr      string
+	inprocess bool
+	recorded  bool
+	ignore    ignoreSet
+	accounts  string
+	masked    bool
+	timeout   time.Duration
+}
+
+// errUsage: the command line is wrong (the flag package has printed why).
+var errUsage = errors.New("usage")
+
+// ignoreSet is the parsed --ignore names.
+type ignoreSet struct {
+	names    []string // as given, for netreplay
+	types    map[byte]bool
+	closed   bool
+	order    bool
+	unopened bool
+}
+
+// Set parses one --ignore NAME.
+func (ig *ignoreSet) Set(name string) error {
+	switch {
+	case name == "closed":
+		ig.closed = true
+	case name == "order":
+		ig.order = true
+	case name == "unopened":
+		ig.unopened = true
+	case strings.HasPrefix(name, "types:"):
+		list := strings.TrimPrefix(name, "types:")
+		if list == "" {
+			return fmt.Errorf("types: wants descriptors, e.g. types:0x06,0x07")
+		}
+		for _, t := range strings.Split(list, ",") {
+			v, err := strconv.ParseUint(strings.TrimSpace(t), 0, 8)
+			if err != nil {
+				return fmt.Errorf("types: %q is not a descriptor byte (write 0x06)", t)
+			}
+			if ig.types == nil {
+				ig.types = map[byte]bool{}
+			}
+			ig.types[byte(v)] = true
+		}
+		// netreplay reads exactly "0x%02x"
+		var norm []string
+		for b := range 256 {
+			if ig.types[byte(b)] {
+				norm = append(norm, fmt.Sprintf("0x%02x", b))
+			}
+		}
+		name = "types:" + strings.Join(norm, ",")
+	default:
+		return fmt.Errorf("unknown name %q (want types:0x..,0x.., closed, order or unopened)", name)
+	}
+	ig.names = append(ig.names, name)
+	return nil
+}
+
+func (ig *ignoreSet) String() string { return strings.Join(ig.names, " ") }
+
+func parseArgs(args []string, stderr io.Writer) (options, []string, error) {
+	var opt options
+	var timing string
+	fs := flag.NewFlagSet("bomber-replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&opt.addr, "addr", "", "drive the running server at `host:port`")
+	fs.BoolVar(&opt.inprocess, "inprocess", false, "run the state machine in-process (default without --addr)")
+	fs.StringVar(&timing, "timing", "fast", "`fast` or recorded (keep the t= time stamps)")
+	fs.Var(&opt.ignore, "ignore", "do not report this kind of difference: types:0x06,0x07, closed, order, unopened (repeatable)")
+	fs.StringVar(&opt.accounts, "accounts", "", "in-process accounts `file`: one \"user password\" per line (default: demo accounts, password 123)")
+	fs.BoolVar(&opt.masked, "masked", false, "passwords in the transcripts are masked with '*'; compare with masked account passwords")
+	fs.DurationVar(&opt.timeout, "timeout", 2*time.Second, "over TCP, how long to wait for one step's answers")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: bomber-replay [--addr host:port | --inprocess] [--timing fast|recorded] [--ignore NAME]... [--accounts FILE] [--masked] FILE|DIR...")
+		fs.PrintDefaults()
+	}
+	// flags may come before, between or after the files
+	var paths []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return opt, nil, errUsage
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		paths = append(paths, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	bad := func(format string, a ...any) (options, []string, error) {
+		fmt.Fprintf(stderr, "bomber-replay: "+format+"\n", a...)
+		fs.Usage()
+		return opt, nil, errUsage
+	}
+	switch timing {
+	case "fast":
+	case "recorded":
+		opt.recorded = true
+	default:
+		return bad("--timing wants fast or recorded, not %q", timing)
+	}
+	if opt.addr != "" && opt.inprocess {
+		return bad("--addr and --inprocess exclude each other")
+	}
+	if opt.addr != "" && (opt.accounts != "" || opt.masked) {
+		return bad("--accounts and --masked are for in-process replays; a running server has its own accounts")
+	}
+	opt.inprocess = opt.addr == ""
+	if len(paths) == 0 {
+		return bad("no transcripts given")
+	}
+	var files []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			fmt.Fprintf(stderr, "bomber-replay: %v\n", err)
+			return opt, nil, err
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		m, _ := filepath.Glob(filepath.Join(p, "*.txt"))
+		if len(m) == 0 {
+			fmt.Fprintf(stderr, "bomber-replay: no *.txt in %s\n", p)
+			return opt, nil, errUsage
+		}
+		files = append(files, m...)
+	}
+	return opt, files, nil
+}
