@@ -47,7 +47,7 @@ type engine struct {
 	nextID   statemachine.ConnID
 	obs      Observer
 	flushq   []*conn
-	rejected []uint64
+	batch    statemachine.Ready // the hub's outputs being acted on
 	scratch  []byte
 	admitted int
 	perIP    map[netip.Addr]int
@@ -211,7 +211,10 @@ func (e *engine) tick() {
 // answer delivers a worker's account answer.
 func (e *engine) answer(id uint64, a statemachine.Answer) { e.hub.Answer(e.now(), id, a) }
 
-// process carries out what the hub asked for. Sends are coalesced per
+// process carries out what the hub asked for. The hub's outputs are copied
+// out and acknowledged first, because acting on them can feed the hub new
+// events (a connection dropped for its backlog goes offline, and everyone
+// is told) whose outputs must not be lost. Sends are coalesced per
 // connection and written once per call.
 func (e *engine) process() {
 	for {
@@ -219,8 +222,18 @@ func (e *engine) process() {
 		if rd.Empty() {
 			break
 		}
-		for i := range rd.Sends {
-			s := &rd.Sends[i]
+		b := &e.batch
+		b.Sends = append(b.Sends[:0], rd.Sends...)
+		b.Closes = append(b.Closes[:0], rd.Closes...)
+		b.Checks = append(b.Checks[:0], rd.Checks...)
+		b.Records = append(b.Records[:0], rd.Records...)
+		b.Notices = append(b.Notices[:0], rd.Notices...)
+		e.hub.Advance()
+		for _, n := range b.Notices {
+			e.log.Warn(n.Kind.String(), zap.Uint64("conn", uint64(n.Conn)), zap.String("user", n.User), zap.String("source", n.Source))
+		}
+		for i := range b.Sends {
+			s := &b.Sends[i]
 			c := e.conns[s.Conn]
 			if c == nil || c.gone {
 				continue
@@ -240,7 +253,7 @@ func (e *engine) process() {
 				e.flushq = append(e.flushq, c)
 			}
 		}
-		for _, id := range rd.Closes {
+		for _, id := range b.Closes {
 			if c := e.conns[id]; c != nil {
 				c.gone = true
 				delete(e.conns, id)
@@ -252,24 +265,19 @@ func (e *engine) process() {
 				c.link.shut()
 			}
 		}
-		for _, ch := range rd.Checks {
+		for _, ch := range b.Checks {
 			if !e.pool.check(ch) {
 				e.log.Warn("account check queue full; answering unavailable", zap.String("user", ch.User))
-				e.rejected = append(e.rejected, ch.ID)
+				e.hub.Answer(e.now(), ch.ID, statemachine.Unavailable)
 			}
 		}
-		for _, n := range rd.Notices {
-			e.log.Warn(n.Kind.String(), zap.Uint64("conn", uint64(n.Conn)), zap.String("user", n.User), zap.String("source", n.Source))
-		}
-		for _, r := range rd.Records {
+		for _, r := range b.Records {
 			e.obs.GameEnded(r.Reason)
 			e.pool.record(r, e.wall(r.Start), e.wall(r.End))
 		}
-		e.hub.Advance()
-		for _, id := range e.rejected {
-			e.hub.Answer(e.now(), id, statemachine.Unavailable)
+		if cap(b.Sends) > 1024 {
+			b.Sends = nil // give back a burst's buffer
 		}
-		e.rejected = e.rejected[:0]
 	}
 	for _, c := range e.flushq {
 		c.queued = false

@@ -51,7 +51,16 @@ type nconn struct {
 	dead     chan struct{}
 	once     sync.Once
 	admitted bool
+	writing  bool      // the writer is inside a Write: output is waiting on the client
+	since    time.Time // when that Write began
 }
+
+// stallAfter is how long the writer may sit in one Write before the output
+// queued behind it counts as unread; hardCap bounds the queue regardless.
+const (
+	stallAfter = time.Second
+	hardCap    = 8
+)
 
 // NewNetTransport returns a net-package transport.
 func NewNetTransport(cfg Config) *NetTransport {
@@ -252,6 +261,7 @@ func (n *nconn) writer() {
 		n.mu.Lock()
 		out, closing := n.out, n.closing
 		n.out = nil
+		n.writing, n.since = len(out) > 0, time.Now()
 		n.mu.Unlock()
 		if len(out) > 0 {
 			if closing {
@@ -266,6 +276,9 @@ func (n *nconn) writer() {
 				}
 				out = out[k:]
 			}
+			n.mu.Lock()
+			n.writing = false
+			n.mu.Unlock()
 		}
 		if closing {
 			n.finish()
@@ -285,12 +298,15 @@ func (n *nconn) finish() {
 	})
 }
 
-// send implements link. The bound counts what the writer has not taken yet
-// plus what sits in the kernel, as far as the writer is blocked on it.
+// send implements link. The bound applies once the writer has been stuck
+// in a Write for a while, i.e. to output the client is not reading; a burst
+// (a login's user list) queued while the writer keeps up goes through, up
+// to hardCap times the bound.
 func (n *nconn) send(p []byte) bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if len(n.out)+len(p) > n.t.engine().cfg.MaxOutput {
+	size, bound := len(n.out)+len(p), n.t.engine().cfg.MaxOutput
+	if size > hardCap*bound || size > bound && n.writing && time.Since(n.since) > stallAfter {
 		return false
 	}
 	n.out = append(n.out, p...)

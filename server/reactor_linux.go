@@ -318,8 +318,17 @@ func (r *Reactor) read(rc *rconn) {
 	}
 }
 
-// send implements link.
+// send implements link. Output that would fill half the unread-output
+// bound within one loop iteration is handed to the kernel at once, so a
+// login's user list among thousands of users goes out as it is built; only
+// output the client really does not read counts against the bound.
 func (rc *rconn) send(p []byte) bool {
+	if len(rc.out)+len(p) > rc.r.eng.cfg.MaxOutput/2 && !rc.pollOut {
+		rc.write()
+		if rc.closed {
+			return true // the write failed; the engine has dropped it
+		}
+	}
 	if len(rc.out)+len(p) > rc.r.eng.cfg.MaxOutput {
 		return false
 	}
@@ -352,8 +361,9 @@ func (rc *rconn) write() {
 		}
 	}
 	if len(rc.out) == 0 {
-		// keep a small buffer for the next segments; give back a big one
-		if cap(rc.out) > 1024 {
+		// an idle connection holds no output buffer; the next segments
+		// allocate a small one
+		if cap(rc.out) > 64 {
 			rc.out = nil
 		} else {
 			rc.out = rc.out[:0]

@@ -107,7 +107,7 @@ type Config struct {
 
 	MaxConns       int           // connections at once; beyond, new ones are closed at accept. 0: 10000
 	MaxConnsPerIP  int           // connections from one source address; 0: unlimited
-	MaxOutput      int           // unread output per connection before it is closed; 0: 64 KiB
+	MaxOutput      int           // unread output per connection before it is closed; 0: 256 KiB
 	SegmentTimeout time.Duration // an incomplete segment may wait this long; 0: never times out
 	Workers        int           // account workers; 0: 4
 	QueueLen       int           // account checks waiting for a worker; beyond, answered Unavailable. 0: 1024
@@ -124,7 +124,7 @@ func (c *Config) defaults() {
 		c.MaxConns = 10000
 	}
 	if c.MaxOutput <= 0 {
-		c.MaxOutput = 64 << 10
+		c.MaxOutput = 256 << 10
 	}
 	if c.Workers <= 0 {
 		c.Workers = 4

@@ -436,3 +436,30 @@ func TestMaxConnections(t *testing.T) {
 		})
 	}
 }
+
+// TestBigUserListUnderASmallBound: a login among many online users gets the
+// whole user list even when it is larger than the unread-output bound
+// (the client reads it as it comes).
+func TestBigUserListUnderASmallBound(t *testing.T) {
+	const n = 700
+	for _, kind := range kinds {
+		t.Run(string(kind), func(t *testing.T) {
+			accounts := replay.Accounts{"Albert": "123"}
+			for i := range n {
+				accounts[name(i)] = "123"
+			}
+			f := start(t, kind, statemachine.Config{}, func(c *server.Config) { c.MaxOutput = 4096 })
+			f.store.accounts = accounts
+			for i := range n {
+				c := dialLogin(t, f.addr, name(i))
+				go io.Copy(io.Discard, c)
+			}
+			a := dialLogin(t, f.addr, "Albert") // its user list is n × ~9 bytes > 4096
+			_ = a
+			ss, _ := f.tr.Sessions(context.Background())
+			if !online(ss, "Albert") {
+				t.Fatal("Albert was dropped for the size of the user list")
+			}
+		})
+	}
+}

@@ -106,8 +106,16 @@ func (r *Ready) Empty() bool {
 // Ready returns the pending outputs.
 func (h *Hub) Ready() *Ready { return &h.ready }
 
+// keepSends is the Sends capacity Advance keeps for the next batch; a
+// larger one (a login wave's user lists) is given back, so one burst does
+// not pin its memory for the life of the daemon.
+const keepSends = 1024
+
 // Advance acknowledges that the outputs returned by Ready were handled.
 func (h *Hub) Advance() {
+	if cap(h.ready.Sends) > keepSends {
+		h.ready.Sends = make([]Send, 0, keepSends)
+	}
 	h.ready.Sends = h.ready.Sends[:0]
 	h.ready.Closes = h.ready.Closes[:0]
 	h.ready.Checks = h.ready.Checks[:0]

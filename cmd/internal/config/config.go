@@ -118,7 +118,7 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("protocol.hide_unknown_users", false)
 	v.SetDefault("limits.max_connections", 10000)
 	v.SetDefault("limits.max_connections_per_ip", 64)
-	v.SetDefault("limits.max_output_bytes", 64<<10)
+	v.SetDefault("limits.max_output_bytes", 256<<10)
 	v.SetDefault("limits.segment_timeout", 30*time.Second)
 	v.SetDefault("limits.login_timeout", 2*time.Minute)
 	v.SetDefault("limits.account_workers", 4)
