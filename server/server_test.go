@@ -82,7 +82,13 @@ type fixture struct {
 
 func start(t *testing.T, kind transportKind, hub statemachine.Config, tweak func(*server.Config)) *fixture {
 	t.Helper()
-	f := &fixture{clock: &fakeClock{now: time.Unix(1_700_000_000, 0)}, store: &demoStore{accounts: replay.DemoAccounts()}}
+	return startWith(t, kind, hub, replay.DemoAccounts(), tweak)
+}
+
+// startWith starts a transport whose store knows accounts.
+func startWith(t *testing.T, kind transportKind, hub statemachine.Config, accounts replay.Accounts, tweak func(*server.Config)) *fixture {
+	t.Helper()
+	f := &fixture{clock: &fakeClock{now: time.Unix(1_700_000_000, 0)}, store: &demoStore{accounts: accounts}}
 	cfg := server.Config{Hub: hub, Check: f.store.check, Record: f.store.record, Clock: f.clock, TickEvery: 2 * time.Millisecond}
 	if tweak != nil {
 		tweak(&cfg)
@@ -326,8 +332,7 @@ func TestManyConnections(t *testing.T) {
 			for i := range n {
 				accounts[name(i)] = "123"
 			}
-			f := start(t, kind, statemachine.Config{}, nil)
-			f.store.accounts = accounts
+			f := startWith(t, kind, statemachine.Config{}, accounts, nil)
 			conns := make([]net.Conn, n)
 			var wg sync.WaitGroup
 			for i := range n {
@@ -448,8 +453,7 @@ func TestBigUserListUnderASmallBound(t *testing.T) {
 			for i := range n {
 				accounts[name(i)] = "123"
 			}
-			f := start(t, kind, statemachine.Config{}, func(c *server.Config) { c.MaxOutput = 4096 })
-			f.store.accounts = accounts
+			f := startWith(t, kind, statemachine.Config{}, accounts, func(c *server.Config) { c.MaxOutput = 4096 })
 			for i := range n {
 				c := dialLogin(t, f.addr, name(i))
 				go io.Copy(io.Discard, c)
