@@ -4,7 +4,7 @@ PKGS      ?= ./...
 FUZZTIME  ?= 30s
 BENCHTIME ?= 1s
 
-.PHONY: all build bin test vet bench fuzz run clean
+.PHONY: all build bin test vet bench bench-micro fuzz run clean
 
 all: build
 
@@ -29,7 +29,15 @@ vet:
 test: vet
 	$(GO) test -race -count=1 -timeout 15m $(PKGS)
 
+# The comparison table of docs/performance.md: bomberd on the epoll reactor
+# and on the net transport side by side (BENCH_QUICK=1 for a shorter run).
 bench:
+	$(GO) build -o bin/bomberd ./cmd/bomberd
+	$(GO) build -o bin/bomber-bench ./bench/driver
+	./bin/bomber-bench
+
+# Every go test benchmark (state machine, rules, bots, solvers).
+bench-micro:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 
 # Run every fuzz target for FUZZTIME each (go test allows one target per run).

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// hashEnv is the cheap argon2id cost every benchmark daemon runs with:
+// password hashing is not what is measured (except in the login storm,
+// which states these parameters).
+var hashEnv = []string{"BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1", "BOMBER_HASHING_PARALLELISM=1", "BOMBER_HASHING_MAX_CONCURRENT=2"}
+
+// daemon is one bomberd subprocess on a fresh copy of the user store.
+type daemon struct {
+	cmd   *exec.Cmd
+	addr  string
+	admin string
+	dir   string
+	done  chan error
+	log   *os.File
+}
+
+// startDaemon runs bomberd with transport tr on a copy of the store at db,
+// pinned to cpu when cpu >= 0, and waits until it accepts connections.
+func startDaemon(bin, tr, db string, cpu int, tmp string) (*daemon, error) {
+	dir, err := os.MkdirTemp(tmp, "bomberd-"+tr+"-")
+	if err != nil {
+		return nil, err
+	}
+	store := filepath.Join(dir, "bomber.db")
+	if err := copyFile(db, store); err != nil {
+		return nil, err
+	}
+	conf := filepath.Join(dir, "bench.yaml")
+	if err := os.WriteFile(conf, []byte("# benchmark: everything from the environment\n"), 0o644); err != nil {
+		return nil, err
+	}
+	d := &daemon{addr: freeAddr(), admin: freeAddr(), dir: dir, done: make(chan error, 1)}
+	args := []string{bin, "--config", conf}
+	if cpu >= 0 {
+		if ts, err := exec.LookPath("taskset"); err == nil {
+			args = append([]string{ts, "-c", strconv.Itoa(cpu)}, args...)
+		}
+	}
+	d.cmd = exec.Command(args[0], args[1:]...)
+	d.cmd.Dir = dir
+	d.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the driver
+	d.cmd.Env = append(os.Environ(),
+		"BOMBER_TRANSPORT="+tr, "BOMBER_LISTEN="+d.addr, "BOMBER_ADMIN_LISTEN="+d.admin,
+		"BOMBER_STORE_DRIVER=sqlite", "BOMBER_STORE_SQLITE_PATH="+store, "BOMBER_STORE_DEMO_ACCOUNTS=false",
+		"BOMBER_LOG_LEVEL=warn", "BOMBER_LOG_FORMAT=json",
+		"BOMBER_LIMITS_MAX_CONNECTIONS=200000", "BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0",
+		// a login among 50k users gets a 50k-name user list in one go
+		"BOMBER_LIMITS_MAX_OUTPUT_BYTES=16777216",
+		"BOMBER_LIMITS_LOGIN_TIMEOUT=0", "BOMBER_LIMITS_ACCOUNT_QUEUE=4096")
+	d.cmd.Env = append(d.cmd.Env, hashEnv...)
+	if d.log, err = os.Create(filepath.Join(dir, "bomberd.log")); err != nil {
+		return nil, err
+	}
+	d.cmd.Stdout, d.cmd.Stderr = d.log, d.log
+	if err := d.cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() { d.done <- d.cmd.Wait() }()
+	for end := time.Now().Add(30 * time.Second); ; {
+		if c, err := net.Dial("tcp", d.addr); err == nil {
+			c.Close()
+			return d, nil
+		}
+		select {
+		case err := <-d.done:
+			return nil, fmt.Errorf("bomberd exited at start: %v (log %s)", err, d.log.Name())
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(end) {
+			d.stop()
+			return nil, fmt.Errorf("bomberd not listening within 30s (log %s)", d.log.Name())
+		}
+	}
+}
+
+// pid is the bomberd process (taskset execs it in place).
+func (d *daemon) pid() int { return d.cmd.Process.Pid }
+
+// stop sends SIGTERM and waits, killing after 30 s.
+func (d *daemon) stop() {
+	d.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-d.done:
+	case <-time.After(30 * time.Second):
+		d.cmd.Process.Kill()
+		<-d.done
+	}
+	d.log.Close()
+}
+
+// gc asks bomberd for a heap profile with a collection first (pprof's
+// gc=1), so RSS is read after garbage is gone.
+func (d *daemon) gc(ctx context.Context) error {
+	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+d.admin+"/debug/pprof/heap?gc=1", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	_, err = io.Copy(io.Discard, resp.Body)
+	return err
+}
+
+// goMemory reads bomberd's live Go memory (heap in use plus goroutine
+// stacks) from the MemStats lines of the heap profile, after a collection;
+// unlike RSS it does not include freed memory the runtime has kept.
+func (d *daemon) goMemory(ctx context.Context) (int64, error) {
+	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+d.admin+"/debug/pprof/heap?gc=1&debug=1", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, err
+	}
+	var total int64
+	found := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		// "# HeapInuse = N" and "# Stack = inuse / sys"
+		for _, key := range []string{"# HeapInuse = ", "# Stack = "} {
+			if v, ok := strings.CutPrefix(line, key); ok {
+				v, _, _ = strings.Cut(v, " /")
+				n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				if err != nil {
+					return 0, err
+				}
+				total += n
+				found++
+			}
+		}
+	}
+	if found != 2 {
+		return 0, fmt.Errorf("no HeapInuse/Stack in the heap profile")
+	}
+	return total, nil
+}
+
+// cpuTicks is utime+stime of pid in clock ticks (/proc/PID/stat fields 14, 15).
+func cpuTicks(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:]) // fields from 3 on
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("parsing /proc/%d/stat", pid)
+	}
+	return ut + st, nil
+}
+
+// clockTick is USER_HZ, 100 on Linux.
+const clockTick = 10 * time.Millisecond
+
+// rss is VmRSS of pid in bytes.
+func rss(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS for %d", pid)
+}
+
+// settle waits until pid uses under 5% of a CPU for half a second (the
+// user-list broadcasts of a big login wave have drained), at most max.
+func settle(pid int, max time.Duration) {
+	for end := time.Now().Add(max); time.Now().Before(end); {
+		a, _ := cpuTicks(pid)
+		time.Sleep(500 * time.Millisecond)
+		b, _ := cpuTicks(pid)
+		if b-a <= 2 {
+			return
+		}
+	}
+}
+
+func freeAddr() string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o600)
+}

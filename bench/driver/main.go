@@ -1,0 +1,345 @@
+// Command driver is `make bench`: it starts bomberd once per transport
+// (epoll reactor, net package), drives it with the load generator (package
+// bench/load) and prints one markdown table with both transports side by
+// side and the goals of issue 4:
+//
+//	(a) server RSS per idle logged-in connection at 10k and 50k connections;
+//	(b) relayed guesses per second and server CPU per relayed guess, 1k and 10k games;
+//	(c) p50/p99/p99.9 relay latency at half the saturation rate, alone and
+//	    during a storm of 1,000 logins;
+//	(d) segments per second through the pure state machine.
+//
+// On a machine with two or more CPUs the daemon is pinned to CPU 0 and the
+// driver with its clients to CPU 1 (taskset), so each gets GOMAXPROCS=1.
+// Environment: BENCH_QUICK=1 (10k idle, 1k games only), BENCH_IDLE,
+// BENCH_GAMES (comma-separated counts), BENCH_WINDOW (measurement window,
+// default 10s), BENCH_TRANSPORTS (default "reactor,net"), BENCH_BOMBERD
+// (default bin/bomberd), BENCH_NO_PIN=1.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/bomber-game/bomber/bench/load"
+)
+
+// options are the scale of one run.
+type options struct {
+	idle       []int
+	games      []int
+	storm      int
+	window     time.Duration
+	transports []string
+	bomberd    string
+	pin        bool
+	fdLimit    int      // RLIMIT_NOFILE when it could not be raised
+	cut        []string // counts lowered to fit fdLimit
+}
+
+// capCounts lowers every count above max to max (rounded down to 100).
+func capCounts(xs []int, max int, cut *[]string) []int {
+	max -= max % 100
+	out := make([]int, 0, len(xs))
+	for _, x := range xs {
+		if x > max {
+			*cut = append(*cut, fmt.Sprintf("%d→%d", x, max))
+			x = max
+		}
+		if len(out) == 0 || out[len(out)-1] != x {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func main() {
+	o := readOptions()
+	if o.pin && os.Getenv("BENCH_PINNED") == "" {
+		if ts, err := exec.LookPath("taskset"); err == nil {
+			// re-run pinned to CPU 1; the daemon gets CPU 0
+			cmd := exec.Command(ts, append([]string{"-c", "1", os.Args[0]}, os.Args[1:]...)...)
+			cmd.Env = append(os.Environ(), "BENCH_PINNED=1")
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+			if err := cmd.Run(); err != nil {
+				os.Exit(1)
+			}
+			return
+		}
+		o.pin = false
+	}
+	if err := run(o); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func readOptions() options {
+	o := options{idle: []int{10000, 50000}, games: []int{1000, 10000}, storm: 1000, window: 10 * time.Second,
+		transports: []string{"reactor", "net"}, bomberd: "bin/bomberd", pin: machineCPUs() >= 2 && os.Getenv("BENCH_NO_PIN") == ""}
+	if os.Getenv("BENCH_QUICK") == "1" {
+		o.idle, o.games = []int{10000}, []int{1000}
+	}
+	ints := func(s string) []int {
+		var out []int
+		for _, f := range strings.Split(s, ",") {
+			if n, err := strconv.Atoi(strings.TrimSpace(f)); err == nil && n > 0 {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	if v := os.Getenv("BENCH_IDLE"); v != "" {
+		o.idle = ints(v)
+	}
+	if v := os.Getenv("BENCH_GAMES"); v != "" {
+		o.games = ints(v)
+	}
+	if v, err := time.ParseDuration(os.Getenv("BENCH_WINDOW")); err == nil && v > 0 {
+		o.window = v
+	}
+	if v := os.Getenv("BENCH_TRANSPORTS"); v != "" {
+		o.transports = strings.Split(v, ",")
+	}
+	if v := os.Getenv("BENCH_BOMBERD"); v != "" {
+		o.bomberd = v
+	}
+	return o
+}
+
+// progress notes go to stderr; the table goes to stdout.
+func note(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "%s  "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
+}
+
+func run(o options) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
+	defer cancel()
+	if _, err := os.Stat(o.bomberd); err != nil {
+		return fmt.Errorf("%s: %w (go build -o bin/bomberd ./cmd/bomberd)", o.bomberd, err)
+	}
+	if abs, err := filepath.Abs(o.bomberd); err == nil {
+		o.bomberd = abs
+	}
+	// Both processes need a descriptor per connection. Raising the hard
+	// limit needs CAP_SYS_RESOURCE; without it, counts above the limit are
+	// cut to what fits and the table says so.
+	var lim syscall.Rlimit
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &syscall.Rlimit{Cur: 400000, Max: 400000}); err != nil {
+		syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim)
+		lim.Cur = lim.Max
+		syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
+		fit := int(lim.Max) - 200
+		note("cannot raise RLIMIT_NOFILE above %d (%v): at most %d connections", lim.Max, err, fit)
+		o.fdLimit = int(lim.Max)
+		o.idle = capCounts(o.idle, fit, &o.cut)
+		o.games = capCounts(o.games, (fit-o.storm)/2, &o.cut)
+	}
+	tmp, err := os.MkdirTemp("", "bomber-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	up, _ := os.ReadFile("/proc/loadavg")
+	res := results{byTr: map[string]*trResult{}, loadBefore: strings.TrimSpace(string(up)), opts: o}
+
+	need := maxOf(o.idle)
+	if g := 2*maxOf(o.games) + o.storm; g > need {
+		need = g
+	}
+	note("creating %d users", need)
+	t0 := time.Now()
+	db, err := makeUsers(ctx, tmp, need)
+	if err != nil {
+		return err
+	}
+	note("users created in %v", time.Since(t0).Round(time.Millisecond))
+
+	for _, tr := range o.transports {
+		r := &trResult{idleRSS: map[int]float64{}, idleGo: map[int]float64{}, games: map[int]gameResult{}}
+		res.byTr[tr] = r
+		if err := idlePhase(ctx, o, tr, db, tmp, r); err != nil {
+			return fmt.Errorf("%s idle: %w", tr, err)
+		}
+		if err := gamePhase(ctx, o, tr, db, tmp, r); err != nil {
+			return fmt.Errorf("%s games: %w", tr, err)
+		}
+	}
+	note("pure state machine: building the transcript")
+	ev := transcript(2000, 10, 1)
+	res.pure = replayPure(ev, 2000, 3)
+	note("pure state machine: %d segments in, %d out, %d games in %v", res.pure.in, res.pure.out, res.pure.games, res.pure.elapsed)
+	up, _ = os.ReadFile("/proc/loadavg")
+	res.loadAfter = strings.TrimSpace(string(up))
+	res.print(os.Stdout)
+	return nil
+}
+
+func maxOf(xs []int) int {
+	m := 0
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	return m
+}
+
+// sources are enough 127.0.0.x addresses for n connections, 20k per address
+// (the ephemeral range holds about 28k ports).
+func sources(n int) []string {
+	var out []string
+	for i := 0; i == 0 || i*20000 < n; i++ {
+		out = append(out, fmt.Sprintf("127.0.0.%d", i+1))
+	}
+	return out
+}
+
+func serverCPU(o options) int {
+	if o.pin {
+		return 0
+	}
+	return -1
+}
+
+// idlePhase: RSS per idle logged-in connection at each count in o.idle.
+func idlePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult) error {
+	if len(o.idle) == 0 {
+		return nil
+	}
+	d, err := startDaemon(o.bomberd, tr, db, serverCPU(o), tmp)
+	if err != nil {
+		return err
+	}
+	defer d.stop()
+	time.Sleep(time.Second)
+	d.gc(ctx)
+	time.Sleep(2 * time.Second)
+	base, err := rss(d.pid())
+	if err != nil {
+		return err
+	}
+	r.baseRSS = base
+	goBase, err := d.goMemory(ctx)
+	if err != nil {
+		return err
+	}
+	f := load.New(load.Config{Addr: d.addr, Sources: sources(maxOf(o.idle)), Concurrency: 512, Seed: 1})
+	defer f.Close(60 * time.Second)
+	have := 0
+	for _, n := range o.idle {
+		t0 := time.Now()
+		note("%s: logging in %d idle connections (%d so far)", tr, n-have, have)
+		if err := f.Idle(ctx, have, n-have, 0); err != nil {
+			return err
+		}
+		have = n
+		settle(d.pid(), 5*time.Minute)
+		note("%s: %d logged in and settled after %v", tr, n, time.Since(t0).Round(time.Millisecond))
+		d.gc(ctx)
+		time.Sleep(3 * time.Second)
+		m, err := rss(d.pid())
+		if err != nil {
+			return err
+		}
+		g, err := d.goMemory(ctx)
+		if err != nil {
+			return err
+		}
+		r.idleRSS[n] = float64(m-base) / float64(n)
+		r.idleGo[n] = float64(g-goBase) / float64(n)
+		note("%s: RSS %d MiB (base %d MiB): %.0f bytes per connection; Go heap+stacks %.0f bytes per connection", tr, m>>20, base>>20, r.idleRSS[n], r.idleGo[n])
+	}
+	return nil
+}
+
+// gamePhase: throughput and CPU per guess for each count in o.games, and
+// the latency runs on the first count.
+func gamePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult) error {
+	if len(o.games) == 0 {
+		return nil
+	}
+	d, err := startDaemon(o.bomberd, tr, db, serverCPU(o), tmp)
+	if err != nil {
+		return err
+	}
+	defer d.stop()
+	f := load.New(load.Config{Addr: d.addr, Sources: sources(2*maxOf(o.games) + o.storm), Concurrency: 512, Seed: 2})
+	defer f.Close(60 * time.Second)
+	next, have := 0, 0
+	for i, g := range o.games {
+		f.SetRate(0)
+		note("%s: starting %d games", tr, g-have)
+		if err := f.Games(ctx, next, g-have); err != nil {
+			return err
+		}
+		next += 2 * (g - have)
+		have = g
+		time.Sleep(3 * time.Second) // warm up: past the logins' broadcasts
+		gr, err := saturate(d, f, o.window)
+		if err != nil {
+			return err
+		}
+		r.games[g] = gr
+		note("%s: %d games: %.0f guesses/s, %.2f µs server CPU per guess (server %.0f%% CPU)", tr, g, gr.rate, gr.cpuPerGuess, gr.cpuShare*100)
+		if i > 0 {
+			continue
+		}
+		// latency at half the saturation rate, alone and during a login storm
+		r.latGames = g
+		r.latRate = gr.rate / 2
+		f.SetRate(r.latRate)
+		time.Sleep(2 * time.Second)
+		f.TakeLatency()
+		f.Record(true)
+		time.Sleep(o.window)
+		f.Record(false)
+		r.latAlone = load.Summarise(f.TakeLatency())
+		note("%s: open loop %.0f/s: %+v", tr, r.latRate, r.latAlone)
+		if o.storm > 0 {
+			f.Record(true)
+			t0 := time.Now()
+			err := f.Idle(ctx, next, o.storm, o.storm)
+			r.stormTook = time.Since(t0)
+			time.Sleep(200 * time.Millisecond) // the broadcasts of the last logins
+			f.Record(false)
+			if err != nil {
+				return fmt.Errorf("login storm: %w", err)
+			}
+			next += o.storm
+			r.latStorm = load.Summarise(f.TakeLatency())
+			note("%s: during %d logins (%v): %+v", tr, o.storm, r.stormTook.Round(time.Millisecond), r.latStorm)
+		}
+	}
+	return nil
+}
+
+// saturate measures closed-loop relaying over one window.
+func saturate(d *daemon, f *load.Fleet, window time.Duration) (gameResult, error) {
+	c0 := f.Counters()
+	t0 := time.Now()
+	k0, err := cpuTicks(d.pid())
+	if err != nil {
+		return gameResult{}, err
+	}
+	time.Sleep(window)
+	k1, err := cpuTicks(d.pid())
+	if err != nil {
+		return gameResult{}, err
+	}
+	el := time.Since(t0)
+	c := f.Counters().Sub(c0)
+	cpu := time.Duration(k1-k0) * clockTick
+	gr := gameResult{relayed: c.Relayed, games: c.Games, cpu: cpu, elapsed: el}
+	gr.rate = float64(c.Relayed) / el.Seconds()
+	if c.Relayed > 0 {
+		gr.cpuPerGuess = float64(cpu.Microseconds()) / float64(c.Relayed)
+	}
+	gr.cpuShare = cpu.Seconds() / el.Seconds()
+	return gr, nil
+}

@@ -1,0 +1,305 @@
+package load
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"sync/atomic"
+	"time"
+
+	"github.com/bomber-game/bomber/rules/bomber"
+	"github.com/bomber-game/bomber/segment"
+)
+
+// role is what a client does once logged in.
+type role uint8
+
+const (
+	idle    role = iota // reads and discards everything
+	inviter             // invites its partner, guesses first
+	invitee             // accepts
+)
+
+// game is what the two clients of a pair share: the intended send time of
+// the guess in flight and the open-loop schedule. Only the client on turn
+// writes them; atomics make the hand-over visible to the other goroutine.
+type game struct {
+	sent  atomic.Int64 // intended send time of the guess in flight (fleet ns)
+	slot  atomic.Int64 // next intended send time in open loop
+	epoch atomic.Int64 // the fleet's rate epoch the slot belongs to
+}
+
+// client is one simulated connection. Everything but g is owned by its goroutine.
+type client struct {
+	f       *Fleet
+	i       int
+	name    string
+	partner string
+	role    role
+	g       *game
+	conn    net.Conn
+	rng     *rand.Rand
+	dec     segment.Decoder
+	buf     []byte
+	out     []byte
+	mine    bomber.Set // my planes' cells
+	theirs  bomber.Set // the opponent's planes' cells
+	hits    int        // my hits on the opponent
+	hitMe   int        // the opponent's hits on me
+	order   [100]uint8 // my guesses this game, a random permutation
+	next    int
+	playing bool
+	pending []byte // read during login, not decoded yet
+	invites int    // invitations answered other than "accepted"
+}
+
+// errStop: the fleet is closing; not a failure.
+var errStop = errors.New("stopping")
+
+// run dials, logs in (reporting the outcome on done), then plays its role
+// until the connection closes.
+func (c *client) run(ctx context.Context, sem chan struct{}, done chan<- error) {
+	err := c.login(ctx, sem)
+	done <- err
+	if err != nil {
+		return
+	}
+	defer c.conn.Close()
+	if c.role == idle {
+		io.Copy(io.Discard, c.conn)
+		return
+	}
+	c.play()
+}
+
+func (c *client) login(ctx context.Context, sem chan struct{}) error {
+	select {
+	case sem <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-sem }()
+	f := c.f
+	d := net.Dialer{Timeout: f.cfg.LoginTimeout}
+	if src := f.cfg.Sources; len(src) > 0 {
+		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(src[c.i%len(src)])}
+	}
+	conn, err := d.DialContext(ctx, "tcp", f.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("%s: dial: %w", c.name, err)
+	}
+	if !f.track(c, conn) {
+		conn.Close()
+		return errStop
+	}
+	c.conn = conn
+	conn.SetDeadline(time.Now().Add(f.cfg.LoginTimeout))
+	c.out = segment.Name(segment.Info, c.name).AppendTo(c.out[:0])
+	c.out = segment.Name(segment.Passwd, f.cfg.Password).AppendTo(c.out)
+	if _, err := conn.Write(c.out); err != nil {
+		conn.Close()
+		return fmt.Errorf("%s: login: %w", c.name, err)
+	}
+	c.buf = make([]byte, 4096)
+	var result error
+	handled := func(seg *segment.Segment) bool {
+		code, _ := seg.Code()
+		switch {
+		case seg.Type == segment.InfoResp && code != 1:
+			result = fmt.Errorf("%s: login: InfoResp %d", c.name, code)
+		case seg.Type == segment.PasswdResp && code != 1:
+			result = fmt.Errorf("%s: login: PasswdResp %d", c.name, code)
+		case seg.Type == segment.PasswdResp:
+			return false // logged in; what follows is the player's
+		default:
+			return true
+		}
+		return false
+	}
+	for {
+		n, err := conn.Read(c.buf)
+		rest, ferr := c.feed(c.buf[:n], handled)
+		if ferr == nil && result == nil && rest == nil && err == nil {
+			continue
+		}
+		switch {
+		case ferr != nil:
+			result = fmt.Errorf("%s: login: %w", c.name, ferr)
+		case result == nil && rest == nil:
+			result = fmt.Errorf("%s: login: %w", c.name, err)
+		}
+		if result != nil {
+			conn.Close()
+			return result
+		}
+		conn.SetDeadline(time.Time{})
+		f.st.loggedIn(c.i)
+		c.pending = rest
+		if c.role == idle {
+			c.buf, c.pending = nil, nil
+		}
+		return nil
+	}
+}
+
+// feed passes data through the decoder and every whole segment to h until
+// h returns false; it returns the bytes not yet fed then (nil when all were).
+func (c *client) feed(data []byte, h func(*segment.Segment) bool) ([]byte, error) {
+	for {
+		w := c.dec.Write(data)
+		data = data[w:]
+		for {
+			seg, ok, err := c.dec.Next()
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				break
+			}
+			if !h(&seg) {
+				if len(data) == 0 {
+					data = []byte{} // stopped, nothing left: not nil
+				}
+				return data, nil
+			}
+		}
+		if len(data) == 0 {
+			return nil, nil
+		}
+	}
+}
+
+// play reads segments and answers them until the connection ends or the
+// fleet stops.
+func (c *client) play() {
+	if c.role == inviter {
+		c.invite()
+	}
+	data := c.pending
+	c.pending = nil
+	for {
+		rest, err := c.feed(data, c.handle)
+		if err != nil || rest != nil {
+			return
+		}
+		n, err := c.conn.Read(c.buf)
+		if err != nil {
+			return
+		}
+		data = c.buf[:n]
+	}
+}
+
+// handle answers one segment from the server; false stops the client.
+func (c *client) handle(seg *segment.Segment) bool {
+	f := c.f
+	switch seg.Type {
+	case segment.RecvInvit:
+		b := f.boards[c.rng.IntN(len(f.boards))]
+		c.mine = b.cells
+		c.out = segment.Code(segment.InvitResponse, 1).AppendTo(c.out[:0])
+		c.out = b.seg.AppendTo(c.out)
+		return c.write()
+	case segment.InvitResponse:
+		if code, _ := seg.Code(); code != 1 {
+			// the partner is not idle yet (it has not read its GameOver)
+			c.invites++
+			time.Sleep(time.Millisecond)
+			return c.invite()
+		}
+		b := f.boards[c.rng.IntN(len(f.boards))]
+		c.mine = b.cells
+		c.out = b.seg.AppendTo(c.out[:0])
+		return c.write()
+	case segment.Board:
+		cells, err := boardCells(seg)
+		if err != nil {
+			return false
+		}
+		c.theirs, c.hits, c.hitMe, c.next, c.playing = cells, 0, 0, 0, true
+		for i := range c.order {
+			c.order[i] = uint8(i)
+		}
+		for i := len(c.order) - 1; i > 0; i-- {
+			j := c.rng.IntN(i + 1)
+			c.order[i], c.order[j] = c.order[j], c.order[i]
+		}
+		if c.role == inviter { // the inviter guesses first
+			c.g.epoch.Store(-1) // a new game starts a new schedule
+			return c.guess()
+		}
+	case segment.SingleCoord, segment.DoubleCoord:
+		now := f.now()
+		f.st.relayed(c.i, time.Duration(now-c.g.sent.Load()), f.recording.Load())
+		if co, err := seg.Single(); err == nil && c.mine.Has(bomber.CellAt(int(co.X), int(co.Y))) {
+			c.hitMe++
+		}
+		if c.hitMe < planeCells && c.playing {
+			return c.guess()
+		}
+	case segment.GameOver:
+		c.playing = false
+		f.st.gameOver(c.i)
+		if c.role == inviter {
+			return c.invite()
+		}
+	}
+	return true
+}
+
+// invite asks the partner for a new game.
+func (c *client) invite() bool {
+	if c.f.stopping.Load() {
+		return false
+	}
+	c.out = segment.Name(segment.SendInvit, c.partner).AppendTo(c.out[:0])
+	return c.write()
+}
+
+// guess sends my next guess: at once in closed loop, at its slot on the
+// game's schedule in open loop.
+func (c *client) guess() bool {
+	f := c.f
+	if f.stopping.Load() {
+		return false
+	}
+	now := f.now()
+	intended := now
+	if iv := f.interval.Load(); iv > 0 {
+		ep := f.epoch.Load()
+		slot := c.g.slot.Load()
+		if c.g.epoch.Load() != ep {
+			// a new game or a new rate: start the schedule at a random phase
+			slot = now + c.rng.Int64N(iv)
+			c.g.epoch.Store(ep)
+		}
+		intended = slot
+		c.g.slot.Store(slot + iv)
+		if d := intended - now; d > 0 {
+			time.Sleep(time.Duration(d))
+		}
+	}
+	cell := c.order[c.next]
+	c.next++
+	c.g.sent.Store(intended)
+	c.out = segment.NewSingle(segment.Coord{X: cell / 10, Y: cell % 10}, segment.ASCII).AppendTo(c.out[:0])
+	if c.theirs.Has(bomber.Cell(cell)) {
+		c.hits++
+	}
+	if c.hits == planeCells || c.next == len(c.order) {
+		// this guess wins (the server tells only the loser)
+		c.playing = false
+		if c.role == inviter && !f.stopping.Load() {
+			c.out = segment.Name(segment.SendInvit, c.partner).AppendTo(c.out)
+		}
+	}
+	return c.write()
+}
+
+func (c *client) write() bool {
+	_, err := c.conn.Write(c.out)
+	return err == nil
+}

@@ -1,0 +1,131 @@
+package load_test
+
+import (
+	"context"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bomber-game/bomber/bench/load"
+	"github.com/bomber-game/bomber/server"
+	"github.com/bomber-game/bomber/statemachine"
+)
+
+// startServer runs an in-process server of the given transport whose
+// accounts are every u* name with password 123.
+func startServer(t *testing.T, transport string) string {
+	t.Helper()
+	cfg := server.Config{
+		Check: func(_ context.Context, c statemachine.Check) statemachine.Answer {
+			switch {
+			case !strings.HasPrefix(c.User, "u"):
+				return statemachine.NotFound
+			case c.Kind == statemachine.Verify && c.Password != "123":
+				return statemachine.WrongPassword
+			}
+			return statemachine.Found
+		},
+		Record: func(context.Context, statemachine.Record, time.Time, time.Time) error { return nil },
+	}
+	var tr server.Transport
+	if transport == "net" {
+		tr = server.NewNetTransport(cfg)
+	} else {
+		r, err := server.NewReactor(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr = r
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go tr.Serve(l)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		tr.Shutdown(ctx)
+	})
+	return l.Addr().String()
+}
+
+// waitFor polls cond every 10 ms until it holds or the deadline passes.
+func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(within); !cond(); {
+		if time.Now().After(end) {
+			t.Fatalf("no %s within %v", what, within)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestFleetPlaysWholeGames(t *testing.T) {
+	for _, tc := range []struct {
+		transport string
+		rate      float64 // guesses per second over all games; 0 closed loop
+	}{
+		{"reactor", 0},
+		{"net", 0},
+		{"reactor", 2000},
+	} {
+		name := tc.transport + "/closed"
+		if tc.rate > 0 {
+			name = tc.transport + "/open"
+		}
+		t.Run(name, func(t *testing.T) {
+			addr := startServer(t, tc.transport)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			f := load.New(load.Config{Addr: addr, Sources: []string{"127.0.0.1", "127.0.0.2"}, Seed: 1})
+			defer f.Close(10 * time.Second)
+			t0 := time.Now()
+			if err := f.Idle(ctx, 100, 3, 0); err != nil {
+				t.Fatal(err)
+			}
+			f.Record(true)
+			if err := f.Games(ctx, 0, 4); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("logged in after %v", time.Since(t0))
+			f.SetRate(tc.rate) // after Games: the rate is spread over the games started
+			began, before := time.Now(), f.Counters()
+			// a game lasts at least 30 guesses by the winner; 12 games need many more
+			waitFor(t, 15*time.Second, "12 finished games", func() bool { return f.Counters().Games >= 12 })
+			c := f.Counters()
+			elapsed := time.Since(began).Seconds()
+			t.Logf("%d games, %d relayed in %.2fs", c.Games, c.Relayed, elapsed)
+			if c.Logins != 11 {
+				t.Errorf("logins = %d, want 11", c.Logins)
+			}
+			if c.Relayed < 12*59 {
+				t.Errorf("%d relayed guesses for %d games; a game has at least 59", c.Relayed, c.Games)
+			}
+			lat := load.Summarise(f.TakeLatency())
+			if lat.Count == 0 || lat.P50 <= 0 || lat.P99 < lat.P50 || lat.Max < lat.P999 {
+				t.Errorf("latencies %+v", lat)
+			}
+			if tc.rate > 0 {
+				// the schedule caps the rate (a little over: games restart at a random phase)
+				n := c.Sub(before).Relayed
+				if max := tc.rate*elapsed*1.1 + 8; float64(n) > max {
+					t.Errorf("open loop relayed %d guesses in %.2fs, more than %.0f", n, elapsed, max)
+				}
+			}
+		})
+	}
+}
+
+func TestLoginFailureIsReported(t *testing.T) {
+	addr := startServer(t, "reactor")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	f := load.New(load.Config{Addr: addr, Password: "wrong"})
+	defer f.Close(5 * time.Second)
+	err := f.Idle(ctx, 0, 2, 0)
+	if err == nil || !strings.Contains(err.Error(), "PasswdResp 3") {
+		t.Fatalf("err = %v, want a wrong-password failure", err)
+	}
+}

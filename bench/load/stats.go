@@ -1,0 +1,127 @@
+package load
+
+import (
+	"sync"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// shardCount spreads recording over several locks so thousands of client
+// goroutines rarely wait for each other.
+const shardCount = 64
+
+// Latencies are recorded in nanoseconds from 1 µs to 60 s, 3 significant digits.
+const (
+	minLatency = int64(time.Microsecond)
+	maxLatency = int64(60 * time.Second)
+)
+
+type shard struct {
+	mu      sync.Mutex
+	hist    *hdrhistogram.Histogram
+	relayed int64 // guesses read by the opponent
+	games   int64 // games finished (counted by the loser, who is told)
+	logins  int64
+	_       [40]byte // keep shards on separate cache lines
+}
+
+// stats is the fleet's counters and latency histograms.
+type stats struct {
+	shards [shardCount]shard
+}
+
+func newStats() *stats {
+	s := &stats{}
+	for i := range s.shards {
+		s.shards[i].hist = hdrhistogram.New(minLatency, maxLatency, 3)
+	}
+	return s
+}
+
+// relayed counts one relayed guess and, when rec, its latency.
+func (s *stats) relayed(i int, lat time.Duration, rec bool) {
+	sh := &s.shards[i%shardCount]
+	sh.mu.Lock()
+	sh.relayed++
+	if rec {
+		v := int64(lat)
+		if v < minLatency {
+			v = minLatency
+		}
+		if v > maxLatency {
+			v = maxLatency
+		}
+		sh.hist.RecordValue(v)
+	}
+	sh.mu.Unlock()
+}
+
+func (s *stats) gameOver(i int) {
+	sh := &s.shards[i%shardCount]
+	sh.mu.Lock()
+	sh.games++
+	sh.mu.Unlock()
+}
+
+func (s *stats) loggedIn(i int) {
+	sh := &s.shards[i%shardCount]
+	sh.mu.Lock()
+	sh.logins++
+	sh.mu.Unlock()
+}
+
+// Counters is a snapshot of the fleet's running totals.
+type Counters struct {
+	Relayed int64 // guesses read by the opponent
+	Games   int64 // games finished
+	Logins  int64 // successful logins
+}
+
+// Sub is c minus an earlier snapshot.
+func (c Counters) Sub(o Counters) Counters {
+	return Counters{c.Relayed - o.Relayed, c.Games - o.Games, c.Logins - o.Logins}
+}
+
+func (s *stats) counters() Counters {
+	var c Counters
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.mu.Lock()
+		c.Relayed += sh.relayed
+		c.Games += sh.games
+		c.Logins += sh.logins
+		sh.mu.Unlock()
+	}
+	return c
+}
+
+// takeHistogram merges and resets the shards' histograms.
+func (s *stats) takeHistogram() *hdrhistogram.Histogram {
+	all := hdrhistogram.New(minLatency, maxLatency, 3)
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.mu.Lock()
+		all.Merge(sh.hist)
+		sh.hist.Reset()
+		sh.mu.Unlock()
+	}
+	return all
+}
+
+// Latency summarises a histogram.
+type Latency struct {
+	Count               int64
+	P50, P99, P999, Max time.Duration
+}
+
+// Summarise reads the percentiles of h.
+func Summarise(h *hdrhistogram.Histogram) Latency {
+	return Latency{
+		Count: h.TotalCount(),
+		P50:   time.Duration(h.ValueAtQuantile(50)),
+		P99:   time.Duration(h.ValueAtQuantile(99)),
+		P999:  time.Duration(h.ValueAtQuantile(99.9)),
+		Max:   time.Duration(h.Max()),
+	}
+}

@@ -1,0 +1,101 @@
+// Command bomber-load is the Bomber load generator: simulated clients on
+// loopback that log in and idle, or play whole games closed-loop (each
+// guess answered at once) or open-loop at a fixed total rate, with relay
+// latency recorded in an HdrHistogram from each guess's intended send time.
+//
+//	bomber-load --addr 127.0.0.1:20343 --games 1000 --duration 30s
+//	bomber-load --games 1000 --rate 50000 --idle 5000 --storm 1000
+//
+// Users are u000000, u000001, ... with password 123 (bench/driver creates
+// them); games use the first 2×games names, idle clients the next ones.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/bomber-game/bomber/bench/load"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("bomber-load", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:20343", "bomberd address")
+	games := fs.Int("games", 100, "concurrent games (2 clients each)")
+	idle := fs.Int("idle", 0, "idle logged-in clients besides the players")
+	storm := fs.Int("storm", 0, "clients that log in all at once halfway through the run")
+	rate := fs.Float64("rate", 0, "open loop: guesses per second over all games (0: closed loop)")
+	duration := fs.Duration("duration", 10*time.Second, "measurement window (at most 1h)")
+	warmup := fs.Duration("warmup", 2*time.Second, "play before measuring")
+	sources := fs.StringSlice("source", []string{"127.0.0.1"}, "local source addresses, round-robin (one per ~28k connections)")
+	password := fs.String("password", "123", "every user's password")
+	conc := fs.Int("concurrency", 256, "logins in flight at once")
+	seed := fs.Uint64("seed", 1, "boards and guess orders")
+	if err := fs.Parse(args); err != nil {
+		if err == pflag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if *duration <= 0 || *duration > time.Hour || *games < 0 || *idle < 0 || *storm < 0 {
+		fmt.Fprintln(stderr, "bomber-load: duration must be in (0, 1h] and counts >= 0")
+		return 2
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), *warmup+*duration+10*time.Minute)
+	defer cancel()
+	f := load.New(load.Config{Addr: *addr, Sources: *sources, Password: *password, Concurrency: *conc, Seed: *seed})
+	defer f.Close(30 * time.Second)
+	t0 := time.Now()
+	if err := f.Games(ctx, 0, *games); err != nil {
+		fmt.Fprintln(stderr, "bomber-load:", err)
+		return 1
+	}
+	if *idle > 0 {
+		if err := f.Idle(ctx, 2**games, *idle, 0); err != nil {
+			fmt.Fprintln(stderr, "bomber-load:", err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "%d clients logged in after %v\n", 2**games+*idle, time.Since(t0).Round(time.Millisecond))
+	f.SetRate(*rate)
+	time.Sleep(*warmup)
+	f.TakeLatency()
+	f.Record(true)
+	c0, m0 := f.Counters(), time.Now()
+	stormDone := make(chan error, 1)
+	go func() {
+		if *storm == 0 {
+			stormDone <- nil
+			return
+		}
+		time.Sleep(*duration / 2)
+		s0 := time.Now()
+		err := f.Idle(ctx, 2**games+*idle, *storm, *storm)
+		fmt.Fprintf(stderr, "storm of %d logins answered in %v\n", *storm, time.Since(s0).Round(time.Millisecond))
+		stormDone <- err
+	}()
+	time.Sleep(*duration)
+	if err := <-stormDone; err != nil {
+		fmt.Fprintln(stderr, "bomber-load: storm:", err)
+		return 1
+	}
+	f.Record(false)
+	el := time.Since(m0)
+	c := f.Counters().Sub(c0)
+	l := load.Summarise(f.TakeLatency())
+	mode := "closed loop"
+	if *rate > 0 {
+		mode = fmt.Sprintf("open loop at %.0f/s", *rate)
+	}
+	fmt.Fprintf(stdout, "%s, %d games, %v: %d relayed guesses (%.0f/s), %d games finished\n", mode, *games, el.Round(time.Millisecond), c.Relayed, float64(c.Relayed)/el.Seconds(), c.Games)
+	fmt.Fprintf(stdout, "relay latency from intended send: p50 %v  p99 %v  p99.9 %v  max %v  (n=%d)\n",
+		l.P50, l.P99, l.P999, l.Max, l.Count)
+	return 0
+}
