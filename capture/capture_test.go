@@ -217,18 +217,7 @@ func TestCaptureOfARealDaemon(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			accounts := replay.DemoAccounts()
-			check := func(_ context.Context, c statemachine.Check) statemachine.Answer {
-				pw, ok := accounts[c.User]
-				switch {
-				case !ok:
-					return statemachine.NotFound
-				case c.Kind == statemachine.Verify && pw != c.Password:
-					return statemachine.WrongPassword
-				}
-				return statemachine.Found
-			}
-			tr := server.NewNetTransport(server.Config{Check: check, Tap: capt, TickEvery: 5 * time.Millisecond})
+			tr := server.NewNetTransport(server.Config{Check: replay.DemoAccounts().Check, Tap: capt, TickEvery: 5 * time.Millisecond})
 			l, err := net.Listen("tcp", "127.0.0.1:0")
 			if err != nil {
 				t.Fatal(err)
@@ -258,7 +247,7 @@ func TestCaptureOfARealDaemon(t *testing.T) {
 				t.Errorf("password bytes in the capture")
 			}
 			masked := replay.Accounts{}
-			for u, p := range accounts {
+			for u, p := range replay.DemoAccounts() {
 				masked[u] = strings.Repeat("*", len(p))
 			}
 			again := replay.Run(statemachine.Config{}, masked, got)

@@ -54,7 +54,7 @@ func TestLiveSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := server.NewNetTransport(server.Config{Check: demoCheck(accounts), Tap: tap, TickEvery: 5 * time.Millisecond})
+	tr := server.NewNetTransport(server.Config{Check: accounts.Check, Tap: tap, TickEvery: 5 * time.Millisecond})
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -238,19 +238,6 @@ func checkReplays(t *testing.T, golden, got []transcript.Entry) {
 		if d := transcript.Diff(only(of(want, conn), transcript.Recv), only(of(got, conn), transcript.Recv)); d != "" {
 			t.Errorf("%s answers differ from the golden session:\n%s", conn, d)
 		}
-	}
-}
-
-func demoCheck(accounts replay.Accounts) server.Checker {
-	return func(_ context.Context, c statemachine.Check) statemachine.Answer {
-		pw, ok := accounts[c.User]
-		switch {
-		case !ok:
-			return statemachine.NotFound
-		case c.Kind == statemachine.Verify && pw != c.Password:
-			return statemachine.WrongPassword
-		}
-		return statemachine.Found
 	}
 }
 

@@ -49,14 +49,7 @@ func (s *demoStore) check(ctx context.Context, c statemachine.Check) statemachin
 	if s.down.Load() {
 		return statemachine.Unavailable
 	}
-	pw, ok := s.accounts[c.User]
-	switch {
-	case !ok:
-		return statemachine.NotFound
-	case c.Kind == statemachine.Verify && pw != c.Password:
-		return statemachine.WrongPassword
-	}
-	return statemachine.Found
+	return s.accounts.Answer(c)
 }
 
 func (s *demoStore) record(_ context.Context, r statemachine.Record, _, _ time.Time) error {

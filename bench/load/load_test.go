@@ -2,13 +2,13 @@ package load_test
 
 import (
 	"context"
-	"net"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/bomber-game/bomber/bench/load"
 	"github.com/bomber-game/bomber/server"
+	"github.com/bomber-game/bomber/server/servertest"
 	"github.com/bomber-game/bomber/statemachine"
 )
 
@@ -28,27 +28,8 @@ func startServer(t *testing.T, transport string) string {
 		},
 		Record: func(context.Context, statemachine.Record, time.Time, time.Time) error { return nil },
 	}
-	var tr server.Transport
-	if transport == "net" {
-		tr = server.NewNetTransport(cfg)
-	} else {
-		r, err := server.NewReactor(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr = r
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go tr.Serve(l)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		tr.Shutdown(ctx)
-	})
-	return l.Addr().String()
+	addr, _ := servertest.Start(t, cfg, transport != "net")
+	return addr
 }
 
 // waitFor polls cond every 10 ms until it holds or the deadline passes.

@@ -2,18 +2,14 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/bomber-game/bomber/server"
-	"github.com/bomber-game/bomber/statemachine"
-	"github.com/bomber-game/bomber/statemachine/replay"
+	"github.com/bomber-game/bomber/server/servertest"
 )
 
 const goldenDir = "../../testdata/transcripts"
@@ -231,31 +227,7 @@ func TestUsageErrors(t *testing.T) {
 
 // TestOverSockets drives a real transport on loopback.
 func TestOverSockets(t *testing.T) {
-	accounts := replay.DemoAccounts()
-	check := func(_ context.Context, c statemachine.Check) statemachine.Answer {
-		pw, ok := accounts[c.User]
-		switch {
-		case !ok:
-			return statemachine.NotFound
-		case c.Kind == statemachine.Verify && pw != c.Password:
-			return statemachine.WrongPassword
-		}
-		return statemachine.Found
-	}
-	tr := server.NewNetTransport(server.Config{Check: check, TickEvery: 5 * time.Millisecond})
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan struct{})
-	go func() { tr.Serve(l); close(served) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		tr.Shutdown(ctx)
-		<-served
-	})
-	addr := l.Addr().String()
+	addr, _ := servertest.Start(t, server.Config{}, false)
 	files := []string{filepath.Join(goldenDir, "01_login_userlist.txt"), filepath.Join(goldenDir, "04_invite_accept_game.txt")}
 	code, out := runCmd(append([]string{"--addr", addr}, files...)...)
 	if code != exitOK || !strings.Contains(out, "2 passed, 0 failed") {

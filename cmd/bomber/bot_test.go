@@ -4,46 +4,20 @@ import (
 	"context"
 	"io"
 	"math/rand/v2"
-	"net"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/bomber-game/bomber/client"
 	"github.com/bomber-game/bomber/server"
-	"github.com/bomber-game/bomber/statemachine"
-	"github.com/bomber-game/bomber/statemachine/replay"
+	"github.com/bomber-game/bomber/server/servertest"
 )
 
 // startServer runs the daemon's network layer in-process with the demo
-// accounts (password 123).
+// accounts (password 123); games are not stored.
 func startServer(tb testing.TB) string {
-	tb.Helper()
-	accounts := replay.DemoAccounts()
-	check := func(_ context.Context, c statemachine.Check) statemachine.Answer {
-		pw, ok := accounts[c.User]
-		switch {
-		case !ok:
-			return statemachine.NotFound
-		case c.Kind == statemachine.Verify && pw != c.Password:
-			return statemachine.WrongPassword
-		}
-		return statemachine.Found
-	}
-	tr := server.NewNetTransport(server.Config{Check: check}) // no Record: games are not stored
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { tr.Serve(l); close(done) }()
-	tb.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		tr.Shutdown(ctx)
-		<-done
-	})
-	return l.Addr().String()
+	addr, _ := servertest.Start(tb, server.Config{}, false)
+	return addr
 }
 
 // playPair runs two network bots, Albert inviting Beth, for games games.

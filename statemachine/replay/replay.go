@@ -4,6 +4,7 @@
 package replay
 
 import (
+	"context"
 	"net/netip"
 	"strings"
 	"time"
@@ -186,7 +187,12 @@ func (r *Runner) answer(c statemachine.Check) statemachine.Answer {
 	if r.down {
 		return statemachine.Unavailable
 	}
-	pw, ok := r.accounts[c.User]
+	return r.accounts.Answer(c)
+}
+
+// Answer answers an account check from a (name to password).
+func (a Accounts) Answer(c statemachine.Check) statemachine.Answer {
+	pw, ok := a[c.User]
 	switch {
 	case !ok:
 		return statemachine.NotFound
@@ -194,4 +200,10 @@ func (r *Runner) answer(c statemachine.Check) statemachine.Answer {
 		return statemachine.WrongPassword
 	}
 	return statemachine.Found
+}
+
+// Check is Answer with the signature of a server's account checker, so
+// in-process servers in tests can use the same accounts.
+func (a Accounts) Check(_ context.Context, c statemachine.Check) statemachine.Answer {
+	return a.Answer(c)
 }

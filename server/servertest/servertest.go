@@ -1,0 +1,52 @@
+// Package servertest starts an in-process server on loopback for tests of
+// the packages that talk to one (clients, capture, replay, load).
+package servertest
+
+import (
+	"context"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/bomber-game/bomber/server"
+	"github.com/bomber-game/bomber/statemachine/replay"
+)
+
+// Start serves cfg on 127.0.0.1 with the net transport (with reactor set,
+// the epoll reactor) until the test ends, and returns its address and the
+// transport. A nil cfg.Check answers from the demo accounts (password 123);
+// a zero TickEvery ticks every 5 ms.
+func Start(tb testing.TB, cfg server.Config, reactor bool) (string, server.Transport) {
+	tb.Helper()
+	if cfg.Check == nil {
+		cfg.Check = replay.DemoAccounts().Check
+	}
+	if cfg.TickEvery == 0 {
+		cfg.TickEvery = 5 * time.Millisecond
+	}
+	var tr server.Transport
+	if reactor {
+		r, err := server.NewReactor(cfg)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tr = r
+	} else {
+		tr = server.NewNetTransport(cfg)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	served := make(chan struct{})
+	go func() { tr.Serve(l); close(served) }()
+	tb.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := tr.Shutdown(ctx); err != nil {
+			tb.Errorf("shutdown: %v", err)
+		}
+		<-served
+	})
+	return l.Addr().String(), tr
+}
