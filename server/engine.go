@@ -145,6 +145,7 @@ func (e *engine) input(c *conn, data []byte) {
 			}
 			e.obs.SegmentIn(seg.Type)
 			e.hub.Receive(now, c.id, seg)
+			e.bound()
 			if c.gone {
 				return
 			}
@@ -209,7 +210,22 @@ func (e *engine) tick() {
 }
 
 // answer delivers a worker's account answer.
-func (e *engine) answer(id uint64, a statemachine.Answer) { e.hub.Answer(e.now(), id, a) }
+func (e *engine) answer(id uint64, a statemachine.Answer) {
+	e.hub.Answer(e.now(), id, a)
+	e.bound()
+}
+
+// boundSends is how many segments the hub may hold before the engine acts
+// on them in the middle of a loop iteration: a wave of logins among many
+// users (each queues the whole user list and a notice to everyone) then
+// costs a bounded buffer instead of one that grows with the wave.
+const boundSends = 16 << 10
+
+func (e *engine) bound() {
+	if len(e.hub.Ready().Sends) >= boundSends {
+		e.process()
+	}
+}
 
 // process carries out what the hub asked for. The hub's outputs are copied
 // out and acknowledged first, because acting on them can feed the hub new
@@ -275,7 +291,7 @@ func (e *engine) process() {
 			e.obs.GameEnded(r.Reason)
 			e.pool.record(r, e.wall(r.Start), e.wall(r.End))
 		}
-		if cap(b.Sends) > 1024 {
+		if cap(b.Sends) > 2*boundSends {
 			b.Sends = nil // give back a burst's buffer
 		}
 	}

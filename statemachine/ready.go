@@ -106,10 +106,10 @@ func (r *Ready) Empty() bool {
 // Ready returns the pending outputs.
 func (h *Hub) Ready() *Ready { return &h.ready }
 
-// keepSends is the Sends capacity Advance keeps for the next batch; a
-// larger one (a login wave's user lists) is given back, so one burst does
-// not pin its memory for the life of the daemon.
-const keepSends = 1024
+// keepSends is the Sends capacity Advance keeps for the next batch (enough
+// for a login among ten thousand users); a larger one is given back, so one
+// burst does not pin its memory for the life of the daemon.
+const keepSends = 32 << 10
 
 // Advance acknowledges that the outputs returned by Ready were handled.
 func (h *Hub) Advance() {
