@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// ctlRun runs bomberctl on a temporary SQLite store with cheap hashing.
+func ctlRun(t *testing.T, db, stdin string, args ...string) (int, string) {
+	t.Helper()
+	t.Setenv("BOMBER_STORE_SQLITE_PATH", db)
+	t.Setenv("BOMBER_HASHING_MEMORY_KIB", "64")
+	t.Setenv("BOMBER_HASHING_ITERATIONS", "1")
+	var out, errb bytes.Buffer
+	cfg := filepath.Join(t.TempDir(), "empty.yaml")
+	os.WriteFile(cfg, []byte("# defaults\n"), 0o644)
+	code := run(append([]string{"--config", cfg}, args...), strings.NewReader(stdin), &out, &errb)
+	return code, out.String() + errb.String()
+}
+
+func TestAccounts(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "bomber.db")
+	steps := []struct {
+		stdin string
+		args  []string
+		code  int
+		want  string
+	}{
+		{"", []string{"user", "add", "Alice", "--password", "s3cret"}, 0, "added Alice"},
+		{"pw-from-stdin\n", []string{"user", "add", "Bob"}, 0, "added Bob"},
+		{"", []string{"user", "add", "Alice", "--password", "x"}, 1, "exists"},
+		{"", []string{"user", "passwd", "Nobody", "--password", "x"}, 1, ""},
+		{"", []string{"user", "list"}, 0, "Alice"},
+		{"", []string{"user", "delete", "Bob"}, 0, "deleted Bob"},
+		{"", []string{"check-schema"}, 0, "schema version"},
+		{"", []string{"migrate"}, 0, "applied 0 migrations"},
+		{"", []string{"games"}, 0, "PLAYERS"},
+		{"", []string{"frobnicate"}, 2, "Usage"},
+	}
+	for _, s := range steps {
+		code, out := ctlRun(t, db, s.stdin, s.args...)
+		if code != s.code || !strings.Contains(out, s.want) {
+			t.Fatalf("bomberctl %v: exit %d, output %q; want %d and %q", s.args, code, out, s.code, s.want)
+		}
+	}
+	if _, out := ctlRun(t, db, "", "user", "list"); strings.Contains(out, "Bob") {
+		t.Fatalf("deleted user still listed:\n%s", out)
+	}
+}
+
+func TestImportLegacy(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "bomber.db")
+	file := filepath.Join(dir, "account.tsv")
+	// MD5("123"), as the reference server's Database.sql stores it
+	os.WriteFile(file, []byte("Novate\t202cb962ac59075b964b07152d234b70\nLarry\t202cb962ac59075b964b07152d234b70\n"), 0o644)
+	code, out := ctlRun(t, db, "", "import-legacy", "--file", file)
+	if code != 0 || !strings.Contains(out, "imported 2 of 2") {
+		t.Fatalf("import: %d %s", code, out)
+	}
+	code, out = ctlRun(t, db, "", "import-legacy", "--file", file)
+	if code != 0 || !strings.Contains(out, "skipped 2 existing") {
+		t.Fatalf("second import: %d %s", code, out)
+	}
+	if _, out := ctlRun(t, db, "", "user", "list"); !strings.Contains(out, "true") {
+		t.Fatalf("imported accounts not marked legacy:\n%s", out)
+	}
+	if code, _ := ctlRun(t, db, "", "import-legacy"); code != 1 {
+		t.Fatal("import-legacy without a source accepted")
+	}
+}
+
+func TestKickAndOnlineTalkToTheAdminListener(t *testing.T) {
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, r.Method+" "+r.URL.Path+" "+r.FormValue("user"))
+		if r.FormValue("user") == "Ghost" {
+			http.Error(w, "not online: Ghost", http.StatusNotFound)
+			return
+		}
+		w.Write([]byte("[]\n"))
+	}))
+	defer srv.Close()
+	t.Setenv("BOMBER_ADMIN_LISTEN", strings.TrimPrefix(srv.URL, "http://"))
+	db := filepath.Join(t.TempDir(), "x.db")
+	if code, out := ctlRun(t, db, "", "kick", "Alice"); code != 0 {
+		t.Fatalf("kick: %d %s", code, out)
+	}
+	if code, out := ctlRun(t, db, "", "kick", "Ghost"); code != 1 || !strings.Contains(out, "not online") {
+		t.Fatalf("kick of an offline user: %d %s", code, out)
+	}
+	if code, out := ctlRun(t, db, "", "online"); code != 0 || out != "[]\n" {
+		t.Fatalf("online: %d %q", code, out)
+	}
+	want := "POST /kick Alice|POST /kick Ghost|GET /users "
+	if strings.Join(got, "|") != want {
+		t.Fatalf("requests %q, want %q", got, want)
+	}
+}
