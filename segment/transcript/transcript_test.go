@@ -24,7 +24,7 @@ func TestParseLine(t *testing.T) {
 		{"c1 > 42", true, Entry{Conn: "c1", Op: Send, Data: []byte{0x42}}, false}, // any bytes may be sent
 		{"clock +2m", true, Entry{Op: Clock, Advance: 2 * time.Minute}, false},
 		{"store down", true, Entry{Op: StoreDown}, false},
-		{"c1 < 42", false, Entry{}, true},          // a '<' line must be one segment
+		{"c1 < 42", false, Entry{}, true}, // a '<' line must be one segment
 		{"c1 < 08 00 00 08 00 00", false, Entry{}, true},
 		{"c1 > 0", false, Entry{}, true},
 		{"c1 > zz", false, Entry{}, true},
