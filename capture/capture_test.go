@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,17 +16,10 @@ import (
 	"github.com/bomber-game/bomber/segment/transcript"
 	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/server/netreplay"
+	"github.com/bomber-game/bomber/server/servertest"
 	"github.com/bomber-game/bomber/statemachine"
 	"github.com/bomber-game/bomber/statemachine/replay"
 )
-
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time          { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *fakeClock) Advance(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
 
 func wire(t segment.Type, p string) []byte {
 	s, err := segment.Raw(t, []byte(p))
@@ -61,7 +53,7 @@ func read(t *testing.T, file string) (string, []transcript.Entry) {
 
 // session plays a short login through the Tap interface: the password is
 // split over two reads, and the server closes one connection.
-func session(c server.Tap, clk *fakeClock) {
+func session(c server.Tap, clk *servertest.Clock) {
 	c.Opened(1, "192.0.2.7:40001")
 	clk.Advance(10 * time.Millisecond)
 	c.In(1, append(wire(segment.Info, "Beth"), 0x02, 0x00))
@@ -90,7 +82,7 @@ func TestCaptureWritesATranscript(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(map[bool]string{false: "masked", true: "shown"}[tc.show], func(t *testing.T) {
 			dir := t.TempDir()
-			clk := &fakeClock{now: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
+			clk := servertest.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
 			c, err := capture.New(capture.Config{Dir: dir, ShowPasswords: tc.show, Header: []string{"config: login-timeout=30s"}}, clk, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -153,7 +145,7 @@ func TestCaptureRotatesAndPrunes(t *testing.T) {
 	if err := os.WriteFile(old, []byte("# old\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	clk := &fakeClock{now: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
+	clk := servertest.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
 	const maxBytes = 4096
 	c, err := capture.New(capture.Config{Dir: dir, MaxFileBytes: maxBytes, MaxFiles: 3}, clk, nil)
 	if err != nil {
@@ -230,7 +222,7 @@ func TestCaptureOfARealDaemon(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			waitIdle(ctx, t, tr)
+			servertest.WaitIdle(ctx, t, tr)
 			if err := tr.Shutdown(ctx); err != nil {
 				t.Fatal(err)
 			}
@@ -322,29 +314,9 @@ func perConn(want, got []transcript.Entry) map[string]string {
 	return out
 }
 
-// waitIdle waits until the server has seen every client hang up, so the
-// capture ends with the clients' "close" rather than the shutdown's "closed".
-func waitIdle(ctx context.Context, t *testing.T, tr server.Transport) {
-	t.Helper()
-	for {
-		ss, err := tr.Sessions(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(ss) == 0 {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("connections still open: %+v", ss)
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-}
-
 func TestHugeReadIsSplitIntoLines(t *testing.T) {
 	dir := t.TempDir()
-	c, err := capture.New(capture.Config{Dir: dir}, &fakeClock{}, nil)
+	c, err := capture.New(capture.Config{Dir: dir}, servertest.NewClock(time.Time{}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/bomber-game/bomber/segment/transcript"
 	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/server/netreplay"
+	"github.com/bomber-game/bomber/server/servertest"
 	"github.com/bomber-game/bomber/statemachine"
 	"github.com/bomber-game/bomber/statemachine/replay"
 )
@@ -97,7 +98,7 @@ func TestLiveSession(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	waitIdle(ctx, t, tr)
+	servertest.WaitIdle(ctx, t, tr)
 	if err := tr.Shutdown(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -258,23 +259,4 @@ func hangUpInTurn(es []transcript.Entry) []transcript.Entry {
 		es = append(es, transcript.Entry{At: -1, Conn: c, Op: transcript.Close})
 	}
 	return replay.Run(statemachine.Config{}, replay.DemoAccounts(), es)
-}
-
-// waitIdle waits until the server has seen every client hang up.
-func waitIdle(ctx context.Context, t *testing.T, tr server.Transport) {
-	t.Helper()
-	for {
-		ss, err := tr.Sessions(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(ss) == 0 {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("connections still open: %+v", ss)
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
 }

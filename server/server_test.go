@@ -16,18 +16,10 @@ import (
 	"github.com/bomber-game/bomber/segment/transcript"
 	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/server/netreplay"
+	"github.com/bomber-game/bomber/server/servertest"
 	"github.com/bomber-game/bomber/statemachine"
 	"github.com/bomber-game/bomber/statemachine/replay"
 )
-
-// fakeClock is the injected clock: tests move it forward by hand.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time          { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *fakeClock) Advance(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
 
 // demoStore answers checks from the demo accounts and can be switched off.
 type demoStore struct {
@@ -69,7 +61,7 @@ const (
 type fixture struct {
 	addr  string
 	tr    server.Transport
-	clock *fakeClock
+	clock *servertest.Clock
 	store *demoStore
 }
 
@@ -81,7 +73,7 @@ func start(t *testing.T, kind transportKind, hub statemachine.Config, tweak func
 // startWith starts a transport whose store knows accounts.
 func startWith(t *testing.T, kind transportKind, hub statemachine.Config, accounts replay.Accounts, tweak func(*server.Config)) *fixture {
 	t.Helper()
-	f := &fixture{clock: &fakeClock{now: time.Unix(1_700_000_000, 0)}, store: &demoStore{accounts: accounts}}
+	f := &fixture{clock: servertest.NewClock(time.Unix(1_700_000_000, 0)), store: &demoStore{accounts: accounts}}
 	cfg := server.Config{Hub: hub, Check: f.store.check, Record: f.store.record, Clock: f.clock, TickEvery: 2 * time.Millisecond}
 	if tweak != nil {
 		tweak(&cfg)

@@ -5,6 +5,7 @@ package servertest
 import (
 	"context"
 	"net"
+	"sync"
 	"testing"
 	"time"
 
@@ -49,4 +50,39 @@ func Start(tb testing.TB, cfg server.Config, reactor bool) (string, server.Trans
 		<-served
 	})
 	return l.Addr().String(), tr
+}
+
+// Clock is a clock tests move by hand; it satisfies server.Clock.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewClock returns a clock standing at t.
+func NewClock(t time.Time) *Clock { return &Clock{now: t} }
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+
+// Advance moves the clock forward by d.
+func (c *Clock) Advance(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
+
+// WaitIdle waits until tr has no connection left (every client's hang-up
+// has been seen), or fails the test when ctx ends.
+func WaitIdle(ctx context.Context, tb testing.TB, tr server.Transport) {
+	tb.Helper()
+	for {
+		ss, err := tr.Sessions(ctx)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if len(ss) == 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			tb.Fatalf("connections still open: %+v", ss)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 }
