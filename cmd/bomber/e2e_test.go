@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -32,7 +34,7 @@ func TestTmuxWholeGame(t *testing.T) {
 	addr := startBomberd(t, bomberd, dir)
 
 	bot := exec.Command(bomber, "--bot", "--addr", addr, "--user", "Beth", "--password", "123", "--games", "1", "--seed", "7")
-	botLog := &strings.Builder{}
+	botLog := &lockedBuffer{}
 	bot.Stdout, bot.Stderr = botLog, botLog
 	if err := bot.Start(); err != nil {
 		t.Fatal(err)
@@ -61,7 +63,7 @@ func TestTmuxWholeGame(t *testing.T) {
 				}
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("screen never showed %q:\n%s\nbot log:\n%s", what, s, botLog)
+				t.Fatalf("screen never showed %q:\n%s\nbot log:\n%s", what, s, botLog.String())
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
@@ -139,19 +141,14 @@ func needTmux(t *testing.T) string {
 // startBomberd runs bomberd with a fresh SQLite store (which gets the demo
 // accounts, password 123) and cheap hashing, and waits until it listens.
 func startBomberd(t *testing.T, bin, dir string) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
 	cfgFile := filepath.Join(dir, "bomberd.yaml")
 	os.WriteFile(cfgFile, []byte("log:\n  format: console\n"), 0o644)
 	cmd := exec.Command(bin, "--config", cfgFile)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "BOMBER_LISTEN="+addr, "BOMBER_ADMIN_LISTEN=",
+	// port 0: the kernel picks a free port and the log says which
+	cmd.Env = append(os.Environ(), "BOMBER_LISTEN=127.0.0.1:0", "BOMBER_ADMIN_LISTEN=",
 		"BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1")
-	log := &strings.Builder{}
+	log := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -166,12 +163,34 @@ func startBomberd(t *testing.T, bin, dir string) string {
 			cmd.Process.Kill()
 		}
 	})
-	for start := time.Now(); time.Since(start) < 20*time.Second; time.Sleep(50 * time.Millisecond) {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			return addr
+	listening := regexp.MustCompile(`\tlistening\t\{"addr": "([^"]+)"\}`)
+	for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(50 * time.Millisecond) {
+		if m := listening.FindStringSubmatch(log.String()); m != nil {
+			if c, err := net.Dial("tcp", m[1]); err == nil {
+				c.Close()
+				return m[1]
+			}
 		}
 	}
-	t.Fatalf("bomberd did not listen on %s:\n%s", addr, log)
+	t.Fatalf("bomberd did not start listening:\n%s", log.String())
 	return ""
+}
+
+// lockedBuffer collects a process's output; exec writes to it from its own
+// goroutine.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

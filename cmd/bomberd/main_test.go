@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -78,13 +79,14 @@ func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return 
 // environment (BOMBER_* keys), waiting until it accepts connections.
 func startDaemon(t *testing.T, env ...string) *proc {
 	t.Helper()
-	d := &proc{addr: freeAddr(t), admin: freeAddr(t), log: &syncBuffer{}, done: make(chan error, 1)}
+	d := &proc{log: &syncBuffer{}, done: make(chan error, 1)}
 	dir := t.TempDir()
 	d.cmd = exec.Command(bomberdBin, "--config", filepath.Join(dir, "none.yaml"))
 	os.WriteFile(filepath.Join(dir, "none.yaml"), []byte("log:\n  format: console\n"), 0o644)
 	d.cmd.Dir = dir
 	d.cmd.Env = append(os.Environ(),
-		"BOMBER_LISTEN="+d.addr, "BOMBER_ADMIN_LISTEN="+d.admin,
+		// port 0: the kernel picks free ports and the log says which
+		"BOMBER_LISTEN=127.0.0.1:0", "BOMBER_ADMIN_LISTEN=127.0.0.1:0",
 		"BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1", "BOMBER_LOG_LEVEL=debug")
 	d.cmd.Env = append(d.cmd.Env, env...)
 	d.cmd.Stdout, d.cmd.Stderr = d.log, d.log
@@ -105,10 +107,18 @@ func startDaemon(t *testing.T, env ...string) *proc {
 	})
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		c, err := net.Dial("tcp", d.addr)
-		if err == nil {
-			c.Close()
-			return d
+		if d.addr == "" {
+			d.addr = logged(d.log.String(), "listening")
+		}
+		if d.admin == "" {
+			d.admin = logged(d.log.String(), "admin listening")
+		}
+		if d.addr != "" && d.admin != "" {
+			c, err := net.Dial("tcp", d.addr)
+			if err == nil {
+				c.Close()
+				return d
+			}
 		}
 		select {
 		case err := <-d.done:
@@ -120,6 +130,16 @@ func startDaemon(t *testing.T, env ...string) *proc {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// logged finds the address bomberd logged for a listener ("listening",
+// "admin listening", "listening (TLS)").
+func logged(log, what string) string {
+	m := regexp.MustCompile(`\t` + regexp.QuoteMeta(what) + `\t\{"addr": "([^"]+)"\}`).FindStringSubmatch(log)
+	if m == nil {
+		return ""
+	}
+	return m[1]
 }
 
 // TestChecklistThroughBomberd plays the golden transcripts that need no

@@ -117,10 +117,10 @@ func writeCert(t *testing.T, dir string, serial int64) (certFile, keyFile string
 func TestTLS(t *testing.T) {
 	dir := t.TempDir()
 	cert, key := writeCert(t, dir, 1)
-	tlsAddr := freeAddr(t)
 	for _, transport := range []string{"reactor", "net"} {
 		t.Run(transport, func(t *testing.T) {
-			d := startDaemon(t, "BOMBER_TRANSPORT="+transport, "BOMBER_TLS_LISTEN="+tlsAddr, "BOMBER_TLS_CERT_FILE="+cert, "BOMBER_TLS_KEY_FILE="+key)
+			d := startDaemon(t, "BOMBER_TRANSPORT="+transport, "BOMBER_TLS_LISTEN=127.0.0.1:0", "BOMBER_TLS_CERT_FILE="+cert, "BOMBER_TLS_KEY_FILE="+key)
+			tlsAddr := logged(d.log.String(), "listening (TLS)")
 			plain := dial(t, d.addr)
 			plain.login("Beth", "123")
 			tc, err := tls.Dial("tcp", tlsAddr, &tls.Config{InsecureSkipVerify: true})
@@ -183,7 +183,7 @@ func TestKill9AndRestart(t *testing.T) {
 	d.done <- nil
 
 	again := exec.Command(bomberdBin, d.cmd.Args[1:]...)
-	again.Dir, again.Env = d.cmd.Dir, d.cmd.Env
+	again.Dir, again.Env = d.cmd.Dir, append(d.cmd.Env, "BOMBER_LISTEN="+d.addr, "BOMBER_ADMIN_LISTEN=")
 	log := &syncBuffer{}
 	again.Stdout, again.Stderr = log, log
 	if err := again.Start(); err != nil {
