@@ -34,6 +34,7 @@ type Reactor struct {
 	readBuf []byte
 
 	startOnce sync.Once
+	stopOnce  sync.Once
 	done      chan struct{}
 	stopped   bool
 	err       error
@@ -404,8 +405,15 @@ func (rc *rconn) kill() {
 	rc.out = nil
 }
 
-// Shutdown implements Transport.
+// Shutdown implements Transport. Later calls wait for the first to finish
+// and return nil; the reactor's descriptors are closed once.
 func (r *Reactor) Shutdown(ctx context.Context) error {
+	var err error
+	r.stopOnce.Do(func() { err = r.shutdown(ctx) })
+	return err
+}
+
+func (r *Reactor) shutdown(ctx context.Context) error {
 	err := r.do(ctx, func() {
 		for fd, f := range r.lis {
 			unix.EpollCtl(r.epfd, unix.EPOLL_CTL_DEL, fd, nil)
