@@ -3,7 +3,6 @@ package capture_test
 import (
 	"bytes"
 	"context"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -209,24 +208,12 @@ func TestCaptureOfARealDaemon(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tr := server.NewNetTransport(server.Config{Check: replay.DemoAccounts().Check, Tap: capt, TickEvery: 5 * time.Millisecond})
-			l, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			served := make(chan struct{})
-			go func() { tr.Serve(l); close(served) }()
-			diffs, err := netreplay.Run(context.Background(), want, netreplay.Options{Addr: l.Addr().String()})
+			addr, tr := servertest.Start(t, server.Config{Tap: capt}, false)
+			diffs, err := netreplay.Run(context.Background(), want, netreplay.Options{Addr: addr})
 			if err != nil || len(diffs) > 0 {
 				t.Fatalf("live session: %v\n%s", err, netreplay.Format(diffs))
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			servertest.WaitIdle(ctx, t, tr)
-			if err := tr.Shutdown(ctx); err != nil {
-				t.Fatal(err)
-			}
-			<-served
+			servertest.Drain(t, tr)
 			if err := capt.Close(); err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,12 +56,12 @@ func TestLiveSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := server.NewNetTransport(server.Config{Check: accounts.Check, Tap: tap, TickEvery: 5 * time.Millisecond})
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, tr := servertest.Start(t, server.Config{Check: accounts.Check, Tap: tap}, false)
+	ap, err := netip.ParseAddrPort(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := l.Addr().(*net.TCPAddr).Port
+	port := int(ap.Port())
 	// a sniffer may say it is capturing a little before it is: it is ready
 	// once probes sent to a UDP port show up in its file
 	probe, err := net.ListenPacket("udp", "127.0.0.1:0")
@@ -69,8 +70,6 @@ func TestLiveSession(t *testing.T) {
 	}
 	defer probe.Close()
 	filter := fmt.Sprintf("tcp port %d or udp port %d", port, probe.LocalAddr().(*net.UDPAddr).Port)
-	served := make(chan struct{})
-	go func() { tr.Serve(l); close(served) }()
 
 	type running struct {
 		tool, file string
@@ -92,17 +91,13 @@ func TestLiveSession(t *testing.T) {
 		sniffing = append(sniffing, running{s.tool, file, cmd})
 	}
 
-	diffs, err := netreplay.Run(context.Background(), golden, netreplay.Options{Addr: l.Addr().String()})
+	diffs, err := netreplay.Run(context.Background(), golden, netreplay.Options{Addr: addr})
 	if err != nil || len(diffs) > 0 {
 		t.Fatalf("live session: %v\n%s", err, netreplay.Format(diffs))
 	}
+	servertest.Drain(t, tr)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	servertest.WaitIdle(ctx, t, tr)
-	if err := tr.Shutdown(ctx); err != nil {
-		t.Fatal(err)
-	}
-	<-served
 	if err := tap.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -86,3 +86,16 @@ func WaitIdle(ctx context.Context, tb testing.TB, tr server.Transport) {
 		}
 	}
 }
+
+// Drain waits until every client has hung up, then shuts tr down (a test
+// that must read what a Tap wrote calls it before closing the Tap; the
+// shutdown Start registers for cleanup then finds nothing left to do).
+func Drain(tb testing.TB, tr server.Transport) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	WaitIdle(ctx, tb, tr)
+	if err := tr.Shutdown(ctx); err != nil {
+		tb.Fatal(err)
+	}
+}
