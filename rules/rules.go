@@ -64,11 +64,20 @@ const (
 // (a piece moved, jumped, flew or was captured; a die rolled; a cell was
 // revealed). Each game package documents its step kinds and what A, B and C
 // hold.
+//
+// A step is public unless Hidden: a hidden step may be shown to seat Player
+// alone (and to everyone in the record once the game is over). The hub sends
+// each step only to those who may see it, so a game marks every step that
+// carries a seat's secret.
 type Step struct {
 	Kind    uint8
 	Player  Player
+	Hidden  bool
 	A, B, C int16
 }
+
+// VisibleTo reports whether viewer (a seat or Spectator) may see s.
+func (s Step) VisibleTo(viewer Player) bool { return !s.Hidden || viewer == s.Player }
 
 // Status tells whether a game is still being played and how it ended.
 type Status uint8
@@ -130,6 +139,14 @@ type Game interface {
 	// View renders the game as seat viewer may see it (Spectator: public
 	// information only); hidden information never leaks to another seat.
 	View(viewer Player) string
+	// Observe is View as data a protocol can carry: the same information,
+	// in the game's documented byte layout, and nothing more.
+	Observe(viewer Player) View
+	// Redact returns an independent copy holding only what seat p may know:
+	// every other seat's hidden state is erased and chance draws come from a
+	// generator unrelated to the real game's. Games without hidden
+	// information return a clone. Bots are given nothing else (see Seat).
+	Redact(p Player) Game
 	// Clone returns an independent deep copy (for bots and search). A game
 	// with chance gives the clone its own generator, derived from the
 	// position: playing on a clone neither disturbs nor reveals the real
@@ -137,23 +154,81 @@ type Game interface {
 	Clone() Game
 }
 
+// View is what one viewer may see of a game, as structured data. Cells and
+// Extra are laid out as the game's package documents (its "view layout"),
+// so any client can draw the game from a View alone.
+type View struct {
+	Viewer Player   // the seat it was made for, or Spectator
+	Status Status   // running or how it ended
+	ToMove []Player // seats that may act now
+	Scores []int    // by seat, as Game.Scores
+	Cells  []byte   // the board, one byte per cell or point (game-defined)
+	Extra  []byte   // other public or own state: hands, dice, counters (game-defined)
+}
+
 // Options are a game's settings as key/value text (from configuration);
 // each game documents its keys, and unknown keys are an error.
 type Options map[string]string
+
+// OptionKind is the type of an option's value.
+type OptionKind uint8
+
+// Option kinds.
+const (
+	OptionInt    OptionKind = iota // a whole number in [Min, Max]
+	OptionBool                     // "true" or "false"
+	OptionChoice                   // one of Choices
+)
+
+// OptionSpec describes one key a game's Options accept, for catalogues and
+// clients that build a settings form.
+type OptionSpec struct {
+	Key      string
+	Doc      string // one line, for people
+	Kind     OptionKind
+	Default  string
+	Min, Max int      // OptionInt
+	Choices  []string // OptionChoice
+}
 
 // Spec describes a game and how to start one.
 type Spec struct {
 	Name       string
 	MinPlayers int
 	MaxPlayers int
+	// Options lists every key New accepts, in display order.
+	Options []OptionSpec
 	// New starts a game for the given number of players. rng supplies every
 	// random draw the game makes (games without chance may ignore it).
 	New func(players int, opts Options, rng Rand) (Game, error)
 }
 
-// Bot chooses moves for a seat. Bots are deterministic for a given seed and
-// see only what View(p) shows (a bot never reads an opponent's hidden state).
-type Bot interface {
-	// Choose returns the move the bot makes for p in g; p must be to move.
-	Choose(g Game, p Player) (Move, error)
+// Seat is a game as one seat may know it: what a bot is given. It holds a
+// redacted copy (Game.Redact), so a bot cannot read another seat's hidden
+// state or the real game's future chance draws, whatever it does.
+type Seat struct {
+	game   Game
+	player Player
 }
+
+// SeatOf returns what seat p of g may know.
+func SeatOf(g Game, p Player) Seat { return Seat{game: g.Redact(p), player: p} }
+
+// Player is the seat.
+func (s Seat) Player() Player { return s.player }
+
+// Game is the seat's own redacted copy; playing on it changes nothing real.
+func (s Seat) Game() Game { return s.game }
+
+// Bot chooses moves for a seat. Bots are deterministic for a given seed and
+// see only what their Seat holds.
+type Bot interface {
+	// Choose returns the move the bot makes for its seat, which must be to move.
+	Choose(s Seat) (Move, error)
+}
+
+// Resigning and leaving. KindResign in a two-player game ends it with the
+// other seat winning. In a game of three or four, the resigning seat leaves
+// and the game goes on without it (its turns are skipped; its pieces leave
+// the board or stay, as the game documents); when one seat is left it wins.
+// Every game accepts KindResign from any seat still playing, on turn or not.

@@ -1,0 +1,80 @@
+// Package record holds a finished game as it is stored: enough to list it,
+// export it in the game's notation, and replay it through the rules to check
+// that it reproduces the stored outcome.
+package record
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/bomber-game/bomber/rules"
+)
+
+// Seat is one seat of a recorded game.
+type Seat struct {
+	Name string // the user who sat there ("" for a seat that stayed empty)
+	Bot  bool   // a computer player held the seat at some point
+}
+
+// Move is one accepted move.
+type Move struct {
+	Seat rules.Player
+	Text string // the move in the game's notation
+	At   int64  // shell time it was accepted (nanoseconds)
+}
+
+// Game is a finished (or abandoned) game.
+type Game struct {
+	ID      uint64 // the store's id; 0 before it is stored
+	Game    string // the game's Spec name
+	Options rules.Options
+	Seats   []Seat
+	Seed    [32]byte // the table's random seed, revealed once the game is over
+	Moves   []Move
+	Outcome rules.Outcome
+	Scores  []int
+	Reason  string // why it ended: "won", "drawn", "resigned", "abandoned", "aborted"
+	Start   int64  // shell time the game started (nanoseconds since the Unix epoch)
+	End     int64
+}
+
+// Rand is the generator a table with seed uses for every chance draw.
+func Rand(seed [32]byte) *rand.Rand { return rand.New(rand.NewChaCha8(seed)) }
+
+// Commit is the commitment to seed a table publishes when its game starts.
+func Commit(seed [32]byte) [32]byte { return sha256.Sum256(seed[:]) }
+
+// ErrMismatch: a replayed record does not reproduce its stored outcome.
+var ErrMismatch = errors.New("record does not replay to its outcome")
+
+// Replay plays rec's moves through spec from its seed and returns the game.
+// It fails when a move does not parse or is refused, or, for a game whose
+// stored reason is "won" or "drawn", when the outcome differs.
+func Replay(spec rules.Spec, rec *Game) (rules.Game, error) {
+	if spec.Name != rec.Game {
+		return nil, fmt.Errorf("record of %q replayed as %q", rec.Game, spec.Name)
+	}
+	g, err := spec.New(len(rec.Seats), rec.Options, Rand(rec.Seed))
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", rec.Game, err)
+	}
+	for i, m := range rec.Moves {
+		mv, err := g.ParseMove(m.Seat, m.Text)
+		if err != nil {
+			return g, fmt.Errorf("move %d %q: %w", i+1, m.Text, err)
+		}
+		if _, err := g.Play(m.Seat, mv, nil); err != nil {
+			return g, fmt.Errorf("move %d %q by seat %d: %w", i+1, m.Text, m.Seat, err)
+		}
+	}
+	if rec.Reason == "won" || rec.Reason == "drawn" {
+		got := g.Outcome()
+		if got.Status != rec.Outcome.Status || !slices.Equal(got.Winners, rec.Outcome.Winners) {
+			return g, fmt.Errorf("%w: replay gives %s %v, stored %s %v", ErrMismatch, got.Status, got.Winners, rec.Outcome.Status, rec.Outcome.Winners)
+		}
+	}
+	return g, nil
+}
