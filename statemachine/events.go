@@ -1,7 +1,10 @@
 package statemachine
 
 import (
+	"maps"
 	"slices"
+
+	"github.com/bomber-game/bomber/rules"
 
 	"github.com/bomber-game/bomber/segment"
 )
@@ -84,6 +87,7 @@ func (h *Hub) Answer(now int64, id uint64, a Answer) {
 // connections that did not log in in time are closed.
 func (h *Hub) Tick(now int64) {
 	h.sweepFailures(now)
+	h.expireOffers(now)
 	for {
 		c, ok := h.kicks.pop(now)
 		if !ok {
@@ -109,10 +113,19 @@ func (h *Hub) Tick(now int64) {
 // as a loss and offline notices would go to connections about to close.
 func (h *Hub) Shutdown(now int64) {
 	for _, s := range h.online {
-		if m := s.match; m != nil && m.players[0] == s {
-			h.endMatch(now, m, Aborted, -1, -1)
+		if t := s.table; t != nil && !t.ext() && t.seats[0].s == s {
+			h.endTable(now, t, "aborted", rules.Spectator)
 		}
 	}
+	for _, id := range slices.Sorted(maps.Keys(h.tables)) {
+		t := h.tables[id]
+		if t.game != nil && t.phase == phasePlaying {
+			h.ready.Records = append(h.ready.Records, h.recordOf(now, t, "aborted", rules.Spectator))
+			h.stats.GamesEnded[Aborted]++
+		}
+	}
+	clear(h.tables)
+	clear(h.codes)
 	conns := make([]ConnID, 0, len(h.sessions))
 	for c, s := range h.sessions {
 		s.closed = true
@@ -183,13 +196,15 @@ func (h *Hub) leave(now int64, s *session) {
 			p.state, p.peer = ServerStandBy, nil
 		}
 	case Draw, Game:
-		if m := s.match; m != nil {
-			h.endMatch(now, m, Abandoned, -1, int(s.seat))
-			other := m.players[1-s.seat]
+		if t := s.table; t != nil {
+			other := t.seats[1-s.seat].s
+			h.endTable(now, t, "abandoned", s.seat)
 			h.send(other, segment.Empty(segment.GameOver))
 		}
+	case AtTable:
+		h.leaveTable(now, s, true)
 	}
-	s.peer, s.orphan, s.match = nil, false, nil
+	s.peer, s.orphan, s.table = nil, false, nil
 }
 
 // Disconnect closes the named user's connection as if it had dropped (an

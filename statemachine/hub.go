@@ -13,10 +13,10 @@ package statemachine
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/bomber-game/bomber/rules"
-	"github.com/bomber-game/bomber/rules/bomber"
 	"github.com/bomber-game/bomber/segment"
 )
 
@@ -37,9 +37,10 @@ const (
 	Draw                   State = 5 // paired, placing planes
 	Game                   State = 6 // both boards placed, guessing
 	Kicked                 State = 7 // replaced by a newer login; ignored until closed
+	AtTable                State = 8 // extended protocol: sits or watches at a table
 )
 
-var stateNames = [...]string{"Accept", "WaitForPassword", "ServerStandBy", "WaitInvitationResponse", "Responding", "Draw", "Game", "Kicked"}
+var stateNames = [...]string{"Accept", "WaitForPassword", "ServerStandBy", "WaitInvitationResponse", "Responding", "Draw", "Game", "Kicked", "AtTable"}
 
 func (s State) String() string {
 	if int(s) < len(stateNames) {
@@ -49,7 +50,7 @@ func (s State) String() string {
 }
 
 // LoggedIn reports whether a session in state s counts as an online user.
-func (s State) LoggedIn() bool { return s >= ServerStandBy && s <= Game }
+func (s State) LoggedIn() bool { return s >= ServerStandBy && s <= Game || s == AtTable }
 
 // First says who guesses first in a new game.
 type First uint8
@@ -87,6 +88,63 @@ type Config struct {
 	// faster is closed. 0 disables it.
 	SegmentRate  int
 	SegmentBurst int
+
+	// Games the extended protocol offers, in catalogue order (none: tables
+	// are off and only reference Bomber is played).
+	Games []GameEntry
+	// Entropy supplies each table's 32-byte seed; the shell passes
+	// crypto/rand.Reader, tests and replays a seeded generator so captured
+	// sessions replay exactly. Nil means an all-zero seed.
+	Entropy io.Reader
+	// MaxTables bounds the tables open at once; MaxTablesPerUser the open
+	// tables one user created. 0 means the defaults (10,000 and 3).
+	MaxTables        int
+	MaxTablesPerUser int
+	// MaxWatchers bounds the watchers of one table; 0 means 100.
+	MaxWatchers int
+	// ChatRate is how many chat lines per second a connection may send on
+	// average, ChatBurst how many at once; lines beyond are answered with
+	// an error and dropped. 0 means 1 per second with a burst of 5.
+	ChatRate  int
+	ChatBurst int
+	// OfferTTL is how long a draw, rematch or takeback offer stands; 0 means 30s.
+	OfferTTL time.Duration
+}
+
+// Defaults for the table limits.
+const (
+	DefaultMaxTables        = 10000
+	DefaultMaxTablesPerUser = 3
+	DefaultMaxWatchers      = 100
+	DefaultChatRate         = 1
+	DefaultChatBurst        = 5
+	DefaultOfferTTL         = 30 * time.Second
+)
+
+// withDefaults fills the zero limits.
+func (c Config) withDefaults() Config {
+	if c.KickGrace <= 0 {
+		c.KickGrace = DefaultKickGrace
+	}
+	if c.MaxTables <= 0 {
+		c.MaxTables = DefaultMaxTables
+	}
+	if c.MaxTablesPerUser <= 0 {
+		c.MaxTablesPerUser = DefaultMaxTablesPerUser
+	}
+	if c.MaxWatchers <= 0 {
+		c.MaxWatchers = DefaultMaxWatchers
+	}
+	if c.ChatRate <= 0 {
+		c.ChatRate = DefaultChatRate
+	}
+	if c.ChatBurst <= 0 {
+		c.ChatBurst = DefaultChatBurst
+	}
+	if c.OfferTTL <= 0 {
+		c.OfferTTL = DefaultOfferTTL
+	}
+	return c
 }
 
 // DefaultKickGrace is the grace period before a kicked connection is closed.
@@ -104,59 +162,76 @@ type session struct {
 	check  uint64 // id of the account check in flight, 0 for none
 	queue  [pendingMax]segment.Segment
 	queued int
-	peer   *session // inviter or invitee while inviting, responding
-	orphan bool     // Responding to an inviter that has gone
-	match  *match
-	seat   rules.Player
-	closed bool // removed from the hub
+	peer   *session     // inviter or invitee while inviting, responding
+	orphan bool         // Responding to an inviter that has gone
+	table  *table       // the table s sits or watches at
+	seat   rules.Player // its seat there, or rules.Spectator when watching
+	closed bool         // removed from the hub
 	source string
-	credit int64 // rate limit: nanoseconds of allowance saved up
-	last   int64 // rate limit: time of the last segment
-}
-
-type match struct {
-	game    bomber.Game
-	players [2]*session // seat 0 is the inviter
-	start   int64
+	credit int64       // rate limit: nanoseconds of allowance saved up
+	last   int64       // rate limit: time of the last segment
+	x      *extSession // extended-protocol state; nil for reference clients
+	spoke  bool        // a segment has been handled (Hello must come first)
 }
 
 // Hub owns all sessions, invitations and matches.
 type Hub struct {
-	cfg      Config
-	sessions map[ConnID]*session
-	users    map[string]*session // logged-in (and Kicked-free) sessions by user name
-	online   []*session          // logged-in sessions in login order
-	checkSeq uint64
-	checks   map[uint64]*session
-	timers   timerQueue
-	kicks    timerQueue
-	ready    Ready
-	stats    Stats
-	failures map[string]*failures // login throttling by "ip " + address and "user " + name
-	sweepAt  int64
+	cfg         Config
+	sessions    map[ConnID]*session
+	users       map[string]*session // logged-in (and Kicked-free) sessions by user name
+	online      []*session          // logged-in sessions in login order
+	checkSeq    uint64
+	checks      map[uint64]*session
+	timers      timerQueue
+	kicks       timerQueue
+	ready       Ready
+	stats       Stats
+	failures    map[string]*failures // login throttling by "ip " + address and "user " + name
+	sweepAt     int64
+	steps       []rules.Step // reused by every Play
+	tables      map[uint32]*table
+	tableSeq    uint32
+	codes       map[string]*table // private tables by join code
+	games       map[string]*GameEntry
+	catalog     []*GameEntry
+	scratch     []byte            // message bodies being built
+	segs        []segment.Segment // a message cut into segments
+	offerTimers timerQueue        // offer expiries, by table id
 }
 
 // New returns an empty hub.
 func New(cfg Config) *Hub {
-	if cfg.KickGrace <= 0 {
-		cfg.KickGrace = DefaultKickGrace
-	}
-	return &Hub{
+	cfg = cfg.withDefaults()
+	h := &Hub{
 		cfg:      cfg,
 		sessions: make(map[ConnID]*session),
 		users:    make(map[string]*session),
 		checks:   make(map[uint64]*session),
 		failures: make(map[string]*failures),
+		steps:    make([]rules.Step, 0, 64),
+		tables:   make(map[uint32]*table),
+		codes:    make(map[string]*table),
 	}
+	h.setGames(cfg.Games)
+	return h
 }
 
 // SetConfig changes the configuration; it applies to what happens next
 // (a kick grace already running keeps its deadline).
 func (h *Hub) SetConfig(cfg Config) {
-	if cfg.KickGrace <= 0 {
-		cfg.KickGrace = DefaultKickGrace
+	h.cfg = cfg.withDefaults()
+	h.setGames(h.cfg.Games)
+}
+
+// setGames indexes the catalogue by name.
+func (h *Hub) setGames(games []GameEntry) {
+	h.games = make(map[string]*GameEntry, len(games))
+	h.catalog = h.catalog[:0]
+	for i := range games {
+		e := &games[i]
+		h.games[e.Spec.Name] = e
+		h.catalog = append(h.catalog, e)
 	}
-	h.cfg = cfg
 }
 
 // Config returns the hub's configuration.
@@ -186,8 +261,8 @@ func (h *Hub) Sessions(buf []SessionInfo) []SessionInfo {
 		}
 		if s.peer != nil {
 			info.Opponent = s.peer.name
-		} else if s.match != nil {
-			info.Opponent = s.match.players[1-s.seat].name
+		} else if t := s.table; t != nil && !t.ext() {
+			info.Opponent = t.seats[1-s.seat].name
 		}
 		return info
 	}

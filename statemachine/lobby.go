@@ -42,7 +42,7 @@ func (h *Hub) respond(now int64, s *session, seg segment.Segment) {
 		return
 	}
 	h.reply(inviter, segment.InvitResponse, ReplyOK)
-	h.startMatch(now, inviter, s)
+	h.refStart(now, inviter, s)
 }
 
 // crossInvite: s sends an invitation while an invitation to s is pending.

@@ -10,6 +10,12 @@ import (
 // defined in every state: what is not listed here is ignored (and counted),
 // which is how the reference server treats out-of-state segments too.
 func (h *Hub) handle(now int64, s *session, seg segment.Segment) {
+	if seg.Type.Extended() {
+		h.extSegment(now, s, seg)
+		s.spoke = true
+		return
+	}
+	s.spoke = true
 	switch s.state {
 	case Accept, WaitForPassword:
 		switch seg.Type {

@@ -3,6 +3,8 @@ package statemachine
 import (
 	"fmt"
 
+	"github.com/bomber-game/bomber/rules/record"
+
 	"github.com/bomber-game/bomber/segment"
 )
 
@@ -56,25 +58,14 @@ func (r EndReason) String() string {
 	return [...]string{"won", "abandoned", "aborted"}[r]
 }
 
-// Record is a finished (or abandoned) game for the shell to store.
-type Record struct {
-	Players [2]string // seat 0 invited seat 1
-	Winner  int       // seat of the winner, -1 for none
-	Leaver  int       // with Abandoned: the seat that left; else -1
-	Reason  EndReason
-	Guesses [2]int
-	Start   int64 // shell time the pairing was accepted
-	End     int64
-}
-
 // Ready is what the hub wants done after the events fed to it so far. Its
 // slices belong to the hub and stay valid until Advance.
 type Ready struct {
-	Sends   []Send   // in order; segments for one connection must be written in this order
-	Closes  []ConnID // close these after writing their pending sends
-	Checks  []Check  // account checks to run
-	Records []Record // games to record
-	Notices []Notice // things an operator wants logged
+	Sends   []Send        // in order; segments for one connection must be written in this order
+	Closes  []ConnID      // close these after writing their pending sends
+	Checks  []Check       // account checks to run
+	Records []record.Game // games to record
+	Notices []Notice      // things an operator wants logged
 }
 
 // NoticeKind says what a Notice reports.
@@ -191,6 +182,13 @@ type Stats struct {
 	Throttled     uint64 // logins refused by throttling
 	RateLimited   uint64 // connections closed for sending too fast
 	MalformedShot uint64 // unreadable guesses taken as misses
+	BadExtended   uint64 // connections closed for extended segments they may not send
+	ExtErrors     uint64 // extended requests answered with an Error
+	TablesCreated uint64
+	Watches       uint64
+	TableMoves    uint64 // moves accepted at extended tables
+	ChatLines     uint64
+	ChatFlood     uint64 // chat lines refused by the chat rate limit
 }
 
 // Stats returns the hub's counters.

@@ -14,9 +14,12 @@ import (
 // narration lines of the form "# config: key=value ...". Keys: dialect
 // (reference|document), first (inviter|invitee), kick-grace and
 // login-timeout (Go durations), hide-unknown-users (true|false),
-// login-failures, login-window, login-lockout, segment-rate, segment-burst.
+// login-failures, login-window, login-lockout, segment-rate, segment-burst,
+// and seed (the entropy every table's seed and join code come from: a
+// transcript replays only with the seed it was recorded with; 0 when absent).
+// Every game of statemachine.Catalogue is offered.
 func ConfigFromNotes(entries []transcript.Entry) (statemachine.Config, error) {
-	var cfg statemachine.Config
+	cfg := statemachine.Config{Games: statemachine.Catalogue(), Entropy: statemachine.SeededEntropy(0)}
 	for _, e := range entries {
 		rest, ok := strings.CutPrefix(e.Comment, "config:")
 		if e.Op != transcript.Note || !ok {
@@ -53,6 +56,10 @@ func ConfigFromNotes(entries []transcript.Entry) (statemachine.Config, error) {
 				cfg.SegmentRate, err = strconv.Atoi(v)
 			case "segment-burst":
 				cfg.SegmentBurst, err = strconv.Atoi(v)
+			case "seed":
+				var n uint64
+				n, err = strconv.ParseUint(v, 10, 64)
+				cfg.Entropy = statemachine.SeededEntropy(n)
 			default:
 				err = fmt.Errorf("unknown key")
 			}

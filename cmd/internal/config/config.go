@@ -4,6 +4,7 @@
 package config
 
 import (
+	crand "crypto/rand"
 	"errors"
 	"fmt"
 	"strings"
@@ -24,6 +25,7 @@ type Config struct {
 	Hashing         Hashing       `mapstructure:"hashing"`
 	Protocol        Protocol      `mapstructure:"protocol"`
 	Limits          Limits        `mapstructure:"limits"`
+	Tables          Tables        `mapstructure:"tables"`
 	Log             Log           `mapstructure:"log"`
 	Capture         Capture       `mapstructure:"capture"`
 	Admin           Admin         `mapstructure:"admin"`
@@ -69,6 +71,16 @@ type Limits struct {
 	LoginLockout        time.Duration `mapstructure:"login_lockout"`
 	SegmentRate         int           `mapstructure:"segment_rate"`
 	SegmentBurst        int           `mapstructure:"segment_burst"`
+}
+
+// Tables bounds the extended protocol's tables (docs/protocol.md).
+type Tables struct {
+	MaxTables        int           `mapstructure:"max_tables"`
+	MaxTablesPerUser int           `mapstructure:"max_tables_per_user"`
+	MaxWatchers      int           `mapstructure:"max_watchers"`
+	ChatRate         int           `mapstructure:"chat_rate"`
+	ChatBurst        int           `mapstructure:"chat_burst"`
+	OfferTTL         time.Duration `mapstructure:"offer_ttl"`
 }
 
 // Log sets logging.
@@ -129,6 +141,12 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("limits.login_lockout", 5*time.Minute)
 	v.SetDefault("limits.segment_rate", 50)
 	v.SetDefault("limits.segment_burst", 200)
+	v.SetDefault("tables.max_tables", statemachine.DefaultMaxTables)
+	v.SetDefault("tables.max_tables_per_user", statemachine.DefaultMaxTablesPerUser)
+	v.SetDefault("tables.max_watchers", statemachine.DefaultMaxWatchers)
+	v.SetDefault("tables.chat_rate", statemachine.DefaultChatRate)
+	v.SetDefault("tables.chat_burst", statemachine.DefaultChatBurst)
+	v.SetDefault("tables.offer_ttl", statemachine.DefaultOfferTTL)
 	v.SetDefault("log.level", "info")
 	v.SetDefault("log.format", "json")
 	v.SetDefault("capture.enabled", false)
@@ -243,6 +261,9 @@ func (c *Config) Validate() error {
 		l.LoginFailures < 0 || l.LoginWindow < 0 || l.LoginLockout < 0 || l.SegmentRate < 0 || l.SegmentBurst < 0 || l.SegmentRate > 0 && l.SegmentBurst < 1 {
 		bad("limits: a value is out of range (%+v)", l)
 	}
+	if t := c.Tables; t.MaxTables < 1 || t.MaxTablesPerUser < 1 || t.MaxWatchers < 0 || t.ChatRate < 1 || t.ChatBurst < 1 || t.OfferTTL < time.Second {
+		bad("tables: a value is out of range (max_tables and max_tables_per_user >= 1, chat_rate and chat_burst >= 1, offer_ttl >= 1s)")
+	}
 	if c.Log.Format != "json" && c.Log.Format != "console" {
 		bad("log.format: %q (want json or console)", c.Log.Format)
 	}
@@ -273,5 +294,13 @@ func (c *Config) Hub() statemachine.Config {
 		LoginLockout:     c.Limits.LoginLockout,
 		SegmentRate:      c.Limits.SegmentRate,
 		SegmentBurst:     c.Limits.SegmentBurst,
+		Games:            statemachine.Catalogue(),
+		Entropy:          crand.Reader,
+		MaxTables:        c.Tables.MaxTables,
+		MaxTablesPerUser: c.Tables.MaxTablesPerUser,
+		MaxWatchers:      c.Tables.MaxWatchers,
+		ChatRate:         c.Tables.ChatRate,
+		ChatBurst:        c.Tables.ChatBurst,
+		OfferTTL:         c.Tables.OfferTTL,
 	}
 }

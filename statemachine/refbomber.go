@@ -6,18 +6,37 @@ import (
 	"github.com/bomber-game/bomber/segment"
 )
 
-// startMatch pairs inviter (seat 0) and invitee (seat 1) for drawing.
-func (h *Hub) startMatch(now int64, inviter, invitee *session) {
-	first := rules.Player(0)
+// The Bomber wire adapter: the reference client's Bomber match is a table of
+// two seats whose moves arrive as reference segments. Everything that is
+// peculiar to that client lives here: boards exchanged once both are in,
+// guesses in ASCII forwarded in binary, the malformed double guess taken as a
+// miss, and the loser told GameOver by the server. The moves themselves go
+// through rules.Game.Play like every other game's.
+
+// refOptions are the Bomber options for each First setting.
+var refOptions = [2]rules.Options{{"first": "0"}, {"first": "1"}}
+
+// refStart seats inviter (seat 0) and invitee (seat 1) at a reference Bomber table.
+func (h *Hub) refStart(now int64, inviter, invitee *session) {
+	first := 0
 	if h.cfg.First == Invitee {
 		first = 1
 	}
-	m := &match{game: *bomber.New(first), players: [2]*session{inviter, invitee}, start: now}
-	for i, p := range m.players {
-		p.state, p.match, p.seat = Draw, m, rules.Player(i)
+	spec := bomber.Spec()
+	g, err := spec.New(2, refOptions[first], nil)
+	if err != nil {
+		panic("statemachine: bomber refused its own options: " + err.Error())
+	}
+	t := &table{kind: refKind, opts: refOptions[first], game: g, seats: make([]seatSlot, 2), phase: phasePlaying, start: now, moves: make([]playedMove, 0, 128)}
+	for i, p := range []*session{inviter, invitee} {
+		t.seats[i] = seatSlot{s: p, name: p.name}
+		p.state, p.table, p.seat = Draw, t, rules.Player(i)
 	}
 	h.stats.GamesStarted++
 }
+
+// refKind is the catalogue entry of reference Bomber tables.
+var refKind = &GameEntry{Spec: bomber.Spec()}
 
 func cell(c segment.Coord) bomber.Cell { return bomber.CellAt(int(c.X), int(c.Y)) }
 
@@ -27,8 +46,9 @@ func coord(c bomber.Cell) segment.Coord { return segment.Coord{X: uint8(c.X()), 
 // planes on the board without overlap cannot come from a working client: the
 // connection is closed (its opponent is released as on any disconnect).
 func (h *Hub) board(now int64, s *session, seg segment.Segment) {
-	m := s.match
-	if m.game.Placed(s.seat) {
+	t := s.table
+	g := t.game.(*bomber.Game)
+	if g.Placed(s.seat) {
 		h.stats.Ignored++
 		return
 	}
@@ -38,25 +58,25 @@ func (h *Hub) board(now int64, s *session, seg segment.Segment) {
 		for i := range b {
 			b[i] = bomber.Plane{Head: cell(cs[2*i]), Tail: cell(cs[2*i+1])}
 		}
-		err = m.game.SetBoard(s.seat, b)
+		err = h.play(now, t, s.seat, bomber.BoardMove(b))
 	}
 	if err != nil {
 		h.stats.BadBoards++
 		h.close(now, s)
 		return
 	}
-	if m.game.Phase() != bomber.Guessing {
+	if g.Phase() != bomber.Guessing {
 		return
 	}
 	// both boards are in: each player gets the other's, and play begins
-	for i, p := range m.players {
-		b, _ := m.game.Board(rules.Player(1 - i))
+	for i, sl := range t.seats {
+		b, _ := g.Board(rules.Player(1 - i))
 		var cs [6]segment.Coord
 		for j, pl := range b {
 			cs[2*j], cs[2*j+1] = coord(pl.Head), coord(pl.Tail)
 		}
-		h.send(p, segment.NewBoard(cs))
-		p.state = Game
+		h.send(sl.s, segment.NewBoard(cs))
+		sl.s.state = Game
 	}
 }
 
@@ -65,68 +85,52 @@ func (h *Hub) board(now int64, s *session, seg segment.Segment) {
 // reference client's 6-byte DoubleCoord after a wrong double) is a miss: the
 // turn passes and the opponent is shown a guess that cannot hit.
 func (h *Hub) guess(now int64, s *session, seg segment.Segment) {
-	m := s.match
-	if m.game.Turn() != s.seat {
+	t := s.table
+	g := t.game.(*bomber.Game)
+	if g.Turn() != s.seat {
 		h.stats.Ignored++
 		return
 	}
-	opp := m.players[1-s.seat]
+	opp := t.seats[1-s.seat].s
 	var fwd segment.Segment
 	switch seg.Type {
 	case segment.SingleCoord:
 		if c, err := seg.Single(); err == nil {
-			m.game.Single(s.seat, cell(c))
+			h.play(now, t, s.seat, bomber.SingleMove(cell(c)))
 			fwd = segment.NewSingle(c, segment.Binary)
 			break
 		}
-		fwd = h.miss(m, s, seg)
+		fwd = h.miss(now, t, s, seg)
 	case segment.DoubleCoord:
 		if hd, tl, err := seg.Double(); err == nil {
-			m.game.Double(s.seat, cell(hd), cell(tl))
+			h.play(now, t, s.seat, bomber.DoubleMove(bomber.Plane{Head: cell(hd), Tail: cell(tl)}))
 			fwd = segment.NewDouble(hd, tl, segment.Binary)
 			break
 		}
-		fwd = h.miss(m, s, seg)
+		fwd = h.miss(now, t, s, seg)
 	}
 	h.send(opp, fwd)
-	if winner, over := m.game.Winner(); over {
+	if o := t.game.Outcome(); o.Status != rules.Running {
 		// the winner's client knows it has won and sends GameOver itself; the
 		// loser is told now, so the result never depends on that segment
 		h.send(opp, segment.Empty(segment.GameOver))
-		h.endMatch(now, m, Won, int(winner), -1)
+		h.endTable(now, t, "won", rules.Spectator)
 	}
 }
 
 // miss takes an unreadable guess as a miss and returns what the opponent is
 // shown: a double guess whose head and tail are the same cell (no plane
 // matches it), that cell being the tail the client meant when readable.
-func (h *Hub) miss(m *match, s *session, seg segment.Segment) segment.Segment {
+func (h *Hub) miss(now int64, t *table, s *session, seg segment.Segment) segment.Segment {
 	h.stats.MalformedShot++
-	m.game.Miss(s.seat)
+	h.play(now, t, s.seat, rules.Move{Kind: bomber.KindMiss})
 	var c segment.Coord
 	if p := seg.Payload(); len(p) >= 2 {
-		if t, err := segment.Raw(segment.SingleCoord, p[len(p)-2:]); err == nil {
-			if tc, err := t.Single(); err == nil {
+		if tc, err := segment.Raw(segment.SingleCoord, p[len(p)-2:]); err == nil {
+			if tc, err := tc.Single(); err == nil {
 				c = tc
 			}
 		}
 	}
 	return segment.NewDouble(c, c, segment.Binary)
-}
-
-// endMatch records a match and returns its players to stand-by.
-func (h *Hub) endMatch(now int64, m *match, reason EndReason, winner, leaver int) {
-	r := Record{Winner: winner, Leaver: leaver, Reason: reason, Start: m.start, End: now}
-	for i, p := range m.players {
-		r.Players[i] = p.name
-		r.Guesses[i] = m.game.Guesses(rules.Player(i))
-		if p.match == m {
-			p.match = nil
-			if p.state == Draw || p.state == Game {
-				p.state = ServerStandBy
-			}
-		}
-	}
-	h.ready.Records = append(h.ready.Records, r)
-	h.stats.GamesEnded[reason]++
 }

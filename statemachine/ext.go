@@ -1,0 +1,139 @@
+package statemachine
+
+import (
+	"github.com/bomber-game/bomber/segment"
+)
+
+// The extended protocol (docs/protocol.md, "Extended protocol"): a client
+// that starts its connection with Hello gets tables for every game, chat and
+// the rest; a client that does not (the reference client) never receives an
+// extended segment, and is closed if it sends one, as for any unknown
+// descriptor.
+
+// Features the hub offers.
+const hubFeatures = segment.FeatureTables | segment.FeatureChat
+
+// extSession is what the hub keeps for an extended-protocol connection.
+type extSession struct {
+	features   uint32
+	asm        segment.Assembler
+	chatCredit int64 // chat rate limit: nanoseconds of allowance saved up
+	chatLast   int64
+}
+
+// extSegment handles an extended segment from s.
+func (h *Hub) extSegment(now int64, s *session, seg segment.Segment) {
+	if s.x == nil {
+		if seg.Type == segment.Hello && !s.spoke {
+			h.hello(s, seg)
+			return
+		}
+		h.stats.BadExtended++
+		h.close(now, s) // a reference connection: as an unknown descriptor
+		return
+	}
+	t, body, done, err := s.x.asm.Add(seg)
+	if err != nil {
+		h.stats.BadExtended++
+		h.close(now, s)
+		return
+	}
+	if !done {
+		return
+	}
+	h.message(now, s, t, body)
+}
+
+// hello: the client asks for the extended protocol.
+func (h *Hub) hello(s *session, seg segment.Segment) {
+	m, err := segment.DecodeHello(seg.Payload())
+	if err != nil {
+		// a malformed Hello: answer as a reference server would not; the
+		// connection stays a reference one and is closed like any stranger
+		h.close(0, s)
+		return
+	}
+	s.x = &extSession{features: m.Features & hubFeatures, chatCredit: h.chatBurst()}
+	h.sendMsg(s, segment.Welcome, segment.WelcomeMsg{Version: segment.ProtocolVersion, Features: s.x.features, MaxMessage: segment.MaxMessage}.Append(h.body()))
+}
+
+// body returns the hub's scratch buffer for building one message body.
+func (h *Hub) body() []byte { return h.scratch[:0] }
+
+// sendMsg queues message t with body for s, cut into segments.
+func (h *Hub) sendMsg(s *session, t segment.Type, body []byte) {
+	h.segs = segment.AppendMessage(h.segs[:0], t, body)
+	for _, seg := range h.segs {
+		h.send(s, seg)
+	}
+	if cap(body) > cap(h.scratch) {
+		h.scratch = body[:0] // keep the grown buffer
+	}
+}
+
+// fail answers request req of s with an error; nothing else changes.
+func (h *Hub) fail(s *session, req segment.Type, code uint8, text string) {
+	h.stats.ExtErrors++
+	h.sendMsg(s, segment.ErrorMsg, segment.ErrorBody{Req: req, Code: code, Text: text}.Append(h.body()))
+}
+
+// message dispatches one whole extended message.
+func (h *Hub) message(now int64, s *session, t segment.Type, body []byte) {
+	if !s.state.LoggedIn() {
+		h.fail(s, t, segment.ErrCodeNotLoggedIn, "log in first")
+		return
+	}
+	switch t {
+	case segment.CatalogReq:
+		h.catalogue(s)
+	case segment.ListReq:
+		h.list(s)
+	case segment.Create:
+		h.create(now, s, body)
+	case segment.Join:
+		h.join(now, s, body)
+	case segment.Watch:
+		h.watchTable(now, s, body)
+	case segment.Leave:
+		if s.table == nil {
+			h.fail(s, t, segment.ErrCodeNotAtTable, "not at a table")
+			return
+		}
+		h.leaveTable(now, s, false)
+	case segment.Invite:
+		h.inviteToTable(s, body)
+	case segment.Ready:
+		h.ready_(now, s)
+	case segment.Move:
+		h.moveMsg(now, s, body)
+	case segment.MoveText:
+		h.moveText(now, s, body)
+	case segment.ViewReq:
+		if s.table == nil || s.table.game == nil {
+			h.fail(s, t, segment.ErrCodeGameOver, "no game to view")
+			return
+		}
+		h.sendView(s, s.table)
+	case segment.Offer:
+		h.offerMsg(now, s, body)
+	case segment.Resign:
+		h.resign(now, s)
+	case segment.Chat:
+		h.chat(now, s, body)
+	default:
+		// a server-to-client type sent by a client
+		h.fail(s, t, segment.ErrCodeBadRequest, "not a request")
+	}
+}
+
+// catalogue sends every game with its seats and options, then Ack.
+func (h *Hub) catalogue(s *session) {
+	for _, e := range h.catalog {
+		g := segment.GameInfoBody{Name: e.Spec.Name, Min: uint8(e.Spec.MinPlayers), Max: uint8(e.Spec.MaxPlayers)}
+		for _, o := range e.Spec.Options {
+			g.Options = append(g.Options, segment.OptionInfo{Key: o.Key, Kind: uint8(o.Kind), Default: o.Default, Min: int32(o.Min), Max: int32(o.Max), Choices: o.Choices, Doc: o.Doc})
+		}
+		h.sendMsg(s, segment.GameInfo, g.Append(h.body()))
+	}
+	h.sendMsg(s, segment.Ack, segment.AckBody{Req: segment.CatalogReq}.Append(h.body()))
+}

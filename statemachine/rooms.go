@@ -1,0 +1,610 @@
+package statemachine
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"fmt"
+	"io"
+
+	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/rules/record"
+	"github.com/bomber-game/bomber/segment"
+)
+
+// Create flags and watch policies (docs/protocol.md, Create).
+const (
+	flagPrivate = 1 << 0
+	watchAnyone = 0
+	watchCode   = 1
+	watchNobody = 2
+)
+
+// codeAlphabet: join codes avoid letters and digits people confuse (0/O, 1/I/L).
+const codeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+// seatFlags for Table messages.
+const (
+	seatReady = 1
+	seatBot   = 2
+	seatGone  = 4
+)
+
+// create: s opens a table and sits at seat 0.
+func (h *Hub) create(now int64, s *session, body []byte) {
+	m, err := segment.DecodeCreate(body)
+	if err != nil {
+		h.fail(s, segment.Create, segment.ErrCodeBadRequest, "malformed Create")
+		return
+	}
+	if s.table != nil {
+		h.fail(s, segment.Create, segment.ErrCodeAtTable, "already at a table")
+		return
+	}
+	e := h.games[m.Game]
+	if e == nil {
+		h.fail(s, segment.Create, segment.ErrCodeUnknownGame, "no such game")
+		return
+	}
+	n := int(m.Seats)
+	if n < e.Spec.MinPlayers || n > e.Spec.MaxPlayers {
+		h.fail(s, segment.Create, segment.ErrCodeBadOption, fmt.Sprintf("%s takes %d-%d seats", e.Spec.Name, e.Spec.MinPlayers, e.Spec.MaxPlayers))
+		return
+	}
+	watch := (m.Flags >> 1) & 3
+	if m.Flags&^7 != 0 || watch > watchNobody {
+		h.fail(s, segment.Create, segment.ErrCodeBadOption, "unknown flags")
+		return
+	}
+	opts := make(rules.Options, len(m.Options))
+	for _, kv := range m.Options {
+		opts[kv.Key] = kv.Value
+	}
+	// the rules validate the options: a game made now and thrown away
+	if _, err := e.Spec.New(n, opts, record.Rand([32]byte{})); err != nil {
+		h.fail(s, segment.Create, segment.ErrCodeBadOption, trim(err.Error()))
+		return
+	}
+	if len(h.tables) >= h.cfg.MaxTables || h.createdBy(s.name) >= h.cfg.MaxTablesPerUser {
+		h.fail(s, segment.Create, segment.ErrCodeTooManyTables, "too many tables")
+		return
+	}
+	h.tableSeq++
+	t := &table{id: h.tableSeq, kind: e, opts: opts, seats: make([]seatSlot, n), creator: s.name, private: m.Flags&flagPrivate != 0, watch: watch}
+	if t.private || watch == watchCode {
+		t.code = h.newCode()
+		h.codes[t.code] = t
+	}
+	h.tables[t.id] = t
+	h.stats.TablesCreated++
+	h.sit(s, t, 0)
+}
+
+// createdBy counts the open tables name created.
+func (h *Hub) createdBy(name string) int {
+	n := 0
+	for _, t := range h.tables {
+		if t.creator == name {
+			n++
+		}
+	}
+	return n
+}
+
+// newCode draws an unused 6-character join code from the injected entropy.
+func (h *Hub) newCode() string {
+	for {
+		var b [6]byte
+		h.entropy(b[:])
+		for i := range b {
+			b[i] = codeAlphabet[int(b[i])%len(codeAlphabet)]
+		}
+		if c := string(b[:]); h.codes[c] == nil {
+			return c
+		}
+	}
+}
+
+// entropy fills b from the configured source (zeros without one).
+func (h *Hub) entropy(b []byte) {
+	if h.cfg.Entropy == nil {
+		clear(b)
+		return
+	}
+	if _, err := io.ReadFull(h.cfg.Entropy, b); err != nil {
+		panic("statemachine: entropy source failed: " + err.Error())
+	}
+}
+
+// trim cuts a reason to what an Error message carries.
+func trim(s string) string {
+	if len(s) > 60 {
+		return s[:60]
+	}
+	return s
+}
+
+// sit seats s at t's seat i and tells the table.
+func (h *Hub) sit(s *session, t *table, i int) {
+	t.seats[i] = seatSlot{s: s, name: s.name}
+	s.table, s.seat, s.state = t, rules.Player(i), AtTable
+	h.sendMsg(s, segment.Joined, segment.JoinedBody{Table: t.id, Seat: uint8(i)}.Append(h.body()))
+	h.broadcastTable(t)
+	h.sendChatHistory(s, &t.chat, 1)
+}
+
+// list sends the open tables s may see, then Ack.
+func (h *Hub) list(s *session) {
+	ids := make([]uint32, 0, len(h.tables))
+	for id, t := range h.tables {
+		if !t.private || t == s.table {
+			ids = append(ids, id)
+		}
+	}
+	sortIDs(ids)
+	for _, id := range ids {
+		h.sendTable(s, h.tables[id])
+	}
+	h.sendMsg(s, segment.Ack, segment.AckBody{Req: segment.ListReq}.Append(h.body()))
+}
+
+// sendTable sends t's state to s (the join code only to members and the creator).
+func (h *Hub) sendTable(s *session, t *table) {
+	b := segment.TableBody{ID: t.id, Game: t.kind.Spec.Name, Phase: t.phase, Watchers: uint16(len(t.watchers))}
+	if t.private {
+		b.Flags |= flagPrivate
+	}
+	b.Flags |= t.watch << 1
+	if s.table == t || s.name == t.creator {
+		b.Code = t.code
+	}
+	for _, sl := range t.seats {
+		var f uint8
+		if sl.ready {
+			f |= seatReady
+		}
+		if sl.gone {
+			f |= seatGone
+		}
+		b.Seats = append(b.Seats, segment.SeatInfo{Name: sl.name, Flags: f})
+	}
+	for _, k := range sortedKeys(t.opts) {
+		b.Options = append(b.Options, segment.KV{Key: k, Value: t.opts[k]})
+	}
+	h.sendMsg(s, segment.TableInfo, b.Append(h.body()))
+}
+
+// broadcastTable sends t's state to everyone at it.
+func (h *Hub) broadcastTable(t *table) {
+	for _, sl := range t.seats {
+		if sl.s != nil {
+			h.sendTable(sl.s, t)
+		}
+	}
+	for _, w := range t.watchers {
+		h.sendTable(w, t)
+	}
+}
+
+// findTable resolves a Join or Watch target: by id, and the code must match
+// for a private table (or a code-only watch policy when watching).
+func (h *Hub) findTable(id uint32) *table {
+	t := h.tables[id]
+	if t == nil || t.phase == phaseOver {
+		return nil
+	}
+	return t
+}
+
+// join: s takes a seat.
+func (h *Hub) join(now int64, s *session, body []byte) {
+	m, err := segment.DecodeJoin(body)
+	if err != nil {
+		h.fail(s, segment.Join, segment.ErrCodeBadRequest, "malformed Join")
+		return
+	}
+	if s.table != nil {
+		h.fail(s, segment.Join, segment.ErrCodeAtTable, "already at a table")
+		return
+	}
+	t := h.findTable(m.Table)
+	if t == nil && m.Table == 0 && m.Code != "" {
+		t = h.codes[m.Code]
+	}
+	if t == nil {
+		h.fail(s, segment.Join, segment.ErrCodeNoTable, "no such table")
+		return
+	}
+	if t.private && m.Code != t.code {
+		h.fail(s, segment.Join, segment.ErrCodeNotAllowed, "wrong join code")
+		return
+	}
+	if t.phase != phaseWaiting {
+		h.fail(s, segment.Join, segment.ErrCodeTableFull, "game already started")
+		return
+	}
+	i := int(m.Seat)
+	if m.Seat == 0xFF {
+		i = -1
+		for j, sl := range t.seats {
+			if sl.s == nil {
+				i = j
+				break
+			}
+		}
+		if i < 0 {
+			h.fail(s, segment.Join, segment.ErrCodeTableFull, "no free seat")
+			return
+		}
+	}
+	if i >= len(t.seats) {
+		h.fail(s, segment.Join, segment.ErrCodeBadRequest, "no such seat")
+		return
+	}
+	if t.seats[i].s != nil {
+		h.fail(s, segment.Join, segment.ErrCodeTableFull, "seat taken")
+		return
+	}
+	h.sit(s, t, i)
+}
+
+// watchTable: s watches a table.
+func (h *Hub) watchTable(now int64, s *session, body []byte) {
+	m, err := segment.DecodeWatch(body)
+	if err != nil {
+		h.fail(s, segment.Watch, segment.ErrCodeBadRequest, "malformed Watch")
+		return
+	}
+	if s.table != nil {
+		h.fail(s, segment.Watch, segment.ErrCodeAtTable, "already at a table")
+		return
+	}
+	t := h.findTable(m.Table)
+	if t == nil && m.Table == 0 && m.Code != "" {
+		t = h.codes[m.Code]
+	}
+	switch {
+	case t == nil:
+		h.fail(s, segment.Watch, segment.ErrCodeNoTable, "no such table")
+		return
+	case t.watch == watchNobody:
+		h.fail(s, segment.Watch, segment.ErrCodeNotAllowed, "this table cannot be watched")
+		return
+	case (t.private || t.watch == watchCode) && m.Code != t.code:
+		h.fail(s, segment.Watch, segment.ErrCodeNotAllowed, "wrong join code")
+		return
+	case len(t.watchers) >= h.cfg.MaxWatchers:
+		h.fail(s, segment.Watch, segment.ErrCodeNotAllowed, "too many watchers")
+		return
+	}
+	t.watchers = append(t.watchers, s)
+	s.table, s.seat, s.state = t, rules.Spectator, AtTable
+	h.stats.Watches++
+	h.sendMsg(s, segment.Joined, segment.JoinedBody{Table: t.id, Seat: 0xFF}.Append(h.body()))
+	h.broadcastTable(t)
+	if t.game != nil {
+		h.sendStarted(s, t)
+		h.sendView(s, t)
+	}
+	h.sendChatHistory(s, &t.wchat, 2)
+}
+
+// leaveTable takes s away from its table: a watcher stops watching; a player
+// of a waiting table frees the seat; a player of a running game resigns
+// through the rules (closed: it went offline). The table closes when nobody
+// is left at it.
+func (h *Hub) leaveTable(now int64, s *session, closed bool) {
+	t := s.table
+	if t == nil {
+		return
+	}
+	if s.seat == rules.Spectator {
+		for i, w := range t.watchers {
+			if w == s {
+				t.watchers = append(t.watchers[:i], t.watchers[i+1:]...)
+				break
+			}
+		}
+	} else {
+		sl := &t.seats[s.seat]
+		if t.phase == phasePlaying {
+			sl.gone = true
+			sl.s = nil
+			h.resignSeat(now, t, s.seat)
+		} else {
+			*sl = seatSlot{}
+			for i := range t.seats {
+				t.seats[i].ready = false // the ready check starts over
+			}
+		}
+	}
+	s.table, s.seat = nil, 0
+	if s.state == AtTable {
+		s.state = ServerStandBy
+	}
+	if !closed {
+		h.sendMsg(s, segment.Joined, segment.JoinedBody{Table: 0, Seat: 0xFF}.Append(h.body()))
+	}
+	if t.phase != phaseOver {
+		if h.empty(t) {
+			h.closeTable(now, t)
+		} else {
+			h.broadcastTable(t)
+		}
+	}
+}
+
+// empty reports whether nobody sits or watches at t.
+func (h *Hub) empty(t *table) bool {
+	for _, sl := range t.seats {
+		if sl.s != nil {
+			return false
+		}
+	}
+	return len(t.watchers) == 0
+}
+
+// closeTable forgets t; a running game ends as abandoned.
+func (h *Hub) closeTable(now int64, t *table) {
+	if t.phase == phasePlaying && t.game != nil {
+		h.ready.Records = append(h.ready.Records, h.recordOf(now, t, "abandoned", rules.Spectator))
+		h.stats.GamesEnded[Abandoned]++
+	}
+	t.phase = phaseOver
+	for _, w := range t.watchers {
+		w.table = nil
+		w.state = ServerStandBy
+		h.sendMsg(w, segment.Joined, segment.JoinedBody{Table: 0, Seat: 0xFF}.Append(h.body()))
+	}
+	t.watchers = nil
+	for i := range t.seats {
+		if p := t.seats[i].s; p != nil {
+			p.table, p.state = nil, ServerStandBy
+			h.sendMsg(p, segment.Joined, segment.JoinedBody{Table: 0, Seat: 0xFF}.Append(h.body()))
+		}
+		t.seats[i].s = nil
+	}
+	delete(h.tables, t.id)
+	if t.code != "" {
+		delete(h.codes, t.code)
+	}
+}
+
+// inviteToTable: s invites a user to the table it sits at.
+func (h *Hub) inviteToTable(s *session, body []byte) {
+	r := segment.NewReader(body)
+	name := r.Str()
+	if r.Done() != nil {
+		h.fail(s, segment.Invite, segment.ErrCodeBadRequest, "malformed Invite")
+		return
+	}
+	t := s.table
+	if t == nil || s.seat == rules.Spectator {
+		h.fail(s, segment.Invite, segment.ErrCodeNotSeated, "sit at a table first")
+		return
+	}
+	u := h.users[name]
+	if u == nil || u.x == nil {
+		h.fail(s, segment.Invite, segment.ErrCodeNoUser, "no such user with tables online")
+		return
+	}
+	h.sendMsg(u, segment.Invited, segment.InvitedBody{From: s.name, Table: t.id, Game: t.kind.Spec.Name, Code: t.code}.Append(h.body()))
+}
+
+// ready_: a seated player is ready; when every seat is filled and ready, the
+// game starts.
+func (h *Hub) ready_(now int64, s *session) {
+	t := s.table
+	if t == nil || s.seat == rules.Spectator {
+		h.fail(s, segment.Ready, segment.ErrCodeNotSeated, "sit at a table first")
+		return
+	}
+	if t.phase != phaseWaiting {
+		h.fail(s, segment.Ready, segment.ErrCodeGameOver, "game already running")
+		return
+	}
+	t.seats[s.seat].ready = true
+	for _, sl := range t.seats {
+		if sl.s == nil || !sl.ready {
+			h.broadcastTable(t)
+			return
+		}
+	}
+	h.startTable(now, t)
+}
+
+// startTable draws the seed, starts the game and tells everyone at t.
+func (h *Hub) startTable(now int64, t *table) {
+	h.entropy(t.seed[:])
+	g, err := t.kind.Spec.New(len(t.seats), t.opts, record.Rand(t.seed))
+	if err != nil {
+		panic("statemachine: options validated at create were refused: " + err.Error())
+	}
+	t.game, t.phase, t.start, t.seq, t.offer = g, phasePlaying, now, 0, nil
+	t.moves = make([]playedMove, 0, 64)
+	for i := range t.seats {
+		t.seats[i].ready, t.seats[i].gone = false, false
+	}
+	h.stats.GamesStarted++
+	h.broadcastTable(t)
+	h.each(t, func(p *session) {
+		h.sendStarted(p, t)
+		h.sendView(p, t)
+	})
+}
+
+// each calls f for every player and watcher at t.
+func (h *Hub) each(t *table, f func(*session)) {
+	for _, sl := range t.seats {
+		if sl.s != nil {
+			f(sl.s)
+		}
+	}
+	for _, w := range t.watchers {
+		f(w)
+	}
+}
+
+func (h *Hub) sendStarted(s *session, t *table) {
+	h.sendMsg(s, segment.Started, segment.StartedBody{Table: t.id, Seats: uint8(len(t.seats)), SeedCommit: record.Commit(t.seed)}.Append(h.body()))
+}
+
+// sendView sends s what its seat (or a watcher) may see of t's game.
+func (h *Hub) sendView(s *session, t *table) {
+	v := t.game.Observe(s.seat)
+	b := segment.ViewBody{Seq: t.seq, Viewer: int8(v.Viewer), Status: uint8(v.Status), Cells: v.Cells, Extra: v.Extra}
+	for _, p := range v.ToMove {
+		b.ToMove = append(b.ToMove, uint8(p))
+	}
+	for _, sc := range v.Scores {
+		b.Scores = append(b.Scores, int16(sc))
+	}
+	h.sendMsg(s, segment.ViewMsg, b.Append(h.body()))
+}
+
+// moveMsg: a move in binary form.
+func (h *Hub) moveMsg(now int64, s *session, body []byte) {
+	m, err := segment.DecodeMove(body)
+	if err != nil {
+		h.fail(s, segment.Move, segment.ErrCodeBadRequest, "malformed Move")
+		return
+	}
+	h.tableMove(now, s, segment.Move, rules.Move{Kind: m.Kind, Len: m.Len, Arg: m.Arg})
+}
+
+// moveText: a move in the game's notation.
+func (h *Hub) moveText(now int64, s *session, body []byte) {
+	t := s.table
+	if t == nil || s.seat == rules.Spectator || t.game == nil || t.phase != phasePlaying {
+		h.fail(s, segment.MoveText, segment.ErrCodeNotSeated, "not playing")
+		return
+	}
+	m, err := t.game.ParseMove(s.seat, string(body))
+	if err != nil {
+		h.fail(s, segment.MoveText, segment.ErrCodeBadNotation, trim(err.Error()))
+		return
+	}
+	h.tableMove(now, s, segment.MoveText, m)
+}
+
+// tableMove plays m for s's seat and tells everyone at the table what they
+// may see of it.
+func (h *Hub) tableMove(now int64, s *session, req segment.Type, m rules.Move) {
+	t := s.table
+	if t == nil || s.seat == rules.Spectator || t.game == nil || t.phase != phasePlaying {
+		h.fail(s, req, segment.ErrCodeNotSeated, "not playing")
+		return
+	}
+	if m.Kind == rules.KindResign {
+		h.resign(now, s)
+		return
+	}
+	if err := h.play(now, t, s.seat, m); err != nil {
+		h.fail(s, req, moveError(err), trim(err.Error()))
+		return
+	}
+	h.stats.TableMoves++
+	h.afterMove(now, t, s.seat, m)
+}
+
+// moveError maps a rules error onto an error code.
+func moveError(err error) uint8 {
+	switch {
+	case errorsIs(err, rules.ErrNotYourTurn):
+		return segment.ErrCodeNotYourTurn
+	case errorsIs(err, rules.ErrGameOver):
+		return segment.ErrCodeGameOver
+	}
+	return segment.ErrCodeIllegal
+}
+
+// afterMove relays an accepted move of seat p (its steps are in h.steps):
+// the move itself, unless it is secret; each step to those who may see it;
+// a commitment to a secret move; and the end of the game.
+func (h *Hub) afterMove(now int64, t *table, p rules.Player, m rules.Move) {
+	t.offer = nil // a move withdraws any standing offer
+	secret := false
+	if sm, ok := t.game.(rules.SecretMoves); ok {
+		secret = sm.SecretMove(m)
+	}
+	text := t.game.FormatMove(m)
+	moved := segment.MovedBody{Seq: t.seq, Seat: uint8(p), Kind: m.Kind, Len: m.Len, Arg: m.Arg, Notation: text}
+	steps := h.steps
+	h.each(t, func(r *session) {
+		if !secret || r.seat == p {
+			h.sendMsg(r, segment.Moved, moved.Append(h.body()))
+		}
+		for _, st := range steps {
+			if st.VisibleTo(r.seat) {
+				h.sendMsg(r, segment.StepMsg, segment.StepBody{Seq: t.seq, Kind: st.Kind, Player: int8(st.Player), A: st.A, B: st.B, C: st.C}.Append(h.body()))
+			}
+		}
+	})
+	if secret {
+		c := segment.CommitBody{Table: t.id, Seat: uint8(p), Hash: commitMove(t.seed, p, text)}
+		h.each(t, func(r *session) { h.sendMsg(r, segment.Commit, c.Append(h.body())) })
+	}
+	if o := t.game.Outcome(); o.Status != rules.Running {
+		h.endTable(now, t, o.Status.String(), rules.Spectator)
+	}
+}
+
+// commitMove is the commitment to seat p's secret move text: SHA-256 of a
+// salt derived from the seed and the seat, then the text. Once the record
+// reveals the seed and the move, anyone can check it.
+func commitMove(seed [32]byte, p rules.Player, text string) [32]byte {
+	mac := hmac.New(sha256.New, seed[:])
+	mac.Write([]byte{'b', 'o', 'a', 'r', 'd', byte(p)})
+	salt := mac.Sum(nil)
+	sum := sha256.New()
+	sum.Write(salt)
+	sum.Write([]byte(text))
+	var out [32]byte
+	sum.Sum(out[:0])
+	return out
+}
+
+// resign: s gives up (in a game of three or four, leaves it; the rules decide).
+func (h *Hub) resign(now int64, s *session) {
+	t := s.table
+	if t == nil || s.seat == rules.Spectator || t.phase != phasePlaying {
+		h.fail(s, segment.Resign, segment.ErrCodeNotSeated, "not playing")
+		return
+	}
+	h.resignSeat(now, t, s.seat)
+}
+
+// resignSeat plays KindResign for seat p through the rules.
+func (h *Hub) resignSeat(now int64, t *table, p rules.Player) {
+	m := rules.Move{Kind: rules.KindResign}
+	if err := h.play(now, t, p, m); err != nil {
+		return // already out of the game
+	}
+	h.afterMove(now, t, p, m)
+}
+
+// extEnd: t's game is over (or abandoned); everyone at it is told the outcome
+// and the seed, and the table goes back to waiting with the same players for
+// a rematch.
+func (h *Hub) extEnd(now int64, t *table, reason string) {
+	o := t.game.Outcome()
+	b := segment.GameEndBody{Table: t.id, Status: uint8(o.Status), Reason: reason, Seed: t.seed}
+	for _, w := range o.Winners {
+		b.Winners = append(b.Winners, uint8(w))
+	}
+	for _, sc := range t.game.Scores(nil) {
+		b.Scores = append(b.Scores, int16(sc))
+	}
+	h.each(t, func(r *session) { h.sendMsg(r, segment.GameEnd, b.Append(h.body())) })
+	t.phase, t.offer = phaseWaiting, nil
+	for i := range t.seats {
+		t.seats[i].ready = false
+		if t.seats[i].gone {
+			t.seats[i] = seatSlot{}
+		}
+	}
+	if h.empty(t) {
+		h.closeTable(now, t)
+		return
+	}
+	h.broadcastTable(t)
+}
