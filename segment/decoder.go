@@ -1,5 +1,7 @@
 package segment
 
+import "fmt"
+
 // RingSize is the capacity of a connection's input ring: a few whole
 // segments. It is a power of two so positions wrap with a mask.
 const RingSize = 128
@@ -9,10 +11,51 @@ const RingSize = 128
 // input buffering no matter what the peer sends. A header is checked as soon
 // as its bytes are in, before the decoder waits for the payload; after a
 // protocol error the decoder stops and keeps returning that error.
+//
+// Which descriptors it accepts depends on its Dialect; the zero value
+// negotiates: reference types, and the extended ones once the connection's
+// first segment was Hello.
 type Decoder struct {
-	r, w uint32 // free-running read and write positions
-	err  error
-	buf  [RingSize]byte
+	r, w    uint32 // free-running read and write positions
+	err     error
+	dialect Dialect
+	ext     bool // extended descriptors are accepted now
+	seen    bool // a whole segment has been decoded since Reset
+	buf     [RingSize]byte
+}
+
+// Dialect is which descriptors a Decoder accepts.
+type Dialect uint8
+
+// Decoder dialects.
+const (
+	// DialectNegotiate (the zero value): the 16 reference types; a Hello as
+	// the first segment switches the stream to the extended protocol, and
+	// any other extended descriptor is unknown (a reference client that
+	// sends one is closed, as for any unknown descriptor).
+	DialectNegotiate Dialect = iota
+	// DialectReference: the 16 reference types only (Hello too is unknown).
+	DialectReference
+	// DialectExtended: reference and extended types from the first byte
+	// (server-to-client streams, tools).
+	DialectExtended
+)
+
+// SetDialect chooses the descriptors d accepts; it survives Reset.
+func (d *Decoder) SetDialect(x Dialect) { d.dialect, d.ext = x, x == DialectExtended }
+
+// Extended reports whether d accepts extended descriptors now.
+func (d *Decoder) Extended() bool { return d.ext }
+
+// accepts reports whether descriptor t may start a segment here.
+func (d *Decoder) accepts(t Type) bool {
+	switch {
+	case t.Known():
+		return true
+	case d.ext:
+		return t.KnownExtended()
+	}
+	return t == Hello && d.dialect == DialectNegotiate && !d.seen
 }
 
 // Buffered is the number of bytes waiting in the ring.
@@ -74,8 +117,8 @@ func (d *Decoder) Next() (s Segment, ok bool, err error) {
 		return s, false, nil
 	}
 	t := Type(d.at(0))
-	if !t.Known() {
-		d.err = CheckHeader(t, 0)
+	if !d.accepts(t) {
+		d.err = fmt.Errorf("%w 0x%02x", ErrUnknownType, uint8(t))
 		return s, false, d.err
 	}
 	if avail < HeaderLen {
@@ -94,8 +137,16 @@ func (d *Decoder) Next() (s Segment, ok bool, err error) {
 		s.data[i] = d.at(HeaderLen + i)
 	}
 	d.r += HeaderLen + n
+	if !d.seen {
+		d.seen = true
+		d.ext = d.ext || t == Hello
+	}
 	return s, true, nil
 }
 
-// Reset empties the decoder for reuse by a new connection.
-func (d *Decoder) Reset() { d.r, d.w, d.err = 0, 0, nil }
+// Reset empties the decoder for reuse by a new connection; the dialect set
+// by SetDialect stays, a negotiated one is forgotten.
+func (d *Decoder) Reset() {
+	d.r, d.w, d.err, d.seen = 0, 0, nil, false
+	d.ext = d.dialect == DialectExtended
+}

@@ -114,12 +114,16 @@ var names = [typeCount]string{
 	"SingleCoord", "DoubleCoord", "GameOver", "NewOffline",
 }
 
-// Known reports whether t is one of the 16 segment types.
+// Known reports whether t is one of the 16 reference segment types (see
+// KnownExtended for the extended protocol's).
 func (t Type) Known() bool { return t < typeCount && t != 0x05 }
 
 func (t Type) String() string {
 	if t < typeCount {
 		return names[t]
+	}
+	if t.Extended() {
+		return extName(t)
 	}
 	return fmt.Sprintf("Type(0x%02x)", uint8(t))
 }
@@ -127,14 +131,20 @@ func (t Type) String() string {
 // Protocol errors. A decoder that returns one of them has stopped: the
 // connection's byte stream can no longer be trusted and should be closed.
 var (
-	// ErrUnknownType: the descriptor is not one of the 16 types.
+	// ErrUnknownType: the descriptor is neither one of the 16 reference
+	// types nor, where the extended protocol is spoken, an extended one.
 	ErrUnknownType = errors.New("unknown segment descriptor")
 	// ErrLength: the payload length is impossible for the descriptor.
 	ErrLength = errors.New("bad segment length")
 )
 
-// CheckHeader validates a segment header before its payload is read.
+// CheckHeader validates a segment header before its payload is read:
+// reference types against their payload bounds, extended types (base and
+// fragment forms) against the continuation rules (see ext.go).
 func CheckHeader(t Type, n int) error {
+	if t.Extended() {
+		return checkExtended(t, n)
+	}
 	if !t.Known() {
 		return fmt.Errorf("%w 0x%02x", ErrUnknownType, uint8(t))
 	}
