@@ -7,11 +7,12 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/statemachine"
 )
 
 type timedRecord struct {
-	r          statemachine.Record
+	r          record.Game
 	start, end time.Time
 }
 
@@ -96,7 +97,7 @@ func (p *pool) worker() {
 }
 
 // record queues r for storing. Called on the engine goroutine.
-func (p *pool) record(r statemachine.Record, start, end time.Time) {
+func (p *pool) record(r record.Game, start, end time.Time) {
 	p.mu.Lock()
 	p.records = append(p.records, timedRecord{r, start, end})
 	p.mu.Unlock()
@@ -123,12 +124,12 @@ func (p *pool) recorder() {
 			err := p.cfg.Record(ctx, r, tr.start, tr.end)
 			cancel()
 			if err != nil {
-				p.cfg.Logger.Warn("recording a game failed; retrying", zap.Strings("players", r.Players[:]), zap.Error(err))
+				p.cfg.Logger.Warn("recording a game failed; retrying", zap.String("game", r.Game), zap.Error(err))
 				select {
 				case <-time.After(time.Second):
 				case <-p.ctx.Done():
 					if p.ctx.Err() != nil && p.closing() {
-						p.cfg.Logger.Error("game not recorded at shutdown", zap.Strings("players", r.Players[:]), zap.String("reason", r.Reason.String()))
+						p.cfg.Logger.Error("game not recorded at shutdown", zap.String("game", r.Game), zap.String("reason", r.Reason))
 						continue
 					}
 				}

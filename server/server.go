@@ -19,6 +19,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/statemachine"
 )
@@ -37,7 +38,7 @@ type Checker func(ctx context.Context, c statemachine.Check) statemachine.Answer
 
 // Recorder stores a finished game with its wall-clock start and end (it may
 // block; it runs on a worker).
-type Recorder func(ctx context.Context, r statemachine.Record, start, end time.Time) error
+type Recorder func(ctx context.Context, r record.Game, start, end time.Time) error
 
 // CloseReason says why a connection ended, for metrics.
 type CloseReason string
@@ -62,7 +63,7 @@ type Observer interface {
 	SegmentIn(t segment.Type)
 	SegmentOut(t segment.Type)
 	ProtocolError(reason string)
-	GameEnded(reason statemachine.EndReason)
+	GameEnded(reason string)
 	LoopLatency(d time.Duration)
 	CheckLatency(kind statemachine.CheckKind, d time.Duration, a statemachine.Answer)
 }
@@ -75,7 +76,7 @@ func (nopObserver) ConnRejected(string)                                         
 func (nopObserver) SegmentIn(segment.Type)                                                  {}
 func (nopObserver) SegmentOut(segment.Type)                                                 {}
 func (nopObserver) ProtocolError(string)                                                    {}
-func (nopObserver) GameEnded(statemachine.EndReason)                                        {}
+func (nopObserver) GameEnded(string)                                                        {}
 func (nopObserver) LoopLatency(time.Duration)                                               {}
 func (nopObserver) CheckLatency(statemachine.CheckKind, time.Duration, statemachine.Answer) {}
 

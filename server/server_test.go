@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/segment/transcript"
 	"github.com/bomber-game/bomber/server"
@@ -26,7 +27,7 @@ type demoStore struct {
 	down     atomic.Bool
 	accounts replay.Accounts
 	mu       sync.Mutex
-	records  []statemachine.Record
+	records  []record.Game
 	delay    time.Duration
 }
 
@@ -44,7 +45,7 @@ func (s *demoStore) check(ctx context.Context, c statemachine.Check) statemachin
 	return s.accounts.Answer(c)
 }
 
-func (s *demoStore) record(_ context.Context, r statemachine.Record, _, _ time.Time) error {
+func (s *demoStore) record(_ context.Context, r record.Game, _, _ time.Time) error {
 	s.mu.Lock()
 	s.records = append(s.records, r)
 	s.mu.Unlock()
@@ -394,7 +395,7 @@ func TestKickAndShutdownRecordsAborted(t *testing.T) {
 			}
 			f.store.mu.Lock()
 			defer f.store.mu.Unlock()
-			if len(f.store.records) != 1 || f.store.records[0].Reason != statemachine.Aborted {
+			if len(f.store.records) != 1 || f.store.records[0].Reason != "aborted" {
 				t.Fatalf("records %+v", f.store.records)
 			}
 		})

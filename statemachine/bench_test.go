@@ -1,9 +1,12 @@
 package statemachine_test
 
 import (
+	"slices"
 	"testing"
 
+	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/rules/bomber"
+	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/statemachine"
 )
@@ -123,13 +126,13 @@ func TestRelayedGuessAllocatesNothing(t *testing.T) {
 
 func TestScriptedGameEnds(t *testing.T) {
 	h := loggedInPair(t)
-	var recs []statemachine.Record
+	var recs []record.Game
 	for _, in := range fullGame() {
 		h.Receive(0, in.conn, in.seg)
 		recs = append(recs, h.Ready().Records...)
 		h.Advance()
 	}
-	if len(recs) != 1 || recs[0].Winner != 0 || recs[0].Guesses != [2]int{30, 29} {
+	if len(recs) != 1 || !slices.Equal(recs[0].Outcome.Winners, []rules.Player{0}) || len(recs[0].Moves) != 2+30+29 {
 		t.Fatalf("records %+v", recs)
 	}
 }

@@ -46,7 +46,7 @@ func (h *Hub) extSegment(now int64, s *session, seg segment.Segment) {
 
 // hello: the client asks for the extended protocol.
 func (h *Hub) hello(s *session, seg segment.Segment) {
-	m, err := segment.DecodeHello(seg.Payload())
+	m, err := segment.DecodeHelloMsg(seg.Payload())
 	if err != nil {
 		// a malformed Hello: answer as a reference server would not; the
 		// connection stays a reference one and is closed like any stranger
@@ -54,7 +54,7 @@ func (h *Hub) hello(s *session, seg segment.Segment) {
 		return
 	}
 	s.x = &extSession{features: m.Features & hubFeatures, chatCredit: h.chatBurst()}
-	h.sendMsg(s, segment.Welcome, segment.WelcomeMsg{Version: segment.ProtocolVersion, Features: s.x.features, MaxMessage: segment.MaxMessage}.Append(h.body()))
+	h.sendMsg(s, segment.Welcome, segment.WelcomeBody{Version: segment.ProtocolVersion, Features: s.x.features, MaxMessage: segment.MaxMessage}.Append(h.body()))
 }
 
 // body returns the hub's scratch buffer for building one message body.

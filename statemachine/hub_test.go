@@ -1,10 +1,14 @@
 package statemachine_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/rules/bomber"
+	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/segment/transcript"
 	"github.com/bomber-game/bomber/statemachine"
@@ -73,23 +77,45 @@ func TestRecords(t *testing.T) {
 	win := append(append([]string{}, pairUp...),
 		"clock +1s", "a board 02-32 07-37 52-82", "b board 02-32 07-37 57-87",
 		"a double 02-32", "b single 99", "a double 07-37", "b single 98", "clock +1s", "a double 57-87")
+	type want struct {
+		reason  string
+		winners []rules.Player
+		leaver  rules.Player
+		moves   []string
+		end     int64
+	}
+	boards := []string{"02-32 07-37 52-82", "02-32 07-37 57-87"}
 	tests := []struct {
 		name  string
 		lines []string
-		want  statemachine.Record
+		want  want
 	}{
-		{"won", win, statemachine.Record{Players: [2]string{"Albert", "Beth"}, Winner: 0, Leaver: -1, Reason: statemachine.Won, Guesses: [2]int{3, 2}, Start: 0, End: int64(2 * time.Second)}},
+		{"won", win, want{"won", []rules.Player{0}, rules.Spectator, append(boards, "02-32", "99", "07-37", "98", "57-87"), int64(2 * time.Second)}},
 		{"abandoned while drawing", append(append([]string{}, pairUp...), "a board 02-32 07-37 52-82", "b close"),
-			statemachine.Record{Players: [2]string{"Albert", "Beth"}, Winner: -1, Leaver: 1, Reason: statemachine.Abandoned}},
+			want{"abandoned", nil, 1, boards[:1], 0}},
 		{"kicked while playing", append(append([]string{}, pairUp...), "a board 02-32 07-37 52-82", "b board 02-32 07-37 57-87", "a single 11", "a2 open", "a2 info Albert", "a2 pass 123"),
-			statemachine.Record{Players: [2]string{"Albert", "Beth"}, Winner: -1, Leaver: 0, Reason: statemachine.Abandoned, Guesses: [2]int{1, 0}}},
+			want{"abandoned", nil, 0, append(boards, "11"), 0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := run(t, statemachine.Config{}, tt.lines...)
 			recs := r.Records()
-			if len(recs) != 1 || recs[0] != tt.want {
-				t.Fatalf("records %+v, want %+v", recs, tt.want)
+			if len(recs) != 1 {
+				t.Fatalf("%d records, want 1", len(recs))
+			}
+			rec := recs[0]
+			var moves []string
+			for _, m := range rec.Moves {
+				moves = append(moves, m.Text)
+			}
+			if rec.Game != "bomber" || len(rec.Seats) != 2 || rec.Seats[0].Name != "Albert" || rec.Seats[1].Name != "Beth" ||
+				rec.Reason != tt.want.reason || !slices.Equal(rec.Outcome.Winners, tt.want.winners) || rec.Leaver != tt.want.leaver ||
+				!slices.Equal(moves, tt.want.moves) || rec.End != tt.want.end {
+				t.Fatalf("record %+v, want %+v", rec, tt.want)
+			}
+			// a record replays through the rules to what it says
+			if _, err := record.Replay(bomber.Spec(), &rec); err != nil {
+				t.Fatalf("replay: %v", err)
 			}
 		})
 	}
@@ -101,7 +127,7 @@ func TestShutdownAbortsGamesAndClosesAll(t *testing.T) {
 	h.Advance()
 	h.Shutdown(int64(time.Minute))
 	rd := h.Ready()
-	if len(rd.Closes) != 3 || len(rd.Records) != 1 || rd.Records[0].Reason != statemachine.Aborted {
+	if len(rd.Closes) != 3 || len(rd.Records) != 1 || rd.Records[0].Reason != "aborted" {
 		t.Fatalf("closes %v records %+v", rd.Closes, rd.Records)
 	}
 	if len(rd.Sends) != 0 {

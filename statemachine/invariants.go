@@ -3,6 +3,8 @@ package statemachine
 import (
 	"errors"
 	"fmt"
+
+	"github.com/bomber-game/bomber/rules"
 )
 
 // CheckInvariants verifies the hub's internal consistency: every online user
@@ -48,21 +50,73 @@ func (h *Hub) CheckInvariants() error {
 				bad("%q responds to an invitation that does not match", s.name)
 			}
 		case Draw, Game:
-			m := s.match
-			if m == nil || m.players[s.seat] != s {
+			t := s.table
+			if t == nil || t.ext() || len(t.seats) != 2 || t.seats[s.seat].s != s {
 				bad("%q plays without a match", s.name)
 				continue
 			}
-			o := m.players[1-s.seat]
-			if o.closed || o.match != m || o.state != s.state {
-				bad("%q plays %q, who is not in the match (state %v, closed %v)", s.name, o.name, o.state, o.closed)
+			o := t.seats[1-s.seat].s
+			if o == nil || o.closed || o.table != t || o.state != s.state {
+				bad("%q plays an opponent who is not in the match", s.name)
+				continue
 			}
 			if h.users[o.name] != o {
 				bad("%q plays %q, who is not online", s.name, o.name)
 			}
+		case AtTable:
+			if s.table == nil || !s.table.ext() {
+				bad("%q at no table", s.name)
+			}
 		}
-		if s.state != Draw && s.state != Game && s.match != nil {
-			bad("%q in %v still holds a match", s.name, s.state)
+		if s.state != Draw && s.state != Game && s.state != AtTable && s.table != nil {
+			bad("%q in %v still holds a table", s.name, s.state)
+		}
+	}
+	seated := make(map[*session]int)
+	for id, t := range h.tables {
+		if t.id != id || t.phase == phaseOver || !t.ext() {
+			bad("table %d listed but closed or misfiled", id)
+		}
+		if t.code != "" && h.codes[t.code] != t {
+			bad("table %d's join code is not indexed", id)
+		}
+		for i, sl := range t.seats {
+			p := sl.s
+			if p == nil {
+				continue
+			}
+			seated[p]++
+			if p.table != t || p.seat != rules.Player(i) || p.state != AtTable {
+				bad("%q sits at table %d seat %d but points elsewhere", p.name, id, i)
+			}
+			if p.closed || h.users[p.name] != p {
+				bad("%q sits at table %d but is not online", p.name, id)
+			}
+			if sl.gone {
+				bad("table %d seat %d is gone but still held", id, i)
+			}
+		}
+		if t.phase == phasePlaying && t.game == nil {
+			bad("table %d plays without a game", id)
+		}
+		for _, w := range t.watchers {
+			seated[w]++
+			if w.table != t || w.seat != rules.Spectator || w.state != AtTable {
+				bad("%q watches table %d but points elsewhere", w.name, id)
+			}
+		}
+		if len(t.watchers) > h.cfg.MaxWatchers {
+			bad("table %d has %d watchers, over the cap", id, len(t.watchers))
+		}
+	}
+	for s, n := range seated {
+		if n > 1 {
+			bad("%q sits or watches at %d places", s.name, n)
+		}
+	}
+	for _, s := range h.sessions {
+		if s.state == AtTable && seated[s] != 1 {
+			bad("%q at a table that does not hold it", s.name)
 		}
 	}
 	for id, s := range h.checks {

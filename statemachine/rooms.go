@@ -31,7 +31,7 @@ const (
 
 // create: s opens a table and sits at seat 0.
 func (h *Hub) create(now int64, s *session, body []byte) {
-	m, err := segment.DecodeCreate(body)
+	m, err := segment.DecodeCreateMsg(body)
 	if err != nil {
 		h.fail(s, segment.Create, segment.ErrCodeBadRequest, "malformed Create")
 		return
@@ -197,7 +197,7 @@ func (h *Hub) findTable(id uint32) *table {
 
 // join: s takes a seat.
 func (h *Hub) join(now int64, s *session, body []byte) {
-	m, err := segment.DecodeJoin(body)
+	m, err := segment.DecodeJoinMsg(body)
 	if err != nil {
 		h.fail(s, segment.Join, segment.ErrCodeBadRequest, "malformed Join")
 		return
@@ -249,7 +249,7 @@ func (h *Hub) join(now int64, s *session, body []byte) {
 
 // watchTable: s watches a table.
 func (h *Hub) watchTable(now int64, s *session, body []byte) {
-	m, err := segment.DecodeWatch(body)
+	m, err := segment.DecodeWatchMsg(body)
 	if err != nil {
 		h.fail(s, segment.Watch, segment.ErrCodeBadRequest, "malformed Watch")
 		return
@@ -463,7 +463,7 @@ func (h *Hub) sendView(s *session, t *table) {
 
 // moveMsg: a move in binary form.
 func (h *Hub) moveMsg(now int64, s *session, body []byte) {
-	m, err := segment.DecodeMove(body)
+	m, err := segment.DecodeMoveMsg(body)
 	if err != nil {
 		h.fail(s, segment.Move, segment.ErrCodeBadRequest, "malformed Move")
 		return
@@ -570,16 +570,19 @@ func (h *Hub) resign(now int64, s *session) {
 		h.fail(s, segment.Resign, segment.ErrCodeNotSeated, "not playing")
 		return
 	}
-	h.resignSeat(now, t, s.seat)
+	if err := h.resignSeat(now, t, s.seat); err != nil {
+		h.fail(s, segment.Resign, moveError(err), trim(err.Error()))
+	}
 }
 
 // resignSeat plays KindResign for seat p through the rules.
-func (h *Hub) resignSeat(now int64, t *table, p rules.Player) {
+func (h *Hub) resignSeat(now int64, t *table, p rules.Player) error {
 	m := rules.Move{Kind: rules.KindResign}
 	if err := h.play(now, t, p, m); err != nil {
-		return // already out of the game
+		return err // already out of the game
 	}
 	h.afterMove(now, t, p, m)
+	return nil
 }
 
 // extEnd: t's game is over (or abandoned); everyone at it is told the outcome

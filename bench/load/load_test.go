@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bomber-game/bomber/bench/load"
+	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/server/servertest"
 	"github.com/bomber-game/bomber/statemachine"
@@ -26,7 +27,7 @@ func startServer(t *testing.T, transport string) string {
 			}
 			return statemachine.Found
 		},
-		Record: func(context.Context, statemachine.Record, time.Time, time.Time) error { return nil },
+		Record: func(context.Context, record.Game, time.Time, time.Time) error { return nil },
 	}
 	addr, _ := servertest.Start(t, cfg, transport != "net")
 	return addr

@@ -75,7 +75,7 @@ func (d *Driver) Receive(seat int, t segment.Type, body []byte) error {
 		}
 		d.replica, d.ended, d.played, d.sent = g, false, 0, false
 	case segment.Moved:
-		m, err := segment.DecodeMoved(body)
+		m, err := segment.DecodeMovedBody(body)
 		if err != nil {
 			return err
 		}
@@ -87,7 +87,7 @@ func (d *Driver) Receive(seat int, t segment.Type, body []byte) error {
 		}
 		d.pending = &pendingMove{seat: rules.Player(m.Seat), text: m.Notation}
 	case segment.StepMsg:
-		st, err := segment.DecodeStep(body)
+		st, err := segment.DecodeStepBody(body)
 		if err != nil {
 			return err
 		}
@@ -99,13 +99,13 @@ func (d *Driver) Receive(seat int, t segment.Type, body []byte) error {
 		if err := d.flush(); err != nil {
 			return err
 		}
-		e, err := segment.DecodeGameEnd(body)
+		e, err := segment.DecodeGameEndBody(body)
 		if err != nil {
 			return err
 		}
 		d.End, d.ended, d.sent = e, true, false
 	case segment.ErrorMsg:
-		e, _ := segment.DecodeError(body)
+		e, _ := segment.DecodeErrorBody(body)
 		d.Errors = append(d.Errors, fmt.Sprintf("seat %d: %v code %d %s", seat, e.Req, e.Code, e.Text))
 		d.sent = false
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/capture"
 	"github.com/bomber-game/bomber/cmd/internal/config"
+	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/statemachine"
 )
@@ -338,17 +339,17 @@ func checker(store account.Store, h *account.Hasher, hide func() bool) server.Ch
 
 // recorder stores finished games.
 func recorder(store account.Store, log *zap.Logger) server.Recorder {
-	return func(ctx context.Context, r statemachine.Record, start, end time.Time) error {
-		g := account.Game{Players: r.Players, Reason: r.Reason.String(), Start: start, End: end, Guesses: r.Guesses[0] + r.Guesses[1]}
-		if r.Winner >= 0 {
-			g.Winner = r.Players[r.Winner]
+	return func(ctx context.Context, r record.Game, start, end time.Time) error {
+		if len(r.Seats) != 2 {
+			return nil // interim: the store keeps two-player games only
 		}
-		if r.Reason == statemachine.Abandoned && r.Leaver >= 0 {
-			g.Reason = [2]string{"abandoned by inviter", "abandoned by invitee"}[r.Leaver]
+		g := account.Game{Players: [2]string{r.Seats[0].Name, r.Seats[1].Name}, Reason: r.Reason, Start: start, End: end, Guesses: len(r.Moves)}
+		if len(r.Outcome.Winners) == 1 {
+			g.Winner = g.Players[r.Outcome.Winners[0]]
 		}
 		err := store.RecordGame(ctx, g)
 		if err == nil {
-			log.Info("game recorded", zap.Strings("players", r.Players[:]), zap.String("winner", g.Winner), zap.String("reason", g.Reason), zap.Int("guesses", g.Guesses))
+			log.Info("game recorded", zap.String("game", r.Game), zap.Strings("players", g.Players[:]), zap.String("winner", g.Winner), zap.String("reason", g.Reason))
 		}
 		return err
 	}

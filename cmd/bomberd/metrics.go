@@ -89,9 +89,9 @@ func (m *metrics) SegmentOut(t segment.Type) {
 		c.Inc()
 	}
 }
-func (m *metrics) ProtocolError(reason string)        { m.protoErrors.WithLabelValues(reason).Inc() }
-func (m *metrics) GameEnded(r statemachine.EndReason) { m.gamesEnded.WithLabelValues(r.String()).Inc() }
-func (m *metrics) LoopLatency(d time.Duration)        { m.loop.Observe(d.Seconds()) }
+func (m *metrics) ProtocolError(reason string) { m.protoErrors.WithLabelValues(reason).Inc() }
+func (m *metrics) GameEnded(r string)          { m.gamesEnded.WithLabelValues(r).Inc() }
+func (m *metrics) LoopLatency(d time.Duration) { m.loop.Observe(d.Seconds()) }
 func (m *metrics) CheckLatency(k statemachine.CheckKind, d time.Duration, a statemachine.Answer) {
 	m.store.WithLabelValues([...]string{"lookup", "verify"}[k], [...]string{"found", "not_found", "wrong_password", "unavailable"}[a]).Observe(d.Seconds())
 }

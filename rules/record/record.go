@@ -36,8 +36,9 @@ type Game struct {
 	Moves   []Move
 	Outcome rules.Outcome
 	Scores  []int
-	Reason  string // why it ended: "won", "drawn", "resigned", "abandoned", "aborted"
-	Start   int64  // shell time the game started (nanoseconds since the Unix epoch)
+	Reason  string       // why it ended: "won", "drawn", "resigned", "timeout", "agreed", "abandoned", "aborted"
+	Leaver  rules.Player // with "abandoned": the seat whose player left; else rules.Spectator
+	Start   int64        // shell time the game started (nanoseconds since the Unix epoch)
 	End     int64
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/segment/transcript"
 	"github.com/bomber-game/bomber/statemachine"
@@ -42,11 +43,11 @@ type Runner struct {
 	conns    map[string]*conn
 	names    map[statemachine.ConnID]string
 	out      []transcript.Entry
-	records  []statemachine.Record
+	records  []record.Game
 }
 
 // Records returns the games the hub asked to record so far.
-func (r *Runner) Records() []statemachine.Record { return r.records }
+func (r *Runner) Records() []record.Game { return r.records }
 
 // Output returns the transcript of what happened so far.
 func (r *Runner) Output() []transcript.Entry { return r.out }
