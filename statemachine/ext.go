@@ -25,7 +25,7 @@ type extSession struct {
 func (h *Hub) extSegment(now int64, s *session, seg segment.Segment) {
 	if s.x == nil {
 		if seg.Type == segment.Hello && !s.spoke {
-			h.hello(s, seg)
+			h.hello(now, s, seg)
 			return
 		}
 		h.stats.BadExtended++
@@ -45,12 +45,13 @@ func (h *Hub) extSegment(now int64, s *session, seg segment.Segment) {
 }
 
 // hello: the client asks for the extended protocol.
-func (h *Hub) hello(s *session, seg segment.Segment) {
+func (h *Hub) hello(now int64, s *session, seg segment.Segment) {
 	m, err := segment.DecodeHelloMsg(seg.Payload())
 	if err != nil {
-		// a malformed Hello: answer as a reference server would not; the
-		// connection stays a reference one and is closed like any stranger
-		h.close(0, s)
+		// a malformed Hello is a framing error: nothing can be answered to
+		// a client whose protocol is unknown
+		h.stats.BadExtended++
+		h.close(now, s)
 		return
 	}
 	s.x = &extSession{features: m.Features & hubFeatures, chatCredit: h.chatBurst()}

@@ -1,0 +1,196 @@
+package statemachine_test
+
+import (
+	"bytes"
+	"encoding/hex"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/segment/transcript"
+	"github.com/bomber-game/bomber/statemachine/replay"
+)
+
+var generate = flag.Bool("generate", false, "rewrite the extended-protocol golden transcripts from their scenarios (then review them)")
+
+// TestGenerateTableTranscripts writes the golden transcripts of the
+// extended protocol from the scenarios in testdata/scenarios (with
+// -generate only). The scenarios say what clients send; the hub's answers
+// are recorded once, reviewed, and from then on TestGolden (and the socket
+// and daemon tests) hold the hub to them.
+func TestGenerateTableTranscripts(t *testing.T) {
+	if !*generate {
+		t.Skip("run with -generate to rewrite the transcripts from testdata/scenarios")
+	}
+	files, _ := filepath.Glob("testdata/scenarios/*.txt")
+	for _, file := range files {
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var notes []transcript.Entry
+		for _, l := range strings.Split(string(raw), "\n") {
+			if strings.HasPrefix(l, "# config:") {
+				notes = append(notes, transcript.Entry{At: -1, Op: transcript.Note, Comment: strings.TrimPrefix(l, "# ")})
+			}
+		}
+		cfg, err := replay.ConfigFromNotes(notes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := replay.New(cfg, replay.DemoAccounts())
+		for n, l := range strings.Split(string(raw), "\n") {
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			for _, e := range scenarioLine(t, r, l) {
+				e.Line = n + 1
+				r.Feed(e)
+			}
+		}
+		var b bytes.Buffer
+		if err := transcript.Write(&b, r.Output(), true); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join("../testdata/transcripts", filepath.Base(file))
+		if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// scenarioLine turns one scenario line into transcript entries. Lines are
+// transcript lines (comments, open, close, clock, raw "> hex"), or
+// "CONN VERB ARGS" for a message; "$code:CONN" stands for the join code in
+// the last Table message CONN received.
+func scenarioLine(t *testing.T, r *replay.Runner, l string) []transcript.Entry {
+	t.Helper()
+	f := strings.Fields(l)
+	if strings.HasPrefix(l, "#") || len(f) >= 2 && (f[1] == "open" || f[1] == "close" || f[1] == ">") || f[0] == "clock" || f[0] == "store" {
+		e, ok, err := transcript.ParseLine(l)
+		if err != nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		if !ok {
+			return nil
+		}
+		return []transcript.Entry{e}
+	}
+	conn, verb, args := f[0], f[1], f[2:]
+	for i, a := range args {
+		if from, ok := strings.CutPrefix(a, "$code:"); ok {
+			args[i] = lastCode(r, from)
+		}
+	}
+	num := func(i int) uint64 {
+		n, err := strconv.ParseUint(args[i], 0, 32)
+		if err != nil {
+			t.Fatalf("%q: argument %d: %v", l, i, err)
+		}
+		return n
+	}
+	str := func(i int) string {
+		if i < len(args) {
+			return args[i]
+		}
+		return ""
+	}
+	rest := func(i int) string {
+		_, after, _ := strings.Cut(l, " "+verb+" ")
+		parts := strings.SplitN(after, " ", i+1)
+		if len(parts) <= i {
+			return ""
+		}
+		return parts[i]
+	}
+	var t8 segment.Type
+	var body []byte
+	seg := func(s segment.Segment) []transcript.Entry {
+		return []transcript.Entry{{At: -1, Conn: conn, Op: transcript.Send, Data: s.AppendTo(nil)}}
+	}
+	switch verb {
+	case "info":
+		return seg(segment.Name(segment.Info, args[0]))
+	case "pass":
+		return seg(segment.Name(segment.Passwd, args[0]))
+	case "invite":
+		return seg(segment.Name(segment.SendInvit, args[0]))
+	case "accept":
+		return seg(segment.Code(segment.InvitResponse, 1))
+	case "hello":
+		t8, body = segment.Hello, segment.HelloMsg{Version: 1, Features: uint32(num(0))}.Append(nil)
+	case "catalog":
+		t8 = segment.CatalogReq
+	case "list":
+		t8 = segment.ListReq
+	case "create": // create GAME SEATS FLAGS [key=value...]
+		m := segment.CreateMsg{Game: args[0], Seats: uint8(num(1)), Flags: uint8(num(2))}
+		for _, kv := range args[3:] {
+			k, v, _ := strings.Cut(kv, "=")
+			m.Options = append(m.Options, segment.KV{Key: k, Value: v})
+		}
+		t8, body = segment.Create, m.Append(nil)
+	case "join": // join TABLE SEAT [CODE]
+		t8, body = segment.Join, segment.JoinMsg{Table: uint32(num(0)), Seat: uint8(num(1)), Code: str(2)}.Append(nil)
+	case "watch": // watch TABLE [CODE]
+		t8, body = segment.Watch, segment.WatchMsg{Table: uint32(num(0)), Code: str(1)}.Append(nil)
+	case "leave":
+		t8 = segment.Leave
+	case "tinvite":
+		t8, body = segment.Invite, segment.InviteMsg{User: args[0]}.Append(nil)
+	case "ready":
+		t8 = segment.Ready
+	case "move": // move KIND HEXARGS
+		m := segment.MoveMsg{Kind: uint8(num(0))}
+		if len(args) > 1 {
+			a, err := hex.DecodeString(args[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.Len = uint8(copy(m.Arg[:], a))
+		}
+		t8, body = segment.Move, m.Append(nil)
+	case "text":
+		t8, body = segment.MoveText, []byte(rest(0))
+	case "view":
+		t8 = segment.ViewReq
+	case "offer": // offer WHAT ANSWER
+		t8, body = segment.Offer, segment.OfferMsg{What: uint8(num(0)), Answer: uint8(num(1))}.Append(nil)
+	case "resign":
+		t8 = segment.Resign
+	case "chat": // chat SCOPE TEXT...
+		t8, body = segment.Chat, segment.ChatBody{Scope: uint8(num(0)), Text: rest(1)}.Append(nil)
+	default:
+		t.Fatalf("bad scenario line %q", l)
+	}
+	var out []transcript.Entry
+	for _, s := range segment.AppendMessage(nil, t8, body) {
+		out = append(out, seg(s)...)
+	}
+	return out
+}
+
+// lastCode is the join code in the last Table message conn received.
+func lastCode(r *replay.Runner, conn string) string {
+	var asm segment.Assembler
+	code := ""
+	for _, e := range r.Output() {
+		if e.Op != transcript.Recv || e.Conn != conn {
+			continue
+		}
+		s, err := segment.Parse(e.Data)
+		if err != nil || !s.Type.Extended() {
+			continue
+		}
+		if t, body, done, err := asm.Add(s); err == nil && done && t == segment.TableInfo {
+			if tb, err := segment.DecodeTableBody(body); err == nil && tb.Code != "" {
+				code = tb.Code
+			}
+		}
+	}
+	return code
+}
