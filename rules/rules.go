@@ -178,6 +178,7 @@ const (
 	OptionInt    OptionKind = iota // a whole number in [Min, Max]
 	OptionBool                     // "true" or "false"
 	OptionChoice                   // one of Choices
+	OptionText                     // free text the game parses (a starting position); Default is valid
 )
 
 // OptionSpec describes one key a game's Options accept, for catalogues and
@@ -232,6 +233,15 @@ func (s Seat) Game() Game { return s.game }
 type Bot interface {
 	// Choose returns the move the bot makes for its seat, which must be to move.
 	Choose(s Seat) (Move, error)
+}
+
+// SecretMoves is implemented by games whose moves can carry a seat's secret
+// (a Bomber board). The hub shows such a move, and its notation, to its mover
+// only until the game is over; its steps say only what others may know.
+type SecretMoves interface {
+	// SecretMove reports whether m must be shown to its mover only (until
+	// the game is over).
+	SecretMove(m Move) bool
 }
 
 // Resigning and leaving. KindResign in a two-player game ends it with the

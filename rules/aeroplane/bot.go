@@ -33,11 +33,15 @@ const (
 	wTieBreakers = 4   // random points added to break ties
 )
 
-// Choose returns the move the bot makes for p in g, an *aeroplane.Game.
-func (b *Bot) Choose(g rules.Game, p rules.Player) (rules.Move, error) {
+// Choose returns the move the bot makes for its seat, whose game must be an
+// *aeroplane.Game: "roll" while a roll is expected, else the best piece to
+// move. The hub's timeout action for a seat is the same: Choose and play
+// until the seat has rolled and moved.
+func (b *Bot) Choose(s rules.Seat) (rules.Move, error) {
+	g, p := s.Game(), s.Player()
 	a, ok := g.(*Game)
 	if !ok {
-		return rules.Move{}, fmt.Errorf("%w: the aeroplane bot cannot play %s", rules.ErrIllegal, g.Name())
+		return rules.Move{}, fmt.Errorf("%w: the aeroplane bot cannot play %T", rules.ErrIllegal, g)
 	}
 	legal := a.Legal(p, nil)
 	switch {

@@ -30,7 +30,7 @@ func botVersusRandom(t testing.TB, games int, seed uint64) int {
 			p := g.Turn()
 			var m rules.Move
 			if p == botSeat {
-				if m, err = bot.Choose(g, p); err != nil {
+				if m, err = bot.Choose(rules.SeatOf(g, p)); err != nil {
 					t.Fatal(err)
 				}
 			} else {
@@ -81,7 +81,7 @@ func TestBotPriorities(t *testing.T) {
 			place(g, Yellow, tt.yellow...)
 			place(g, Blue, tt.blue...)
 			mustPlay(t, g, Yellow, Roll())
-			m, err := NewBot(1).Choose(g, Yellow)
+			m, err := NewBot(1).Choose(rules.SeatOf(g, Yellow))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,7 +94,7 @@ func TestBotPriorities(t *testing.T) {
 
 func TestBotRefusesWhenNotToMove(t *testing.T) {
 	g, _ := scripted(t, 2, nil)
-	if _, err := NewBot(1).Choose(g, Blue); !errors.Is(err, rules.ErrNotYourTurn) {
+	if _, err := NewBot(1).Choose(rules.SeatOf(g, Blue)); !errors.Is(err, rules.ErrNotYourTurn) {
 		t.Fatalf("bot for the wrong seat: %v", err)
 	}
 }

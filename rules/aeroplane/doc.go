@@ -61,6 +61,16 @@
 // The first player with all four pieces at the centre wins and the game
 // ends.
 //
+// # Resigning
+//
+// Any seat still playing may resign ("resign", rules.KindResign), on turn
+// or not, even with a rolled die waiting; it is never listed among the
+// legal moves. In a two-player game the other seat wins at once. In a game
+// of three or four the seat leaves: its pieces are taken off the board
+// (they can no longer be captured, block or count: its score becomes 0),
+// its turns are skipped, and if it was to roll or move the next seat still
+// playing rolls. When only one seat is left, it wins.
+//
 // # Dice
 //
 // Each roll calls IntN once on the game's Rand: the face is
@@ -91,8 +101,9 @@
 //
 // # Moves and notation
 //
-//	KindRoll  "roll"    no arguments; expected when Die() is 0
-//	KindMove  "move N"  Arg[0] = N, the piece 0..3, with the rolled face
+//	KindRoll         "roll"    no arguments; expected when Die() is 0
+//	KindMove         "move N"  Arg[0] = N, the piece 0..3, with the rolled face
+//	rules.KindResign "resign"  no arguments; from any seat still playing
 //
 // # Steps
 //
@@ -112,9 +123,38 @@
 //	StepNoMove      no piece can use face A
 //	StepTurn        Player rolls next; A = 1 for the extra roll after a six
 //	StepWin         Player has won
+//	StepResign      Player resigned and left (then StepTurn if it was
+//	                to play, or StepWin for the last seat left)
 //
 // A moving stack reports a move, bounce, jump, flight and finish step per
-// piece.
+// piece. Every step is public.
+//
+// # View layout
+//
+// Observe gives every viewer the same rules.View. With N seats:
+//
+//	Cells  N*4 bytes, seat by seat, pieces 0..3 of each: progress + 1,
+//	       so 0 camp, 1 start, 2..51 track progress 1..50 (track index
+//	       (13*seat + progress - 1) mod 52), 52..56 bridge spaces 1..5,
+//	       57 centre (home); 0xFF (CellGone) for every piece of a seat
+//	       that resigned
+//	Extra  [0] N
+//	       [1] the seat to act (PhaseRoll, PhaseMove) or the winner
+//	           (PhaseOver)
+//	       [2] phase: 0 PhaseRoll (a roll is expected), 1 PhaseMove (the
+//	           face in [3] waits to be used), 2 PhaseOver
+//	       [3] the rolled face waiting to be used, 1..6; 0 otherwise
+//	       [4] sixes rolled in a row this turn (counting [3])
+//	       [5] options, a bit each: 1 six-bias, 2 stack, 4 exact-finish,
+//	           8 launch-on-5, 16 flight-capture
+//	       [6] seats that resigned, a bit per seat
+//
+// ToMove holds the seat to act, Scores the pieces home per seat. Example:
+// two seats, default options, yellow rolled a 6, launched piece 0 and
+// rolled a 3:
+//
+//	Cells  1 0 0 0  0 0 0 0
+//	Extra  2 0 1 3 1 1 0
 //
 // # Records
 //
@@ -132,6 +172,7 @@
 //	yellow roll 2
 //	yellow move 0
 //	blue roll 4
+//	blue resign
 //
 // Blank lines and lines starting with # are ignored; options left out
 // take their defaults.

@@ -17,6 +17,7 @@ func Spec() rules.Spec {
 		Name:       Name,
 		MinPlayers: 2,
 		MaxPlayers: maxColours,
+		Options:    optionSpecs(),
 		New: func(players int, opts rules.Options, rng rules.Rand) (rules.Game, error) {
 			g, err := New(players, opts, rng)
 			if err != nil {
@@ -38,6 +39,8 @@ type Game struct {
 	sixes    int8                     // sixes rolled in a row this turn, counting die
 	sixMoved [2]uint8                 // pieces (bit per piece) moved with this turn's first and second six
 	winner   rules.Player             // -1 while running
+	resigned bool                     // the game ended because every other seat resigned
+	gone     uint8                    // seats that resigned and left (bit per seat)
 	record   []Entry
 }
 
@@ -136,15 +139,23 @@ func (g *Game) inPlay(p rules.Player) bool {
 	return false
 }
 
-// Outcome is Won with the first player home with all four pieces.
+// Gone reports whether seat p resigned and left the game.
+func (g *Game) Gone(p rules.Player) bool { return p >= 0 && int(p) < g.players && g.gone&(1<<p) != 0 }
+
+// Outcome is Won with the first player home with all four pieces, or with
+// the last seat left when every other seat resigned.
 func (g *Game) Outcome() rules.Outcome {
 	if g.winner < 0 {
 		return rules.Outcome{Status: rules.Running}
 	}
+	if g.resigned {
+		return rules.Outcome{Status: rules.Won, Winners: []rules.Player{g.winner}, Reason: "every other seat resigned"}
+	}
 	return rules.Outcome{Status: rules.Won, Winners: []rules.Player{g.winner}, Reason: "all four pieces home"}
 }
 
-// Scores appends each seat's number of pieces home.
+// Scores appends each seat's number of pieces home (0 for a seat that
+// left: its pieces are off the board).
 func (g *Game) Scores(buf []int) []int {
 	for p := range g.players {
 		n := 0
@@ -170,6 +181,11 @@ func (g *Game) Clone() rules.Game {
 	return &c
 }
 
+// Redact returns a clone: the only hidden information is the future dice,
+// and a clone rolls with its own generator seeded from the position, never
+// with (or from the state of) the real game's Rand.
+func (g *Game) Redact(rules.Player) rules.Game { return g.Clone() }
+
 // fingerprint hashes the position (FNV-1a), so clones made at different
 // points of a game roll differently.
 func (g *Game) fingerprint() uint64 {
@@ -183,7 +199,7 @@ func (g *Game) fingerprint() uint64 {
 			mix(int(a))
 		}
 	}
-	for _, v := range []int{int(g.turn), int(g.die), int(g.sixes), len(g.record), len(g.record) >> 8, len(g.record) >> 16} {
+	for _, v := range []int{int(g.turn), int(g.die), int(g.sixes), int(g.gone), len(g.record), len(g.record) >> 8, len(g.record) >> 16} {
 		mix(v)
 	}
 	return h

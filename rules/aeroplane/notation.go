@@ -17,6 +17,9 @@ const (
 // Roll is the move that rolls the die.
 func Roll() rules.Move { return rules.Move{Kind: KindRoll} }
 
+// Resign is the move giving the game up ("resign").
+func Resign() rules.Move { return rules.Move{Kind: rules.KindResign} }
+
 // MovePiece is the move that moves piece i (0..3) with the rolled face.
 func MovePiece(i int) rules.Move {
 	m := rules.Move{Kind: KindMove, Len: 1}
@@ -24,20 +27,22 @@ func MovePiece(i int) rules.Move {
 	return m
 }
 
-// FormatMove writes "roll" or "move N" (N the piece, 0..3).
+// FormatMove writes "roll", "move N" (N the piece, 0..3) or "resign".
 func (g *Game) FormatMove(m rules.Move) string { return formatMove(m) }
 
 func formatMove(m rules.Move) string {
 	switch {
 	case m == Roll():
 		return "roll"
+	case m == Resign():
+		return "resign"
 	case m.Kind == KindMove && m.Len == 1 && m.Arg[0] < Pieces && m == MovePiece(int(m.Arg[0])):
 		return "move " + strconv.Itoa(int(m.Arg[0]))
 	}
 	return fmt.Sprintf("?%d/%d", m.Kind, m.Len)
 }
 
-// ParseMove reads "roll" or "move N"; p is not needed to read either.
+// ParseMove reads "roll", "move N" or "resign"; p is not needed to read them.
 func (g *Game) ParseMove(p rules.Player, text string) (rules.Move, error) { return parseMove(text) }
 
 func parseMove(text string) (rules.Move, error) {
@@ -45,8 +50,10 @@ func parseMove(text string) (rules.Move, error) {
 	switch {
 	case len(f) == 1 && f[0] == "roll":
 		return Roll(), nil
+	case len(f) == 1 && f[0] == "resign":
+		return Resign(), nil
 	case len(f) == 2 && f[0] == "move" && len(f[1]) == 1 && f[1][0] >= '0' && f[1][0] < '0'+Pieces:
 		return MovePiece(int(f[1][0] - '0')), nil
 	}
-	return rules.Move{}, fmt.Errorf("%w: %q is neither \"roll\" nor \"move 0\"..\"move 3\"", rules.ErrNotation, text)
+	return rules.Move{}, fmt.Errorf("%w: %q is not \"roll\", \"move 0\"..\"move 3\" or \"resign\"", rules.ErrNotation, text)
 }

@@ -1,6 +1,10 @@
 package aeroplane
 
-import "github.com/bomber-game/bomber/rules"
+import (
+	"strconv"
+
+	"github.com/bomber-game/bomber/rules"
+)
 
 // Option keys; values are booleans ("on"/"off", "true"/"false", "1"/"0").
 const (
@@ -14,6 +18,23 @@ const (
 // optionKeys lists every option in the order records write them.
 func optionKeys() [5]string {
 	return [...]string{OptSixBias, OptStack, OptExactFinish, OptLaunchOnFive, OptFlightCapture}
+}
+
+// optionSpecs describes every option for Spec.Options, in record order.
+func optionSpecs() []rules.OptionSpec {
+	d := DefaultSettings().values()
+	docs := [...]string{
+		"37.5% sixes while the roller has no piece in play",
+		"own pieces landing together stack and move as one",
+		"the centre needs an exact roll; the excess bounces back",
+		"a 5 launches a piece as well as a 6",
+		"a flight captures pieces on the bridge space it passes over",
+	}
+	out := make([]rules.OptionSpec, 0, len(docs))
+	for i, k := range optionKeys() {
+		out = append(out, rules.OptionSpec{Key: k, Doc: docs[i], Kind: rules.OptionBool, Default: strconv.FormatBool(d[i])})
+	}
+	return out
 }
 
 // Settings are the rule options of one game.

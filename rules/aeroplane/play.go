@@ -6,10 +6,14 @@ import (
 	"github.com/bomber-game/bomber/rules"
 )
 
-// Play applies "roll" or "move N" for p and appends the steps it caused.
+// Play applies "roll", "move N" or "resign" for p and appends the steps it
+// caused.
 func (g *Game) Play(p rules.Player, m rules.Move, steps []rules.Step) ([]rules.Step, error) {
 	if g.winner >= 0 {
 		return steps, fmt.Errorf("%w: %s has won", rules.ErrGameOver, ColourName(g.winner))
+	}
+	if m.Kind == rules.KindResign {
+		return g.resign(p, m, steps)
 	}
 	if p != g.turn {
 		return steps, fmt.Errorf("%w: %s is to play", rules.ErrNotYourTurn, ColourName(g.turn))
@@ -63,9 +67,45 @@ func (g *Game) roll(steps []rules.Step) []rules.Step {
 	return steps
 }
 
-// passTurn hands the die to the next seat.
+// resign makes p leave: its pieces leave the board (they can no longer be
+// captured or capture), its turns are skipped, and when one seat is left it
+// wins. In a two-player game that is the other seat at once.
+func (g *Game) resign(p rules.Player, m rules.Move, steps []rules.Step) ([]rules.Step, error) {
+	if p < 0 || int(p) >= g.players || g.Gone(p) {
+		return steps, fmt.Errorf("%w: seat %d is not playing", rules.ErrNotYourTurn, p)
+	}
+	if m != Resign() {
+		return steps, fmt.Errorf("%w: resign takes no arguments", rules.ErrIllegal)
+	}
+	g.gone |= 1 << p
+	g.record = append(g.record, Entry{Player: p, Resign: true})
+	for i := range g.pos[p] {
+		g.pos[p][i] = Camp
+	}
+	steps = append(steps, rules.Step{Kind: StepResign, Player: p})
+	left, last := 0, rules.Player(-1)
+	for q := range rules.Player(g.players) {
+		if !g.Gone(q) {
+			left, last = left+1, q
+		}
+	}
+	if left == 1 {
+		g.winner, g.resigned, g.turn = last, true, last
+		g.die, g.sixes, g.sixMoved = 0, 0, [2]uint8{}
+		return append(steps, rules.Step{Kind: StepWin, Player: last}), nil
+	}
+	if p == g.turn {
+		steps = g.passTurn(steps)
+	}
+	return steps, nil
+}
+
+// passTurn hands the die to the next seat still playing.
 func (g *Game) passTurn(steps []rules.Step) []rules.Step {
 	g.turn = (g.turn + 1) % rules.Player(g.players)
+	for g.Gone(g.turn) {
+		g.turn = (g.turn + 1) % rules.Player(g.players)
+	}
 	g.die, g.sixes, g.sixMoved = 0, 0, [2]uint8{}
 	return append(steps, rules.Step{Kind: StepTurn, Player: g.turn})
 }

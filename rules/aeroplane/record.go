@@ -9,11 +9,12 @@ import (
 	"github.com/bomber-game/bomber/rules"
 )
 
-// Entry is one line of a game record: a roll and the face it gave, or a
-// move and the piece moved.
+// Entry is one line of a game record: a roll and the face it gave, a move
+// and the piece moved, or a resignation.
 type Entry struct {
 	Player rules.Player
 	Roll   bool // a roll (Value is the face 1..6), else a move (Value is the piece 0..3)
+	Resign bool // the seat resigned (Roll false, Value 0)
 	Value  int
 }
 
@@ -46,9 +47,12 @@ func (r Record) String() string {
 		fmt.Fprintf(&b, "option %s %s\n", keys[k], onOff(v))
 	}
 	for _, e := range r.Entries {
-		if e.Roll {
+		switch {
+		case e.Resign:
+			fmt.Fprintf(&b, "%s resign\n", ColourName(e.Player))
+		case e.Roll:
 			fmt.Fprintf(&b, "%s roll %d\n", ColourName(e.Player), e.Value)
-		} else {
+		default:
 			fmt.Fprintf(&b, "%s move %d\n", ColourName(e.Player), e.Value)
 		}
 	}
@@ -122,10 +126,10 @@ func ParseRecord(text string) (Record, error) {
 	return r, nil
 }
 
-// parseEntry reads "COLOUR roll F" or "COLOUR move N".
+// parseEntry reads "COLOUR roll F", "COLOUR move N" or "COLOUR resign".
 func parseEntry(f []string, players int) (Entry, error) {
-	if len(f) != 3 {
-		return Entry{}, fmt.Errorf(`want "COLOUR roll F" or "COLOUR move N"`)
+	if (len(f) != 3 || f[1] == "resign") && (len(f) != 2 || f[1] != "resign") {
+		return Entry{}, fmt.Errorf(`want "COLOUR roll F", "COLOUR move N" or "COLOUR resign"`)
 	}
 	p := rules.Player(-1)
 	for c := range rules.Player(players) {
@@ -135,6 +139,9 @@ func parseEntry(f []string, players int) (Entry, error) {
 	}
 	if p < 0 {
 		return Entry{}, fmt.Errorf("no seat is %s", f[0])
+	}
+	if f[1] == "resign" {
+		return Entry{Player: p, Resign: true}, nil
 	}
 	v, err := strconv.Atoi(f[2])
 	switch {
@@ -180,7 +187,9 @@ func Replay(r Record, rng rules.Rand) (*Game, error) {
 	var steps []rules.Step
 	for k, e := range r.Entries {
 		m := MovePiece(e.Value)
-		if e.Roll {
+		if e.Resign {
+			m = Resign()
+		} else if e.Roll {
 			if e.Value < 1 || e.Value > 6 {
 				return nil, fmt.Errorf("%w: record entry %d rolls %d", rules.ErrIllegal, k+1, e.Value)
 			}

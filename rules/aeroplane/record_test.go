@@ -25,7 +25,7 @@ func botGame(t testing.TB, players int, opts rules.Options, seed uint64) (*Game,
 	var moves []rules.Move
 	for g.Outcome().Status == rules.Running {
 		p := g.Turn()
-		m, err := bots[p].Choose(g, p)
+		m, err := bots[p].Choose(rules.SeatOf(g, p))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,4 +17,5 @@ const (
 	StepNoMove                      // no piece can use face A; the roll is lost
 	StepTurn                        // Player is to roll next; A is 1 for the extra roll after a six, else 0
 	StepWin                         // Player has all four pieces home and wins
+	StepResign                      // Player resigned and left; its pieces are off the board
 )

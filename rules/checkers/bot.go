@@ -37,13 +37,14 @@ func NewBot(seed uint64) *Bot {
 	return &Bot{MaxDepth: DefaultBotDepth, MaxNodes: DefaultBotNodes, rng: rand.New(rand.NewPCG(seed, 0x636865636b657273))}
 }
 
-// Choose returns p's move in g, which must be a *Game. Offered a draw, the
-// bot accepts only when it judges itself clearly worse. It never offers a
-// draw or resigns.
-func (b *Bot) Choose(rg rules.Game, p rules.Player) (rules.Move, error) {
-	g, ok := rg.(*Game)
+// Choose returns the move of seat s in its game, which must be a *Game.
+// Offered a draw, the bot accepts only when it judges itself clearly worse.
+// It never offers a draw or resigns.
+func (b *Bot) Choose(s rules.Seat) (rules.Move, error) {
+	p := s.Player()
+	g, ok := s.Game().(*Game)
 	if !ok {
-		return rules.Move{}, fmt.Errorf("%w: the checkers bot needs a *checkers.Game, not %T", rules.ErrIllegal, rg)
+		return rules.Move{}, fmt.Errorf("%w: the checkers bot needs a *checkers.Game, not %T", rules.ErrIllegal, s.Game())
 	}
 	if g.outcome.Status != rules.Running {
 		return rules.Move{}, fmt.Errorf("%w: %s", rules.ErrGameOver, g.outcome.Reason)

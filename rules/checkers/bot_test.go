@@ -21,7 +21,7 @@ func playBotVsRandom(t testing.TB, b *Bot, botSeat rules.Player, seed uint64) (r
 		var m rules.Move
 		if p == botSeat {
 			var err error
-			if m, err = b.Choose(g, p); err != nil {
+			if m, err = b.Choose(rules.SeatOf(g, p)); err != nil {
 				t.Fatalf("bot: %v", err)
 			}
 		} else {
@@ -89,7 +89,7 @@ func TestBotDeterministic(t *testing.T) {
 				break
 			}
 			p := g.ToMove(nil)[0]
-			m, err := bots[p].Choose(g, p)
+			m, err := bots[p].Choose(rules.SeatOf(g, p))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,7 +126,7 @@ func TestBotChoosesForcedAndWinningMoves(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			g := mustNew(t, rules.Options{OptFEN: tt.fen})
 			p := g.ToMove(nil)[0]
-			m, err := NewBot(1).Choose(g, p)
+			m, err := NewBot(1).Choose(rules.SeatOf(g, p))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,7 +150,7 @@ func TestBotAnswersDrawOffers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			g := mustNew(t, rules.Options{OptFEN: tt.fen})
 			playText(t, g, "draw-offer")
-			m, err := NewBot(1).Choose(g, 0)
+			m, err := NewBot(1).Choose(rules.SeatOf(g, 0))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,7 +163,7 @@ func TestBotAnswersDrawOffers(t *testing.T) {
 
 func TestBotRefusesWhenNotToMove(t *testing.T) {
 	g := mustNew(t, nil)
-	if _, err := NewBot(1).Choose(g, 1); !errors.Is(err, rules.ErrNotYourTurn) {
+	if _, err := NewBot(1).Choose(rules.SeatOf(g, 1)); !errors.Is(err, rules.ErrNotYourTurn) {
 		t.Errorf("bot for White at the start: err %v, want ErrNotYourTurn", err)
 	}
 }
@@ -183,7 +183,7 @@ func BenchmarkBotMove(b *testing.B) {
 	g := mustNew(b, nil)
 	bot := NewBot(1)
 	for b.Loop() {
-		if _, err := bot.Choose(g, 0); err != nil {
+		if _, err := bot.Choose(rules.SeatOf(g, 0)); err != nil {
 			b.Fatal(err)
 		}
 	}

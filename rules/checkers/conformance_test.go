@@ -19,6 +19,11 @@ func TestConformance(t *testing.T) {
 		{"no draw rules", rulestest.Config{Seed: 200, Games: 5, Options: rules.Options{OptDrawRepetition: "off", OptDraw40Moves: "off"}, MoveFilter: onBoard}},
 		// Unfiltered: random offers, answers and resignations end games early.
 		{"offers and resignations", rulestest.Config{Seed: 300}},
+		{"bots in seats", rulestest.Config{Seed: 500, Games: 2, BotGames: 2, MoveFilter: onBoard, Bot: func(_ rules.Player, seed uint64) rules.Bot {
+			b := NewBot(seed)
+			b.MaxDepth, b.MaxNodes = 4, 2000 // quick: the suite checks the contract, bot_test the strength
+			return b
+		}}},
 		{"set-up start", rulestest.Config{Seed: 400, Options: rules.Options{OptFEN: "W:WK26,K27,30:B5,K8,9"}, MoveFilter: onBoard}},
 	}
 	for _, tt := range tests {

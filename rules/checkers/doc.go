@@ -23,7 +23,8 @@
 //     repetition (the same pieces on the same squares with the same side to
 //     move for the third time, ended automatically); and after 40 moves by
 //     each side (80 plies) in which no man moved and nothing was taken.
-//   - A player may resign on their turn.
+//   - A player may resign at any time, on turn or not (the server resigns
+//     a player who leaves); the other side wins.
 //
 // # Options
 //
@@ -35,8 +36,13 @@
 //   - draw_agreement (default true): draw offers and answers are allowed.
 //   - draw_repetition (default true): threefold repetition draws.
 //   - draw_40_moves (default true): the 40-move rule draws.
-//   - resign (default true): resignation is allowed.
+//   - resign (default true): Legal lists resignation for the side to move.
+//     Play accepts it from either seat whatever this option says, since a
+//     player who leaves the table resigns.
 //   - fen (default the opening position): the starting position in PDN FEN.
+//
+// Spec().Options describes every key for catalogues and settings forms (fen
+// is rules.OptionText, the others rules.OptionBool).
 //
 // # Moves
 //
@@ -58,6 +64,24 @@
 // piece captured): A from, B to, C the captured piece's square. StepCrown: A
 // the new king's square. StepDrawOffer, StepDrawDecline, StepDrawAccept and
 // StepResign carry only Player.
+//
+// # View layout
+//
+// Observe gives every viewer the same rules.View (nothing is hidden):
+//
+//   - Cells: 32 bytes, byte i for PDN square i+1: 0 empty, 1 Black man,
+//     2 Black king, 3 White man, 4 White king (CellEmpty ... CellWhiteKing).
+//   - Extra: 2 bytes. Extra[0] is the side to move on the board (0 Black,
+//     1 White); Extra[1] is the seat whose draw offer is pending, or 255
+//     (NoOffer). While an offer is pending ToMove holds the seat to answer.
+//   - Scores: pieces captured by Black, then White. ToMove and Status as the
+//     Game reports them.
+//
+// Example: from FEN "W:WK26,K27,30:B5,K8,9" Cells is zero but for
+// Cells[4]=1, Cells[7]=2, Cells[8]=1, Cells[25]=4, Cells[26]=4, Cells[29]=3;
+// Extra is [1 255] and ToMove [1].
+//
+// Redact returns a clone: there is nothing to hide and no chance.
 //
 // # Scores, positions and games
 //

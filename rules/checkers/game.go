@@ -23,6 +23,7 @@ func Spec() rules.Spec {
 		Name:       Name,
 		MinPlayers: 2,
 		MaxPlayers: 2,
+		Options:    options,
 		New: func(players int, opts rules.Options, _ rules.Rand) (rules.Game, error) {
 			if players != 2 {
 				return nil, fmt.Errorf("%w: %s is for 2 players, not %d", rules.ErrPlayers, Name, players)
@@ -112,6 +113,16 @@ func (g *Game) Play(p rules.Player, m rules.Move, steps []rules.Step) ([]rules.S
 	if g.outcome.Status != rules.Running {
 		return steps, fmt.Errorf("%w: %s", rules.ErrGameOver, g.outcome.Reason)
 	}
+	if m.Kind == rules.KindResign && (p == black || p == white) {
+		// Either seat may resign at any time, on turn or not, offer pending
+		// or not: the server resigns a player who leaves.
+		if m != (rules.Move{Kind: rules.KindResign}) {
+			return steps, fmt.Errorf("%w: resignation carries no arguments", rules.ErrIllegal)
+		}
+		g.offer = rules.Spectator
+		g.outcome = rules.Outcome{Status: rules.Won, Winners: []rules.Player{1 - p}, Reason: colourName[p] + " resigned"}
+		return append(steps, rules.Step{Kind: StepResign, Player: p}), nil
+	}
 	if p != g.actor() {
 		return steps, fmt.Errorf("%w: %s is to move", rules.ErrNotYourTurn, colourName[g.actor()])
 	}
@@ -125,12 +136,6 @@ func (g *Game) Play(p rules.Player, m rules.Move, steps []rules.Step) ([]rules.S
 		}
 		g.offer = p
 		return append(steps, rules.Step{Kind: StepDrawOffer, Player: p}), nil
-	case rules.KindResign:
-		if !g.cfg.resign || m != (rules.Move{Kind: rules.KindResign}) {
-			return steps, fmt.Errorf("%w: resignation is switched off", rules.ErrIllegal)
-		}
-		g.outcome = rules.Outcome{Status: rules.Won, Winners: []rules.Player{1 - p}, Reason: colourName[p] + " resigned"}
-		return append(steps, rules.Step{Kind: StepResign, Player: p}), nil
 	}
 	var store [64]move
 	for _, l := range generate(g.pos, g.cfg.compulsory, store[:0]) {

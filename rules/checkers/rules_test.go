@@ -274,9 +274,44 @@ func TestResign(t *testing.T) {
 	if out := g.Outcome(); out.Status != rules.Won || !slices.Equal(out.Winners, []rules.Player{0}) {
 		t.Errorf("after White resigns %+v", out)
 	}
+	// Off turn, and while an offer waits for an answer: the server resigns
+	// a player who leaves whenever that happens.
+	g = mustNew(t, nil)
+	playText(t, g, "11-15", "draw-offer")
+	m, err := g.ParseMove(0, "resign")
+	if err != nil || g.FormatMove(m) != "resign" {
+		t.Fatalf("resign parsed off turn as %+v, %v", m, err)
+	}
+	if _, err := g.Play(0, m, nil); err != nil {
+		t.Fatalf("Black resigning off turn: %v", err)
+	}
+	if out := g.Outcome(); out.Status != rules.Won || !slices.Equal(out.Winners, []rules.Player{1}) || len(g.ToMove(nil)) != 0 {
+		t.Errorf("after Black resigns off turn %+v, to move %v", out, g.ToMove(nil))
+	}
+	// With resign off, Legal does not list it, but a leaving player still resigns.
 	g = mustNew(t, rules.Options{OptResign: "off"})
-	if _, err := g.Play(0, rules.Move{Kind: rules.KindResign}, nil); !errors.Is(err, rules.ErrIllegal) {
-		t.Errorf("resign with resign off: err %v", err)
+	if slices.Contains(legalText(g, 0), "resign") {
+		t.Errorf("resign listed with resign off")
+	}
+	if _, err := g.Play(0, rules.Move{Kind: rules.KindResign}, nil); err != nil || g.Outcome().Winners[0] != 1 {
+		t.Errorf("resign with resign off: err %v, outcome %+v", err, g.Outcome())
+	}
+}
+
+func TestObserveLayout(t *testing.T) {
+	g := mustNew(t, rules.Options{OptFEN: "W:WK26,K27,30:B5,K8,9"})
+	want := make([]byte, 32)
+	want[5-1], want[8-1], want[9-1] = CellBlackMan, CellBlackKing, CellBlackMan
+	want[26-1], want[27-1], want[30-1] = CellWhiteKing, CellWhiteKing, CellWhiteMan
+	for _, viewer := range []rules.Player{rules.Spectator, 0, 1} {
+		v := g.Observe(viewer)
+		if !slices.Equal(v.Cells, want) || !slices.Equal(v.Extra, []byte{1, NoOffer}) || !slices.Equal(v.ToMove, []rules.Player{1}) || v.Viewer != viewer {
+			t.Errorf("Observe(%d) = %+v, want cells %v, extra [1 255]", viewer, v, want)
+		}
+	}
+	playText(t, g, "draw-offer")
+	if v := g.Observe(0); !slices.Equal(v.Extra, []byte{1, 1}) || !slices.Equal(v.ToMove, []rules.Player{0}) {
+		t.Errorf("with White's offer pending: extra %v, to move %v; want [1 1], [0]", v.Extra, v.ToMove)
 	}
 }
 

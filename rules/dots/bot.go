@@ -10,7 +10,8 @@ import (
 // the position can be solved within its search budget (from the first move
 // on small boards); before that, and in games of three or four players
 // (where the solver's two-player values do not apply), it follows the
-// chain-aware strategy. It keeps its transposition tables between moves
+// chain-aware strategy (the solver serves again once all but two seats
+// have resigned, since the two left then alternate). It keeps its transposition tables between moves
 // and games, so it is not safe for concurrent use, and it is deterministic
 // for a given Rand and sequence of calls.
 type Bot struct {
@@ -43,8 +44,10 @@ func NewBotBudget(rng rules.Rand, budget int64) *Bot {
 	return &Bot{rng: rng, budget: budget, grid: map[[2]int]*Solver{}}
 }
 
-// Choose picks p's move in g, which must be a *Game with p to move.
-func (bt *Bot) Choose(g rules.Game, p rules.Player) (rules.Move, error) {
+// Choose picks the seat's move; its game must be a *Game with the seat to
+// move.
+func (bt *Bot) Choose(s rules.Seat) (rules.Move, error) {
+	g, p := s.Game(), s.Player()
 	gm, ok := g.(*Game)
 	if !ok {
 		return rules.Move{}, fmt.Errorf("dots: bot given a %T, not a dots game", g)
@@ -56,7 +59,7 @@ func (bt *Bot) Choose(g rules.Game, p rules.Player) (rules.Move, error) {
 		return rules.Move{}, fmt.Errorf("dots: %w: seat %d is to move, not %d", rules.ErrNotYourTurn, gm.turn, p)
 	}
 	plan := strategyMove(gm, bt.rng)
-	if gm.players == 2 && bt.budget > 0 && worthSolving(gm) {
+	if gm.active == 2 && bt.budget > 0 && worthSolving(gm) {
 		if l, ok := bt.solve(gm, plan); ok {
 			return gm.b.lineMove(l), nil
 		}

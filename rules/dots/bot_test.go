@@ -24,12 +24,12 @@ func TestBotPlaysOptimally(t *testing.T) {
 		g := mustNew(t, 2, 4, 4)
 		opp := greedy{rng}
 		for g.left > 12+i%6 {
-			m, _ := opp.Choose(g, g.turn)
+			m, _ := opp.Choose(rules.SeatOf(g, g.turn))
 			play(t, g, g.FormatMove(m))
 		}
 		bf := bruteForce{g: gridGraph(g.b), memo: map[uint64]int{}}
 		want := bf.value(g.drawn[0])
-		m, err := NewBot(rng).Choose(g, g.turn)
+		m, err := NewBot(rng).Choose(rules.SeatOf(g, g.turn))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +61,7 @@ func TestBotDoubleDeals(t *testing.T) {
 		}
 		play(t, g, "a1-a2") // seat 0 opens the top chain at its left end
 		bot := NewBotBudget(rand.New(rand.NewPCG(1, 2)), budget)
-		m, err := bot.Choose(g, 1)
+		m, err := bot.Choose(rules.SeatOf(g, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +69,7 @@ func TestBotDoubleDeals(t *testing.T) {
 			t.Fatalf("budget %d: bot plays %s, want the capture b1-b2", budget, text)
 		}
 		play(t, g, "b1-b2")
-		m, _ = bot.Choose(g, 1)
+		m, _ = bot.Choose(rules.SeatOf(g, 1))
 		if text := g.FormatMove(m); text != "d1-d2" {
 			t.Errorf("budget %d: bot plays %s, want the double deal d1-d2", budget, text)
 		}
@@ -119,14 +119,14 @@ func TestBotDeterministic(t *testing.T) {
 func TestBotErrors(t *testing.T) {
 	bot := NewBot(rand.New(rand.NewPCG(1, 1)))
 	g := mustNew(t, 2, 3, 3)
-	if _, err := bot.Choose(g, 1); !errors.Is(err, rules.ErrNotYourTurn) {
+	if _, err := bot.Choose(rules.SeatOf(g, 1)); !errors.Is(err, rules.ErrNotYourTurn) {
 		t.Errorf("seat not to move: %v", err)
 	}
 	g.left = 0
-	if _, err := bot.Choose(g, 0); !errors.Is(err, rules.ErrGameOver) {
+	if _, err := bot.Choose(rules.SeatOf(g, 0)); !errors.Is(err, rules.ErrGameOver) {
 		t.Errorf("game over: %v", err)
 	}
-	if _, err := bot.Choose(nil, 0); err == nil {
+	if _, err := bot.Choose(rules.Seat{}); err == nil {
 		t.Error("no game: no error")
 	}
 }

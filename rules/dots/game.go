@@ -16,14 +16,17 @@ type Game struct {
 	owner   [maxBoxes]int8 // scorer of each box, -1 while open
 	scores  [4]int
 	turn    rules.Player
-	moves   []rules.Move // every move so far, for the game record
+	gone    [4]bool        // seats that resigned and left the game
+	active  int            // seats still playing
+	moves   []rules.Move   // every move so far, for the game record
+	movers  []rules.Player // the seat that made each move
 }
 
 var _ rules.Game = (*Game)(nil)
 
 // newGame starts a game on a grid of rows x cols dots; seat 0 moves first.
 func newGame(rows, cols, players int) *Game {
-	g := &Game{b: newBoard(rows, cols), players: players}
+	g := &Game{b: newBoard(rows, cols), players: players, active: players}
 	g.left = g.b.nLines
 	for i := range g.owner {
 		g.owner[i] = -1
@@ -43,8 +46,12 @@ func (g *Game) Rows() int { return g.b.rows }
 // Cols is the number of dot columns.
 func (g *Game) Cols() int { return g.b.cols }
 
-// Over reports whether every line has been drawn.
-func (g *Game) Over() bool { return g.left == 0 }
+// Over reports whether the game has ended: every line is drawn, or only one
+// seat is left after the others resigned.
+func (g *Game) Over() bool { return g.left == 0 || g.active < 2 }
+
+// Gone reports whether seat p resigned and left the game.
+func (g *Game) Gone(p rules.Player) bool { return p >= 0 && int(p) < g.players && g.gone[p] }
 
 // Turn is the seat to move; meaningless once the game is over.
 func (g *Game) Turn() rules.Player { return g.turn }
@@ -68,7 +75,7 @@ func (g *Game) Owner(r, c int) rules.Player {
 // Moves returns a copy of the moves played so far, in order.
 func (g *Game) Moves() []rules.Move { return slices.Clone(g.moves) }
 
-// ToMove appends the seat to move, none once every line is drawn.
+// ToMove appends the seat to move, none once the game is over.
 func (g *Game) ToMove(buf []rules.Player) []rules.Player {
 	if g.Over() {
 		return buf
@@ -76,7 +83,8 @@ func (g *Game) ToMove(buf []rules.Player) []rules.Player {
 	return append(buf, g.turn)
 }
 
-// Legal appends every undrawn line when p is to move.
+// Legal appends every undrawn line when p is to move. Resigning is always
+// possible but never listed, so bots and random players do not give up.
 func (g *Game) Legal(p rules.Player, buf []rules.Move) []rules.Move {
 	if g.Over() || p != g.turn {
 		return buf
@@ -91,9 +99,13 @@ func (g *Game) Legal(p rules.Player, buf []rules.Move) []rules.Move {
 
 // Play draws the line m for p: a StepLine, then a StepBox for each box it
 // completes (the mover then moves again), otherwise the turn passes on.
+// KindResign, from any seat still playing, makes the seat leave (StepResign).
 func (g *Game) Play(p rules.Player, m rules.Move, steps []rules.Step) ([]rules.Step, error) {
 	if g.Over() {
-		return steps, fmt.Errorf("dots: %w: every line is drawn", rules.ErrGameOver)
+		return steps, fmt.Errorf("dots: %w", rules.ErrGameOver)
+	}
+	if m.Kind == rules.KindResign {
+		return g.resign(p, m, steps)
 	}
 	if p != g.turn {
 		return steps, fmt.Errorf("dots: %w: seat %d is to move, not %d", rules.ErrNotYourTurn, g.turn, p)
@@ -108,6 +120,7 @@ func (g *Game) Play(p rules.Player, m rules.Move, steps []rules.Step) ([]rules.S
 	g.drawn.add(l)
 	g.left--
 	g.moves = append(g.moves, m)
+	g.movers = append(g.movers, p)
 	r, c, _, _, vertical := g.b.dots(l)
 	dir := int16(0)
 	if vertical {
@@ -125,7 +138,38 @@ func (g *Game) Play(p rules.Player, m rules.Move, steps []rules.Step) ([]rules.S
 		steps = append(steps, rules.Step{Kind: StepBox, Player: p, A: int16(box / (g.b.cols - 1)), B: int16(box % (g.b.cols - 1)), C: int16(g.scores[p])})
 	}
 	if !scored {
+		g.passTurn()
+	}
+	return steps, nil
+}
+
+// passTurn gives the turn to the next seat still playing.
+func (g *Game) passTurn() {
+	for {
 		g.turn = (g.turn + 1) % rules.Player(g.players)
+		if !g.gone[g.turn] {
+			return
+		}
+	}
+}
+
+// resign makes seat p leave: its boxes stay scored and counted in Scores,
+// but it can no longer win; its turns are skipped. With one seat left, that
+// seat wins.
+func (g *Game) resign(p rules.Player, m rules.Move, steps []rules.Step) ([]rules.Step, error) {
+	if p < 0 || int(p) >= g.players || g.gone[p] {
+		return steps, fmt.Errorf("dots: %w: seat %d is not playing", rules.ErrNotYourTurn, p)
+	}
+	if m != Resign() {
+		return steps, fmt.Errorf("dots: %w: resign takes no arguments", rules.ErrIllegal)
+	}
+	g.gone[p] = true
+	g.active--
+	g.moves = append(g.moves, m)
+	g.movers = append(g.movers, p)
+	steps = append(steps, rules.Step{Kind: StepResign, Player: p})
+	if g.turn == p && g.active > 0 {
+		g.passTurn()
 	}
 	return steps, nil
 }
@@ -140,21 +184,35 @@ func (g *Game) closed(box int) bool {
 	return true
 }
 
-// Outcome: running until every line is drawn; then the highest score wins,
-// several seats tied for first all win, and a tie of every seat is a draw.
+// Outcome: running until every line is drawn; then the highest score among
+// the seats still playing wins, several seats tied for first all win, and a
+// tie of every seat still playing is a draw. When all but one seat have
+// resigned, that seat wins whatever the scores.
 func (g *Game) Outcome() rules.Outcome {
 	if !g.Over() {
 		return rules.Outcome{Status: rules.Running}
 	}
-	best := slices.Max(g.scores[:g.players])
+	if g.active == 1 {
+		for p := range g.players {
+			if !g.gone[p] {
+				return rules.Outcome{Status: rules.Won, Winners: []rules.Player{rules.Player(p)}, Reason: "every other seat resigned"}
+			}
+		}
+	}
+	best := -1
+	for p := range g.players {
+		if !g.gone[p] {
+			best = max(best, g.scores[p])
+		}
+	}
 	var winners []rules.Player
 	for p := range g.players {
-		if g.scores[p] == best {
+		if !g.gone[p] && g.scores[p] == best {
 			winners = append(winners, rules.Player(p))
 		}
 	}
 	switch {
-	case len(winners) == g.players:
+	case len(winners) == g.active:
 		return rules.Outcome{Status: rules.Drawn, Reason: fmt.Sprintf("every line drawn; all seats tied on %d boxes", best)}
 	case len(winners) > 1:
 		return rules.Outcome{Status: rules.Won, Winners: winners, Reason: fmt.Sprintf("every line drawn; %d seats tied for first on %d boxes", len(winners), best)}
@@ -165,18 +223,27 @@ func (g *Game) Outcome() rules.Outcome {
 // Scores appends the boxes each seat has scored.
 func (g *Game) Scores(buf []int) []int { return append(buf, g.scores[:g.players]...) }
 
-// FormatMove writes m as its two dots, top-left first: "a1-b1".
+// FormatMove writes m as its two dots, top-left first: "a1-b1", or
+// "resign".
 func (g *Game) FormatMove(m rules.Move) string { return g.b.formatMove(m) }
 
-// ParseMove reads a line as two neighbouring dots, "a1-b1" or "b1-a1".
+// ParseMove reads a line as two neighbouring dots, "a1-b1" or "b1-a1", or
+// "resign".
 func (g *Game) ParseMove(_ rules.Player, text string) (rules.Move, error) {
 	return g.b.parseMove(text)
 }
 
 // Clone returns an independent copy; the board geometry is shared because
 // it never changes.
-func (g *Game) Clone() rules.Game {
+func (g *Game) Clone() rules.Game { return g.clone() }
+
+func (g *Game) clone() *Game {
 	c := *g
 	c.moves = slices.Clone(g.moves)
+	c.movers = slices.Clone(g.movers)
 	return &c
 }
+
+// Redact returns a clone: Dots and Boxes has no hidden information and no
+// chance.
+func (g *Game) Redact(rules.Player) rules.Game { return g.clone() }

@@ -119,7 +119,7 @@ func TestIllegal(t *testing.T) {
 		{"long", 1, Line(0, 0, 0, 2), rules.ErrIllegal},
 		{"off board", 1, Line(2, 2, 2, 3), rules.ErrIllegal},
 		{"reversed args", 1, rules.Move{Kind: KindLine, Len: 4, Arg: [16]uint8{0, 2, 0, 1}}, rules.ErrIllegal},
-		{"resign", 1, rules.Move{Kind: rules.KindResign}, rules.ErrIllegal},
+		{"resign with arguments", 1, rules.Move{Kind: rules.KindResign, Len: 1}, rules.ErrIllegal},
 		{"draw offer", 1, rules.Move{Kind: rules.KindOfferDraw}, rules.ErrIllegal},
 		{"out of turn", 0, Line(1, 0, 1, 1), rules.ErrNotYourTurn},
 	}

@@ -11,8 +11,8 @@ import (
 // otherwise draws a random line that hands no box over, if there is one.
 type greedy struct{ rng rules.Rand }
 
-func (gr greedy) Choose(g rules.Game, p rules.Player) (rules.Move, error) {
-	gm := g.(*Game)
+func (gr greedy) Choose(s rules.Seat) (rules.Move, error) {
+	gm := s.Game().(*Game)
 	pos := position{b: gm.b, drawn: gm.drawn}
 	if caps := pos.captures(); len(caps) > 0 {
 		return gm.b.lineMove(caps[gr.rng.IntN(len(caps))]), nil
@@ -66,7 +66,7 @@ func match(t testing.TB, g *Game, bots ...rules.Bot) []int {
 	t.Helper()
 	for !g.Over() {
 		p := g.turn
-		m, err := bots[p].Choose(g, p)
+		m, err := bots[p].Choose(rules.SeatOf(g, p))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,7 +18,15 @@ const (
 	// StepBox: Player scored the box whose top-left dot is (A, B); C is the
 	// player's score after it.
 	StepBox uint8 = 2
+	// StepResign: Player resigned and left the game; A, B and C are 0.
+	StepResign uint8 = 3
 )
+
+// Resign returns the move giving the game up ("resign" in text).
+func Resign() rules.Move { return rules.Move{Kind: rules.KindResign} }
+
+// resignText is the notation of Resign.
+const resignText = "resign"
 
 // Line returns the move joining dot (r1, c1) to dot (r2, c2), rows and
 // columns counted from 0 at the top left. The dots are stored top-left
@@ -60,6 +68,9 @@ func dotName(r, c int) string { return fmt.Sprintf("%c%d", 'a'+c, r+1) }
 // formatMove writes m as its two dots, "a1-b1"; anything that is not a line
 // of b is written in a bracketed debug form that ParseMove refuses.
 func (b *board) formatMove(m rules.Move) string {
+	if m == Resign() {
+		return resignText
+	}
 	l := b.lineIndex(m)
 	if l < 0 {
 		return fmt.Sprintf("[kind %d %v]", m.Kind, m.Arg[:min(int(m.Len), rules.MoveArgs)])
@@ -76,9 +87,14 @@ func parseDot(s string) (r, c int, err error) {
 	return int(s[1] - '1'), int(s[0] - 'a'), nil
 }
 
-// parseMove reads "a1-b1" (either dot first, letters in either case).
+// parseMove reads "a1-b1" (either dot first, letters in either case) or
+// "resign".
 func (b *board) parseMove(text string) (rules.Move, error) {
-	from, to, ok := strings.Cut(strings.ToLower(strings.TrimSpace(text)), "-")
+	text = strings.ToLower(strings.TrimSpace(text))
+	if text == resignText {
+		return Resign(), nil
+	}
+	from, to, ok := strings.Cut(text, "-")
 	if !ok {
 		return rules.Move{}, fmt.Errorf("%w: %q: want two dots joined by '-', like a1-b1", rules.ErrNotation, text)
 	}

@@ -10,7 +10,8 @@ import (
 
 // Record writes the whole game as text: a header line naming the grid and
 // the number of seats, then one line per move (the seat that moved, then
-// the line), then a comment with the scores. ReadRecord reads it back.
+// the line or "resign"), then a comment with the scores. ReadRecord reads
+// it back.
 //
 //	dots rows=3 cols=3 players=2
 //	0 a1-b1
@@ -20,9 +21,10 @@ func (g *Game) Record() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s rows=%d cols=%d players=%d\n", Name, g.b.rows, g.b.cols, g.players)
 	replay := newGame(g.b.rows, g.b.cols, g.players)
-	for _, m := range g.moves {
-		fmt.Fprintf(&sb, "%d %s\n", replay.turn, g.b.formatMove(m))
-		if _, err := replay.Play(replay.turn, m, nil); err != nil {
+	for i, m := range g.moves {
+		p := g.movers[i]
+		fmt.Fprintf(&sb, "%d %s\n", p, g.b.formatMove(m))
+		if _, err := replay.Play(p, m, nil); err != nil {
 			panic(fmt.Sprintf("dots: recorded move %s does not replay: %v", g.b.formatMove(m), err))
 		}
 	}
@@ -40,7 +42,8 @@ const maxRecordLine = 200
 
 // ReadRecord replays a game record written by Record. Blank lines and
 // lines starting with '#' are ignored; the header may omit rows or cols (5
-// dots each). The seat on each move line must be the seat to move.
+// dots each). The seat on each move line must be the seat to move (any seat
+// still playing for "resign").
 func ReadRecord(text string) (*Game, error) {
 	var g *Game
 	for i, line := range strings.Split(text, "\n") {

@@ -16,7 +16,7 @@ func TestRecordRoundTrip(t *testing.T) {
 		g := mustNew(t, 3, 4, 5)
 		bots := []rules.Bot{NewBot(rand.New(rand.NewPCG(1, 2))), greedy{rand.New(rand.NewPCG(3, 4))}, NewBot(rand.New(rand.NewPCG(5, 6)))}
 		for n := 0; !g.Over() && n != stop; n++ {
-			m, err := bots[g.turn].Choose(g, g.turn)
+			m, err := bots[g.turn].Choose(rules.SeatOf(g, g.turn))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/bomber-game/bomber/rules"
 )
 
 // bruteForce is plain minimax with memoisation on the drawn lines: every
@@ -111,7 +113,7 @@ func TestPositionGraph(t *testing.T) {
 		gm := mustNew(t, 2, 5, 5)
 		opp := greedy{rng}
 		for gm.left > 16 {
-			m, _ := opp.Choose(gm, gm.turn)
+			m, _ := opp.Choose(rules.SeatOf(gm, gm.turn))
 			if _, err := gm.Play(gm.turn, m, nil); err != nil {
 				t.Fatal(err)
 			}

@@ -2,6 +2,7 @@ package dots
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/bomber-game/bomber/rules"
 )
@@ -18,7 +19,16 @@ const (
 
 // Spec describes Dots and Boxes for two to four players.
 func Spec() rules.Spec {
-	return rules.Spec{Name: Name, MinPlayers: 2, MaxPlayers: 4, New: New}
+	return rules.Spec{Name: Name, MinPlayers: 2, MaxPlayers: 4, Options: optionSpecs(), New: New}
+}
+
+// optionSpecs lists the keys New accepts.
+func optionSpecs() []rules.OptionSpec {
+	def := strconv.Itoa(defaultDots)
+	return []rules.OptionSpec{
+		{Key: OptRows, Doc: "rows of dots", Kind: rules.OptionInt, Default: def, Min: minDots, Max: maxDots},
+		{Key: OptCols, Doc: "columns of dots", Kind: rules.OptionInt, Default: def, Min: minDots, Max: maxDots},
+	}
 }
 
 // New starts a game for players seats on the grid the options ask for;

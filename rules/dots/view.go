@@ -9,7 +9,8 @@ import (
 
 // View draws the grid; Dots and Boxes has no hidden information, so every
 // viewer sees the same text. Dots are '+', lines '---' and '|', and a
-// scored box shows its owner's seat number.
+// scored box shows its owner's seat number. Seats that resigned are listed
+// after the scores ("; left 2").
 //
 //	dots 3x3, 2 players; seat 1 to move; scores 1 0
 //	   a   b   c
@@ -30,6 +31,14 @@ func (g *Game) View(_ rules.Player) string {
 	sb.WriteString("; scores")
 	for _, s := range g.scores[:g.players] {
 		fmt.Fprintf(&sb, " %d", s)
+	}
+	if g.active < g.players {
+		sb.WriteString("; left")
+		for p := range g.players {
+			if g.gone[p] {
+				fmt.Fprintf(&sb, " %d", p)
+			}
+		}
 	}
 	sb.WriteString("\n  ")
 	for c := range b.cols {
@@ -71,4 +80,37 @@ func (g *Game) View(_ rules.Player) string {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Observe returns the same information as View, laid out as doc.go's "View
+// layout" describes: the lines, then the box owners in Cells; the grid size,
+// the number of seats and the seats that left in Extra. Every viewer gets
+// the same bytes.
+func (g *Game) Observe(viewer rules.Player) rules.View {
+	b := g.b
+	cells := make([]byte, 0, b.nLines+b.nBoxes)
+	for l := range b.nLines { // horizontal lines first, then vertical
+		var c byte
+		if g.drawn.has(l) {
+			c = 1
+		}
+		cells = append(cells, c)
+	}
+	for box := range b.nBoxes {
+		cells = append(cells, byte(g.owner[box]+1))
+	}
+	var left byte
+	for p := range g.players {
+		if g.gone[p] {
+			left |= 1 << p
+		}
+	}
+	return rules.View{
+		Viewer: viewer,
+		Status: g.Outcome().Status,
+		ToMove: g.ToMove(nil),
+		Scores: g.Scores(nil),
+		Cells:  cells,
+		Extra:  []byte{byte(b.rows), byte(b.cols), byte(g.players), left},
+	}
 }

@@ -23,8 +23,10 @@ func NewBot(rng rules.Rand) *Bot { return &Bot{rng: rng} }
 
 var _ rules.Bot = (*Bot)(nil)
 
-// Choose picks p's move in g, which must be a *Game with p to move.
-func (b *Bot) Choose(g rules.Game, p rules.Player) (rules.Move, error) {
+// Choose picks the seat's move; its game must be a *Game with the seat to
+// move.
+func (b *Bot) Choose(s rules.Seat) (rules.Move, error) {
+	g, p := s.Game(), s.Player()
 	pg, ok := g.(*Game)
 	if !ok {
 		return rules.Move{}, fmt.Errorf("%w: the Pai Sho bot needs a *paisho.Game, not %T", rules.ErrIllegal, g)
@@ -37,7 +39,8 @@ func (b *Bot) Choose(g rules.Game, p rules.Player) (rules.Move, error) {
 	}
 	moves := b.candidates(&pg.pos, p)
 	if len(moves) == 0 {
-		return Resign(), nil // unreachable: a game with no board move has ended
+		// Unreachable: a game with no board move has ended. Bots never resign.
+		return rules.Move{}, fmt.Errorf("%w: seat %d has no board move", rules.ErrIllegal, p)
 	}
 	best, ties := 0, 0
 	bestScore := 0

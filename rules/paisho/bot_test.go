@@ -25,7 +25,7 @@ func playBotVsRandom(t testing.TB, seed uint64, botSeat rules.Player, maxPlies i
 		p := g.ToMove(nil)[0]
 		var m rules.Move
 		if p == botSeat {
-			if m, err = bot.Choose(g, p); err != nil {
+			if m, err = bot.Choose(rules.SeatOf(g, p)); err != nil {
 				t.Fatal(err)
 			}
 		} else {
@@ -85,7 +85,7 @@ func BenchmarkChoose(b *testing.B) {
 	}
 	bot := NewBot(rand.New(rand.NewPCG(1, 1)))
 	for b.Loop() {
-		if _, err := bot.Choose(g, g.pos.turn); err != nil {
+		if _, err := bot.Choose(rules.SeatOf(g, g.pos.turn)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -116,7 +116,7 @@ func TestBotIsDeterministicForASeed(t *testing.T) {
 				break
 			}
 			p := g.ToMove(nil)[0]
-			m, err := bots[p].Choose(g, p)
+			m, err := bots[p].Choose(rules.SeatOf(g, p))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,7 +132,7 @@ func TestBotIsDeterministicForASeed(t *testing.T) {
 func TestBotRefusesWhenNotToMove(t *testing.T) {
 	g, _ := New(2, nil)
 	bot := NewBot(rand.New(rand.NewPCG(1, 1)))
-	if _, err := bot.Choose(g, guest); !errors.Is(err, rules.ErrNotYourTurn) {
+	if _, err := bot.Choose(rules.SeatOf(g, guest)); !errors.Is(err, rules.ErrNotYourTurn) {
 		t.Errorf("Choose for the guest on the host's turn: err %v, want ErrNotYourTurn", err)
 	}
 }
@@ -141,13 +141,13 @@ func TestBotTakesTheLotusAndGuardsItsOwn(t *testing.T) {
 	// The host Wheel can take the guest Lotus on (3,3).
 	g := build(t, host, H(Wheel, 0, 0), H(Lotus, -5, 0), G(Lotus, 3, 3), G(Wheel, 5, 5))
 	bot := NewBot(rand.New(rand.NewPCG(1, 1)))
-	if m, _ := bot.Choose(g, host); m != MoveTile(Point{0, 0}, Point{3, 3}) {
+	if m, _ := bot.Choose(rules.SeatOf(g, host)); m != MoveTile(Point{0, 0}, Point{3, 3}) {
 		t.Errorf("bot plays %s, not the Lotus capture", MoveText(m))
 	}
 	// The guest Wheel on (4,-1) already eyes the host Lotus on (0,-5) along
 	// a diagonal: whatever the bot does, the Lotus must not stay capturable.
 	g = build(t, host, H(Lotus, 0, -5), H(Wheel, 6, 0), G(Lotus, 3, 3), G(Wheel, 4, -1))
-	m, _ := bot.Choose(g, host)
+	m, _ := bot.Choose(rules.SeatOf(g, host))
 	mustPlay(t, g, host, m)
 	for _, mv := range g.Legal(guest, nil) {
 		if _, to, ok := MoveOf(mv); ok {

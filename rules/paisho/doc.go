@@ -56,8 +56,10 @@
 //
 // Capturing the enemy White Lotus wins. The player to move may offer a draw
 // (then still makes a move); the opponent, on their turn, accepts it (a
-// draw), declines it, or declines by simply moving. The player to move may
-// resign. The published rules set no move limit: option "move-limit" (an
+// draw), declines it, or declines by simply moving. Either player may
+// resign at any time, on turn or not (the other wins); only the player to
+// move has resign listed among its legal actions, and the bot never
+// resigns or offers draws. The published rules set no move limit: option "move-limit" (an
 // integer, default 0 = none) draws the game once that many board moves
 // (deploys and tile moves of both players) have been made. If the player to
 // move has no deploy and no tile move, the game is drawn ("no legal move";
@@ -84,10 +86,41 @@
 // "4G.(-8,0)-(-6,3)" moves the guest's tile on (-8,0) to (-6,3). Other
 // actions are "offer-draw", "accept-draw", "decline-draw" and "resign".
 // Host and guest share a turn number, which grows after the guest's deploy
-// or move. FormatMove writes the bare move; ParseMove accepts a bare move or
+// or move; a resignation by the seat not to move carries that seat's
+// letter and the current number ("4H.resign" while the guest is to move). FormatMove writes the bare move; ParseMove accepts a bare move or
 // a full line (whose number and seat must be this turn's). Line and
 // ParseLine build and read lines, FormatGame, ParseGame and Replay whole
 // games (one line per action).
+//
+// # View layout
+//
+// Observe gives every viewer the same rules.View: Pai Sho hides nothing,
+// both libraries included.
+//
+// Cells holds all 289 points of the enclosing 17x17 grid, in PointCode
+// order: point (x, y) at index (x+8)*17 + (y+8), so column x = -8 first,
+// each column from y = -8 (bottom) up to y = 8 (top). A byte is 0 for an
+// empty playable point, the tile number 1..7 for a host tile, 8 + the tile
+// number (9..15) for a guest tile, and 0xFF for the 40 grid points outside
+// the disc. The temples (0,±8) and (±8,0) are fixed and not marked.
+//
+// Extra, 19 bytes:
+//
+//	[0..6]   host library: tiles still to deploy, for tile numbers 1..7
+//	[7..13]  guest library, likewise
+//	[14..15] turn number, big-endian
+//	[16]     pending draw offer: 0 none, 1 by the host, 2 by the guest
+//	[17]     how the game ended: 0 running, 1 White Lotus captured,
+//	         2 resignation, 3 draw agreed, 4 move limit reached,
+//	         5 no legal move
+//	[18]     winner: 0 none, 1 host, 2 guest
+//
+// ToMove holds the seat to move (none once over), Scores the tiles each
+// seat has captured. Example: after "1H.L(0,0)" and "1G.W(1,-2)" the cell
+// at 8*17+8 = 144 is 1 (host Lotus), the cell at 9*17+6 = 159 is 12 (guest
+// Wheel), cell 0 (-8,-8) is 0xFF, and Extra is
+//
+//	0 2 2 2 2 1 1  1 2 2 1 2 1 1  0 2  0 0 0
 //
 // # Bot
 //

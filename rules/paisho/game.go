@@ -16,8 +16,14 @@ const OptMoveLimit = "move-limit"
 
 // Spec describes Vagabond Pai Sho for two players.
 func Spec() rules.Spec {
-	return rules.Spec{Name: Name, MinPlayers: 2, MaxPlayers: 2, New: newGame}
+	return rules.Spec{Name: Name, MinPlayers: 2, MaxPlayers: 2, Options: []rules.OptionSpec{{
+		Key: OptMoveLimit, Doc: "draw after this many board moves of both players (0: no limit)",
+		Kind: rules.OptionInt, Default: "0", Min: 0, Max: maxMoveLimit,
+	}}, New: newGame}
 }
+
+// maxMoveLimit is the largest move-limit option accepted.
+const maxMoveLimit = 100000
 
 func newGame(players int, opts rules.Options, _ rules.Rand) (rules.Game, error) {
 	g, err := New(players, opts)
@@ -35,7 +41,7 @@ func New(players int, opts rules.Options) (*Game, error) {
 	if err := opts.Check(OptMoveLimit); err != nil {
 		return nil, err
 	}
-	limit, err := opts.Int(OptMoveLimit, 0, 0, 100000)
+	limit, err := opts.Int(OptMoveLimit, 0, 0, maxMoveLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -88,10 +94,20 @@ func (g *Game) Legal(p rules.Player, buf []rules.Move) []rules.Move {
 	return append(buf, Resign())
 }
 
-// Play applies m for p.
+// Play applies m for p. Either seat may resign at any time; every other
+// action is for the seat to move.
 func (g *Game) Play(p rules.Player, m rules.Move, steps []rules.Step) ([]rules.Step, error) {
 	if g.out.Status != rules.Running {
 		return steps, fmt.Errorf("%w: %s", rules.ErrGameOver, g.out.Reason)
+	}
+	if m.Kind == rules.KindResign && (p == host || p == guest) {
+		if m.Len != 0 {
+			return steps, fmt.Errorf("%w: %s", rules.ErrIllegal, MoveText(m))
+		}
+		steps = append(steps, rules.Step{Kind: StepResigned, Player: p})
+		g.end(rules.Won, reasonResigned, 1-p)
+		g.history = append(g.history, Record{p, m})
+		return steps, nil
 	}
 	if p != g.pos.turn {
 		return steps, fmt.Errorf("%w: it is seat %d's turn", rules.ErrNotYourTurn, g.pos.turn)
@@ -111,11 +127,11 @@ func (g *Game) Play(p rules.Player, m rules.Move, steps []rules.Step) ([]rules.S
 		g.history = append(g.history, Record{p, m})
 		switch {
 		case captured == Lotus:
-			g.end(rules.Won, "White Lotus captured", p)
+			g.end(rules.Won, reasonLotus, p)
 		case g.moveLimit > 0 && int(ps.plies) >= g.moveLimit:
-			g.end(rules.Drawn, "move limit reached")
+			g.end(rules.Drawn, reasonMoveLimit)
 		case !ps.hasBoardMove(ps.turn):
-			g.end(rules.Drawn, "no legal move")
+			g.end(rules.Drawn, reasonNoMove)
 		}
 		return steps, nil
 	case rules.KindOfferDraw:
@@ -134,19 +150,22 @@ func (g *Game) Play(p rules.Player, m rules.Move, steps []rules.Step) ([]rules.S
 			break
 		}
 		steps = append(steps, rules.Step{Kind: StepDrawAccepted, Player: p})
-		g.end(rules.Drawn, "draw agreed")
-	case rules.KindResign:
-		if m.Len != 0 {
-			return steps, fmt.Errorf("%w: %s", rules.ErrIllegal, MoveText(m))
-		}
-		steps = append(steps, rules.Step{Kind: StepResigned, Player: p})
-		g.end(rules.Won, "resignation", 1-p)
+		g.end(rules.Drawn, reasonDrawAgreed)
 	default:
 		return steps, fmt.Errorf("%w: unknown move kind %d", rules.ErrIllegal, m.Kind)
 	}
 	g.history = append(g.history, Record{p, m})
 	return steps, nil
 }
+
+// Reasons a game ends, in the order of the view layout's end codes 1..5.
+const (
+	reasonLotus      = "White Lotus captured"
+	reasonResigned   = "resignation"
+	reasonDrawAgreed = "draw agreed"
+	reasonMoveLimit  = "move limit reached"
+	reasonNoMove     = "no legal move"
+)
 
 func (g *Game) end(s rules.Status, reason string, winners ...rules.Player) {
 	g.out = rules.Outcome{Status: s, Reason: reason, Winners: winners}
@@ -168,15 +187,15 @@ func (g *Game) Scores(buf []int) []int {
 func (g *Game) FormatMove(m rules.Move) string { return MoveText(m) }
 
 // ParseMove reads a move as p would write it now: bare ("S(0,8)") or as a
-// whole notation line ("3H.S(0,8)"), whose number and seat must be this
-// turn's.
+// whole notation line ("3H.S(0,8)"), whose number must be this turn's and
+// whose seat must be p, and the seat to move unless the move is "resign".
 func (g *Game) ParseMove(p rules.Player, text string) (rules.Move, error) {
 	num, seat, m, hasPrefix, err := parseAny(text)
 	if err != nil {
 		return rules.Move{}, err
 	}
 	if hasPrefix {
-		if seat != p || seat != g.pos.turn || num != g.TurnNumber() {
+		if seat != p || (seat != g.pos.turn && m.Kind != rules.KindResign) || num != g.TurnNumber() {
 			return rules.Move{}, fmt.Errorf("%w: %q is not turn %d%c", rules.ErrNotation, text, g.TurnNumber(), seatLetter(p))
 		}
 	}
@@ -192,6 +211,10 @@ func (g *Game) History() []Record { return slices.Clone(g.history) }
 
 // Notation is the game so far as notation text, one line per action.
 func (g *Game) Notation() string { return FormatGame(g.history) }
+
+// Redact returns a clone: Pai Sho hides nothing (both libraries are
+// public) and draws nothing at random.
+func (g *Game) Redact(rules.Player) rules.Game { return g.Clone() }
 
 // Clone returns an independent copy.
 func (g *Game) Clone() rules.Game {

@@ -178,9 +178,9 @@ func parseAny(text string) (turn int, p rules.Player, m rules.Move, hasPrefix bo
 	return turn, p, m, true, nil
 }
 
-// FormatGame writes a whole game, one line per action. Every action is
-// made by the player whose turn it is, and the turn number grows after the
-// guest's deploy or move, so both follow from the records.
+// FormatGame writes a whole game, one line per action, each with the seat
+// that made it (only a resignation may come from the seat not to move);
+// the turn number grows after the guest's deploy or move.
 func FormatGame(recs []Record) string {
 	var b strings.Builder
 	plies := 0
@@ -195,8 +195,8 @@ func FormatGame(recs []Record) string {
 }
 
 // ParseGame reads a whole game written by FormatGame: one line per action,
-// blank lines ignored. It checks the turn numbers and seats; Replay also
-// checks that every move is legal.
+// blank lines ignored. It checks the turn numbers and seats (either seat
+// may resign, on turn or not); Replay also checks that every move is legal.
 func ParseGame(text string) ([]Record, error) {
 	var recs []Record
 	plies := 0
@@ -208,7 +208,7 @@ func ParseGame(text string) ([]Record, error) {
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", n+1, err)
 		}
-		if want := rules.Player(plies % 2); turn != plies/2+1 || p != want {
+		if want := rules.Player(plies % 2); turn != plies/2+1 || (p != want && m.Kind != rules.KindResign) {
 			return nil, fmt.Errorf("%w: line %d: %q, want turn %d%c", rules.ErrNotation, n+1, line, plies/2+1, seatLetter(want))
 		}
 		recs = append(recs, Record{p, m})

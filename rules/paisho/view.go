@@ -69,3 +69,59 @@ func seatName(p rules.Player) string {
 	}
 	return "host"
 }
+
+// Bytes of the view layout (see doc.go).
+const (
+	CellOff   byte = 0xFF // a grid point outside the disc
+	CellGuest byte = 0x08 // added to a tile number for a guest tile
+)
+
+// Observe gives every viewer the same bytes (Pai Sho hides nothing), laid
+// out as doc.go's "View layout" describes.
+func (g *Game) Observe(viewer rules.Player) rules.View {
+	ps := &g.pos
+	cells := make([]byte, cells)
+	for i := range cells {
+		switch c := ps.board[i]; {
+		case !geo.on[i]:
+			cells[i] = CellOff
+		case c != 0 && ownerOf(c) == guest:
+			cells[i] = byte(tileOf(c)) | CellGuest
+		case c != 0:
+			cells[i] = byte(tileOf(c))
+		}
+	}
+	extra := make([]byte, 0, viewExtraLen)
+	for _, p := range []rules.Player{host, guest} {
+		for t := Lotus; t < tileKinds; t++ {
+			extra = append(extra, ps.lib[p][t])
+		}
+	}
+	turn := g.TurnNumber()
+	extra = append(extra, byte(turn>>8), byte(turn), byte(ps.offer+1), endCode(g.out.Reason), 0)
+	if len(g.out.Winners) == 1 {
+		extra[viewExtraLen-1] = byte(g.out.Winners[0] + 1)
+	}
+	return rules.View{
+		Viewer: viewer,
+		Status: g.out.Status,
+		ToMove: g.ToMove(nil),
+		Scores: g.Scores(nil),
+		Cells:  cells,
+		Extra:  extra,
+	}
+}
+
+// viewExtraLen is the length of Observe's Extra.
+const viewExtraLen = 2*7 + 5
+
+// endCode numbers the reasons a game ends for the view layout; 0 while it
+// runs.
+func endCode(reason string) byte {
+	for i, r := range [...]string{reasonLotus, reasonResigned, reasonDrawAgreed, reasonMoveLimit, reasonNoMove} {
+		if r == reason {
+			return byte(i + 1)
+		}
+	}
+	return 0
+}

@@ -3,13 +3,17 @@
 package rulestest
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/rules/record"
 )
 
 // Config bounds a conformance run.
@@ -22,14 +26,43 @@ type Config struct {
 	// MoveFilter, when set, restricts the random player's choice (for
 	// example to keep draw offers from ending every game at once).
 	MoveFilter func(rules.Move) bool
+	// Bot, when set, makes a bot for seat p; BotGames games (0 means 2) are
+	// then played with bots in some seats and random players in the others.
+	Bot      func(p rules.Player, seed uint64) rules.Bot
+	BotGames int
 }
 
 // Conformance plays random games of spec and checks the rules contract:
-// every legal move plays without error and round-trips through its notation;
-// players not to move are refused with ErrNotYourTurn and the game is
-// unchanged; a rejected move leaves the game unchanged; clones are
-// independent; the same seed and moves replay to the same game; a finished
-// game lists nobody to move and refuses moves with ErrGameOver.
+//
+//   - New refuses unsupported seat counts and unknown options, and accepts
+//     exactly the values spec.Options describes;
+//   - every legal move plays without error and round-trips through its
+//     notation for the seat that makes it;
+//   - seats not to move have no legal move and are refused with
+//     ErrNotYourTurn; a refused move (out of turn or malformed) changes
+//     nothing any seat or spectator can see (View and Observe), nor the
+//     legal moves, scores or outcome, and the game then behaves as a clone
+//     taken before it;
+//   - Observe is deterministic, does not share memory with the game and
+//     agrees with ToMove, Outcome and Scores;
+//   - a hidden step belongs to a real seat;
+//   - Redact(p) shows p (and a spectator) exactly what the game shows them,
+//     keeps p's legal moves, and is independent: playing on it changes
+//     nothing real, and the real game playing on does not change it; once
+//     the game has shown it holds secrets (a hidden step or a secret move),
+//     the redacted copy shows every other seat no more than a spectator sees;
+//   - a secret move (rules.SecretMoves) cannot be told from another secret
+//     move by anyone but its mover;
+//   - KindResign is accepted from any seat still playing, on turn or not,
+//     round-trips through notation and ends or thins the game as package
+//     rules says;
+//   - clones are independent;
+//   - every game, stored as a record.Game (notation and seed, as the server
+//     stores it), replays through record.Replay to the game played live:
+//     the same steps, outcome, scores and every seat's View and Observe;
+//   - a finished game lists nobody to move and refuses moves with ErrGameOver;
+//   - with Config.Bot, bots given only their rules.Seat choose moves the
+//     game accepts, never resign, and do not disturb the real game.
 func Conformance(t *testing.T, spec rules.Spec, cfg Config) {
 	t.Helper()
 	if cfg.Players == 0 {
@@ -41,20 +74,21 @@ func Conformance(t *testing.T, spec rules.Spec, cfg Config) {
 	if cfg.MaxPlies == 0 {
 		cfg.MaxPlies = 2000
 	}
-	if _, err := spec.New(spec.MaxPlayers+1, cfg.Options, rand.New(rand.NewPCG(1, 2))); !errors.Is(err, rules.ErrPlayers) {
-		t.Errorf("%s: New with %d players: err %v, want ErrPlayers", spec.Name, spec.MaxPlayers+1, err)
+	if cfg.BotGames == 0 {
+		cfg.BotGames = 2
 	}
-	if _, err := spec.New(cfg.Players, rules.Options{"no-such-option": "1"}, rand.New(rand.NewPCG(1, 2))); !errors.Is(err, rules.ErrOption) {
-		t.Errorf("%s: New with an unknown option: err %v, want ErrOption", spec.Name, err)
+	checkNew(t, spec, cfg)
+	if t.Failed() {
+		return
 	}
 	finished := 0
 	for i := range cfg.Games {
-		seed := cfg.Seed + uint64(i)
-		moves, done := playRandom(t, spec, cfg, seed)
-		if done {
+		r := newRun(t, spec, cfg, cfg.Seed+uint64(i))
+		r.resign = i%3 == 2
+		if r.play() {
 			finished++
 		}
-		replay(t, spec, cfg, seed, moves)
+		r.replay()
 		if t.Failed() {
 			return
 		}
@@ -62,147 +96,617 @@ func Conformance(t *testing.T, spec rules.Spec, cfg Config) {
 	if finished == 0 {
 		t.Errorf("%s: none of %d random games finished within %d moves", spec.Name, cfg.Games, cfg.MaxPlies)
 	}
+	if cfg.Bot == nil {
+		return
+	}
+	for i := range cfg.BotGames {
+		seed := cfg.Seed + 1_000_000 + uint64(i)
+		r := newRun(t, spec, cfg, seed)
+		r.bots = make([]rules.Bot, cfg.Players)
+		for p := range r.bots {
+			if (i+p)%2 == 0 {
+				r.bots[p] = cfg.Bot(rules.Player(p), seed)
+			}
+		}
+		r.play()
+		r.replay()
+		if t.Failed() {
+			return
+		}
+	}
 }
 
-type played struct {
-	p rules.Player
-	m rules.Move
-}
-
-func newGame(t *testing.T, spec rules.Spec, cfg Config, seed uint64) rules.Game {
+// checkNew checks seat counts and options against the spec.
+func checkNew(t *testing.T, spec rules.Spec, cfg Config) {
 	t.Helper()
-	g, err := spec.New(cfg.Players, cfg.Options, rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)))
+	rng := rand.New(rand.NewPCG(1, 2))
+	if _, err := spec.New(spec.MaxPlayers+1, cfg.Options, rng); !errors.Is(err, rules.ErrPlayers) {
+		t.Errorf("%s: New with %d players: err %v, want ErrPlayers", spec.Name, spec.MaxPlayers+1, err)
+	}
+	if _, err := spec.New(spec.MinPlayers-1, cfg.Options, rng); !errors.Is(err, rules.ErrPlayers) {
+		t.Errorf("%s: New with %d players: err %v, want ErrPlayers", spec.Name, spec.MinPlayers-1, err)
+	}
+	if _, err := spec.New(cfg.Players, rules.Options{"no-such-option": "1"}, rng); !errors.Is(err, rules.ErrOption) {
+		t.Errorf("%s: New with an unknown option: err %v, want ErrOption", spec.Name, err)
+	}
+	try := func(key, value string) error {
+		_, err := spec.New(cfg.Players, rules.Options{key: value}, rand.New(rand.NewPCG(1, 2)))
+		return err
+	}
+	accept := func(o rules.OptionSpec, v string) {
+		if err := try(o.Key, v); err != nil {
+			t.Errorf("%s: option %s=%q, which the spec allows, is refused: %v", spec.Name, o.Key, v, err)
+		}
+	}
+	refuse := func(o rules.OptionSpec, v string) {
+		if err := try(o.Key, v); !errors.Is(err, rules.ErrOption) {
+			t.Errorf("%s: option %s=%q, outside the spec: err %v, want ErrOption", spec.Name, o.Key, v, err)
+		}
+	}
+	seen := map[string]bool{}
+	for _, o := range spec.Options {
+		if o.Key == "" || o.Doc == "" || seen[o.Key] {
+			t.Errorf("%s: option spec %+v: empty key or doc, or key listed twice", spec.Name, o)
+			continue
+		}
+		seen[o.Key] = true
+		accept(o, o.Default)
+		switch o.Kind {
+		case rules.OptionInt:
+			d, err := strconv.Atoi(o.Default)
+			if o.Min > o.Max || err != nil || d < o.Min || d > o.Max {
+				t.Errorf("%s: option %s: default %q outside [%d, %d]", spec.Name, o.Key, o.Default, o.Min, o.Max)
+			}
+			accept(o, strconv.Itoa(o.Min))
+			accept(o, strconv.Itoa(o.Max))
+			refuse(o, strconv.Itoa(o.Min-1))
+			refuse(o, strconv.Itoa(o.Max+1))
+			refuse(o, "many")
+		case rules.OptionBool:
+			accept(o, "true")
+			accept(o, "false")
+			refuse(o, "maybe")
+		case rules.OptionChoice:
+			if len(o.Choices) == 0 || !slices.Contains(o.Choices, o.Default) {
+				t.Errorf("%s: option %s: default %q not among choices %q", spec.Name, o.Key, o.Default, o.Choices)
+			}
+			for _, c := range o.Choices {
+				accept(o, c)
+			}
+			refuse(o, "no-such-choice")
+		case rules.OptionText:
+		default:
+			t.Errorf("%s: option %s: unknown kind %d", spec.Name, o.Key, o.Kind)
+		}
+	}
+	for k := range cfg.Options {
+		if !seen[k] {
+			t.Errorf("%s: option %q is accepted by New but missing from Spec.Options", spec.Name, k)
+		}
+	}
+}
+
+// seedOf is the 32-byte table seed of conformance game n.
+func seedOf(n uint64) [32]byte {
+	var s [32]byte
+	binary.LittleEndian.PutUint64(s[:8], n)
+	copy(s[8:], "rulestest conformance")
+	return s
+}
+
+// run is one game played live, with what the server would store of it.
+type run struct {
+	t      *testing.T
+	spec   rules.Spec
+	cfg    Config
+	n      uint64
+	seed   [32]byte
+	g      rules.Game
+	pick   *rand.Rand
+	moves  []record.Move
+	steps  [][]rules.Step // the steps each move caused, live
+	gone   []bool         // seats that resigned
+	resign bool           // random seats resign now and then
+	hidden bool           // the game has shown it holds secrets
+	bots   []rules.Bot    // by seat; nil seats play at random
+}
+
+func newRun(t *testing.T, spec rules.Spec, cfg Config, n uint64) *run {
+	t.Helper()
+	r := &run{t: t, spec: spec, cfg: cfg, n: n, seed: seedOf(n), pick: rand.New(rand.NewPCG(n, 7)), gone: make([]bool, cfg.Players)}
+	g, err := spec.New(cfg.Players, cfg.Options, record.Rand(r.seed))
 	if err != nil {
 		t.Fatalf("%s: New(%d): %v", spec.Name, cfg.Players, err)
 	}
 	if g.Name() != spec.Name || g.Players() != cfg.Players {
 		t.Fatalf("%s: game reports name %q and %d players", spec.Name, g.Name(), g.Players())
 	}
-	return g
+	r.g = g
+	return r
 }
 
-func playRandom(t *testing.T, spec rules.Spec, cfg Config, seed uint64) ([]played, bool) {
-	t.Helper()
-	g := newGame(t, spec, cfg, seed)
-	pick := rand.New(rand.NewPCG(seed, 7))
-	var moves []played
+func (r *run) fatalf(format string, args ...any) {
+	r.t.Helper()
+	r.t.Fatalf("%s game %d, move %d: %s", r.spec.Name, r.n, len(r.moves)+1, fmt.Sprintf(format, args...))
+}
+
+// play plays the game at random (or by bots) and reports whether it ended.
+func (r *run) play() bool {
+	r.t.Helper()
+	g := r.g
 	var toMove []rules.Player
 	var legal []rules.Move
-	for ply := 0; ply < cfg.MaxPlies; ply++ {
+	for ply := 0; ply < r.cfg.MaxPlies; ply++ {
 		toMove = g.ToMove(toMove[:0])
 		out := g.Outcome()
 		if len(toMove) == 0 {
 			if out.Status == rules.Running {
-				t.Fatalf("%s seed %d: nobody to move but the game is running", spec.Name, seed)
+				r.fatalf("nobody to move but the game is running")
 			}
-			checkOver(t, spec, g, seed)
-			return moves, true
+			r.checkOver()
+			return true
 		}
 		if out.Status != rules.Running {
-			t.Fatalf("%s seed %d: game ended (%v) but %v still to move", spec.Name, seed, out.Status, toMove)
+			r.fatalf("game ended (%v) but %v still to move", out.Status, toMove)
 		}
-		p := toMove[pick.IntN(len(toMove))]
-		legal = g.Legal(p, legal[:0])
-		if cfg.MoveFilter != nil {
-			legal = slices.DeleteFunc(legal, func(m rules.Move) bool { return !cfg.MoveFilter(m) })
+		for q, gone := range r.gone {
+			if gone && slices.Contains(toMove, rules.Player(q)) {
+				r.fatalf("seat %d resigned but is to move", q)
+			}
+		}
+		r.checkObserve(g)
+		if r.resign && r.pick.IntN(30) == 0 {
+			r.resignOne()
+			continue
+		}
+		p := toMove[r.pick.IntN(len(toMove))]
+		all := g.Legal(p, nil)
+		legal = append(legal[:0], all...)
+		if r.cfg.MoveFilter != nil {
+			legal = slices.DeleteFunc(legal, func(m rules.Move) bool { return !r.cfg.MoveFilter(m) })
 		}
 		if len(legal) == 0 {
-			t.Fatalf("%s seed %d: player %d is to move but has no legal move", spec.Name, seed, p)
+			r.fatalf("player %d is to move but has no legal move", p)
 		}
-		for q := rules.Player(0); int(q) < g.Players(); q++ {
-			if slices.Contains(toMove, q) {
-				continue
-			}
-			if extra := g.Legal(q, nil); len(extra) != 0 {
-				t.Fatalf("%s seed %d: player %d is not to move but has %d legal moves", spec.Name, seed, q, len(extra))
-			}
-			before := g.View(rules.Spectator)
-			if _, err := g.Play(q, legal[0], nil); !errors.Is(err, rules.ErrNotYourTurn) {
-				t.Fatalf("%s seed %d: move by player %d out of turn: err %v, want ErrNotYourTurn", spec.Name, seed, q, err)
-			}
-			if after := g.View(rules.Spectator); after != before {
-				t.Fatalf("%s seed %d: a refused move changed the game", spec.Name, seed)
-			}
+		r.checkRefused(toMove, p, legal)
+		var m rules.Move
+		if r.bots != nil && r.bots[p] != nil {
+			m = r.botMove(p)
+		} else {
+			m = legal[r.pick.IntN(len(legal))]
 		}
-		m := legal[pick.IntN(len(legal))]
 		text := g.FormatMove(m)
 		back, err := g.ParseMove(p, text)
 		if err != nil || back != m {
-			t.Fatalf("%s seed %d: move %+v formats as %q, which parses back as %+v (err %v)", spec.Name, seed, m, text, back, err)
+			r.fatalf("move %+v formats as %q, which parses back as %+v (err %v)", m, text, back, err)
+		}
+		if sm, ok := g.(rules.SecretMoves); ok && sm.SecretMove(m) {
+			r.hidden = true
+			r.checkSecret(sm, p, m, all)
 		}
 		if ply%17 == 0 {
-			checkClone(t, spec, g, p, m, seed)
+			checkClone(r, p, m)
 		}
-		if _, err := g.Play(p, m, nil); err != nil {
-			t.Fatalf("%s seed %d: legal move %q by player %d refused: %v", spec.Name, seed, text, p, err)
+		var held rules.Game
+		var heldSnap snapshot
+		if ply < 4 || ply%7 == 0 {
+			held = r.checkRedact(p, m)
+			heldSnap = snap(held)
 		}
-		moves = append(moves, played{p, m})
+		steps, err := g.Play(p, m, nil)
+		if err != nil {
+			r.fatalf("legal move %q by player %d refused: %v", text, p, err)
+		}
+		r.checkSteps(steps)
+		r.record(p, text, steps)
+		if held != nil {
+			if d := heldSnap.diff(snap(held)); d != "" {
+				r.fatalf("playing on the real game changed a redacted copy (%s)", d)
+			}
+		}
 	}
-	return moves, false
+	return false
 }
 
-func checkClone(t *testing.T, spec rules.Spec, g rules.Game, p rules.Player, m rules.Move, seed uint64) {
-	t.Helper()
-	before := viewAll(g)
+func (r *run) record(p rules.Player, text string, steps []rules.Step) {
+	r.moves = append(r.moves, record.Move{Seat: p, Text: text})
+	r.steps = append(r.steps, slices.Clone(steps))
+}
+
+// checkSteps checks that a hidden step belongs to a real seat.
+func (r *run) checkSteps(steps []rules.Step) {
+	r.t.Helper()
+	n := rules.Player(r.g.Players())
+	for _, s := range steps {
+		if s.Player < rules.Spectator || s.Player >= n {
+			r.fatalf("step %+v names no seat", s)
+		}
+		if s.Hidden {
+			r.hidden = true
+			if s.Player < 0 {
+				r.fatalf("hidden step %+v belongs to no seat: nobody may see it", s)
+			}
+			if !s.VisibleTo(s.Player) || s.VisibleTo(rules.Spectator) {
+				r.fatalf("hidden step %+v: VisibleTo is wrong", s)
+			}
+		}
+	}
+}
+
+// botMove asks seat p's bot for a move through its Seat alone.
+func (r *run) botMove(p rules.Player) rules.Move {
+	r.t.Helper()
+	before := snap(r.g)
+	m, err := r.bots[p].Choose(rules.SeatOf(r.g, p))
+	if err != nil {
+		r.fatalf("bot for seat %d: %v", p, err)
+	}
+	if d := before.diff(snap(r.g)); d != "" {
+		r.fatalf("bot for seat %d changed the real game (%s)", p, d)
+	}
+	if m.Kind == rules.KindResign {
+		r.fatalf("bot for seat %d resigned", p)
+	}
+	return m
+}
+
+// checkRefused makes moves the game must refuse and checks they change
+// nothing: by every seat not to move, and a malformed move by p.
+func (r *run) checkRefused(toMove []rules.Player, p rules.Player, legal []rules.Move) {
+	r.t.Helper()
+	g := r.g
+	probe, ok := rules.Move{}, false
+	for _, m := range legal {
+		if m.Kind < rules.KindOfferDraw {
+			probe, ok = m, true
+			break
+		}
+	}
+	for q := rules.Player(0); int(q) < g.Players(); q++ {
+		if slices.Contains(toMove, q) {
+			continue
+		}
+		if extra := g.Legal(q, nil); len(extra) != 0 {
+			r.fatalf("player %d is not to move but has %d legal moves", q, len(extra))
+		}
+		if ok {
+			r.refuse(q, probe, rules.ErrNotYourTurn)
+		}
+	}
+	garbage := rules.Move{Kind: rules.KindOfferDraw - 1, Len: rules.MoveArgs}
+	for i := range garbage.Arg {
+		garbage.Arg[i] = 0xFF
+	}
+	r.refuse(p, garbage, nil)
+}
+
+// refuse plays m for q, which the game must refuse (with want, when set),
+// and checks that nothing anyone can see or do changed: the game still
+// matches a clone taken before the attempt.
+func (r *run) refuse(q rules.Player, m rules.Move, want error) {
+	r.t.Helper()
+	g := r.g
+	before := snap(g)
 	c := g.Clone()
-	if got := viewAll(c); got != before {
-		t.Fatalf("%s seed %d: clone differs from the original", spec.Name, seed)
+	_, err := g.Play(q, m, nil)
+	switch {
+	case err == nil:
+		r.fatalf("move %+v by player %d should be refused but was played", m, q)
+	case want != nil && !errors.Is(err, want):
+		r.fatalf("move %+v by player %d: err %v, want %v", m, q, err, want)
+	case !errors.Is(err, rules.ErrNotYourTurn) && !errors.Is(err, rules.ErrIllegal) && !errors.Is(err, rules.ErrGameOver):
+		r.fatalf("move %+v by player %d: err %v wraps none of the rules sentinels", m, q, err)
+	}
+	after := snap(g)
+	if d := before.diff(after); d != "" {
+		r.fatalf("a refused move by player %d changed the game (%s)", q, d)
+	}
+	if d := snap(c).diff(after); d != "" {
+		r.fatalf("after a refused move by player %d the game differs from a clone taken before it (%s)", q, d)
+	}
+}
+
+// checkObserve checks every viewer's Observe against the game.
+func (r *run) checkObserve(g rules.Game) {
+	r.t.Helper()
+	toMove := g.ToMove(nil)
+	scores := g.Scores(nil)
+	status := g.Outcome().Status
+	for v := rules.Spectator; int(v) < g.Players(); v++ {
+		a := g.Observe(v)
+		if a.Viewer != v || a.Status != status || !slices.Equal(a.ToMove, toMove) || !slices.Equal(a.Scores, scores) {
+			r.fatalf("Observe(%d) = viewer %d, %v, to move %v, scores %v; the game says %v, to move %v, scores %v",
+				v, a.Viewer, a.Status, a.ToMove, a.Scores, status, toMove, scores)
+		}
+		b := g.Observe(v)
+		if !equalView(a, b) {
+			r.fatalf("Observe(%d) is not deterministic: %+v then %+v", v, a, b)
+		}
+		for _, s := range [][]byte{a.Cells, a.Extra} {
+			for i := range s {
+				s[i] ^= 0xFF
+			}
+		}
+		for i := range a.Scores {
+			a.Scores[i]++
+		}
+		for i := range a.ToMove {
+			a.ToMove[i]++
+		}
+		if c := g.Observe(v); !equalView(b, c) {
+			r.fatalf("Observe(%d) shares memory with the game: changing one view changed the next", v)
+		}
+	}
+}
+
+// checkRedact checks Redact for every seat and returns a redaction for p
+// taken now, for the caller to check it does not follow the real game.
+func (r *run) checkRedact(p rules.Player, m rules.Move) rules.Game {
+	r.t.Helper()
+	g := r.g
+	spec := g.Observe(rules.Spectator)
+	for s := rules.Player(0); int(s) < g.Players(); s++ {
+		x := g.Redact(s)
+		if x.Name() != g.Name() || x.Players() != g.Players() {
+			r.fatalf("Redact(%d) is a %q game for %d", s, x.Name(), x.Players())
+		}
+		if !equalView(x.Observe(s), g.Observe(s)) || x.View(s) != g.View(s) {
+			r.fatalf("Redact(%d) shows seat %d something else than the game does:\n%s\nwant\n%s", s, s, x.View(s), g.View(s))
+		}
+		if !equalView(x.Observe(rules.Spectator), spec) || x.View(rules.Spectator) != g.View(rules.Spectator) {
+			r.fatalf("Redact(%d) shows a spectator something else than the game does", s)
+		}
+		if !slices.Equal(x.ToMove(nil), g.ToMove(nil)) || !slices.Equal(x.Legal(s, nil), g.Legal(s, nil)) ||
+			!slices.Equal(x.Scores(nil), g.Scores(nil)) || x.Outcome().Status != g.Outcome().Status {
+			r.fatalf("Redact(%d) changes who is to move, seat %d's legal moves, the scores or the status", s, s)
+		}
+		if r.hidden {
+			for q := rules.Player(0); int(q) < g.Players(); q++ {
+				if q == s {
+					continue
+				}
+				o := x.Observe(q)
+				o.Viewer = rules.Spectator
+				if !equalView(o, spec) {
+					r.fatalf("Redact(%d) shows seat %d more than a spectator sees: %+v, spectator %+v", s, q, o, spec)
+				}
+			}
+		}
+		legal := g.Legal(s, nil)
+		if len(legal) == 0 {
+			continue
+		}
+		mv := legal[r.pick.IntN(len(legal))]
+		if s == p {
+			mv = m
+		}
+		before := snap(g)
+		if _, err := x.Play(s, mv, nil); err != nil {
+			r.fatalf("Redact(%d) refused seat %d's legal move %q: %v", s, s, g.FormatMove(mv), err)
+		}
+		if d := before.diff(snap(g)); d != "" {
+			r.fatalf("playing on Redact(%d) changed the real game (%s)", s, d)
+		}
+	}
+	return g.Redact(p)
+}
+
+// checkSecret plays m and another secret move of p on two clones: nobody
+// but p may be able to tell them apart.
+func (r *run) checkSecret(sm rules.SecretMoves, p rules.Player, m rules.Move, legal []rules.Move) {
+	r.t.Helper()
+	var other []rules.Move
+	for _, l := range legal {
+		if l != m && sm.SecretMove(l) {
+			other = append(other, l)
+		}
+	}
+	if len(other) == 0 {
+		return
+	}
+	m2 := other[r.pick.IntN(len(other))]
+	a, b := r.g.Clone(), r.g.Clone()
+	sa, errA := a.Play(p, m, nil)
+	sb, errB := b.Play(p, m2, nil)
+	if errA != nil || errB != nil {
+		r.fatalf("legal secret moves refused on clones: %v / %v", errA, errB)
+	}
+	for v := rules.Spectator; int(v) < r.g.Players(); v++ {
+		if v == p {
+			continue
+		}
+		if !equalView(a.Observe(v), b.Observe(v)) || a.View(v) != b.View(v) {
+			r.fatalf("viewer %d can tell seat %d's secret move %q from %q", v, p, r.g.FormatMove(m), r.g.FormatMove(m2))
+		}
+		if !slices.Equal(visible(sa, v), visible(sb, v)) {
+			r.fatalf("the steps shown to viewer %d tell seat %d's secret move %q from %q", v, p, r.g.FormatMove(m), r.g.FormatMove(m2))
+		}
+	}
+}
+
+func visible(steps []rules.Step, v rules.Player) []rules.Step {
+	var out []rules.Step
+	for _, s := range steps {
+		if s.VisibleTo(v) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// resignOne makes a random seat still playing resign, on turn or not.
+func (r *run) resignOne() {
+	r.t.Helper()
+	g := r.g
+	var alive []rules.Player
+	for q, gone := range r.gone {
+		if !gone {
+			alive = append(alive, rules.Player(q))
+		}
+	}
+	q := alive[r.pick.IntN(len(alive))]
+	m := rules.Move{Kind: rules.KindResign}
+	text := g.FormatMove(m)
+	if back, err := g.ParseMove(q, text); err != nil || back != m {
+		r.fatalf("resignation formats as %q, which parses back for seat %d as %+v (err %v)", text, q, back, err)
+	}
+	steps, err := g.Play(q, m, nil)
+	if err != nil {
+		r.fatalf("seat %d may not resign: %v", q, err)
+	}
+	r.checkSteps(steps)
+	r.record(q, text, steps)
+	r.gone[q] = true
+	out := g.Outcome()
+	switch left := alive[:0]; {
+	case g.Players() == 2:
+		if out.Status != rules.Won || !slices.Equal(out.Winners, []rules.Player{1 - q}) {
+			r.fatalf("seat %d resigned a two-player game: outcome %+v, want seat %d to win", q, out, 1-q)
+		}
+	default:
+		for p, gone := range r.gone {
+			if !gone {
+				left = append(left, rules.Player(p))
+			}
+		}
+		if len(left) == 1 && (out.Status != rules.Won || !slices.Equal(out.Winners, left)) {
+			r.fatalf("seat %d resigned leaving seat %d alone: outcome %+v, want seat %d to win", q, left[0], out, left[0])
+		}
+		if len(left) > 1 {
+			if out.Status != rules.Running {
+				r.fatalf("seat %d resigned with %d seats left: the game ended (%+v)", q, len(left), out)
+			}
+			if len(g.Legal(q, nil)) != 0 {
+				r.fatalf("seat %d resigned but still has legal moves", q)
+			}
+		}
+	}
+}
+
+func checkClone(r *run, p rules.Player, m rules.Move) {
+	r.t.Helper()
+	g := r.g
+	before := snap(g)
+	c := g.Clone()
+	if d := before.diff(snap(c)); d != "" {
+		r.fatalf("clone differs from the original (%s)", d)
 	}
 	if _, err := c.Play(p, m, nil); err != nil {
-		t.Fatalf("%s seed %d: clone refused a legal move: %v", spec.Name, seed, err)
+		r.fatalf("clone refused a legal move: %v", err)
 	}
-	if got := viewAll(g); got != before {
-		t.Fatalf("%s seed %d: playing on a clone changed the original", spec.Name, seed)
+	if d := before.diff(snap(g)); d != "" {
+		r.fatalf("playing on a clone changed the original (%s)", d)
 	}
 }
 
-func checkOver(t *testing.T, spec rules.Spec, g rules.Game, seed uint64) {
-	t.Helper()
+func (r *run) checkOver() {
+	r.t.Helper()
+	g := r.g
 	out := g.Outcome()
 	if out.Status == rules.Won && len(out.Winners) == 0 {
-		t.Fatalf("%s seed %d: won with no winner", spec.Name, seed)
+		r.fatalf("won with no winner")
 	}
 	if out.Reason == "" {
-		t.Errorf("%s seed %d: outcome has no reason", spec.Name, seed)
+		r.t.Errorf("%s game %d: outcome has no reason", r.spec.Name, r.n)
 	}
+	r.checkObserve(g)
 	for p := rules.Player(0); int(p) < g.Players(); p++ {
 		if n := len(g.Legal(p, nil)); n != 0 {
-			t.Fatalf("%s seed %d: game over but player %d has %d legal moves", spec.Name, seed, p, n)
+			r.fatalf("game over but player %d has %d legal moves", p, n)
 		}
 		if _, err := g.Play(p, rules.Move{}, nil); !errors.Is(err, rules.ErrGameOver) {
-			t.Fatalf("%s seed %d: move after the end: err %v, want ErrGameOver", spec.Name, seed, err)
+			r.fatalf("move after the end: err %v, want ErrGameOver", err)
+		}
+		if _, err := g.Play(p, rules.Move{Kind: rules.KindResign}, nil); !errors.Is(err, rules.ErrGameOver) {
+			r.fatalf("resignation after the end: err %v, want ErrGameOver", err)
 		}
 	}
 	if n := len(g.Scores(nil)); n != g.Players() {
-		t.Errorf("%s seed %d: %d scores for %d players", spec.Name, seed, n, g.Players())
+		r.t.Errorf("%s game %d: %d scores for %d players", r.spec.Name, r.n, n, g.Players())
 	}
 }
 
-// replay plays the recorded moves on a fresh game from the same seed and
-// checks that it arrives at the same state.
-func replay(t *testing.T, spec rules.Spec, cfg Config, seed uint64, moves []played) {
-	t.Helper()
-	a := newGame(t, spec, cfg, seed)
-	b := newGame(t, spec, cfg, seed)
-	for i, mv := range moves {
-		sa, errA := a.Play(mv.p, mv.m, nil)
-		sb, errB := b.Play(mv.p, mv.m, nil)
-		if errA != nil || errB != nil {
-			t.Fatalf("%s seed %d: replayed move %d refused: %v / %v", spec.Name, seed, i, errA, errB)
+// replay stores the game as the server does and replays it from its seed
+// and notation: move by move the steps must be those of the live game, and
+// record.Replay must arrive at the live game's outcome, scores and views.
+func (r *run) replay() {
+	r.t.Helper()
+	out := r.g.Outcome()
+	reason := map[rules.Status]string{rules.Running: "aborted", rules.Won: "won", rules.Drawn: "drawn"}[out.Status]
+	rec := &record.Game{
+		Game: r.spec.Name, Options: r.cfg.Options, Seats: make([]record.Seat, r.g.Players()), Seed: r.seed,
+		Moves: r.moves, Outcome: out, Scores: r.g.Scores(nil), Reason: reason,
+	}
+	g, err := r.spec.New(len(rec.Seats), rec.Options, record.Rand(rec.Seed))
+	if err != nil {
+		r.fatalf("replay: %v", err)
+	}
+	for i, mv := range rec.Moves {
+		m, err := g.ParseMove(mv.Seat, mv.Text)
+		if err != nil {
+			r.t.Fatalf("%s game %d: replaying move %d %q: %v", r.spec.Name, r.n, i+1, mv.Text, err)
 		}
-		if !slices.Equal(sa, sb) {
-			t.Fatalf("%s seed %d: replayed move %d gave different steps", spec.Name, seed, i)
+		steps, err := g.Play(mv.Seat, m, nil)
+		if err != nil || !slices.Equal(steps, r.steps[i]) {
+			r.t.Fatalf("%s game %d: replayed move %d %q by seat %d gave steps %v (err %v), live %v", r.spec.Name, r.n, i+1, mv.Text, mv.Seat, steps, err, r.steps[i])
 		}
 	}
-	if viewAll(a) != viewAll(b) {
-		t.Fatalf("%s seed %d: two replays of the same seed and moves differ", spec.Name, seed)
+	rg, err := record.Replay(r.spec, rec)
+	if err != nil {
+		r.t.Fatalf("%s game %d: record.Replay: %v", r.spec.Name, r.n, err)
+	}
+	live := snap(r.g)
+	if d := live.diff(snap(rg)); d != "" {
+		r.t.Fatalf("%s game %d: record.Replay does not reproduce the game played live (%s)", r.spec.Name, r.n, d)
+	}
+	if o := rg.Outcome(); o.Reason != out.Reason {
+		r.t.Fatalf("%s game %d: replayed outcome %+v, live %+v", r.spec.Name, r.n, o, out)
 	}
 }
 
-func viewAll(g rules.Game) string {
-	s := g.View(rules.Spectator)
-	for p := rules.Player(0); int(p) < g.Players(); p++ {
-		s += fmt.Sprintf("\n--- seat %d\n%s", p, g.View(p))
+// snapshot is everything any viewer can see of a game and what each seat may do.
+type snapshot struct {
+	parts []string // labelled
+	legal [][]rules.Move
+}
+
+func snap(g rules.Game) snapshot {
+	var s snapshot
+	add := func(label string, v any) { s.parts = append(s.parts, fmt.Sprintf("%s: %v", label, v)) }
+	out := g.Outcome()
+	add("outcome", fmt.Sprintf("%v %v %q", out.Status, out.Winners, out.Reason))
+	add("scores", g.Scores(nil))
+	add("to move", g.ToMove(nil))
+	for v := rules.Spectator; int(v) < g.Players(); v++ {
+		add(fmt.Sprintf("View(%d)", v), "\n"+g.View(v))
+		add(fmt.Sprintf("Observe(%d)", v), fmt.Sprintf("%+v", g.Observe(v)))
+		if v >= 0 {
+			s.legal = append(s.legal, g.Legal(v, nil))
+		}
 	}
-	return s + fmt.Sprintf("\n%+v %v", g.Outcome(), g.Scores(nil))
+	return s
+}
+
+// diff names the first thing that differs between a and b, "" when none.
+func (a snapshot) diff(b snapshot) string {
+	for i := range a.parts {
+		if i >= len(b.parts) || a.parts[i] != b.parts[i] {
+			other := ""
+			if i < len(b.parts) {
+				other = b.parts[i]
+			}
+			return fmt.Sprintf("%s\nthen %s", a.parts[i], other)
+		}
+	}
+	for p := range a.legal {
+		if p >= len(b.legal) || !slices.Equal(a.legal[p], b.legal[p]) {
+			return fmt.Sprintf("seat %d's legal moves", p)
+		}
+	}
+	return ""
+}
+
+func equalView(a, b rules.View) bool {
+	return a.Viewer == b.Viewer && a.Status == b.Status && slices.Equal(a.ToMove, b.ToMove) &&
+		slices.Equal(a.Scores, b.Scores) && bytes.Equal(a.Cells, b.Cells) && bytes.Equal(a.Extra, b.Extra)
 }
