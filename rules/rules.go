@@ -204,13 +204,6 @@ type Spec struct {
 	New func(players int, opts Options, rng Rand) (Game, error)
 }
 
-// SecretMoves is implemented by games whose moves can carry a seat's secret
-// (a Bomber board): such a move is shown to its mover only until the game is
-// over, when the record reveals it.
-type SecretMoves interface {
-	SecretMove(m Move) bool
-}
-
 // Seat is a game as one seat may know it: what a bot is given. It holds a
 // redacted copy (Game.Redact), so a bot cannot read another seat's hidden
 // state or the real game's future chance draws, whatever it does.
