@@ -32,8 +32,8 @@ type Driver struct {
 	pending *pendingMove
 	// Text sends moves in notation (MoveText) instead of binary (Move).
 	Text bool
-	// MaxMoves makes seat 0 resign once this many moves were played (0: 5000),
-	// so a game that does not end by itself still finishes.
+	// MaxMoves makes the seat to move resign once this many moves were
+	// played (0: 5000), so a game that does not end by itself still finishes.
 	MaxMoves int
 	played   int
 	sent     bool // a move is in flight: wait for the server's answer
@@ -146,13 +146,15 @@ func (d *Driver) Next() (Out, bool, error) {
 	if max == 0 {
 		max = 5000
 	}
-	if d.played >= max {
-		d.sent = true
-		return Out{Seat: 0, Type: segment.Resign}, true, nil
-	}
 	to := d.replica.ToMove(nil)
 	if len(to) == 0 {
 		return Out{}, false, nil
+	}
+	if d.played >= max {
+		// the seat to move gives up; in a game of three or four it leaves,
+		// and the next one to move follows until one is left
+		d.sent = true
+		return Out{Seat: int(to[0]), Type: segment.Resign}, true, nil
 	}
 	p := to[d.rng.IntN(len(to))]
 	var moves []rules.Move
