@@ -54,7 +54,7 @@ const (
 	// GameInfo 0x23 ("Game") S→C, cap 512: name str, minSeats u8, maxSeats
 	// u8, nOpts u8, nOpts × (key str, kind u8, default str, min i32, max i32,
 	// nChoices u8, nChoices × str, doc str).
-	//   23 00 07 04 64 6f 74 73 02 02 00 Game "dots" 2..2 seats, no options
+	//   23 00 08 04 64 6f 74 73 02 02 00 Game "dots" 2..2 seats, no options
 	GameInfo Type = 0x23
 	// Create 0x24 C→S, cap 256: game str, seats u8, flags u8, nOpts u8,
 	// nOpts × (key str, value str).
@@ -103,7 +103,7 @@ const (
 	// TableInfo 0x31 ("Table") S→C, cap 512: id u32, game str, flags u8,
 	// phase u8, watchers u16, code str, nSeats u8, nSeats × (name str,
 	// seatFlags u8), nOpts u8, nOpts × (key str, value str).
-	//   31 00 14 00 00 00 07 04 64 6f 74 73 00 00 00 00 00 01 03 41 6c 69 01 00
+	//   31 00 15 00 00 00 07 04 64 6f 74 73 00 00 00 00 00 01 03 41 6c 69 01 00
 	//                                    Table 7 "dots" waiting, seat "Ali" ready
 	TableInfo Type = 0x31
 	// Joined 0x32 S→C, cap 29: table u32, seat u8 (SeatWatcher: watching);
@@ -111,7 +111,9 @@ const (
 	//   32 00 05 00 00 00 07 01          Joined table 7 seat 1
 	Joined Type = 0x32
 	// Started 0x33 S→C, cap 64: table u32, seats u8, seedCommit h32.
-	//   33 00 25 00 00 00 07 02 <32 bytes> Started table 7, 2 seats
+	// (37 bytes: always two segments; 00×24 is 24 zero bytes of the hash)
+	//   b3 00 1d 00 00 00 07 02 00×24    Started|More table 7, 2 seats, hash...
+	//   33 00 08 00×8                    Started ...last 8 bytes of the hash
 	Started Type = 0x33
 	// StepMsg 0x34 ("Step") S→C, cap 29: seq u32, kind u8, player i8, a i16,
 	// b i16, c i16.
@@ -131,8 +133,9 @@ const (
 	// GameEnd 0x37 S→C, cap 128: table u32, status u8 (1 won, 2 drawn),
 	// nWinners u8, winners u8[n], nScores u8, scores i16[n], reason str,
 	// seed h32.
-	//   37 00 2d 00 00 00 07 01 01 00 00 06 72 65 73 69 67 6e <32 bytes>
-	//                                    GameEnd table 7 won by seat 0 "resign"
+	//   b7 00 1d 00 00 00 07 01 01 00 00 06 72 65 73 69 67 6e 00×14
+	//                                    GameEnd|More table 7 won by seat 0 "resign"
+	//   37 00 12 00×18                   GameEnd ...the rest of the seed
 	GameEnd Type = 0x37
 	// ErrorMsg 0x38 ("Error") S→C, cap 64: req u8, code u8, text str.
 	//   38 00 05 26 03 02 6e 6f          Error Join TableFull "no"
@@ -146,7 +149,8 @@ const (
 	//                                    Invited by Beth to table 7 "dots"
 	Invited Type = 0x3A
 	// Commit 0x3B S→C, cap 64: table u32, seat u8, hash h32.
-	//   3b 00 25 00 00 00 07 01 <32 bytes> Commit table 7 seat 1
+	//   bb 00 1d 00 00 00 07 01 00×24    Commit|More table 7 seat 1, hash...
+	//   3b 00 08 00×8                    Commit ...last 8 bytes of the hash
 	Commit Type = 0x3B
 	// Ack 0x3F S→C, cap 29: req u8 (the request that is complete).
 	//   3f 00 01 22                      Ack CatalogReq
