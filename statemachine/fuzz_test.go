@@ -50,6 +50,53 @@ func fuzzSegment(op, arg byte) segment.Segment {
 	}
 }
 
+// fuzzMoves are move texts that are legal at some point of some game, so
+// random sequences of them make games progress (most are refused).
+var fuzzMoves = []string{
+	"02-32 07-37 52-82", "02-32 07-37 57-87", "02", "55", "02-32", "99", // bomber
+	"11-15", "22-18", "15x22", "25x18", "9-13", "24-20", // checkers
+	"a1-b1", "a1-a2", "b1-c1", "b1-b2", "c1-c2", "a2-b2", // dots
+	"roll", "move 0", "move 1", // aeroplane
+	"resign", "x", // anyone
+}
+
+// fuzzMessage picks an extended client message from a small alphabet that
+// reaches every table operation, plus malformed bodies.
+func fuzzMessage(op, arg byte) (segment.Type, []byte) {
+	games := []string{"bomber", "checkers", "dots", "aeroplane", "paisho", "chess"}
+	table := uint32(arg%4) + 1
+	switch op % 13 {
+	case 0:
+		m := segment.CreateMsg{Game: games[int(arg)%len(games)], Seats: 2 + arg/6%3, Flags: arg / 18 % 8}
+		if arg%7 == 0 {
+			m.Options = []segment.KV{{Key: "rows", Value: "3"}, {Key: "cols", Value: "3"}}
+		}
+		return segment.Create, m.Append(nil)
+	case 1:
+		seat := uint8(0xFF)
+		if arg%3 == 0 {
+			seat = arg / 3 % 4
+		}
+		return segment.Join, segment.JoinMsg{Table: table, Seat: seat}.Append(nil)
+	case 2:
+		return segment.Watch, segment.WatchMsg{Table: table}.Append(nil)
+	case 3:
+		return segment.Leave, nil
+	case 4, 5:
+		return segment.Ready, nil
+	case 6, 7, 8:
+		return segment.MoveText, []byte(fuzzMoves[int(arg)%len(fuzzMoves)])
+	case 9:
+		return segment.Move, segment.MoveMsg{Kind: arg % 4, Len: 2, Arg: [16]uint8{arg % 10, arg / 10 % 10}}.Append(nil)
+	case 10:
+		return segment.Offer, segment.OfferMsg{What: 1 + arg%3, Answer: arg / 3 % 3}.Append(nil)
+	case 11:
+		return segment.Chat, segment.ChatBody{Scope: arg % 4, Text: "hi"}.Append(nil)
+	default:
+		return []segment.Type{segment.ListReq, segment.CatalogReq, segment.ViewReq, segment.Resign, segment.Invite}[arg%5], []byte{arg}[:arg%2]
+	}
+}
+
 // FuzzHub drives the pure hub with random sequences of connects,
 // disconnects, segments, clock ticks and (possibly late) account answers for
 // several users, and checks the hub's invariants after every step.
@@ -57,8 +104,14 @@ func FuzzHub(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 10, 0, 0, 11, 0, 0, 10, 0, 0, 1, 0, 0, 11, 1, 0, 12, 1, 1, 13, 1, 1, 14, 1, 0, 15, 0, 0})
 	f.Add([]byte{0, 0, 0, 0, 1, 0, 10, 0, 0, 10, 1, 1, 11, 0, 0, 11, 1, 0, 12, 0, 1, 13, 1, 1, 14, 0, 0, 14, 1, 1, 16, 0, 0, 16, 1, 0})
 	f.Add([]byte{0, 0, 0, 10, 0, 0, 2, 0, 0, 11, 0, 0, 3, 0, 0, 1, 0, 0, 10, 0, 0, 11, 0, 0, 4, 0, 0})
+	// two extended users log in, one creates a bomber table, the other joins, both ready, boards
+	f.Add([]byte{20, 0, 0, 6, 0, 0, 4, 0, 0, 7, 0, 0, 4, 0, 0, 20, 1, 1, 6, 1, 1, 4, 1, 0, 7, 1, 0, 4, 1, 0,
+		21, 0, 0, 22, 1, 1, 23, 0, 4, 23, 1, 4, 21, 0, 96, 22, 1, 97})
 	f.Fuzz(func(t *testing.T, ops []byte) {
-		h := statemachine.New(statemachine.Config{KickGrace: time.Minute, LoginTimeout: 2 * time.Minute, Dialect: statemachine.Dialect(len(ops) % 2)})
+		h := statemachine.New(statemachine.Config{KickGrace: time.Minute, LoginTimeout: 2 * time.Minute, Dialect: statemachine.Dialect(len(ops) % 2),
+			Games: statemachine.Catalogue(), Entropy: statemachine.SeededEntropy(uint64(len(ops))), MaxWatchers: 2, MaxTables: 3, OfferTTL: 10 * time.Second})
+		asm := map[statemachine.ConnID]*segment.Assembler{}
+		place := map[statemachine.ConnID]int{} // seat from the last Joined, -1 watching, absent elsewhere
 		var now int64
 		conns := [4]statemachine.ConnID{}
 		next := statemachine.ConnID(0)
@@ -66,14 +119,24 @@ func FuzzHub(f *testing.F) {
 		storeDown := false
 		for i := 0; i+2 < len(ops); i += 3 {
 			op, who, arg := ops[i], int(ops[i+1]%4), ops[i+2]
-			switch op % 20 {
-			case 0: // connect (a fresh connection for that slot)
+			switch op % 24 {
+			case 0, 20: // connect (a fresh connection for that slot), extended with 20
 				if conns[who] != 0 {
 					h.Closed(now, conns[who])
 				}
 				next++
 				conns[who] = next
 				h.Open(now, next)
+				if op%24 == 20 {
+					h.Receive(now, next, segment.AppendMessage(nil, segment.Hello, segment.HelloMsg{Version: 1, Features: 3}.Append(nil))[0])
+				}
+			case 21, 22, 23: // an extended message
+				if conns[who] != 0 {
+					t, body := fuzzMessage(op/24+arg, arg)
+					for _, s := range segment.AppendMessage(nil, t, body) {
+						h.Receive(now, conns[who], s)
+					}
+				}
 			case 1:
 				if conns[who] != 0 {
 					h.Closed(now, conns[who])
@@ -87,7 +150,7 @@ func FuzzHub(f *testing.F) {
 			case 4, 5: // answer the oldest / newest pending check
 				if len(pending) > 0 {
 					k := 0
-					if op%20 == 5 {
+					if op%24 == 5 {
 						k = len(pending) - 1
 					}
 					c := pending[k]
@@ -120,6 +183,38 @@ func FuzzHub(f *testing.F) {
 			for _, s := range rd.Sends {
 				if s.Seg.Size() > segment.MaxSegment {
 					t.Fatalf("sent an over-long segment %v", s.Seg)
+				}
+				if !s.Seg.Type.Extended() {
+					continue
+				}
+				a := asm[s.Conn]
+				if a == nil {
+					a = &segment.Assembler{}
+					asm[s.Conn] = a
+				}
+				mt, body, done, err := a.Add(s.Seg)
+				if err != nil {
+					t.Fatalf("sent a bad fragment to %d: %v", s.Conn, err)
+				}
+				if !done {
+					continue
+				}
+				switch mt {
+				case segment.Joined:
+					j, _ := segment.DecodeJoinedBody(body)
+					switch {
+					case j.Table == 0:
+						delete(place, s.Conn)
+					case j.Seat == 0xFF:
+						place[s.Conn] = -1
+					default:
+						place[s.Conn] = int(j.Seat)
+					}
+				case segment.Moved:
+					// a secret move (a Bomber board) reaches its mover only
+					if m, _ := segment.DecodeMovedBody(body); m.Kind == 1 && m.Len == 12 && place[s.Conn] != int(m.Seat) {
+						t.Fatalf("conn %d (place %d) was shown seat %d's board", s.Conn, place[s.Conn], m.Seat)
+					}
 				}
 			}
 			h.Advance()
