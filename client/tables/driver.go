@@ -139,6 +139,10 @@ func (d *Driver) Next() (Out, bool, error) {
 	if err := d.flush(); err != nil {
 		return Out{}, false, err
 	}
+	if len(d.Errors) > 0 {
+		// the replica and the server disagree: playing on would only repeat it
+		return Out{}, false, fmt.Errorf("the server refused a move: %s", d.Errors[0])
+	}
 	if d.replica == nil || d.ended || d.sent || d.pending != nil {
 		return Out{}, false, nil
 	}
