@@ -317,8 +317,9 @@ func (a *Assembler) Add(s Segment) (t Type, body []byte, done bool, err error) {
 	case !s.Type.Fragment() && a.pending && s.Len() == 0:
 		return a.fail(fmt.Errorf("%w: empty last segment of a %v message", ErrFragment, base))
 	}
-	if a.buf == nil && c > 0 {
-		a.buf = make([]byte, 0, min(c, 4*MaxPayload))
+	if n > cap(a.buf) { // grow by doubling, never past the cap
+		nb := make([]byte, len(a.buf), min(c, max(2*cap(a.buf), n, 4*MaxPayload)))
+		a.buf = nb[:copy(nb, a.buf)]
 	}
 	a.buf = append(a.buf, s.Payload()...)
 	if s.Type.Fragment() {
