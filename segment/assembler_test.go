@@ -164,20 +164,44 @@ func TestAssemblerPassesReferenceSegments(t *testing.T) {
 	}
 }
 
+// TestAssemblerSteadyStateAllocs: decoding and assembling extended
+// messages from bytes allocates nothing once the buffer has grown.
 func TestAssemblerSteadyStateAllocs(t *testing.T) {
 	segs := AppendMessage(nil, ChatMsg, body(340))
 	segs = AppendMessage(segs, StepMsg, body(12))
+	var stream []byte
+	for _, s := range segs {
+		stream = s.AppendTo(stream)
+	}
+	var d Decoder
+	d.SetDialect(DialectExtended)
 	var a Assembler
 	feed(&a, segs) // warm up: the buffer grows once
+	msgs := 0
 	allocs := testing.AllocsPerRun(200, func() {
-		for _, s := range segs {
-			if _, _, _, err := a.Add(s); err != nil {
-				panic(err)
+		for p := stream; len(p) > 0; {
+			p = p[d.Write(p):]
+			for {
+				s, ok, err := d.Next()
+				if err != nil {
+					panic(err)
+				}
+				if !ok {
+					break
+				}
+				if _, _, done, err := a.Add(s); err != nil {
+					panic(err)
+				} else if done {
+					msgs++
+				}
 			}
 		}
 	})
 	if allocs != 0 {
-		t.Fatalf("Assembler allocates %.1f times per message pair", allocs)
+		t.Fatalf("Decoder+Assembler allocate %.1f times per message pair", allocs)
+	}
+	if msgs != 2*201 {
+		t.Fatalf("%d messages assembled, want %d", msgs, 2*201)
 	}
 }
 

@@ -196,15 +196,15 @@ func (t Type) Base() Type {
 
 // KnownExtended reports whether t is a message type of extended protocol v1
 // (base or fragment form). Unassigned 0x3C-0x3E are not.
-func (t Type) KnownExtended() bool { return MessageCap(t.Base()) >= 0 }
+func (t Type) KnownExtended() bool { return MessageCap(t) >= 0 }
 
-// MessageCap is the largest body of message type t, or -1 when t is not an
-// extended message type of v1 (fragment forms included: use t.Base()).
+// MessageCap is the largest body of t's base type (Chat and Chat|More: 300),
+// or -1 when t is not an extended message type of v1.
 func MessageCap(t Type) int {
-	if t < extFirst || t > extLast {
+	if !t.Extended() {
 		return -1
 	}
-	return int(caps[t-extFirst]) - 1
+	return int(caps[t.Base()-extFirst]) - 1
 }
 
 func extName(t Type) string {
@@ -222,7 +222,7 @@ func extName(t Type) string {
 // header: a fragment carries exactly 29 bytes and exists only for types
 // whose cap exceeds 29; a final segment carries 0..min(29, cap).
 func checkExtended(t Type, n int) error {
-	c := MessageCap(t.Base())
+	c := MessageCap(t)
 	if c < 0 {
 		return fmt.Errorf("%w 0x%02x", ErrUnknownType, uint8(t))
 	}

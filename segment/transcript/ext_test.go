@@ -48,7 +48,7 @@ func TestParseLineExtended(t *testing.T) {
 func TestWriteDescribesExtendedMessages(t *testing.T) {
 	hello := segment.AppendMessage(nil, segment.Hello, segment.HelloMsg{Version: 1, Features: 3}.Append(nil))
 	chat := segment.AppendMessage(nil, segment.Chat, segment.ChatBody{Scope: segment.ScopeLobby, Text: strings.Repeat("ab", 20)}.Append(nil))
-	table := segment.AppendMessage(nil, segment.TableInfo, segment.TableBody{ID: 7, Game: "dots", Seats: []segment.SeatInfo{{"Albert", segment.SeatReady}, {"Beth", 0}}}.Append(nil))
+	table := segment.AppendMessage(nil, segment.TableInfo, segment.TableBody{ID: 7, Game: "dots", Seats: []segment.SeatInfo{{Name: "Albert", Flags: segment.SeatReady}, {Name: "Beth"}}}.Append(nil))
 	errMsg := segment.AppendMessage(nil, segment.ErrorMsg, segment.ErrorBody{Req: segment.Join, Code: segment.ErrCodeTableFull, Text: "full"}.Append(nil))
 	lines := []string{"a open"}
 	lines = append(lines, hexLine("a", ">", hello)...)
