@@ -261,3 +261,31 @@ func TestDecoderDialects(t *testing.T) {
 		t.Errorf("extended after Reset: %d %v", n, err)
 	}
 }
+
+// BenchmarkAssembler: a 340-byte ChatMsg and a Step, decoded from bytes and
+// assembled.
+func BenchmarkAssembler(b *testing.B) {
+	segs := AppendMessage(nil, ChatMsg, body(340))
+	segs = AppendMessage(segs, StepMsg, body(12))
+	var stream []byte
+	for _, s := range segs {
+		stream = s.AppendTo(stream)
+	}
+	var d Decoder
+	d.SetDialect(DialectExtended)
+	var a Assembler
+	b.SetBytes(int64(len(stream)))
+	b.ReportAllocs()
+	for b.Loop() {
+		for p := stream; len(p) > 0; {
+			p = p[d.Write(p):]
+			for {
+				s, ok, _ := d.Next()
+				if !ok {
+					break
+				}
+				a.Add(s)
+			}
+		}
+	}
+}

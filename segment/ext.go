@@ -31,12 +31,13 @@ const (
 
 // Feature bits of Hello and Welcome (u32).
 const (
-	FeatureTables uint32 = 1 // tables, games and moves (0x22-0x38, 0x3A-0x3F)
+	FeatureTables uint32 = 1 // rooms: the game catalog, tables, games played at them
 	FeatureChat   uint32 = 2 // Chat and ChatMsg
 )
 
 // The extended message types. "C→S" is client to server. Each line gives
-// the cap (largest body) and the body layout, then one whole example.
+// the cap (largest body) and the body layout, then an example (bodies over
+// 29 bytes take several segments).
 const (
 	// Hello 0x20 C→S, cap 29: version u8, features u32. Valid only as the
 	// first segment of a connection; it switches the connection to the
