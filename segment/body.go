@@ -1,6 +1,7 @@
 package segment
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -105,12 +106,12 @@ func (r *Reader) Rest() []byte {
 	return p
 }
 
-// Count reads a u8 item count and fails the read when fewer than min bytes
+// Count reads a u8 item count and fails the read when fewer than per bytes
 // per item remain, so a forged count cannot make a decoder allocate more
 // than the body could hold.
-func (r *Reader) Count(min int) int {
+func (r *Reader) Count(per int) int {
 	n := int(r.U8())
-	if r.err == nil && n*min > len(r.b) {
+	if r.err == nil && n*per > len(r.b) {
 		r.err = fmt.Errorf("%w: %d items cannot fit in %d bytes", ErrBody, n, len(r.b))
 		return 0
 	}
@@ -202,7 +203,7 @@ func (w *writer) h32(h [32]byte) {
 }
 func (w *writer) raw(p []byte)   { w.b = append(w.b, p...) }
 func (w *writer) text(s string)  { w.b = append(w.b, s...) }
-func (w *writer) fail(err error) { w.err = cmpOr(w.err, err) }
+func (w *writer) fail(err error) { w.err = cmp.Or(w.err, err) }
 
 func (w *writer) str(s string) {
 	var err error
@@ -237,11 +238,4 @@ func (w *writer) done() ([]byte, error) {
 		return w.b[:w.start], w.err
 	}
 	return w.b, nil
-}
-
-func cmpOr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
 }

@@ -116,7 +116,8 @@ func describeFields(b *strings.Builder, m Message) {
 	if _, empty := m.(EmptyMsg); empty {
 		return
 	}
-	v := reflect.ValueOf(m)
+	v := reflect.New(reflect.TypeOf(m)).Elem() // addressable, so arrays slice
+	v.Set(reflect.ValueOf(m))
 	writeFields(b, v, " ")
 }
 

@@ -31,12 +31,13 @@ const (
 
 // Feature bits of Hello and Welcome (u32).
 const (
-	FeatureTables uint32 = 1 // tables, games and moves (0x22-0x38, 0x3A-0x3F)
+	FeatureTables uint32 = 1 // rooms: the game catalog, tables, games played at them
 	FeatureChat   uint32 = 2 // Chat and ChatMsg
 )
 
 // The extended message types. "C→S" is client to server. Each line gives
-// the cap (largest body) and the body layout, then one whole example.
+// the cap (largest body) and the body layout, then an example (bodies over
+// 29 bytes take several segments).
 const (
 	// Hello 0x20 C→S, cap 29: version u8, features u32. Valid only as the
 	// first segment of a connection; it switches the connection to the
@@ -196,15 +197,15 @@ func (t Type) Base() Type {
 
 // KnownExtended reports whether t is a message type of extended protocol v1
 // (base or fragment form). Unassigned 0x3C-0x3E are not.
-func (t Type) KnownExtended() bool { return MessageCap(t.Base()) >= 0 }
+func (t Type) KnownExtended() bool { return MessageCap(t) >= 0 }
 
-// MessageCap is the largest body of message type t, or -1 when t is not an
-// extended message type of v1 (fragment forms included: use t.Base()).
+// MessageCap is the largest body of t's base type (Chat and Chat|More: 300),
+// or -1 when t is not an extended message type of v1.
 func MessageCap(t Type) int {
-	if t < extFirst || t > extLast {
+	if !t.Extended() {
 		return -1
 	}
-	return int(caps[t-extFirst]) - 1
+	return int(caps[t.Base()-extFirst]) - 1
 }
 
 func extName(t Type) string {
@@ -222,7 +223,7 @@ func extName(t Type) string {
 // header: a fragment carries exactly 29 bytes and exists only for types
 // whose cap exceeds 29; a final segment carries 0..min(29, cap).
 func checkExtended(t Type, n int) error {
-	c := MessageCap(t.Base())
+	c := MessageCap(t)
 	if c < 0 {
 		return fmt.Errorf("%w 0x%02x", ErrUnknownType, uint8(t))
 	}
@@ -317,8 +318,9 @@ func (a *Assembler) Add(s Segment) (t Type, body []byte, done bool, err error) {
 	case !s.Type.Fragment() && a.pending && s.Len() == 0:
 		return a.fail(fmt.Errorf("%w: empty last segment of a %v message", ErrFragment, base))
 	}
-	if a.buf == nil && c > 0 {
-		a.buf = make([]byte, 0, min(c, 4*MaxPayload))
+	if n > cap(a.buf) { // grow by doubling, never past the cap
+		nb := make([]byte, len(a.buf), min(c, max(2*cap(a.buf), n, 4*MaxPayload)))
+		a.buf = nb[:copy(nb, a.buf)]
 	}
 	a.buf = append(a.buf, s.Payload()...)
 	if s.Type.Fragment() {

@@ -213,17 +213,39 @@ func (e Entry) Format(showPasswords bool) string {
 }
 
 // Describe decodes raw bytes on their own for a comment: the segments they
-// hold, and what is left over or malformed.
+// hold (reference and extended), and what is left over or malformed.
 func Describe(data []byte, showPasswords bool) string {
 	var d segment.Decoder
-	return DescribeStream(&d, data, showPasswords)
+	d.SetDialect(segment.DialectExtended)
+	return describe(&d, nil, data, showPasswords)
 }
 
 // DescribeStream decodes data as the continuation of the client stream d
 // has seen (a segment split over several lines is described where it
-// completes), for the comment of a '>' line.
+// completes), for the comment of a '>' line. Each segment is described on
+// its own; Stream also joins the fragments of extended messages.
 func DescribeStream(d *segment.Decoder, data []byte, showPasswords bool) string {
-	if d.Err() != nil {
+	return describe(d, nil, data, showPasswords)
+}
+
+// Stream is one direction of one connection as comments describe it: the
+// decoder carries a segment split over lines, the assembler the fragments
+// of an extended message, so the segment that completes a message is
+// described with the whole message. The zero value reads a client stream
+// (extended once it starts with Hello); set Dec's dialect to
+// segment.DialectExtended for a server stream.
+type Stream struct {
+	Dec segment.Decoder
+	Asm segment.Assembler
+}
+
+// Describe describes data as the continuation of the stream.
+func (st *Stream) Describe(data []byte, showPasswords bool) string {
+	return describe(&st.Dec, &st.Asm, data, showPasswords)
+}
+
+func describe(d *segment.Decoder, a *segment.Assembler, data []byte, showPasswords bool) string {
+	if d.Err() != nil || a != nil && a.Err() != nil {
 		return "after a protocol error"
 	}
 	var parts []string
@@ -241,6 +263,16 @@ func DescribeStream(d *segment.Decoder, data []byte, showPasswords bool) string 
 				break
 			}
 			desc := s.Describe(showPasswords)
+			if a != nil {
+				t, body, done, err := a.Add(s)
+				if err != nil {
+					return strings.Join(append(parts, "protocol error: "+err.Error()), "; ")
+				}
+				if done && t.Extended() && len(body) > segment.MaxPayload {
+					desc = segment.DescribeMessage(t, body) + fmt.Sprintf(" (%d bytes in %d segments)",
+						len(body), (len(body)+segment.MaxPayload-1)/segment.MaxPayload)
+				}
+			}
 			if carried > 0 {
 				desc += " (completed)"
 				carried = 0
@@ -254,25 +286,32 @@ func DescribeStream(d *segment.Decoder, data []byte, showPasswords bool) string 
 	return strings.Join(parts, "; ")
 }
 
-// Write writes entries, one line each. Comments on '>' lines describe the
-// bytes as a continuation of that connection's stream, so a segment split
-// over several lines is described where it completes.
+// Write writes entries, one line each. Comments on '>' and '<' lines
+// describe the bytes as a continuation of that connection's stream in that
+// direction, so a segment split over several lines is described where it
+// completes, and a fragmented extended message where its last segment is.
 func Write(w io.Writer, entries []Entry, showPasswords bool) error {
 	bw := bufio.NewWriter(w)
-	streams := make(map[string]*segment.Decoder)
+	type conn struct{ in, out Stream }
+	conns := make(map[string]*conn)
 	for _, e := range entries {
 		line := e.Format(showPasswords)
 		switch e.Op {
 		case Open:
-			delete(streams, e.Conn)
-		case Send:
-			d := streams[e.Conn]
-			if d == nil {
-				d = new(segment.Decoder)
-				streams[e.Conn] = d
+			delete(conns, e.Conn)
+		case Send, Recv:
+			c := conns[e.Conn]
+			if c == nil {
+				c = new(conn)
+				c.out.Dec.SetDialect(segment.DialectExtended)
+				conns[e.Conn] = c
+			}
+			st := &c.in
+			if e.Op == Recv {
+				st = &c.out
 			}
 			body, _, _ := strings.Cut(line, "  #")
-			line = body + "  # " + DescribeStream(d, e.Data, showPasswords)
+			line = body + "  # " + st.Describe(e.Data, showPasswords)
 		}
 		if _, err := bw.WriteString(line + "\n"); err != nil {
 			return err
