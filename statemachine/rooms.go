@@ -290,8 +290,8 @@ func (h *Hub) watchTable(now int64, s *session, body []byte) {
 
 // leaveTable takes s away from its table: a watcher stops watching; a player
 // of a waiting table frees the seat; a player of a running game resigns
-// through the rules (closed: it went offline). The table closes when nobody
-// is left at it.
+// through the rules (closed: it went offline). The table closes when no
+// player is left at it; its watchers are told.
 func (h *Hub) leaveTable(now int64, s *session, closed bool) {
 	t := s.table
 	if t == nil {
@@ -333,14 +333,14 @@ func (h *Hub) leaveTable(now int64, s *session, closed bool) {
 	}
 }
 
-// empty reports whether nobody sits or watches at t.
+// empty reports whether nobody sits at t (watchers alone keep no table open).
 func (h *Hub) empty(t *table) bool {
 	for _, sl := range t.seats {
 		if sl.s != nil {
 			return false
 		}
 	}
-	return len(t.watchers) == 0
+	return true
 }
 
 // closeTable forgets t; a running game ends as abandoned.
@@ -589,8 +589,11 @@ func (h *Hub) resignSeat(now int64, t *table, p rules.Player) error {
 // and the seed, and the table goes back to waiting with the same players for
 // a rematch.
 func (h *Hub) extEnd(now int64, t *table, reason string) {
-	o := t.game.Outcome()
-	b := segment.GameEndBody{Table: t.id, Status: uint8(o.Status), Reason: reason, Seed: t.seed}
+	o := outcomeOf(t, reason)
+	if o.Reason != "" {
+		reason = o.Reason
+	}
+	b := segment.GameEndBody{Table: t.id, Status: uint8(o.Status), Reason: trim(reason), Seed: t.seed}
 	for _, w := range o.Winners {
 		b.Winners = append(b.Winners, uint8(w))
 	}

@@ -111,15 +111,24 @@ func endIndex(reason string) EndReason {
 	return Won
 }
 
+// outcomeOf is how t's game ended: as the rules say, drawn by agreement,
+// or not at all (abandoned or aborted games have no result).
+func outcomeOf(t *table, reason string) rules.Outcome {
+	switch reason {
+	case "agreed":
+		return rules.Outcome{Status: rules.Drawn, Reason: "draw agreed"}
+	case "abandoned", "aborted":
+		return rules.Outcome{Status: rules.Running}
+	}
+	return t.game.Outcome()
+}
+
 // recordOf is t's game as stored.
 func (h *Hub) recordOf(now int64, t *table, reason string, leaver rules.Player) record.Game {
 	r := record.Game{
 		Game: t.kind.Spec.Name, Options: t.opts, Seed: t.seed, Reason: reason, Leaver: leaver,
-		Start: t.start, End: now, Outcome: t.game.Outcome(), Scores: t.game.Scores(nil),
+		Start: t.start, End: now, Outcome: outcomeOf(t, reason), Scores: t.game.Scores(nil),
 		Seats: make([]record.Seat, len(t.seats)), Moves: make([]record.Move, len(t.moves)),
-	}
-	if reason != "won" && reason != "drawn" && reason != "resigned" && reason != "timeout" {
-		r.Outcome = rules.Outcome{Status: rules.Running}
 	}
 	for i, sl := range t.seats {
 		r.Seats[i] = record.Seat{Name: sl.name}

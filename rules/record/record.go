@@ -52,8 +52,9 @@ func Commit(seed [32]byte) [32]byte { return sha256.Sum256(seed[:]) }
 var ErrMismatch = errors.New("record does not replay to its outcome")
 
 // Replay plays rec's moves through spec from its seed and returns the game.
-// It fails when a move does not parse or is refused, or, for a game whose
-// stored reason is "won" or "drawn", when the outcome differs.
+// It fails when a move does not parse or is refused, or, for a game the
+// rules ended (its stored outcome is not Running, and it was not drawn by
+// agreement, which the rules do not know), when the outcome differs.
 func Replay(spec rules.Spec, rec *Game) (rules.Game, error) {
 	if spec.Name != rec.Game {
 		return nil, fmt.Errorf("record of %q replayed as %q", rec.Game, spec.Name)
@@ -71,7 +72,7 @@ func Replay(spec rules.Spec, rec *Game) (rules.Game, error) {
 			return g, fmt.Errorf("move %d %q by seat %d: %w", i+1, m.Text, m.Seat, err)
 		}
 	}
-	if rec.Reason == "won" || rec.Reason == "drawn" {
+	if rec.Outcome.Status != rules.Running && rec.Reason != "agreed" {
 		got := g.Outcome()
 		if got.Status != rec.Outcome.Status || !slices.Equal(got.Winners, rec.Outcome.Winners) {
 			return g, fmt.Errorf("%w: replay gives %s %v, stored %s %v", ErrMismatch, got.Status, got.Winners, rec.Outcome.Status, rec.Outcome.Winners)
