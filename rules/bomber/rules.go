@@ -2,8 +2,8 @@ package bomber
 
 import (
 	"fmt"
-	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bomber-game/bomber/rules"
 )
@@ -97,8 +97,29 @@ func (g *Game) ToMove(buf []rules.Player) []rules.Player {
 	return buf
 }
 
-// drawingMoves is the number of valid boards, the legal moves while drawing.
-const drawingMoves = 66816
+// boardMoves lists every valid board, planes in placement order: the legal
+// moves while drawing. It is built once, on first use, and never changed.
+var boardMoves = sync.OnceValue(func() []rules.Move {
+	cells := make([]Set, len(placements))
+	for i, pl := range placements {
+		cells[i], _ = pl.Cells()
+	}
+	var out []rules.Move
+	for i := range placements {
+		for j := i + 1; j < len(placements); j++ {
+			if !cells[i].Inter(cells[j]).Empty() {
+				continue
+			}
+			ij := cells[i].Union(cells[j])
+			for k := j + 1; k < len(placements); k++ {
+				if ij.Inter(cells[k]).Empty() {
+					out = append(out, BoardMove(Board{placements[i], placements[j], placements[k]}))
+				}
+			}
+		}
+	}
+	return out
+})
 
 // Legal implements rules.Game. While drawing it lists every valid board
 // with its planes in placement order (66,816 of them); while guessing, every
@@ -110,24 +131,7 @@ func (g *Game) Legal(p rules.Player, buf []rules.Move) []rules.Move {
 	}
 	switch {
 	case g.phase == Drawing && !g.seats[p].placed:
-		buf = slices.Grow(buf, drawingMoves)
-		cells := make([]Set, len(placements))
-		for i, pl := range placements {
-			cells[i], _ = pl.Cells()
-		}
-		for i := range placements {
-			for j := i + 1; j < len(placements); j++ {
-				if !cells[i].Inter(cells[j]).Empty() {
-					continue
-				}
-				ij := cells[i].Union(cells[j])
-				for k := j + 1; k < len(placements); k++ {
-					if ij.Inter(cells[k]).Empty() {
-						buf = append(buf, BoardMove(Board{placements[i], placements[j], placements[k]}))
-					}
-				}
-			}
-		}
+		buf = append(buf, boardMoves()...)
 	case g.phase == Guessing && g.turn == p:
 		for c := Cell(0); c < Size*Size; c++ {
 			if !g.seats[p].guessed.Has(c) {
