@@ -351,11 +351,11 @@ func (g *Game) View(viewer rules.Player) string {
 			if g.tried[p][i/64]&(1<<(i%64)) == 0 {
 				continue
 			}
-			mark := '-'
+			mark := byte('-')
 			if g.right[p][i/64]&(1<<(i%64)) != 0 {
 				mark = '+'
 			}
-			fmt.Fprintf(&b, " %d%d-%d%d%c", pl.Head.X(), pl.Head.Y(), pl.Tail.X(), pl.Tail.Y(), mark)
+			b.Write([]byte{' ', '0' + byte(pl.Head.X()), '0' + byte(pl.Head.Y()), '-', '0' + byte(pl.Tail.X()), '0' + byte(pl.Tail.Y()), mark})
 		}
 		b.WriteByte('\n')
 	}
