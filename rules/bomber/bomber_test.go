@@ -2,6 +2,7 @@ package bomber
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -248,5 +249,102 @@ func TestGuessAllocatesNothing(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("a guess allocates %.1f times", allocs)
+	}
+}
+
+func TestObserveLayout(t *testing.T) {
+	g := startedGame(t)
+	g.Single(0, CellAt(0, 2))               // seat 1's head
+	g.Single(1, CellAt(9, 9))               // a miss on seat 0's grid
+	g.Double(0, CellAt(0, 7), CellAt(3, 7)) // seat 1's second plane, right
+	enemy := func(v rules.View, c Cell) byte { return v.Cells[Size*Size+int(c)] }
+	own := func(v rules.View, c Cell) byte { return v.Cells[c] }
+	v1, v0, spec := g.Observe(1), g.Observe(0), g.Observe(rules.Spectator)
+	if len(v1.Cells) != 200 || len(v1.Extra) != 91 {
+		t.Fatalf("view sizes %d and %d, want 200 and 91", len(v1.Cells), len(v1.Extra))
+	}
+	for _, v := range []rules.View{v0, v1, spec} {
+		if enemy(v, CellAt(0, 2)) != ViewHitHead || enemy(v, CellAt(0, 7)) != ViewHitHead || enemy(v, CellAt(1, 7)) != ViewHitBody {
+			t.Errorf("viewer %d: revealed cells of seat 1 read %d %d %d, want 5 5 4", v.Viewer, enemy(v, CellAt(0, 2)), enemy(v, CellAt(0, 7)), enemy(v, CellAt(1, 7)))
+		}
+		if own(v, CellAt(9, 9)) != ViewMiss {
+			t.Errorf("viewer %d: seat 1's miss on (9,9) reads %d, want 3", v.Viewer, own(v, CellAt(9, 9)))
+		}
+	}
+	if enemy(v1, CellAt(5, 2)) != ViewOwnHead || enemy(v1, CellAt(6, 2)) != ViewOwnBody {
+		t.Errorf("seat 1 does not see its own unhit plane: %d %d", enemy(v1, CellAt(5, 2)), enemy(v1, CellAt(6, 2)))
+	}
+	if enemy(v0, CellAt(5, 2)) != ViewUnknown || enemy(spec, CellAt(5, 2)) != ViewUnknown || own(v1, CellAt(0, 2)) != ViewUnknown {
+		t.Error("an unhit plane shows to someone other than its seat")
+	}
+	if own(v0, CellAt(0, 2)) != ViewOwnHead {
+		t.Errorf("seat 0 does not see its own head: %d", own(v0, CellAt(0, 2)))
+	}
+	i := placementIndex(Plane{CellAt(0, 7), CellAt(3, 7)})
+	want := []byte{1, 1, ViewNoWinner, 0, 2, 0, 1}
+	if !slices.Equal(spec.Extra[:7], want) || spec.Extra[7+i/8] != 1<<(i%8) || spec.Extra[7+21+i/8] != 1<<(i%8) {
+		t.Errorf("extra %v, want %v and placement %d tried and right for seat 0", spec.Extra[:7], want, i)
+	}
+	if !strings.Contains(g.View(rules.Spectator), "seat 0 doubles: 07-37+\nseat 1 doubles:\n") {
+		t.Errorf("view lacks the doubles:\n%s", g.View(rules.Spectator))
+	}
+}
+
+func TestRedactErasesEnemyPlanes(t *testing.T) {
+	g := startedGame(t)
+	g.Single(0, CellAt(0, 2))
+	r := g.Redact(0).(*Game)
+	if b, placed := r.Board(1); b != erased || !placed {
+		t.Fatalf("redacted game holds seat 1's board %v (placed %v)", b, placed)
+	}
+	if b, _ := r.Board(0); b != sample {
+		t.Fatalf("redacted game lost seat 0's own board: %v", b)
+	}
+	if r.Revealed(1) != g.Revealed(1) || r.RevealedHeads(1) != g.RevealedHeads(1) {
+		t.Fatal("redacted game lost what seat 0 revealed")
+	}
+	g.Single(1, CellAt(9, 9))
+	r.Single(1, CellAt(9, 9))
+	res, _ := r.Single(0, CellAt(5, 2)) // seat 1's head, erased
+	if res != Wrong {
+		t.Errorf("a redacted game answers %v on an erased head, want wrong", res)
+	}
+	if g.Guesses(0) != 1 || g.Revealed(1).Len() != 1 {
+		t.Error("guessing on the redacted copy changed the real game")
+	}
+}
+
+func TestResign(t *testing.T) {
+	g := New(0)
+	m, err := g.ParseMove(1, "resign")
+	if err != nil || g.FormatMove(m) != "resign" || !g.SecretMove(BoardMove(sample)) || g.SecretMove(m) {
+		t.Fatalf("resign parses as %+v, %v", m, err)
+	}
+	steps, err := g.Play(1, m, nil) // while drawing, seat 1 not having placed
+	if err != nil || len(steps) != 1 || steps[0] != (rules.Step{Kind: StepResign, Player: 1}) {
+		t.Fatalf("resign while drawing: %v %v", steps, err)
+	}
+	if out := g.Outcome(); out.Status != rules.Won || !slices.Equal(out.Winners, []rules.Player{0}) || out.Reason != "seat 1 resigned" {
+		t.Fatalf("outcome %+v", out)
+	}
+	if _, err := g.Play(0, m, nil); !errors.Is(err, rules.ErrGameOver) {
+		t.Fatalf("resign after the end: %v", err)
+	}
+	g = startedGame(t) // seat 0 to guess; seat 1 resigns off turn
+	if _, err := g.Play(1, m, nil); err != nil || g.Outcome().Winners[0] != 0 {
+		t.Fatalf("resign off turn: %v, %+v", err, g.Outcome())
+	}
+}
+
+func TestPlayGuessAllocatesNothing(t *testing.T) {
+	g := startedGame(t)
+	steps := make([]rules.Step, 0, 4)
+	single, double := SingleMove(CellAt(9, 9)), DoubleMove(Plane{CellAt(0, 0), CellAt(3, 0)})
+	allocs := testing.AllocsPerRun(100, func() {
+		steps, _ = g.Play(g.Turn(), single, steps[:0])
+		steps, _ = g.Play(g.Turn(), double, steps[:0])
+	})
+	if allocs != 0 || g.Phase() != Guessing {
+		t.Fatalf("a guess through Play allocates %.1f times", allocs)
 	}
 }

@@ -59,8 +59,10 @@ type Game struct {
 	turn   rules.Player
 	winner rules.Player
 	first  rules.Player
-	// doubles tried per seat, as a bitset of placement indexes (for Legal)
-	tried [2][3]uint64
+	// doubles tried per seat, and those that were right, as bitsets of
+	// placement indexes (for Legal, the views and bots)
+	tried, right [2][3]uint64
+	resigned     bool // the loser resigned rather than lost its planes
 }
 
 // New starts a game in the drawing phase; first is the seat that guesses first.
@@ -91,6 +93,29 @@ func (g *Game) Placed(p rules.Player) bool { return g.seats[p].placed }
 
 // Revealed returns the cells of seat p's planes that the opponent has revealed.
 func (g *Game) Revealed(p rules.Player) Set { return g.seats[p].revealed }
+
+// RevealedHeads returns the revealed cells of seat p's planes that are heads.
+func (g *Game) RevealedHeads(p rules.Player) Set { return g.seats[p].heads.Inter(g.seats[p].revealed) }
+
+// Guessed returns the cells seat p has guessed singly.
+func (g *Game) Guessed(p rules.Player) Set { return g.seats[p].guessed }
+
+// Doubles reports seat p's double guesses as bitsets over Placements():
+// bit i of tried is set when p guessed Placements()[i], and of right when
+// that guess was one of the enemy planes.
+func (g *Game) Doubles(p rules.Player) (tried, right [3]uint64) { return g.tried[p], g.right[p] }
+
+// Resign is seat p giving the game up, in any phase: the other seat wins.
+func (g *Game) Resign(p rules.Player) error {
+	if err := seatOK(p); err != nil {
+		return err
+	}
+	if g.phase == Over {
+		return rules.ErrGameOver
+	}
+	g.phase, g.winner, g.resigned = Over, 1-p, true
+	return nil
+}
 
 func seatOK(p rules.Player) error {
 	if p != 0 && p != 1 {
@@ -179,7 +204,8 @@ func (g *Game) Double(p rules.Player, head, tail Cell) (bool, error) {
 	if head >= Size*Size || tail >= Size*Size {
 		return false, fmt.Errorf("%w: cell off the board", rules.ErrIllegal)
 	}
-	if i := placementIndex(Plane{head, tail}); i >= 0 {
+	i := placementIndex(Plane{head, tail})
+	if i >= 0 {
 		g.tried[p][i/64] |= 1 << (i % 64)
 	}
 	opp := &g.seats[1-p]
@@ -190,6 +216,9 @@ func (g *Game) Double(p rules.Player, head, tail Cell) (bool, error) {
 			opp.revealed = opp.revealed.Union(cells)
 			right = true
 		}
+	}
+	if right && i >= 0 {
+		g.right[p][i/64] |= 1 << (i % 64)
 	}
 	g.afterGuess(p)
 	return right, nil

@@ -3,6 +3,7 @@ package bomber
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/bomber-game/bomber/rules"
 )
@@ -22,12 +23,20 @@ const (
 	StepDouble uint8 = 3 // Player guessed plane head A, tail B; C is 1 when right
 	StepMiss   uint8 = 4 // Player's guess could not be read; nothing revealed
 	StepWon    uint8 = 5 // Player found all three enemy planes
+	StepResign uint8 = 6 // Player resigned; the other seat wins
 )
+
+// KindResign is rules.KindResign: a seat gives the game up, in any phase,
+// on turn or not; notation "resign".
+const KindResign = rules.KindResign
 
 // Spec describes Bomber for the hub and tools. Option "first": the seat
 // that guesses first, 0 (the inviter, as the reference client plays) or 1.
 func Spec() rules.Spec {
-	return rules.Spec{Name: "bomber", MinPlayers: 2, MaxPlayers: 2, New: newGame}
+	return rules.Spec{Name: "bomber", MinPlayers: 2, MaxPlayers: 2, New: newGame, Options: []rules.OptionSpec{{
+		Key: "first", Kind: rules.OptionInt, Default: "0", Min: 0, Max: 1,
+		Doc: "the seat that guesses first: 0 (the inviter) or 1",
+	}}}
 }
 
 func newGame(players int, opts rules.Options, _ rules.Rand) (rules.Game, error) {
@@ -88,6 +97,30 @@ func (g *Game) ToMove(buf []rules.Player) []rules.Player {
 	return buf
 }
 
+// boardMoves lists every valid board, planes in placement order: the legal
+// moves while drawing. It is built once, on first use, and never changed.
+var boardMoves = sync.OnceValue(func() []rules.Move {
+	cells := make([]Set, len(placements))
+	for i, pl := range placements {
+		cells[i], _ = pl.Cells()
+	}
+	var out []rules.Move
+	for i := range placements {
+		for j := i + 1; j < len(placements); j++ {
+			if !cells[i].Inter(cells[j]).Empty() {
+				continue
+			}
+			ij := cells[i].Union(cells[j])
+			for k := j + 1; k < len(placements); k++ {
+				if ij.Inter(cells[k]).Empty() {
+					out = append(out, BoardMove(Board{placements[i], placements[j], placements[k]}))
+				}
+			}
+		}
+	}
+	return out
+})
+
 // Legal implements rules.Game. While drawing it lists every valid board
 // with its planes in placement order (66,816 of them); while guessing, every
 // single guess on a cell not guessed before and every double guess not tried
@@ -98,23 +131,7 @@ func (g *Game) Legal(p rules.Player, buf []rules.Move) []rules.Move {
 	}
 	switch {
 	case g.phase == Drawing && !g.seats[p].placed:
-		cells := make([]Set, len(placements))
-		for i, pl := range placements {
-			cells[i], _ = pl.Cells()
-		}
-		for i := range placements {
-			for j := i + 1; j < len(placements); j++ {
-				if !cells[i].Inter(cells[j]).Empty() {
-					continue
-				}
-				ij := cells[i].Union(cells[j])
-				for k := j + 1; k < len(placements); k++ {
-					if ij.Inter(cells[k]).Empty() {
-						buf = append(buf, BoardMove(Board{placements[i], placements[j], placements[k]}))
-					}
-				}
-			}
-		}
+		buf = append(buf, boardMoves()...)
 	case g.phase == Guessing && g.turn == p:
 		for c := Cell(0); c < Size*Size; c++ {
 			if !g.seats[p].guessed.Has(c) {
@@ -137,6 +154,13 @@ func (g *Game) Play(p rules.Player, m rules.Move, steps []rules.Step) ([]rules.S
 	}
 	if err := seatOK(p); err != nil {
 		return steps, err
+	}
+	if m.Kind == KindResign {
+		if m != (rules.Move{Kind: KindResign}) {
+			return steps, fmt.Errorf("%w: resignation carries no arguments", rules.ErrIllegal)
+		}
+		g.Resign(p) // cannot fail: the seat is valid and the game running
+		return append(steps, rules.Step{Kind: StepResign, Player: p}), nil
 	}
 	if g.phase == Drawing && m.Kind != KindBoard || g.phase == Guessing && m.Kind == KindBoard {
 		return steps, fmt.Errorf("%w: %s move while %s", rules.ErrNotYourTurn, kindName(m.Kind), g.phaseName())
@@ -206,7 +230,11 @@ func (g *Game) Outcome() rules.Outcome {
 	if g.phase != Over {
 		return rules.Outcome{Status: rules.Running}
 	}
-	return rules.Outcome{Status: rules.Won, Winners: []rules.Player{g.winner}, Reason: "all planes found"}
+	reason := "all planes found"
+	if g.resigned {
+		reason = fmt.Sprintf("seat %d resigned", 1-g.winner)
+	}
+	return rules.Outcome{Status: rules.Won, Winners: []rules.Player{g.winner}, Reason: reason}
 }
 
 // Scores implements rules.Game: the enemy plane cells each seat has revealed.
@@ -216,7 +244,8 @@ func (g *Game) Scores(buf []int) []int {
 
 // FormatMove implements rules.Game. Notation: a single guess is the cell's
 // row and column digits ("34"); a double guess is head-tail ("02-32"); a
-// board is three planes ("02-32 05-55 70-73"); a miss is "-".
+// board is three planes ("02-32 05-55 70-73"); a miss is "-"; resigning
+// is "resign".
 func (g *Game) FormatMove(m rules.Move) string {
 	d := func(i int) string { return fmt.Sprintf("%d%d", m.Arg[i], m.Arg[i+1]) }
 	switch m.Kind {
@@ -228,6 +257,8 @@ func (g *Game) FormatMove(m rules.Move) string {
 		return d(0) + "-" + d(2) + " " + d(4) + "-" + d(6) + " " + d(8) + "-" + d(10)
 	case KindMiss:
 		return "-"
+	case KindResign:
+		return "resign"
 	}
 	return fmt.Sprintf("?%d", m.Kind)
 }
@@ -253,6 +284,8 @@ func (g *Game) ParseMove(_ rules.Player, text string) (rules.Move, error) {
 	switch {
 	case text == "-":
 		return rules.Move{Kind: KindMiss}, nil
+	case text == "resign":
+		return rules.Move{Kind: KindResign}, nil
 	case len(fields) == 3:
 		var parts []string
 		for _, f := range fields {
@@ -278,6 +311,7 @@ func (g *Game) ParseMove(_ rules.Player, text string) (rules.Move, error) {
 // View implements rules.Game. A seat sees its own planes (P, H for heads,
 // x where the enemy has hit them) and the enemy grid with what it has
 // revealed (h head, b body, o a miss); a spectator sees both revealed grids.
+// Then each seat's double guesses, in placement order, + when right.
 func (g *Game) View(viewer rules.Player) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "bomber phase=%s turn=%d guesses=%d/%d\n", g.phaseName(), g.turn, g.seats[0].guesses, g.seats[1].guesses)
@@ -310,6 +344,20 @@ func (g *Game) View(viewer rules.Player) string {
 	for p := rules.Player(0); p < 2; p++ {
 		own := viewer == p
 		grid(fmt.Sprintf("seat %d planes:", p), own, &g.seats[p], &g.seats[1-p])
+	}
+	for p := range 2 {
+		fmt.Fprintf(&b, "seat %d doubles:", p)
+		for i, pl := range placements {
+			if g.tried[p][i/64]&(1<<(i%64)) == 0 {
+				continue
+			}
+			mark := byte('-')
+			if g.right[p][i/64]&(1<<(i%64)) != 0 {
+				mark = '+'
+			}
+			b.Write([]byte{' ', '0' + byte(pl.Head.X()), '0' + byte(pl.Head.Y()), '-', '0' + byte(pl.Tail.X()), '0' + byte(pl.Tail.Y()), mark})
+		}
+		b.WriteByte('\n')
 	}
 	if g.phase == Over {
 		fmt.Fprintf(&b, "winner: seat %d\n", g.winner)

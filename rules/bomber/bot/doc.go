@@ -24,4 +24,8 @@
 // open, doubles only to planes not tried. If the answers contradict every
 // valid board (a broken opponent), the guesser sweeps the cells not guessed
 // yet and then the planes not tried.
+//
+// SeatBot is the rules.Bot the hub seats: it draws boards with RandomBoard
+// and, each turn, rebuilds a Guesser (Observed) from the seat's redacted game
+// alone, so it knows only what its seat may know.
 package bot
