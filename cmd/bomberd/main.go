@@ -24,6 +24,8 @@ import (
 	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/capture"
 	"github.com/bomber-game/bomber/cmd/internal/config"
+	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/statemachine"
 )
@@ -336,22 +338,51 @@ func checker(store account.Store, h *account.Hasher, hide func() bool) server.Ch
 	}
 }
 
-// recorder stores finished games.
+// recorder stores finished games. A record the store refuses as
+// impossible (ErrBadGame) is logged in full and not retried, since storing
+// it again cannot succeed; any other failure goes back to the server's
+// record queue, which retries until the record is stored (a retry of a
+// record that was stored after all is recognised by its seed).
 func recorder(store account.Store, log *zap.Logger) server.Recorder {
 	return func(ctx context.Context, r statemachine.Record, start, end time.Time) error {
-		g := account.Game{Players: r.Players, Reason: r.Reason.String(), Start: start, End: end, Guesses: r.Guesses[0] + r.Guesses[1]}
-		if r.Winner >= 0 {
-			g.Winner = r.Players[r.Winner]
+		g := bomberRecord(r, start, end)
+		id, err := store.RecordGame(ctx, g)
+		if errors.Is(err, account.ErrBadGame) {
+			log.Error("game record refused; dropped", zap.Error(err), zap.Any("record", g))
+			return nil
 		}
-		if r.Reason == statemachine.Abandoned && r.Leaver >= 0 {
-			g.Reason = [2]string{"abandoned by inviter", "abandoned by invitee"}[r.Leaver]
+		if err != nil {
+			return err
 		}
-		err := store.RecordGame(ctx, g)
-		if err == nil {
-			log.Info("game recorded", zap.Strings("players", r.Players[:]), zap.String("winner", g.Winner), zap.String("reason", g.Reason), zap.Int("guesses", g.Guesses))
+		names := make([]string, len(g.Seats))
+		for i, s := range g.Seats {
+			names[i] = s.Name
 		}
-		return err
+		log.Info("game recorded", zap.Uint64("id", id), zap.String("game", g.Game), zap.Strings("players", names),
+			zap.Any("winners", g.Outcome.Winners), zap.String("reason", g.Reason))
+		return nil
 	}
+}
+
+// bomberRecord converts the hub's two-player Bomber record until the hub
+// emits record.Game itself (then delete this). The hub keeps no moves and
+// no seed.
+func bomberRecord(r statemachine.Record, start, end time.Time) record.Game {
+	g := record.Game{
+		Game:   "bomber",
+		Seats:  []record.Seat{{Name: r.Players[0]}, {Name: r.Players[1]}},
+		Reason: r.Reason.String(),
+		Leaver: rules.Spectator,
+		Start:  start.UnixNano(),
+		End:    end.UnixNano(),
+	}
+	if r.Winner >= 0 {
+		g.Outcome = rules.Outcome{Status: rules.Won, Winners: []rules.Player{rules.Player(r.Winner)}}
+	}
+	if r.Reason == statemachine.Abandoned && r.Leaver >= 0 {
+		g.Leaver = rules.Player(r.Leaver)
+	}
+	return g
 }
 
 // openStore opens the configured store, applying its schema; a fresh, empty
