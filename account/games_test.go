@@ -33,7 +33,7 @@ func sampleGames(base time.Time) []record.Game {
 	return []record.Game{{
 		Game: "checkers", Options: rules.Options{"fen": "B:W18,24:B14", "draw_moves": "40"},
 		Seats: []record.Seat{{Name: "Beth"}, {Name: "Cindy"}}, Seed: seed(1),
-		Moves: []record.Move{mv(0, "11-15", at(time.Second)), mv(1, "22x15", at(2 * time.Second)), mv(0, "resign", at(3 * time.Second))},
+		Moves:   []record.Move{mv(0, "11-15", at(time.Second)), mv(1, "22x15", at(2*time.Second)), mv(0, "resign", at(3*time.Second))},
 		Outcome: rules.Outcome{Status: rules.Won, Winners: []rules.Player{1}, Reason: "resignation"},
 		Scores:  []int{0, 1}, Reason: "resigned", Leaver: rules.Spectator,
 		Start: at(0), End: at(5 * time.Minute),
@@ -43,8 +43,8 @@ func sampleGames(base time.Time) []record.Game {
 		Start: at(0), End: at(time.Second) + 789,
 	}, {
 		Game: "aeroplane", Seats: []record.Seat{{Name: "Novate"}, {Name: "Twofyw"}, {Name: "玩家"}, {Name: "Albert"}}, Seed: seed(3),
-		Moves: []record.Move{mv(0, "roll", at(time.Hour + time.Second)), mv(1, "roll", at(time.Hour + 2*time.Second)),
-			mv(2, "roll", at(time.Hour + 3*time.Second)), mv(3, "roll", at(time.Hour + 4*time.Second))},
+		Moves: []record.Move{mv(0, "roll", at(time.Hour+time.Second)), mv(1, "roll", at(time.Hour+2*time.Second)),
+			mv(2, "roll", at(time.Hour+3*time.Second)), mv(3, "roll", at(time.Hour+4*time.Second))},
 		Outcome: rules.Outcome{Status: rules.Won, Winners: []rules.Player{3, 0}, Reason: "tied for first"},
 		Scores:  []int{2, -1, 0, 2}, Reason: "abandoned", Leaver: 2,
 		Start: at(time.Hour), End: at(2 * time.Hour),
@@ -221,8 +221,19 @@ func testBadGames(t *testing.T, open opener) {
 	}{
 		{"no game name", func(g *record.Game) { g.Game = "" }},
 		{"long game name", func(g *record.Game) { g.Game = strings.Repeat("g", MaxGameNameLen+1) }},
-		{"no seats", func(g *record.Game) { g.Seats = nil; g.Moves = nil; g.Scores = nil; g.Outcome.Winners = nil; g.Outcome.Status = rules.Drawn; g.Reason = "drawn"; g.Leaver = -1 }},
-		{"five seats", func(g *record.Game) { g.Seats = append(g.Seats, record.Seat{Name: "Beth"}); g.Scores = append(g.Scores, 0) }},
+		{"no seats", func(g *record.Game) {
+			g.Seats = nil
+			g.Moves = nil
+			g.Scores = nil
+			g.Outcome.Winners = nil
+			g.Outcome.Status = rules.Drawn
+			g.Reason = "drawn"
+			g.Leaver = -1
+		}},
+		{"five seats", func(g *record.Game) {
+			g.Seats = append(g.Seats, record.Seat{Name: "Beth"})
+			g.Scores = append(g.Scores, 0)
+		}},
 		{"bad seat name", func(g *record.Game) { g.Seats[1].Name = "a\nb" }},
 		{"no reason", func(g *record.Game) { g.Reason = "" }},
 		{"long reason", func(g *record.Game) { g.Reason = strings.Repeat("r", MaxReasonLen+1) }},
