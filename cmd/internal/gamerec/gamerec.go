@@ -4,6 +4,7 @@
 package gamerec
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -18,6 +19,9 @@ import (
 	"github.com/bomber-game/bomber/rules/paisho"
 	"github.com/bomber-game/bomber/rules/record"
 )
+
+// ErrUnknownGame: the record is of a game this build does not know.
+var ErrUnknownGame = errors.New("unknown game")
 
 // Spec returns the rules of the named game.
 func Spec(name string) (rules.Spec, bool) {
@@ -38,7 +42,7 @@ func Spec(name string) (rules.Spec, bool) {
 func Replay(rec *record.Game) (rules.Game, error) {
 	spec, ok := Spec(rec.Game)
 	if !ok {
-		return nil, fmt.Errorf("unknown game %q", rec.Game)
+		return nil, fmt.Errorf("%w %q", ErrUnknownGame, rec.Game)
 	}
 	g, err := record.Replay(spec, rec)
 	if err != nil {
