@@ -1,4 +1,4 @@
--- Bomber: the complete MySQL/MariaDB schema (schema version 2).
+-- Bomber: the complete MySQL/MariaDB schema (schema version 3).
 --
 -- bomberd creates and upgrades these tables itself at start (versioned
 -- migrations embedded in package account, recorded in bomber_schema_version);
@@ -24,19 +24,49 @@ CREATE TABLE IF NOT EXISTS accounts (
     UNIQUE KEY accounts_name (name)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
--- Finished games. Players are names, not account ids, so that the history
--- outlives deleted accounts. winner is NULL when nobody won. Times are UTC.
-CREATE TABLE IF NOT EXISTS games (
-    id         BIGINT UNSIGNED NOT NULL AUTO_INCREMENT,
-    player1    VARBINARY(29)   NOT NULL,
-    player2    VARBINARY(29)   NOT NULL,
-    winner     VARBINARY(29)   NULL,
+-- Finished games of every kind (package rules/record): one row per game,
+-- one per seat, one per move in the game's notation. Seats hold names, not
+-- account ids, so that the history outlives deleted accounts. status is
+-- rules.Status (0: no result, 1: won, 2: drawn); winners and scores are
+-- comma-separated seat numbers and scores; seed is the table's seed in hex
+-- (NULL when unknown) and unique, so a record stored twice is recognised;
+-- detail is the outcome's own reason; leaver is the seat that left an
+-- abandoned game, else -1. Times are UTC; a move's at is in nanoseconds.
+-- (Schema version 3 replaced the Bomber-only games table with these.)
+CREATE TABLE IF NOT EXISTS game_records (
+    id         BIGINT UNSIGNED  NOT NULL AUTO_INCREMENT,
+    game       VARCHAR(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+    options    TEXT             NOT NULL,
+    seed       CHAR(64) CHARACTER SET ascii COLLATE ascii_bin NULL,
+    status     TINYINT UNSIGNED NOT NULL,
+    winners    VARCHAR(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+    scores     VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
     reason     VARCHAR(32) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
-    guesses    INT UNSIGNED    NOT NULL,
-    started_at DATETIME(6)     NOT NULL,
-    ended_at   DATETIME(6)     NOT NULL,
+    detail     VARCHAR(64)      NOT NULL,
+    leaver     TINYINT          NOT NULL,
+    moves      INT UNSIGNED     NOT NULL,
+    started_at DATETIME(6)      NOT NULL,
+    ended_at   DATETIME(6)      NOT NULL,
     PRIMARY KEY (id),
-    KEY games_ended (ended_at, id),
-    KEY games_player1 (player1, ended_at),
-    KEY games_player2 (player2, ended_at)
+    UNIQUE KEY game_records_seed (seed),
+    KEY game_records_ended (ended_at, id),
+    KEY game_records_game (game, ended_at, id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE IF NOT EXISTS game_seats (
+    game_id BIGINT UNSIGNED  NOT NULL,
+    seat    TINYINT UNSIGNED NOT NULL,
+    name    VARBINARY(29)    NOT NULL,
+    bot     BOOLEAN          NOT NULL,
+    PRIMARY KEY (game_id, seat),
+    KEY game_seats_name (name, game_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE IF NOT EXISTS game_moves (
+    game_id  BIGINT UNSIGNED  NOT NULL,
+    ply      INT UNSIGNED     NOT NULL,
+    seat     TINYINT UNSIGNED NOT NULL,
+    notation VARBINARY(64)    NOT NULL,
+    at       BIGINT           NOT NULL,
+    PRIMARY KEY (game_id, ply)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

@@ -27,6 +27,13 @@
 // UTF-8 without control characters, compared byte for byte (case matters).
 // Passwords are 1..29 bytes.
 //
+// Finished games of every kind are kept as rules/record.Game values: one
+// row per game, per seat and per move (RecordGame, Games, Game). The store
+// checks that a record fits its columns and is self-consistent (CheckGame),
+// not that its moves are legal: bomber-replay replays records through the
+// rules for that. A record's seed is unique, so storing the same record
+// twice (a retry after a lost answer) keeps one copy.
+//
 // Every failure of the database itself (unreachable server, timeout, closed
 // store, I/O error) is reported as an error wrapping ErrUnavailable, so that
 // callers can tell "try again later" from a wrong password. Each database

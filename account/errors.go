@@ -17,8 +17,11 @@ var (
 	ErrBadName = errors.New("account: bad user name")
 	// ErrBadPassword reports a password outside 1..29 bytes.
 	ErrBadPassword = errors.New("account: bad password")
-	// ErrBadGame reports a Game record that cannot have happened (see Game).
+	// ErrBadGame reports a game record that cannot be stored (see CheckGame);
+	// storing it again will not help.
 	ErrBadGame = errors.New("account: bad game record")
+	// ErrNoGame reports that no recorded game has the given id.
+	ErrNoGame = errors.New("account: no such game")
 	// ErrBadHash reports a stored or legacy hash that cannot be parsed.
 	ErrBadHash = errors.New("account: bad password hash")
 	// ErrBadLegacy reports a legacy account file that cannot be read.

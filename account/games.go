@@ -3,86 +3,409 @@ package account
 import (
 	"context"
 	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
-	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/rules/record"
 )
 
-// checkGame rejects records that cannot describe a finished game.
-func checkGame(g Game) error {
-	bad := func(why string) error { return fmt.Errorf("%w: %s", ErrBadGame, why) }
-	for _, p := range g.Players {
-		if !ValidName(p) {
-			return bad("player " + quoteName(p) + " is not a valid name")
-		}
+// CheckGame returns nil when RecordGame can store g, and otherwise an error
+// wrapping ErrBadGame that says why. Whether g.Game names a game this build
+// knows, and whether its moves are legal, is not the store's business
+// (bomber-replay checks that); the limits here keep a record within its
+// columns and self-consistent.
+func CheckGame(g record.Game) error {
+	_, err := checkGame(g)
+	return err
+}
+
+// checkGame is CheckGame that also returns the options as JSON.
+func checkGame(g record.Game) (options string, err error) {
+	bad := func(format string, a ...any) (string, error) {
+		return "", fmt.Errorf("%w: %s", ErrBadGame, fmt.Sprintf(format, a...))
 	}
+	n := len(g.Seats)
 	switch {
-	case g.Players[0] == g.Players[1]:
-		return bad("a player cannot play themself")
-	case g.Winner != "" && g.Winner != g.Players[0] && g.Winner != g.Players[1]:
-		return bad("winner " + quoteName(g.Winner) + " did not play")
-	case len(g.Reason) == 0 || len(g.Reason) > MaxReasonLen:
-		return bad(fmt.Sprintf("reason must have 1..%d bytes", MaxReasonLen))
-	case g.Guesses < 0 || g.Guesses > math.MaxInt32:
-		return bad("guesses out of range")
-	case g.Start.IsZero() || g.End.IsZero():
-		return bad("start and end time are required")
-	case g.End.Before(g.Start):
+	case len(g.Game) == 0 || len(g.Game) > MaxGameNameLen || !printableASCII(g.Game):
+		return bad("game name %q must be 1..%d printable ASCII bytes", g.Game, MaxGameNameLen)
+	case n == 0 || n > MaxSeats:
+		return bad("%d seats, want 1..%d", n, MaxSeats)
+	case len(g.Moves) > MaxMoves:
+		return bad("%d moves, at most %d", len(g.Moves), MaxMoves)
+	case len(g.Reason) == 0 || len(g.Reason) > MaxReasonLen || !printableASCII(g.Reason):
+		return bad("reason %q must be 1..%d printable ASCII bytes", g.Reason, MaxReasonLen)
+	case len(g.Outcome.Reason) > MaxDetailLen || !cleanText(g.Outcome.Reason):
+		return bad("outcome reason must be up to %d bytes of text", MaxDetailLen)
+	case g.Start <= 0:
+		return bad("no start time")
+	case g.End < g.Start:
 		return bad("game ends before it starts")
+	case len(g.Scores) != 0 && len(g.Scores) != n:
+		return bad("%d scores for %d seats", len(g.Scores), n)
+	case len(joinInts(g.Scores)) > 64:
+		return bad("scores out of range")
 	}
-	for i := 0; i < len(g.Reason); i++ {
-		if c := g.Reason[i]; c < 0x20 || c > 0x7e {
-			return bad("reason must be printable ASCII")
+	for i, s := range g.Seats {
+		if s.Name != "" && !ValidName(s.Name) {
+			return bad("seat %d: %s is not a valid name", i, quoteName(s.Name))
 		}
 	}
-	return nil
+	inRange := func(p rules.Player) bool { return p >= 0 && int(p) < n }
+	switch g.Outcome.Status {
+	case rules.Won:
+		if len(g.Outcome.Winners) == 0 {
+			return bad("won without a winner")
+		}
+	case rules.Running, rules.Drawn:
+		if len(g.Outcome.Winners) != 0 {
+			return bad("winners without a win")
+		}
+	default:
+		return bad("unknown status %d", g.Outcome.Status)
+	}
+	for i, w := range g.Outcome.Winners {
+		if !inRange(w) || slices.Contains(g.Outcome.Winners[:i], w) {
+			return bad("winner %d is not a distinct seat", w)
+		}
+	}
+	if g.Reason == "abandoned" {
+		if !inRange(g.Leaver) {
+			return bad("abandoned, but leaver %d is not a seat", g.Leaver)
+		}
+	} else if g.Leaver != rules.Spectator {
+		return bad("leaver %d in a game that was not abandoned", g.Leaver)
+	}
+	for i, m := range g.Moves {
+		if !inRange(m.Seat) {
+			return bad("move %d by seat %d", i+1, m.Seat)
+		}
+		if len(m.Text) == 0 || len(m.Text) > MaxNotationLen || !cleanText(m.Text) {
+			return bad("move %d must be 1..%d bytes of text", i+1, MaxNotationLen)
+		}
+	}
+	opts, err := encodeOptions(g.Options)
+	if err != nil || len(opts) > MaxOptionsLen {
+		return bad("options must be at most %d bytes as JSON", MaxOptionsLen)
+	}
+	return opts, nil
 }
 
-func (s *sqlStore) RecordGame(ctx context.Context, g Game) error {
-	if err := checkGame(g); err != nil {
-		return err
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
 	}
-	var winner sql.NullString
-	if g.Winner != "" {
-		winner = sql.NullString{String: g.Winner, Valid: true}
-	}
-	ctx, cancel := s.op(ctx)
-	defer cancel()
-	_, err := s.db.ExecContext(ctx,
-		"INSERT INTO games (player1, player2, winner, reason, guesses, started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-		g.Players[0], g.Players[1], winner, g.Reason, g.Guesses, s.d.timeArg(g.Start), s.d.timeArg(g.End))
-	if err != nil {
-		return unavailable("record game", err)
-	}
-	return nil
+	return true
 }
 
-func (s *sqlStore) Games(ctx context.Context, limit int) ([]Game, error) {
-	if limit <= 0 {
+// cleanText: valid UTF-8 without control characters.
+func cleanText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl)
+}
+
+func encodeOptions(o rules.Options) (string, error) {
+	if len(o) == 0 {
+		return "{}", nil
+	}
+	b, err := json.Marshal(o) // keys sorted: the same options give the same text
+	return string(b), err
+}
+
+func decodeOptions(s string) (rules.Options, error) {
+	var o rules.Options
+	if err := json.Unmarshal([]byte(s), &o); err != nil {
+		return nil, err
+	}
+	if len(o) == 0 {
 		return nil, nil
 	}
-	limit = min(limit, MaxGames)
+	return o, nil
+}
+
+func joinInts[T ~int | ~int8](xs []T) string {
+	var b strings.Builder
+	for i, x := range xs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(int(x)))
+	}
+	return b.String()
+}
+
+func splitInts[T ~int | ~int8](s string) ([]T, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []T
+	for f := range strings.SplitSeq(s, ",") {
+		x, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, T(x))
+	}
+	return out, nil
+}
+
+// seedArg is the seed column: hex, or NULL for the zero seed (unknown).
+func seedArg(s record.Seed) any {
+	if s == (record.Seed{}) {
+		return nil
+	}
+	return hex.EncodeToString(s[:])
+}
+
+// moveBatch is how many moves one INSERT writes: 5 placeholders a row stay
+// far below both databases' limits.
+const moveBatch = 500
+
+func (s *sqlStore) RecordGame(ctx context.Context, g record.Game) (uint64, error) {
+	opts, err := checkGame(g)
+	if err != nil {
+		return 0, err
+	}
 	ctx, cancel := s.op(ctx)
 	defer cancel()
-	rows, err := s.db.QueryContext(ctx,
-		"SELECT id, player1, player2, winner, reason, guesses, started_at, ended_at FROM games ORDER BY ended_at DESC, id DESC LIMIT ?",
-		limit)
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, unavailable("record game", err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx,
+		`INSERT INTO game_records (game, options, seed, status, winners, scores, reason, detail, leaver, moves, started_at, ended_at)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.Game, opts, seedArg(g.Seed), int(g.Outcome.Status), joinInts(g.Outcome.Winners), joinInts(g.Scores),
+		g.Reason, g.Outcome.Reason, int(g.Leaver), len(g.Moves),
+		s.d.timeArg(time.Unix(0, g.Start)), s.d.timeArg(time.Unix(0, g.End)))
+	if err != nil && s.d.isDuplicate(err) {
+		tx.Rollback()
+		return s.storedAgain(ctx, g)
+	}
+	if err != nil {
+		return 0, unavailable("record game", err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, unavailable("record game", err)
+	}
+	var q strings.Builder
+	var args []any
+	q.WriteString("INSERT INTO game_seats (game_id, seat, name, bot) VALUES ")
+	for i, st := range g.Seats {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString("(?, ?, ?, ?)")
+		bot := 0
+		if st.Bot {
+			bot = 1
+		}
+		args = append(args, id, i, st.Name, bot)
+	}
+	if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+		return 0, unavailable("record game seats", err)
+	}
+	for from := 0; from < len(g.Moves); from += moveBatch {
+		q.Reset()
+		args = args[:0]
+		q.WriteString("INSERT INTO game_moves (game_id, ply, seat, notation, at) VALUES ")
+		for i, m := range g.Moves[from:min(from+moveBatch, len(g.Moves))] {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			q.WriteString("(?, ?, ?, ?, ?)")
+			args = append(args, id, from+i+1, int(m.Seat), m.Text, m.At)
+		}
+		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+			return 0, unavailable("record game moves", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, unavailable("record game", err)
+	}
+	return uint64(id), nil
+}
+
+// storedAgain answers a RecordGame whose seed is already stored: the same
+// game (a retry whose first answer was lost) gets its id back; another game
+// cannot share a seed.
+func (s *sqlStore) storedAgain(ctx context.Context, g record.Game) (uint64, error) {
+	var id uint64
+	var game string
+	var start, end dbTime
+	err := s.db.QueryRowContext(ctx, "SELECT id, game, started_at, ended_at FROM game_records WHERE seed = ?", seedArg(g.Seed)).
+		Scan(&id, &game, &start, &end)
+	if err != nil {
+		return 0, unavailable("record game", err)
+	}
+	if game != g.Game || start.t.UnixMicro() != time.Unix(0, g.Start).UnixMicro() || end.t.UnixMicro() != time.Unix(0, g.End).UnixMicro() {
+		return 0, fmt.Errorf("%w: seed already recorded for game %d", ErrBadGame, id)
+	}
+	return id, nil
+}
+
+const recordColumns = "id, game, options, seed, status, winners, scores, reason, detail, leaver, moves, started_at, ended_at"
+
+// scanRecord reads one game_records row selected with recordColumns.
+func scanRecord(row interface{ Scan(...any) error }) (record.Game, error) {
+	var g record.Game
+	var opts, winners, scores string
+	var seed sql.NullString
+	var status, leaver int
+	var start, end dbTime
+	if err := row.Scan(&g.ID, &g.Game, &opts, &seed, &status, &winners, &scores, &g.Reason, &g.Outcome.Reason,
+		&leaver, &g.MoveCount, &start, &end); err != nil {
+		return g, err
+	}
+	g.Outcome.Status, g.Leaver = rules.Status(status), rules.Player(leaver)
+	g.Start, g.End = start.t.UnixNano(), end.t.UnixNano()
+	var err error
+	if g.Options, err = decodeOptions(opts); err != nil {
+		return g, fmt.Errorf("game %d options: %w", g.ID, err)
+	}
+	if seed.Valid {
+		if err := g.Seed.UnmarshalText([]byte(seed.String)); err != nil {
+			return g, fmt.Errorf("game %d seed: %w", g.ID, err)
+		}
+	}
+	if g.Outcome.Winners, err = splitInts[rules.Player](winners); err != nil {
+		return g, fmt.Errorf("game %d winners: %w", g.ID, err)
+	}
+	if g.Scores, err = splitInts[int](scores); err != nil {
+		return g, fmt.Errorf("game %d scores: %w", g.ID, err)
+	}
+	return g, nil
+}
+
+func (s *sqlStore) Games(ctx context.Context, f GameFilter) ([]record.Game, error) {
+	limit := f.Limit
+	if limit <= 0 || limit > MaxGames {
+		limit = MaxGames
+	}
+	q := "SELECT " + recordColumns + " FROM game_records r"
+	var where []string
+	var args []any
+	if f.Game != "" {
+		where, args = append(where, "r.game = ?"), append(args, f.Game)
+	}
+	if f.User != "" {
+		where = append(where, "EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = r.id AND s.name = ?)")
+		args = append(args, f.User)
+	}
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	q += " ORDER BY r.ended_at DESC, r.id DESC LIMIT ?"
+	args = append(args, limit)
+
+	ctx, cancel := s.op(ctx)
+	defer cancel()
+	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, unavailable("games", err)
 	}
 	defer rows.Close()
-	var games []Game
+	var games []record.Game
+	byID := map[uint64]int{}
 	for rows.Next() {
-		var g Game
-		var winner sql.NullString
-		var start, end dbTime
-		if err := rows.Scan(&g.ID, &g.Players[0], &g.Players[1], &winner, &g.Reason, &g.Guesses, &start, &end); err != nil {
+		g, err := scanRecord(rows)
+		if err != nil {
 			return nil, unavailable("games", err)
 		}
-		g.Winner, g.Start, g.End = winner.String, start.t, end.t
+		byID[g.ID] = len(games)
 		games = append(games, g)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, unavailable("games", err)
 	}
+	rows.Close()
+	if len(games) == 0 {
+		return nil, nil
+	}
+	ids := make([]any, len(games))
+	for i, g := range games {
+		ids[i] = g.ID
+	}
+	seats, err := s.seats(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for id, ss := range seats {
+		games[byID[id]].Seats = ss
+	}
 	return games, nil
+}
+
+// seats returns the seats of the given games, in seat order.
+func (s *sqlStore) seats(ctx context.Context, ids []any) (map[uint64][]record.Seat, error) {
+	q := "SELECT game_id, seat, name, bot FROM game_seats WHERE game_id IN (?" + strings.Repeat(", ?", len(ids)-1) + ") ORDER BY game_id, seat"
+	rows, err := s.db.QueryContext(ctx, q, ids...)
+	if err != nil {
+		return nil, unavailable("game seats", err)
+	}
+	defer rows.Close()
+	out := map[uint64][]record.Seat{}
+	for rows.Next() {
+		var id uint64
+		var seat int
+		var st record.Seat
+		if err := rows.Scan(&id, &seat, &st.Name, &st.Bot); err != nil {
+			return nil, unavailable("game seats", err)
+		}
+		if seat != len(out[id]) {
+			return nil, unavailable("game seats", fmt.Errorf("game %d lacks seat %d", id, len(out[id])))
+		}
+		out[id] = append(out[id], st)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, unavailable("game seats", err)
+	}
+	return out, nil
+}
+
+func (s *sqlStore) Game(ctx context.Context, id uint64) (record.Game, error) {
+	ctx, cancel := s.op(ctx)
+	defer cancel()
+	g, err := scanRecord(s.db.QueryRowContext(ctx, "SELECT "+recordColumns+" FROM game_records WHERE id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return g, fmt.Errorf("%w: %d", ErrNoGame, id)
+	}
+	if err != nil {
+		return g, unavailable("game", err)
+	}
+	seats, err := s.seats(ctx, []any{id})
+	if err != nil {
+		return g, err
+	}
+	g.Seats = seats[id]
+	rows, err := s.db.QueryContext(ctx, "SELECT seat, notation, at FROM game_moves WHERE game_id = ? ORDER BY ply", id)
+	if err != nil {
+		return g, unavailable("game moves", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var m record.Move
+		var seat int
+		if err := rows.Scan(&seat, &m.Text, &m.At); err != nil {
+			return g, unavailable("game moves", err)
+		}
+		m.Seat = rules.Player(seat)
+		g.Moves = append(g.Moves, m)
+	}
+	if err := rows.Err(); err != nil {
+		return g, unavailable("game moves", err)
+	}
+	g.MoveCount = len(g.Moves)
+	return g, nil
 }

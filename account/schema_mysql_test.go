@@ -40,8 +40,8 @@ func TestSchemaFileMatchesMigrations(t *testing.T) {
 	}
 
 	want := describeSchema(t, fromMigrations)
-	if !slices.Contains(want, "table accounts InnoDB utf8mb4_bin") || !slices.Contains(want, "table games InnoDB utf8mb4_bin") {
-		t.Fatalf("migrations made no accounts/games tables: %q", want)
+	if !slices.Contains(want, "table accounts InnoDB utf8mb4_bin") || !slices.Contains(want, "table game_records InnoDB utf8mb4_bin") {
+		t.Fatalf("migrations made no accounts/game_records tables: %q", want)
 	}
 	for name, db := range map[string]*sql.DB{"schema.sql": fromFile, "schema.sql + migrations": both} {
 		got := describeSchema(t, db)

@@ -3,6 +3,8 @@ package account
 import (
 	"context"
 	"time"
+
+	"github.com/bomber-game/bomber/rules/record"
 )
 
 // Store keeps accounts and finished games. Implementations are safe for
@@ -30,11 +32,17 @@ type Store interface {
 	// in a *SkippedError (which matches ErrExists); the rest are imported.
 	// Invalid input (ErrBadName, ErrBadHash) aborts before anything is written.
 	ImportLegacy(ctx context.Context, accounts []LegacyAccount) (imported int, err error)
-	// RecordGame stores a finished game: ErrBadGame for an impossible record.
-	RecordGame(ctx context.Context, g Game) error
-	// Games returns up to limit (at most MaxGames; none for limit <= 0)
-	// finished games, newest end first.
-	Games(ctx context.Context, limit int) ([]Game, error)
+	// RecordGame stores a finished game of any kind with its seats and
+	// moves, in one transaction, and returns its id; ErrBadGame for a record
+	// that cannot be stored (see CheckGame). Storing the same seeded record
+	// again (a retry after a lost answer) returns the first id and stores
+	// nothing; another game with a seed already stored is ErrBadGame.
+	RecordGame(ctx context.Context, g record.Game) (id uint64, err error)
+	// Games returns the recorded games f selects, newest end first, with
+	// their seats and MoveCount but without their moves.
+	Games(ctx context.Context, f GameFilter) ([]record.Game, error)
+	// Game returns one recorded game with its moves: ErrNoGame.
+	Game(ctx context.Context, id uint64) (record.Game, error)
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database; later calls fail with ErrUnavailable.
@@ -54,22 +62,23 @@ type LegacyAccount struct {
 	MD5Hex string // hex MD5 of the password, unsalted
 }
 
-// Game is one finished game. Times are stored in UTC with microsecond
-// precision.
-type Game struct {
-	ID      int64     // assigned by the store; ignored by RecordGame
-	Players [2]string // two distinct valid names
-	Winner  string    // one of Players, or "" when nobody won
-	Reason  string    // why it ended, 1..MaxReasonLen printable ASCII bytes, e.g. "sunk", "resign", "disconnect"
-	Guesses int       // shots fired in the game, >= 0
-	Start   time.Time
-	End     time.Time // not before Start
+// GameFilter selects recorded games for Games.
+type GameFilter struct {
+	Game  string // only games of this name; "" for all
+	User  string // only games with a seat held by this user; "" for all
+	Limit int    // at most this many; 0 (or more than MaxGames) for MaxGames
 }
 
-// MaxReasonLen is the longest Game.Reason; MaxGames the most Games returns.
+// Limits of a stored game record (see CheckGame).
 const (
-	MaxReasonLen = 32
-	MaxGames     = 1000
+	MaxReasonLen   = 32     // Reason: 1..32 printable ASCII bytes
+	MaxDetailLen   = 64     // Outcome.Reason: up to 64 bytes of UTF-8 without control characters
+	MaxGameNameLen = 16     // Game: 1..16 printable ASCII bytes
+	MaxSeats       = 4      // Seats: 1..4
+	MaxMoves       = 10_000 // Moves: at most this many
+	MaxNotationLen = 64     // Move.Text: 1..64 bytes of UTF-8 without control characters
+	MaxOptionsLen  = 1024   // Options as JSON
+	MaxGames       = 1000   // the most Games returns
 )
 
 // DefaultOpTimeout bounds each database call whose context has no earlier deadline.

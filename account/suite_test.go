@@ -30,6 +30,9 @@ func runStoreSuite(t *testing.T, open opener) {
 		{"ImportRejectsBadInput", testImportRejectsBadInput},
 		{"DemoSeedOnlyWhenEmpty", testDemoSeed},
 		{"GamesRecordedNewestFirst", testGames},
+		{"GameFilters", testGameFilters},
+		{"GameStoredOnceOnRetry", testGameStoredOnce},
+		{"LongestGame", testLongestGame},
 		{"BadGamesRejected", testBadGames},
 		{"ConcurrentLoginsBoundedHashing", testConcurrentLogins},
 		{"OutdatedParamsUpgradedAtLogin", testOutdatedParamsUpgraded},
@@ -340,83 +343,6 @@ func testDemoSeed(t *testing.T, open opener) {
 	}
 }
 
-func testGames(t *testing.T, open opener) {
-	s := open(t, cheapHasher())
-	ctx := t.Context()
-	base := time.Date(2024, 3, 1, 12, 0, 0, 123456789, time.FixedZone("CET", 3600))
-	games := []Game{
-		{Players: [2]string{"Beth", "Cindy"}, Winner: "Beth", Reason: "sunk", Guesses: 41, Start: base, End: base.Add(5 * time.Minute)},
-		{Players: [2]string{"Larry", "Albert"}, Winner: "", Reason: "server shutdown", Guesses: 0, Start: base, End: base.Add(time.Second)},
-		{Players: [2]string{"Novate", "Twofyw"}, Winner: "Twofyw", Reason: "disconnect", Guesses: 17, Start: base.Add(time.Hour), End: base.Add(2 * time.Hour)},
-		{Players: [2]string{"Beth", "Larry"}, Winner: "Larry", Reason: "resign", Guesses: 3, Start: base, End: base.Add(5 * time.Minute)},
-	}
-	for _, g := range games {
-		if err := s.RecordGame(ctx, g); err != nil {
-			t.Fatalf("RecordGame(%v): %v", g.Players, err)
-		}
-	}
-	got, err := s.Games(ctx, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Newest end first; equal ends in reverse recording order.
-	wantOrder := []int{2, 3, 0, 1}
-	if len(got) != len(wantOrder) {
-		t.Fatalf("Games returned %d, want %d", len(got), len(wantOrder))
-	}
-	for i, gi := range wantOrder {
-		w, g := games[gi], got[i]
-		w.ID = g.ID
-		w.Start = w.Start.UTC().Truncate(time.Microsecond)
-		w.End = w.End.UTC().Truncate(time.Microsecond)
-		if fmt.Sprint(g) != fmt.Sprint(w) || g.Start.Location() != time.UTC {
-			t.Errorf("game %d = %+v, want %+v", i, g, w)
-		}
-	}
-	if got[0].ID == got[1].ID {
-		t.Error("games share an ID")
-	}
-	if two, err := s.Games(ctx, 2); err != nil || len(two) != 2 || two[0].ID != got[0].ID {
-		t.Errorf("Games(2) = %v, %v", two, err)
-	}
-	if none, err := s.Games(ctx, 0); err != nil || len(none) != 0 {
-		t.Errorf("Games(0) = %v, %v; want none", none, err)
-	}
-}
-
-func testBadGames(t *testing.T, open opener) {
-	s := open(t, cheapHasher())
-	now := time.Now()
-	ok := Game{Players: [2]string{"a", "b"}, Winner: "a", Reason: "sunk", Guesses: 5, Start: now, End: now}
-	cases := []struct {
-		name string
-		edit func(g *Game)
-	}{
-		{"same player twice", func(g *Game) { g.Players[1] = "a" }},
-		{"bad player name", func(g *Game) { g.Players[0] = "" }},
-		{"winner did not play", func(g *Game) { g.Winner = "c" }},
-		{"no reason", func(g *Game) { g.Reason = "" }},
-		{"long reason", func(g *Game) { g.Reason = strings.Repeat("r", MaxReasonLen+1) }},
-		{"control in reason", func(g *Game) { g.Reason = "a\nb" }},
-		{"negative guesses", func(g *Game) { g.Guesses = -1 }},
-		{"ends before start", func(g *Game) { g.End = now.Add(-time.Second) }},
-		{"no start", func(g *Game) { g.Start = time.Time{} }},
-	}
-	for _, c := range cases {
-		g := ok
-		c.edit(&g)
-		if err := s.RecordGame(t.Context(), g); !errors.Is(err, ErrBadGame) {
-			t.Errorf("%s: RecordGame = %v, want ErrBadGame", c.name, err)
-		}
-	}
-	if err := s.RecordGame(t.Context(), ok); err != nil {
-		t.Errorf("valid game: %v", err)
-	}
-	if got, _ := s.Games(t.Context(), 10); len(got) != 1 {
-		t.Errorf("%d games stored, want only the valid one", len(got))
-	}
-}
-
 func testConcurrentLogins(t *testing.T, open opener) {
 	const limit = 2
 	h := NewHasher(Params{Memory: 256, Time: 2, Threads: 1, SaltLen: 16, KeyLen: 32}, limit)
@@ -491,9 +417,11 @@ func testClosedStoreUnavailable(t *testing.T, open opener) {
 		"Count":       func() error { _, err := s.Count(ctx); return err },
 		"Import":      func() error { _, err := s.ImportLegacy(ctx, []LegacyAccount{{"x", MD5Hex("1")}}); return err },
 		"RecordGame": func() error {
-			return s.RecordGame(ctx, Game{Players: [2]string{"a", "b"}, Reason: "x", Start: time.Now(), End: time.Now()})
+			_, err := s.RecordGame(ctx, sampleGames(time.Now())[0])
+			return err
 		},
-		"Games": func() error { _, err := s.Games(ctx, 5); return err },
+		"Games": func() error { _, err := s.Games(ctx, GameFilter{}); return err },
+		"Game":  func() error { _, err := s.Game(ctx, 1); return err },
 		"Ping":  func() error { return s.Ping(ctx) },
 	}
 	for name, call := range calls {

@@ -21,6 +21,37 @@ type options struct {
 	accounts  string
 	masked    bool
 	timeout   time.Duration
+	records   listFlag // --record files: game records (JSON), not transcripts
+	store     string   // --store DRIVER:WHERE: replay records from an account store
+	ids       []uint64 // --id: which stored records (default: the newest MaxGames)
+}
+
+// recordMode: the command replays game records rather than transcripts.
+func (o options) recordMode() bool { return len(o.records) > 0 || o.store != "" }
+
+// listFlag is a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+func (l *listFlag) String() string     { return strings.Join(*l, " ") }
+
+// idFlag is a repeatable game id flag.
+type idFlag struct{ ids *[]uint64 }
+
+func (f idFlag) Set(v string) error {
+	id, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a game id", v)
+	}
+	*f.ids = append(*f.ids, id)
+	return nil
+}
+
+func (f idFlag) String() string {
+	if f.ids == nil {
+		return ""
+	}
+	return fmt.Sprint(*f.ids)
 }
 
 // errUsage: the command line is wrong (the flag package has printed why).
@@ -88,8 +119,12 @@ func parseArgs(args []string, stderr io.Writer) (options, []string, error) {
 	fs.StringVar(&opt.accounts, "accounts", "", "in-process accounts `file`: one \"user password\" per line (default: demo accounts, password 123)")
 	fs.BoolVar(&opt.masked, "masked", false, "passwords in the transcripts are masked with '*'; compare with masked account passwords")
 	fs.DurationVar(&opt.timeout, "timeout", 2*time.Second, "over TCP, how long to wait for one step's answers")
+	fs.Var(&opt.records, "record", "replay the game record(s) in this JSON `file` (bomberctl games export ID --json) through the rules (repeatable)")
+	fs.StringVar(&opt.store, "store", "", "replay game records from this account store: sqlite:`PATH` or mysql:DSN")
+	fs.Var(idFlag{&opt.ids}, "id", "with --store: the record with this `id` (repeatable; default: the newest 1000)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: bomber-replay [--addr host:port | --inprocess] [--timing fast|recorded] [--ignore NAME]... [--accounts FILE] [--masked] FILE|DIR...")
+		fmt.Fprintln(stderr, "       bomber-replay [--record FILE.json]... [--store sqlite:PATH|mysql:DSN [--id ID]...]")
 		fs.PrintDefaults()
 	}
 	// flags may come before, between or after the files
@@ -123,6 +158,18 @@ func parseArgs(args []string, stderr io.Writer) (options, []string, error) {
 		return bad("--accounts and --masked are for in-process replays; a running server has its own accounts")
 	}
 	opt.inprocess = opt.addr == ""
+	if opt.recordMode() {
+		if len(paths) > 0 || opt.addr != "" {
+			return bad("game records (--record, --store) are replayed on their own, without transcripts or --addr")
+		}
+		if len(opt.ids) > 0 && opt.store == "" {
+			return bad("--id needs --store")
+		}
+		return opt, nil, nil
+	}
+	if len(opt.ids) > 0 {
+		return bad("--id needs --store")
+	}
 	if len(paths) == 0 {
 		return bad("no transcripts given")
 	}

@@ -34,10 +34,23 @@
 //	                   compare them with the accounts' passwords masked alike
 //	--timeout D        over TCP, how long to wait for one step's answers (2s)
 //
-// It prints a diff per failing transcript ("-" recorded, "+" actual) and a
-// summary line "N passed, M failed". Exit status: 0 when every transcript
-// replays as recorded, 1 on any difference, 2 on a usage, file or
-// connection error.
+// Game records (package rules/record, as bomberd stores them) are replayed
+// through the game's rules instead, each checked to reproduce its stored
+// outcome and scores (a changed move, winner or score fails):
+//
+//	bomber-replay --record FILE.json ...
+//	bomber-replay --store sqlite:PATH|mysql:DSN [--id ID]...
+//
+//	--record FILE      a record as "bomberctl games export ID --json" writes
+//	                   it, or a JSON array of them (repeatable)
+//	--store S          records from an account store (opened, and migrated,
+//	                   as bomberd opens it); --id picks records (repeatable),
+//	                   by default the newest 1000
+//
+// It prints a diff per failing transcript ("-" recorded, "+" actual), or
+// why a record failed, and a summary line "N passed, M failed". Exit status: 0 when every transcript
+// or record replays as recorded, 1 on any difference, 2 on a usage, file
+// or connection error (or a record of a game this build does not know).
 package main
 
 import (
@@ -59,6 +72,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	opt, files, err := parseArgs(args, stderr)
 	if err != nil {
 		return exitUsage
+	}
+	if opt.recordMode() {
+		return replayRecords(opt, stdout, stderr)
 	}
 	return replayAll(opt, files, stdout, stderr)
 }

@@ -5,12 +5,14 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -19,6 +21,8 @@ import (
 
 	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/cmd/internal/config"
+	"github.com/bomber-game/bomber/cmd/internal/gamerec"
+	"github.com/bomber-game/bomber/rules/record"
 )
 
 const usage = `Usage: bomberctl [global flags] COMMAND [args]
@@ -34,7 +38,10 @@ Commands:
                                    import straight from the reference server's MySQL database
   migrate                          apply the schema migrations
   check-schema                     report the schema version; exit 1 unless current
-  games [--limit N]                list recently recorded games
+  games [--game G] [--user U] [--limit N] [--json]
+                                   list recorded games, newest first
+  games export ID [--json]         write one recorded game in its game's notation
+                                   (PDN for checkers), or as JSON for bomber-replay --record
   online                           list connections and their states (admin listener)
   kick NAME                        disconnect a user (admin listener)
 
@@ -53,6 +60,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fromDSN := fs.String("from-dsn", "", "reference server's MySQL DSN for import-legacy")
 	table := fs.String("table", "account", "reference server's account table")
 	limit := fs.Int("limit", 20, "games to list")
+	game := fs.String("game", "", "games: only this game (bomber, checkers, dots, aeroplane, paisho)")
+	user := fs.String("user", "", "games: only games this user played")
+	asJSON := fs.Bool("json", false, "games: write JSON")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -104,7 +114,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case cmd[0] == "check-schema" && len(cmd) == 1:
 		err = c.checkSchema(ctx)
 	case cmd[0] == "games" && len(cmd) == 1:
-		err = c.withStore(ctx, func(s account.Store) error { return c.games(ctx, s, *limit) })
+		f := account.GameFilter{Game: *game, User: *user, Limit: *limit}
+		err = c.withStore(ctx, func(s account.Store) error { return c.games(ctx, s, f, *asJSON) })
+	case cmd[0] == "games" && len(cmd) == 3 && cmd[1] == "export":
+		id, perr := strconv.ParseUint(cmd[2], 10, 64)
+		if perr != nil {
+			fmt.Fprintf(stderr, "bomberctl: game id %q is not a number\n", cmd[2])
+			return 2
+		}
+		err = c.withStore(ctx, func(s account.Store) error { return c.export(ctx, s, id, *asJSON) })
 	case cmd[0] == "online" && len(cmd) == 1:
 		err = c.admin(ctx, http.MethodGet, "/users", nil)
 	case cmd[0] == "kick" && len(cmd) == 2:
@@ -249,17 +267,55 @@ func (c *ctl) checkSchema(ctx context.Context) error {
 	return account.CheckSchema(ctx, db, d)
 }
 
-func (c *ctl) games(ctx context.Context, s account.Store, limit int) error {
-	gs, err := s.Games(ctx, limit)
+func (c *ctl) games(ctx context.Context, s account.Store, f account.GameFilter, asJSON bool) error {
+	if f.Limit <= 0 {
+		return errors.New("--limit must be at least 1")
+	}
+	gs, err := s.Games(ctx, f)
 	if err != nil {
 		return err
 	}
+	if asJSON {
+		if gs == nil {
+			gs = []record.Game{}
+		}
+		return c.writeJSON(gs)
+	}
 	w := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "END\tPLAYERS\tWINNER\tREASON\tGUESSES\tLENGTH")
+	fmt.Fprintln(w, "ID\tGAME\tPLAYERS\tRESULT\tREASON\tMOVES\tSTART\tDURATION")
 	for _, g := range gs {
-		fmt.Fprintf(w, "%s\t%s vs %s\t%s\t%s\t%d\t%s\n", g.End.Format(time.RFC3339), g.Players[0], g.Players[1], g.Winner, g.Reason, g.Guesses, g.End.Sub(g.Start).Round(time.Second))
+		var players []string
+		for _, st := range g.Seats {
+			players = append(players, gamerec.SeatName(st))
+		}
+		start, end := time.Unix(0, g.Start).UTC(), time.Unix(0, g.End).UTC()
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", g.ID, g.Game, strings.Join(players, ", "), gamerec.Result(&g),
+			g.Reason, g.MoveCount, start.Format(time.RFC3339), end.Sub(start).Round(time.Second))
 	}
 	return w.Flush()
+}
+
+// export writes one game in its notation, or as the record itself in JSON.
+func (c *ctl) export(ctx context.Context, s account.Store, id uint64, asJSON bool) error {
+	g, err := s.Game(ctx, id)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return c.writeJSON(g)
+	}
+	text, err := gamerec.Export(&g)
+	if err != nil {
+		return fmt.Errorf("%w (--json exports the record as it is)", err)
+	}
+	_, err = io.WriteString(c.out, text)
+	return err
+}
+
+func (c *ctl) writeJSON(v any) error {
+	enc := json.NewEncoder(c.out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // admin calls bomberd's admin listener.

@@ -2,12 +2,22 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/bomber-game/bomber/account"
+	"github.com/bomber-game/bomber/cmd/internal/gamerec"
+	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/rules/checkers"
+	"github.com/bomber-game/bomber/rules/record"
 )
 
 // ctlRun runs bomberctl on a temporary SQLite store with cheap hashing.
@@ -40,6 +50,7 @@ func TestAccounts(t *testing.T) {
 		{"", []string{"check-schema"}, 0, "schema version"},
 		{"", []string{"migrate"}, 0, "applied 0 migrations"},
 		{"", []string{"games"}, 0, "PLAYERS"},
+		{"", []string{"games", "export", "1"}, 1, "no such game"},
 		{"", []string{"frobnicate"}, 2, "Usage"},
 	}
 	for _, s := range steps {
@@ -100,5 +111,143 @@ func TestKickAndOnlineTalkToTheAdminListener(t *testing.T) {
 	want := "POST /kick Alice|POST /kick Ghost|GET /users "
 	if strings.Join(got, "|") != want {
 		t.Fatalf("requests %q, want %q", got, want)
+	}
+}
+
+// recordGames stores real games in a fresh SQLite store: a checkers game
+// played to its end with random legal moves, and a Bomber record as the
+// hub makes them today (two seats, no moves).
+func recordGames(t *testing.T, db string) (checkersGame, bomberGame record.Game) {
+	t.Helper()
+	ctx := t.Context()
+	s, err := account.OpenSQLite(ctx, db, account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var seed record.Seed
+	seed[0] = 7
+	start := time.Date(2025, 2, 3, 4, 5, 6, 0, time.UTC)
+	checkersGame, err = gamerec.PlayRandom("checkers", []record.Seat{{Name: "Beth"}, {Name: "Cindy"}}, nil, seed, start, 1000)
+	if err != nil || checkersGame.Reason != "won" {
+		t.Fatalf("checkers game: %s, %v", checkersGame.Reason, err)
+	}
+	bomberGame = record.Game{Game: "bomber", Seats: []record.Seat{{Name: "Albert"}, {Name: "Larry"}},
+		Outcome: rules.Outcome{Status: rules.Won, Winners: []rules.Player{1}}, Reason: "won", Leaver: rules.Spectator,
+		Start: start.Add(time.Hour).UnixNano(), End: start.Add(time.Hour + 90*time.Second).UnixNano()}
+	for _, g := range []*record.Game{&checkersGame, &bomberGame} {
+		if g.ID, err = s.RecordGame(ctx, *g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return checkersGame, bomberGame
+}
+
+func TestGamesListAndFilters(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "bomber.db")
+	ch, bo := recordGames(t, db)
+	code, out := ctlRun(t, db, "", "games")
+	if code != 0 {
+		t.Fatalf("games: %d %s", code, out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "ID ") {
+		t.Fatalf("games: want a header and two rows:\n%s", out)
+	}
+	for _, f := range []string{"GAME", "PLAYERS", "RESULT", "REASON", "MOVES", "START", "DURATION"} {
+		if !strings.Contains(lines[0], f) {
+			t.Errorf("header lacks %s: %q", f, lines[0])
+		}
+	}
+	// newest first: the Bomber game started an hour later
+	wantRows := []struct {
+		line string
+		want []string
+	}{
+		{lines[1], []string{fmt.Sprint(bo.ID), "bomber", "Albert, Larry", "Larry won", " 0 ", "2025-02-03T05:05:06Z", "1m30s"}},
+		{lines[2], []string{fmt.Sprint(ch.ID), "checkers", "Beth, Cindy", gamerec.Result(&ch), fmt.Sprintf(" %d ", len(ch.Moves)), "2025-02-03T04:05:06Z"}},
+	}
+	for _, r := range wantRows {
+		for _, w := range r.want {
+			if !strings.Contains(r.line, w) {
+				t.Errorf("row %q lacks %q", r.line, w)
+			}
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		ids  []uint64
+	}{
+		{[]string{"--game", "checkers"}, []uint64{ch.ID}},
+		{[]string{"--user", "Larry"}, []uint64{bo.ID}},
+		{[]string{"--user", "Nobody"}, nil},
+		{[]string{"--limit", "1"}, []uint64{bo.ID}},
+		{nil, []uint64{bo.ID, ch.ID}},
+	} {
+		code, out := ctlRun(t, db, "", append([]string{"games", "--json"}, c.args...)...)
+		var got []record.Game
+		if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
+			t.Fatalf("games --json %v: %d %v\n%s", c.args, code, err, out)
+		}
+		var ids []uint64
+		for _, g := range got {
+			ids = append(ids, g.ID)
+			if g.Moves != nil || (g.ID == ch.ID && g.MoveCount != len(ch.Moves)) {
+				t.Errorf("listed game %d: %d moves loaded, MoveCount %d", g.ID, len(g.Moves), g.MoveCount)
+			}
+		}
+		if !slices.Equal(ids, c.ids) {
+			t.Errorf("games --json %v: ids %v, want %v", c.args, ids, c.ids)
+		}
+	}
+	if code, out := ctlRun(t, db, "", "games", "--limit", "0"); code != 1 {
+		t.Errorf("--limit 0: %d %s", code, out)
+	}
+}
+
+func TestGamesExport(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "bomber.db")
+	ch, bo := recordGames(t, db)
+
+	code, out := ctlRun(t, db, "", "games", "export", fmt.Sprint(ch.ID))
+	if code != 0 {
+		t.Fatalf("export: %d %s", code, out)
+	}
+	pdn, err := checkers.ParsePDN(out)
+	if err != nil || len(pdn) != 1 {
+		t.Fatalf("export is not one PDN game (%v):\n%s", err, out)
+	}
+	if b, _ := pdn[0].Tag("Black"); b != "Beth" {
+		t.Errorf("Black = %q, want Beth", b)
+	}
+	if len(pdn[0].Moves) != len(ch.Moves) || pdn[0].Moves[0] != ch.Moves[0].Text {
+		t.Errorf("PDN has %d moves starting %v; the game had %d starting %q", len(pdn[0].Moves), pdn[0].Moves[:1], len(ch.Moves), ch.Moves[0].Text)
+	}
+	g, err := pdn[0].Replay(nil)
+	if err != nil || g.Outcome().Status != rules.Won || !slices.Equal(g.Outcome().Winners, ch.Outcome.Winners) {
+		t.Errorf("the PDN replays to %+v, %v; the game ended %+v", g.Outcome(), err, ch.Outcome)
+	}
+
+	code, out = ctlRun(t, db, "", "games", "export", fmt.Sprint(ch.ID), "--json")
+	var back record.Game
+	if err := json.Unmarshal([]byte(out), &back); code != 0 || err != nil {
+		t.Fatalf("export --json: %d %v\n%s", code, err, out)
+	}
+	if back.ID != ch.ID || back.Seed != ch.Seed || len(back.Moves) != len(ch.Moves) || back.Moves[3] != ch.Moves[3] {
+		t.Errorf("export --json gave %+v", back)
+	}
+	if _, err := gamerec.Replay(&back); err != nil {
+		t.Errorf("the JSON export does not replay: %v", err)
+	}
+
+	code, out = ctlRun(t, db, "", "games", "export", fmt.Sprint(bo.ID))
+	if code != 0 || !strings.HasPrefix(out, "[Game \"bomber\"]\n") || !strings.Contains(out, "[Seat1 \"Larry\"]\n[Start") || !strings.Contains(out, `[Result "Larry won"]`) {
+		t.Errorf("bomber export: %d\n%s", code, out)
+	}
+	if code, out := ctlRun(t, db, "", "games", "export", "999"); code != 1 || !strings.Contains(out, "no such game") {
+		t.Errorf("export of an unknown id: %d %s", code, out)
+	}
+	if code, _ := ctlRun(t, db, "", "games", "export", "x"); code != 2 {
+		t.Errorf("export of a non-number: %d", code)
 	}
 }

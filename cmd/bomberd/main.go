@@ -337,22 +337,42 @@ func checker(store account.Store, h *account.Hasher, hide func() bool) server.Ch
 	}
 }
 
-// recorder stores finished games.
+// recorder stores finished games. A record the store refuses as
+// impossible (ErrBadGame) is logged in full and not retried, since storing
+// it again cannot succeed; any other failure goes back to the server's
+// record queue, which retries until the record is stored (a retry of a
+// record that was stored after all is recognised by its seed).
 func recorder(store account.Store, log *zap.Logger) server.Recorder {
 	return func(ctx context.Context, r record.Game, start, end time.Time) error {
-		if len(r.Seats) != 2 {
-			return nil // interim: the store keeps two-player games only
+		g := wallTimes(r, start)
+		id, err := store.RecordGame(ctx, g)
+		if errors.Is(err, account.ErrBadGame) {
+			log.Error("game record refused; dropped", zap.Error(err), zap.Any("record", g))
+			return nil
 		}
-		g := account.Game{Players: [2]string{r.Seats[0].Name, r.Seats[1].Name}, Reason: r.Reason, Start: start, End: end, Guesses: len(r.Moves)}
-		if len(r.Outcome.Winners) == 1 {
-			g.Winner = g.Players[r.Outcome.Winners[0]]
+		if err != nil {
+			return err
 		}
-		err := store.RecordGame(ctx, g)
-		if err == nil {
-			log.Info("game recorded", zap.String("game", r.Game), zap.Strings("players", g.Players[:]), zap.String("winner", g.Winner), zap.String("reason", g.Reason))
+		names := make([]string, len(g.Seats))
+		for i, s := range g.Seats {
+			names[i] = s.Name
 		}
-		return err
+		log.Info("game recorded", zap.Uint64("id", id), zap.String("game", g.Game), zap.Strings("players", names),
+			zap.Any("winners", g.Outcome.Winners), zap.String("reason", g.Reason))
+		return nil
 	}
+}
+
+// wallTimes puts r's times (the engine's clock) on the wall clock: start is
+// the wall time of r.Start.
+func wallTimes(r record.Game, start time.Time) record.Game {
+	shift := start.UnixNano() - r.Start
+	r.Start += shift
+	r.End += shift
+	for i := range r.Moves {
+		r.Moves[i].At += shift
+	}
+	return r
 }
 
 // openStore opens the configured store, applying its schema; a fresh, empty

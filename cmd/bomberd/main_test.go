@@ -21,6 +21,7 @@ import (
 	_ "github.com/go-sql-driver/mysql"
 
 	"github.com/bomber-game/bomber/account"
+	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/segment/transcript"
 	"github.com/bomber-game/bomber/server/netreplay"
@@ -299,8 +300,10 @@ func TestSIGTERMRecordsAbortedGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	games, err := s.Games(context.Background(), 10)
-	if err != nil || len(games) != 1 || games[0].Reason != "aborted" || games[0].Guesses != 1 {
+	games, err := s.Games(context.Background(), account.GameFilter{})
+	if err != nil || len(games) != 1 || games[0].Game != "bomber" || games[0].Reason != "aborted" ||
+		len(games[0].Seats) != 2 || games[0].Seats[0].Name != "Albert" || games[0].Seats[1].Name != "Beth" ||
+		games[0].Outcome.Status != rules.Running || games[0].Leaver != rules.Spectator {
 		t.Fatalf("games %+v %v", games, err)
 	}
 	if err := s.Verify(context.Background(), "Albert", "123"); err != nil {

@@ -17,12 +17,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/bomber-game/bomber/account"
+	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/segment/transcript"
 	"github.com/bomber-game/bomber/statemachine/replay"
@@ -214,8 +216,9 @@ func TestKill9AndRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	games, err := s.Games(context.Background(), 10)
-	if err != nil || len(games) != 1 || games[0].Winner != "Albert" || games[0].Reason != "won" {
+	games, err := s.Games(context.Background(), account.GameFilter{})
+	if err != nil || len(games) != 1 || games[0].Reason != "won" || games[0].Seats[0].Name != "Albert" ||
+		!slices.Equal(games[0].Outcome.Winners, []rules.Player{0}) {
 		t.Fatalf("games after kill -9: %+v %v", games, err)
 	}
 }

@@ -5,6 +5,7 @@ package record
 
 import (
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -32,14 +33,33 @@ type Game struct {
 	Game    string // the game's Spec name
 	Options rules.Options
 	Seats   []Seat
-	Seed    [32]byte // the table's random seed, revealed once the game is over
+	Seed    Seed // the table's random seed, revealed once the game is over
 	Moves   []Move
-	Outcome rules.Outcome
-	Scores  []int
-	Reason  string       // why it ended: "won", "drawn", "resigned", "timeout", "agreed", "abandoned", "aborted"
-	Leaver  rules.Player // with "abandoned": the seat whose player left; else rules.Spectator
-	Start   int64        // shell time the game started (nanoseconds since the Unix epoch)
-	End     int64
+	// MoveCount is the number of moves: len(Moves) when they are loaded,
+	// and set by stores that list games without their moves.
+	MoveCount int
+	Outcome   rules.Outcome
+	Scores    []int
+	Reason    string // why it ended: "won", "drawn", "agreed", "abandoned", "aborted"
+	// Leaver is the seat that left when Reason is "abandoned", else rules.Spectator.
+	Leaver rules.Player
+	Start  int64 // shell time the game started (nanoseconds since the Unix epoch)
+	End    int64
+}
+
+// Seed is a table's random seed; it is written as 64 hex digits in JSON.
+type Seed [32]byte
+
+// MarshalText writes the seed as hex.
+func (s Seed) MarshalText() ([]byte, error) { return []byte(hex.EncodeToString(s[:])), nil }
+
+// UnmarshalText reads 64 hex digits.
+func (s *Seed) UnmarshalText(b []byte) error {
+	if hex.DecodedLen(len(b)) != len(s) {
+		return fmt.Errorf("record: seed must be %d hex digits", 2*len(s))
+	}
+	_, err := hex.Decode(s[:], b)
+	return err
 }
 
 // Rand is the generator a table with seed uses for every chance draw.

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/bomber-game/bomber/account"
+	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/rules/record"
+)
+
+// TestRecorderStoresHubRecords: the hub's Bomber records land in the store
+// as two-seat record.Games with their winner, reason and leaver; a record
+// the store refuses is not handed back for an endless retry.
+func TestRecorderStoresHubRecords(t *testing.T) {
+	ctx := context.Background()
+	s, err := account.OpenSQLite(ctx, filepath.Join(t.TempDir(), "bomber.db"), account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rec := recorder(s, zap.NewNop())
+	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	seats := func(a, b string) []record.Seat { return []record.Seat{{Name: a}, {Name: b}} }
+	hub := []record.Game{
+		{Game: "bomber", Seats: seats("Albert", "Beth"), Outcome: rules.Outcome{Status: rules.Won, Winners: []rules.Player{1}}, Leaver: rules.Spectator, Reason: "won"},
+		{Game: "bomber", Seats: seats("Larry", "Cindy"), Leaver: 0, Reason: "abandoned"},
+		{Game: "bomber", Seats: seats("Novate", "Twofyw"), Leaver: rules.Spectator, Reason: "aborted"},
+	}
+	for i, r := range hub {
+		// the engine's clock: the game starts at 5s and lasts i+1 minutes
+		r.Start, r.End = int64(5*time.Second), int64(5*time.Second+time.Duration(i+1)*time.Minute)
+		if err := rec(ctx, r, t0, t0.Add(time.Duration(i+1)*time.Minute)); err != nil {
+			t.Fatalf("record %d: %v", i, err)
+		}
+	}
+	// impossible: it ends before it starts
+	bad := hub[0]
+	bad.Start, bad.End = int64(time.Minute), 0
+	if err := rec(ctx, bad, t0, t0.Add(-time.Minute)); err != nil {
+		t.Fatalf("a refused record came back for a retry: %v", err)
+	}
+	games, err := s.Games(ctx, account.GameFilter{})
+	if err != nil || len(games) != 3 {
+		t.Fatalf("Games = %d, %v; want the 3 valid records", len(games), err)
+	}
+	want := []struct {
+		seats   [2]string
+		status  rules.Status
+		winners []rules.Player
+		reason  string
+		leaver  rules.Player
+	}{
+		{[2]string{"Novate", "Twofyw"}, rules.Running, nil, "aborted", rules.Spectator},
+		{[2]string{"Larry", "Cindy"}, rules.Running, nil, "abandoned", 0},
+		{[2]string{"Albert", "Beth"}, rules.Won, []rules.Player{1}, "won", rules.Spectator},
+	}
+	for i, w := range want {
+		g := games[i]
+		if g.Game != "bomber" || len(g.Seats) != 2 || g.Seats[0].Name != w.seats[0] || g.Seats[1].Name != w.seats[1] ||
+			g.Outcome.Status != w.status || !slices.Equal(g.Outcome.Winners, w.winners) || g.Reason != w.reason || g.Leaver != w.leaver ||
+			g.End-g.Start != int64(3-i)*int64(time.Minute) {
+			t.Errorf("game %d = %+v, want %+v", i, g, w)
+		}
+	}
+}
