@@ -15,6 +15,15 @@ type Masker struct {
 	remain int  // payload bytes still to come
 	passwd bool // the current payload is a password
 	broken bool // a framing error was seen
+	seen   bool // a segment header was read (Hello counts only as the first)
+	ext    bool // the stream began with Hello: extended descriptors follow
+}
+
+// accepts mirrors segment.Decoder's negotiation: reference descriptors, and
+// extended ones once the stream's first segment was Hello, so a Passwd
+// after a Hello is masked like any other.
+func (m *Masker) accepts(t segment.Type) bool {
+	return t.Known() || m.ext && t.KnownExtended() || !m.seen && t == segment.Hello
 }
 
 // Mask appends src to dst with password bytes replaced by MaskByte.
@@ -30,7 +39,7 @@ func (m *Masker) Mask(dst, src []byte) []byte {
 		default:
 			m.hdr[m.n] = b
 			m.n++
-			if m.n == 1 && !segment.Type(b).Known() {
+			if m.n == 1 && !m.accepts(segment.Type(b)) {
 				m.broken = true
 				break
 			}
@@ -43,6 +52,10 @@ func (m *Masker) Mask(dst, src []byte) []byte {
 				m.broken = true
 				break
 			}
+			if !m.seen && t == segment.Hello {
+				m.ext = true
+			}
+			m.seen = true
 			m.remain, m.passwd = l, t == segment.Passwd
 		}
 		dst = append(dst, b)

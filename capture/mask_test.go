@@ -49,6 +49,11 @@ func TestMaskerHidesOnlyPasswords(t *testing.T) {
 		{"after an impossible length", cat([]byte{0x01, 0, 2, 1, 1}, seg(segment.Passwd, "123")),
 			cat([]byte{0x01, 0, 2, 1, 1}, seg(segment.Passwd, "123"))},
 		{"password cut short", []byte{0x02, 0, 5, 'a', 'b'}, []byte{0x02, 0, 5, '*', '*'}},
+		// an extended-protocol client says Hello first, then logs in as usual
+		{"after Hello", cat(seg(segment.Hello, "\x01\x00\x00\x00\x03"), seg(segment.Info, "Beth"), seg(segment.Passwd, "s3cret"), seg(segment.Chat, "\x00hi"), seg(segment.Passwd, "again")),
+			cat(seg(segment.Hello, "\x01\x00\x00\x00\x03"), seg(segment.Info, "Beth"), seg(segment.Passwd, "******"), seg(segment.Chat, "\x00hi"), seg(segment.Passwd, "*****"))},
+		{"Hello not first is a framing error", cat(seg(segment.Info, "Beth"), seg(segment.Hello, "\x01\x00\x00\x00\x03"), seg(segment.Passwd, "123")),
+			cat(seg(segment.Info, "Beth"), seg(segment.Hello, "\x01\x00\x00\x00\x03"), seg(segment.Passwd, "123"))},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -280,7 +280,7 @@ func (h *Hub) Sessions(buf []SessionInfo) []SessionInfo {
 // send queues seg for conn c.
 func (h *Hub) send(s *session, seg segment.Segment) {
 	h.ready.Sends = append(h.ready.Sends, Send{Conn: s.conn, Seg: seg})
-	h.stats.SegmentsOut[seg.Type&0x1f]++
+	h.stats.SegmentsOut[seg.Type.Base()&63]++
 }
 
 func (h *Hub) reply(s *session, t segment.Type, r Reply) {

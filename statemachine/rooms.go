@@ -585,6 +585,27 @@ func (h *Hub) resignSeat(now int64, t *table, p rules.Player) error {
 	return nil
 }
 
+// revealSecrets shows everyone at t the secret moves they were not shown
+// (Bomber boards), right after GameEnd: with the seed it carries,
+// anyone can check them against the commitments sent when they were made.
+func (h *Hub) revealSecrets(t *table) {
+	sm, ok := t.game.(rules.SecretMoves)
+	if !ok {
+		return
+	}
+	for i, pm := range t.moves {
+		if !sm.SecretMove(pm.move) {
+			continue
+		}
+		b := segment.MovedBody{Seq: uint32(i + 1), Seat: uint8(pm.seat), Kind: pm.move.Kind, Len: pm.move.Len, Arg: pm.move.Arg, Notation: t.game.FormatMove(pm.move)}
+		h.each(t, func(r *session) {
+			if r.seat != pm.seat {
+				h.sendMsg(r, segment.Moved, b.Append(h.body()))
+			}
+		})
+	}
+}
+
 // extEnd: t's game is over (or abandoned); everyone at it is told the outcome
 // and the seed, and the table goes back to waiting with the same players for
 // a rematch.
@@ -601,6 +622,7 @@ func (h *Hub) extEnd(now int64, t *table, reason string) {
 		b.Scores = append(b.Scores, int16(sc))
 	}
 	h.each(t, func(r *session) { h.sendMsg(r, segment.GameEnd, b.Append(h.body())) })
+	h.revealSecrets(t)
 	t.phase, t.offer = phaseWaiting, nil
 	for i := range t.seats {
 		t.seats[i].ready = false

@@ -2,6 +2,7 @@ package statemachine_test
 
 import (
 	"bytes"
+	"crypto/hmac"
 	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
@@ -231,17 +232,35 @@ func TestEveryGameToTheEnd(t *testing.T) {
 				x.play(d, players)
 				var started segment.StartedBody
 				var end segment.GameEndBody
+				var commits []segment.CommitBody
+				boards := map[uint8]string{}
 				for _, m := range x.all[w] {
 					switch m.t {
 					case segment.Started:
 						started, _ = segment.DecodeStartedBody(m.body)
 					case segment.GameEnd:
 						end, _ = segment.DecodeGameEndBody(m.body)
+					case segment.Commit:
+						c, _ := segment.DecodeCommitBody(m.body)
+						commits = append(commits, c)
 					case segment.Moved:
 						if mv, _ := segment.DecodeMovedBody(m.body); e.Spec.Name == "bomber" && mv.Kind == bomber.KindBoard {
-							t.Fatalf("the watcher was shown a hidden board: %q", mv.Notation)
+							if end.Status == 0 {
+								t.Fatalf("the watcher was shown a hidden board before the end: %q", mv.Notation)
+							}
+							boards[mv.Seat] = mv.Notation
 						}
 					}
+				}
+				// anyone can check the boards revealed at the end against the
+				// commitments sent when they were placed (docs/protocol.md, Commit)
+				for _, c := range commits {
+					if verifyCommit(end.Seed, c.Seat, boards[c.Seat]) != c.Hash {
+						t.Fatalf("seat %d's revealed board %q does not match its commitment", c.Seat, boards[c.Seat])
+					}
+				}
+				if e.Spec.Name == "bomber" && len(commits) != 2 {
+					t.Fatalf("%d board commitments, want 2", len(commits))
 				}
 				if sha256.Sum256(end.Seed[:]) != started.SeedCommit {
 					t.Fatalf("revealed seed does not match the commitment published at the start")
@@ -319,6 +338,14 @@ func TestHiddenBoardsDoNotLeak(t *testing.T) {
 			t.Fatalf("round %d: seat 1's own stream does not show its board", round)
 		}
 	}
+}
+
+// verifyCommit is what a player computes from the revealed seed and move:
+// SHA-256(HMAC-SHA256(seed, "board" || seat) || notation).
+func verifyCommit(seed [32]byte, seat uint8, notation string) [32]byte {
+	mac := hmac.New(sha256.New, seed[:])
+	mac.Write(append([]byte("board"), seat))
+	return sha256.Sum256(append(mac.Sum(nil), notation...))
 }
 
 func sameMsg(a, b msg) bool { return a.t == b.t && bytes.Equal(a.body, b.body) }

@@ -25,8 +25,8 @@ type metrics struct {
 	accepted    prometheus.Counter
 	closed      *prometheus.CounterVec
 	rejected    *prometheus.CounterVec
-	segIn       [32]prometheus.Counter
-	segOut      [32]prometheus.Counter
+	segIn       [64]prometheus.Counter // by base descriptor (fragments count as their type)
+	segOut      [64]prometheus.Counter
 	protoErrors *prometheus.CounterVec
 	gamesEnded  *prometheus.CounterVec
 	loop        prometheus.Histogram
@@ -51,8 +51,8 @@ func newMetrics() *metrics {
 	}
 	segIn := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_segments_in_total", Help: "Segments received, by type."}, []string{"type"})
 	segOut := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_segments_out_total", Help: "Segments sent, by type."}, []string{"type"})
-	for t := segment.Type(0); t <= segment.NewOffline; t++ {
-		if t.Known() {
+	for t := segment.Type(0); t < 64; t++ {
+		if t.Known() || t.KnownExtended() {
 			m.segIn[t] = segIn.WithLabelValues(t.String())
 			m.segOut[t] = segOut.WithLabelValues(t.String())
 		}
@@ -80,12 +80,12 @@ func (m *metrics) ConnClosed(r server.CloseReason) {
 }
 func (m *metrics) ConnRejected(limit string) { m.rejected.WithLabelValues(limit).Inc() }
 func (m *metrics) SegmentIn(t segment.Type) {
-	if c := m.segIn[t&0x1f]; c != nil {
+	if c := m.segIn[t.Base()&63]; c != nil {
 		c.Inc()
 	}
 }
 func (m *metrics) SegmentOut(t segment.Type) {
-	if c := m.segOut[t&0x1f]; c != nil {
+	if c := m.segOut[t.Base()&63]; c != nil {
 		c.Inc()
 	}
 }
