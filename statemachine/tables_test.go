@@ -34,6 +34,14 @@ type harness struct {
 	all     map[statemachine.ConnID][]msg // everything ever received
 	closed  map[statemachine.ConnID]bool
 	records []record.Game
+	sent    []input // every segment clients sent, when logging
+	logging bool
+}
+
+// input is one segment a client sent.
+type input struct {
+	conn statemachine.ConnID
+	seg  segment.Segment
 }
 
 func newHarness(tb testing.TB, cfg statemachine.Config) *harness {
@@ -101,18 +109,28 @@ func (x *harness) login(name string) statemachine.ConnID {
 	c := x.next
 	x.h.Open(x.now, c)
 	x.send(c, segment.Hello, segment.HelloMsg{Version: 1, Features: segment.FeatureTables | segment.FeatureChat}.Append(nil))
-	x.h.Receive(x.now, c, segment.Name(segment.Info, name))
-	x.pump()
-	x.h.Receive(x.now, c, segment.Name(segment.Passwd, "123"))
-	x.pump()
+	x.raw(c, segment.Name(segment.Info, name))
+	x.raw(c, segment.Name(segment.Passwd, "123"))
 	x.take(c)
 	return c
+}
+
+// raw sends one reference segment from c.
+func (x *harness) raw(c statemachine.ConnID, s segment.Segment) {
+	if x.logging {
+		x.sent = append(x.sent, input{c, s})
+	}
+	x.h.Receive(x.now, c, s)
+	x.pump()
 }
 
 // send sends one message from c.
 func (x *harness) send(c statemachine.ConnID, t segment.Type, body []byte) {
 	x.tb.Helper()
 	for _, s := range segment.AppendMessage(nil, t, body) {
+		if x.logging {
+			x.sent = append(x.sent, input{c, s})
+		}
 		x.h.Receive(x.now, c, s)
 	}
 	x.pump()
