@@ -201,6 +201,7 @@ func (c *converter) packet(data []byte, ts time.Time, lt layers.LinkType) {
 		}
 		c.stats.Connections++
 		cn = &conn{name: fmt.Sprintf("c%d", c.stats.Connections)}
+		cn.dec.SetDialect(segment.DialectExtended) // the server side: whatever it may send
 		cn.c2s.start(t.Seq + 1)
 		c.conns[key] = cn
 		c.order = append(c.order, cn)

@@ -71,6 +71,7 @@ type client struct {
 
 func (c *client) readLoop() {
 	var d segment.Decoder
+	d.SetDialect(segment.DialectExtended) // the server's side: whatever it may send
 	buf := make([]byte, 4096)
 	for {
 		n, err := c.nc.Read(buf)
