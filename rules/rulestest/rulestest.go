@@ -43,8 +43,9 @@ type Config struct {
 //     nothing any seat or spectator can see (View and Observe), nor the
 //     legal moves, scores or outcome, nor anything hidden: the replay,
 //     which makes no refused move, must give the same steps throughout;
-//   - Observe is deterministic, does not share memory with the game and
-//     agrees with ToMove, Outcome and Scores;
+//   - Observe is deterministic, does not share memory with the game,
+//     agrees with ToMove, Outcome and Scores, and gives viewers whose View
+//     text is the same the same data;
 //   - a hidden step belongs to a real seat;
 //   - Redact(p) shows p (and a spectator) exactly what the game shows them,
 //     keeps p's legal moves, and is independent: playing on it changes
@@ -409,8 +410,14 @@ func (r *run) checkObserve(g rules.Game) {
 	toMove := g.ToMove(nil)
 	scores := g.Scores(nil)
 	status := g.Outcome().Status
+	texts := map[string]rules.View{} // View text -> Observe of the first viewer with it
 	for v := rules.Spectator; int(v) < g.Players(); v++ {
 		a := g.Observe(v)
+		if w, ok := texts[g.View(v)]; ok && (!bytes.Equal(w.Cells, a.Cells) || !bytes.Equal(w.Extra, a.Extra)) {
+			r.fatalf("viewers %d and %d get the same View text but different Observe data: Observe holds more than View", w.Viewer, v)
+		} else if !ok {
+			texts[g.View(v)] = rules.View{Viewer: v, Cells: bytes.Clone(a.Cells), Extra: bytes.Clone(a.Extra)}
+		}
 		if a.Viewer != v || a.Status != status || !slices.Equal(a.ToMove, toMove) || !slices.Equal(a.Scores, scores) {
 			r.fatalf("Observe(%d) = viewer %d, %v, to move %v, scores %v; the game says %v, to move %v, scores %v",
 				v, a.Viewer, a.Status, a.ToMove, a.Scores, status, toMove, scores)
