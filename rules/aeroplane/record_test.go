@@ -144,6 +144,7 @@ func TestReplayRefusesIllegalRecords(t *testing.T) {
 func FuzzParseRecord(f *testing.F) {
 	f.Add("aeroplane\nplayers 2\nyellow roll 6\nyellow move 0\nyellow roll 2\nyellow move 0\nblue roll 3\n")
 	f.Add("aeroplane\nplayers 4\noption stack on\noption exact-finish on\n# comment\n\ngreen roll 1\n")
+	f.Add("aeroplane\nplayers 3\nyellow roll 6\nred resign\nyellow move 0\nblue resign\n")
 	f.Add("aeroplane\nplayers 3\noption six-bias off\nyellow roll 6\nyellow move 3\nyellow roll 6\nyellow move 3\nyellow roll 6\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		rec, err := ParseRecord(text)

@@ -47,6 +47,7 @@ func FuzzReadRecord(f *testing.F) {
 	f.Add("dots rows=3 cols=3 players=2\n0 a1-b1\n1 a1-a2\n0 b1-b2\n1 a2-b2\n1 c1-c2\n")
 	f.Add("dots players=2\n\n  # x\n0 e5-e4\n")
 	f.Add("dots rows=3 cols=3 players=2\n1 a1-b1\n")
+	f.Add("dots rows=3 cols=3 players=3\n0 a1-b1\n2 resign\n1 a1-a2\n0 RESIGN\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		g, err := ReadRecord(text)
 		if err != nil {

@@ -43,8 +43,9 @@ type Config struct {
 //     nothing any seat or spectator can see (View and Observe), nor the
 //     legal moves, scores or outcome, nor anything hidden: the replay,
 //     which makes no refused move, must give the same steps throughout;
-//   - Observe is deterministic, does not share memory with the game and
-//     agrees with ToMove, Outcome and Scores;
+//   - Observe is deterministic, does not share memory with the game,
+//     agrees with ToMove, Outcome and Scores, and gives viewers whose View
+//     text is the same the same data;
 //   - a hidden step belongs to a real seat;
 //   - Redact(p) shows p (and a spectator) exactly what the game shows them,
 //     keeps p's legal moves, and is independent: playing on it changes
@@ -63,7 +64,7 @@ type Config struct {
 //   - a finished game lists nobody to move and refuses moves with ErrGameOver;
 //   - with Config.Bot, bots given only their rules.Seat choose moves the
 //     game accepts, never resign, and do not disturb the real game.
-func Conformance(t *testing.T, spec rules.Spec, cfg Config) {
+func Conformance(t testing.TB, spec rules.Spec, cfg Config) {
 	t.Helper()
 	if cfg.Players == 0 {
 		cfg.Players = spec.MinPlayers
@@ -84,7 +85,13 @@ func Conformance(t *testing.T, spec rules.Spec, cfg Config) {
 	finished := 0
 	for i := range cfg.Games {
 		r := newRun(t, spec, cfg, cfg.Seed+uint64(i))
-		r.resign = i%3 == 2
+		if i%3 == 2 {
+			// Every third game has a seat resign at a set ply (if the game
+			// lasts), off turn in every other one, then now and then.
+			k := i / 3
+			r.resignAt = []int{2, 0, 7, 25, 1, 60}[k%6]
+			r.resignOffTurn = k%2 == 0
+		}
 		if r.play() {
 			finished++
 		}
@@ -117,7 +124,7 @@ func Conformance(t *testing.T, spec rules.Spec, cfg Config) {
 }
 
 // checkNew checks seat counts and options against the spec.
-func checkNew(t *testing.T, spec rules.Spec, cfg Config) {
+func checkNew(t testing.TB, spec rules.Spec, cfg Config) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
 	if _, err := spec.New(spec.MaxPlayers+1, cfg.Options, rng); !errors.Is(err, rules.ErrPlayers) {
@@ -196,24 +203,25 @@ func seedOf(n uint64) [32]byte {
 
 // run is one game played live, with what the server would store of it.
 type run struct {
-	t      *testing.T
-	spec   rules.Spec
-	cfg    Config
-	n      uint64
-	seed   [32]byte
-	g      rules.Game
-	pick   *rand.Rand
-	moves  []record.Move
-	steps  [][]rules.Step // the steps each move caused, live
-	gone   []bool         // seats that resigned
-	resign bool           // random seats resign now and then
-	hidden bool           // the game has shown it holds secrets
-	bots   []rules.Bot    // by seat; nil seats play at random
+	t             testing.TB
+	spec          rules.Spec
+	cfg           Config
+	n             uint64
+	seed          [32]byte
+	g             rules.Game
+	pick          *rand.Rand
+	moves         []record.Move
+	steps         [][]rules.Step // the steps each move caused, live
+	gone          []bool         // seats that resigned
+	resignAt      int            // the ply of the first resignation; -1 for none
+	resignOffTurn bool           // the first resignation is by a seat not to move, if any
+	hidden        bool           // the game has shown it holds secrets
+	bots          []rules.Bot    // by seat; nil seats play at random
 }
 
-func newRun(t *testing.T, spec rules.Spec, cfg Config, n uint64) *run {
+func newRun(t testing.TB, spec rules.Spec, cfg Config, n uint64) *run {
 	t.Helper()
-	r := &run{t: t, spec: spec, cfg: cfg, n: n, seed: seedOf(n), pick: rand.New(rand.NewPCG(n, 7)), gone: make([]bool, cfg.Players)}
+	r := &run{t: t, spec: spec, cfg: cfg, n: n, seed: seedOf(n), pick: rand.New(rand.NewPCG(n, 7)), gone: make([]bool, cfg.Players), resignAt: -1}
 	g, err := spec.New(cfg.Players, cfg.Options, record.Rand(r.seed))
 	if err != nil {
 		t.Fatalf("%s: New(%d): %v", spec.Name, cfg.Players, err)
@@ -255,8 +263,8 @@ func (r *run) play() bool {
 			}
 		}
 		r.checkObserve(g)
-		if r.resign && r.pick.IntN(30) == 0 {
-			r.resignOne()
+		if r.resignAt >= 0 && (ply == r.resignAt || ply > r.resignAt && r.pick.IntN(30) == 0) {
+			r.resignOne(toMove, ply == r.resignAt && r.resignOffTurn)
 			continue
 		}
 		p := toMove[r.pick.IntN(len(toMove))]
@@ -409,8 +417,14 @@ func (r *run) checkObserve(g rules.Game) {
 	toMove := g.ToMove(nil)
 	scores := g.Scores(nil)
 	status := g.Outcome().Status
+	texts := map[string]rules.View{} // View text -> Observe of the first viewer with it
 	for v := rules.Spectator; int(v) < g.Players(); v++ {
 		a := g.Observe(v)
+		if w, ok := texts[g.View(v)]; ok && (!bytes.Equal(w.Cells, a.Cells) || !bytes.Equal(w.Extra, a.Extra)) {
+			r.fatalf("viewers %d and %d get the same View text but different Observe data: Observe holds more than View", w.Viewer, v)
+		} else if !ok {
+			texts[g.View(v)] = rules.View{Viewer: v, Cells: bytes.Clone(a.Cells), Extra: bytes.Clone(a.Extra)}
+		}
 		if a.Viewer != v || a.Status != status || !slices.Equal(a.ToMove, toMove) || !slices.Equal(a.Scores, scores) {
 			r.fatalf("Observe(%d) = viewer %d, %v, to move %v, scores %v; the game says %v, to move %v, scores %v",
 				v, a.Viewer, a.Status, a.ToMove, a.Scores, status, toMove, scores)
@@ -419,6 +433,8 @@ func (r *run) checkObserve(g rules.Game) {
 		if !equalView(a, b) {
 			r.fatalf("Observe(%d) is not deterministic: %+v then %+v", v, a, b)
 		}
+		saved := rules.View{Viewer: a.Viewer, Status: a.Status, ToMove: slices.Clone(a.ToMove), Scores: slices.Clone(a.Scores),
+			Cells: bytes.Clone(a.Cells), Extra: bytes.Clone(a.Extra)}
 		for _, s := range [][]byte{a.Cells, a.Extra} {
 			for i := range s {
 				s[i] ^= 0xFF
@@ -430,8 +446,11 @@ func (r *run) checkObserve(g rules.Game) {
 		for i := range a.ToMove {
 			a.ToMove[i]++
 		}
-		if c := g.Observe(v); !equalView(b, c) {
-			r.fatalf("Observe(%d) shares memory with the game: changing one view changed the next", v)
+		if !equalView(b, saved) {
+			r.fatalf("Observe(%d) hands out shared memory: changing one view changed another", v)
+		}
+		if c := g.Observe(v); !equalView(c, saved) {
+			r.fatalf("Observe(%d) shares memory with the game: changing one view changed another", v)
 		}
 	}
 }
@@ -531,15 +550,22 @@ func visible(steps []rules.Step, v rules.Player) []rules.Step {
 	return out
 }
 
-// resignOne makes a random seat still playing resign, on turn or not.
-func (r *run) resignOne() {
+// resignOne makes a random seat still playing resign: one not in toMove
+// when offTurn and there is one, otherwise any.
+func (r *run) resignOne(toMove []rules.Player, offTurn bool) {
 	r.t.Helper()
 	g := r.g
-	var alive []rules.Player
+	var alive, off []rules.Player
 	for q, gone := range r.gone {
 		if !gone {
 			alive = append(alive, rules.Player(q))
+			if !slices.Contains(toMove, rules.Player(q)) {
+				off = append(off, rules.Player(q))
+			}
 		}
+	}
+	if offTurn && len(off) > 0 {
+		alive = off
 	}
 	q := alive[r.pick.IntN(len(alive))]
 	m := rules.Move{Kind: rules.KindResign}
