@@ -5,7 +5,12 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/bomber-game/bomber/segment"
 
 	"github.com/bomber-game/bomber/segment/transcript"
 	"github.com/bomber-game/bomber/statemachine/replay"
@@ -50,5 +55,43 @@ func TestGolden(t *testing.T) {
 				t.Errorf("%s: server answers differ (- recorded, + actual):\n%s", file, d)
 			}
 		})
+	}
+}
+
+// TestProtocolExamplesAreGolden: the examples of docs/protocol.md section
+// 8.7 stand, line for line, in the golden transcripts they name, and every
+// extended message type has one.
+func TestProtocolExamplesAreGolden(t *testing.T) {
+	raw, err := os.ReadFile("../docs/protocol.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	start := strings.Index(doc, "### 8.7 ")
+	end := strings.Index(doc, "### 8.8 ")
+	if start < 0 || end < start {
+		t.Fatal("docs/protocol.md has no section 8.7")
+	}
+	head := regexp.MustCompile(`(?m)^(\w+) \((\S+\.txt), line (\d+)\):\n\n` + "```" + `\n((?:.+\n)+?)` + "```")
+	seen := map[string]bool{}
+	for _, m := range head.FindAllStringSubmatch(doc[start:end], -1) {
+		name, file, line := m[1], m[2], m[3]
+		seen[name] = true
+		tr, err := os.ReadFile(filepath.Join("../testdata/transcripts", file))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		lines := strings.Split(string(tr), "\n")
+		n, _ := strconv.Atoi(line)
+		for i, want := range strings.Split(strings.TrimSuffix(m[4], "\n"), "\n") {
+			if k := n - 1 + i; k >= len(lines) || lines[k] != want {
+				t.Errorf("%s: %s line %d is not the documented example %q", name, file, n+i, want)
+			}
+		}
+	}
+	for ty := segment.Type(0x20); ty < 0x40; ty++ {
+		if ty.KnownExtended() && !seen[ty.String()] {
+			t.Errorf("no golden example of %v in docs/protocol.md 8.7", ty)
+		}
 	}
 }
