@@ -28,6 +28,8 @@ vet:
 # with BOMBER_REQUIRE_MYSQL=1 they fail instead of skipping when it is absent.
 test: vet
 	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+	# two thousand random games through the hub, no byte leaking a secret (fast without -race)
+	BOMBER_LEAK_GAMES=400 $(GO) test -count=1 -run 'TestRandomGamesKeepSecrets' ./statemachine/
 
 # The comparison table of docs/performance.md: bomberd on the epoll reactor
 # and on the net transport side by side (BENCH_QUICK=1 for a shorter run).
