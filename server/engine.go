@@ -40,6 +40,7 @@ type engine struct {
 	cfg      Config
 	hub      *statemachine.Hub
 	pool     *pool
+	bots     *botPool
 	log      *zap.Logger
 	start    time.Time
 	conns    map[statemachine.ConnID]*conn
@@ -62,6 +63,7 @@ func newEngine(cfg Config, p *pool) *engine {
 		cfg:     cfg,
 		hub:     statemachine.New(cfg.Hub),
 		pool:    p,
+		bots:    newBotPool(p.ctx, cfg, p.wake),
 		log:     cfg.Logger,
 		start:   cfg.Clock.Now(),
 		conns:   make(map[statemachine.ConnID]*conn),
@@ -209,6 +211,25 @@ func (e *engine) tick() {
 	}
 }
 
+// drainBots delivers the moves bot workers have chosen.
+func (e *engine) drainBots() {
+	for {
+		select {
+		case a := <-e.bots.results:
+			e.botAnswer(a)
+		default:
+			return
+		}
+	}
+}
+
+func (e *engine) botAnswer(a statemachine.BotAnswer) {
+	if e.cfg.Tap != nil {
+		e.cfg.Tap.Bot(a)
+	}
+	e.hub.BotMove(e.now(), a)
+}
+
 // answer delivers a worker's account answer.
 func (e *engine) answer(id uint64, a statemachine.Answer) {
 	e.hub.Answer(e.now(), id, a)
@@ -233,6 +254,7 @@ func (e *engine) bound() {
 // is told) whose outputs must not be lost. Sends are coalesced per
 // connection and written once per call.
 func (e *engine) process() {
+	e.drainBots()
 	for {
 		rd := e.hub.Ready()
 		if rd.Empty() {
@@ -244,6 +266,7 @@ func (e *engine) process() {
 		b.Checks = append(b.Checks[:0], rd.Checks...)
 		b.Records = append(b.Records[:0], rd.Records...)
 		b.Notices = append(b.Notices[:0], rd.Notices...)
+		b.Bots = append(b.Bots[:0], rd.Bots...)
 		e.hub.Advance()
 		for _, n := range b.Notices {
 			e.log.Warn(n.Kind.String(), zap.Uint64("conn", uint64(n.Conn)), zap.String("user", n.User), zap.String("source", n.Source))
@@ -287,6 +310,13 @@ func (e *engine) process() {
 				e.hub.Answer(e.now(), ch.ID, statemachine.Unavailable)
 			}
 		}
+		for _, req := range b.Bots {
+			if !e.bots.ask(req) {
+				e.log.Warn("bot queue full; playing a random legal move", zap.String("game", req.Game))
+				e.botAnswer(fallbackMove(req))
+			}
+		}
+		clear(b.Bots) // they hold game copies
 		for _, r := range b.Records {
 			e.obs.GameEnded(r.Reason)
 			e.pool.record(r, e.wall(r.Start), e.wall(r.End))

@@ -66,6 +66,9 @@ type Observer interface {
 	GameEnded(reason string)
 	LoopLatency(d time.Duration)
 	CheckLatency(kind statemachine.CheckKind, d time.Duration, a statemachine.Answer)
+	// BotMove: a computer player chose a move in d (from a bot worker);
+	// ok is false when it failed or ran over its budget.
+	BotMove(game string, d time.Duration, ok bool)
 }
 
 type nopObserver struct{}
@@ -79,6 +82,7 @@ func (nopObserver) ProtocolError(string)                                        
 func (nopObserver) GameEnded(string)                                                        {}
 func (nopObserver) LoopLatency(time.Duration)                                               {}
 func (nopObserver) CheckLatency(statemachine.CheckKind, time.Duration, statemachine.Answer) {}
+func (nopObserver) BotMove(string, time.Duration, bool)                                     {}
 
 // Tap sees every connection's traffic, for capture. Its methods are called
 // on the engine goroutine in the order things happen and must not block for
@@ -92,6 +96,9 @@ type Tap interface {
 	Out(id statemachine.ConnID, seg segment.Segment)
 	// Closed: the connection ended; byServer tells who ended it.
 	Closed(id statemachine.ConnID, byServer bool)
+	// Bot: a computer player's move reached the hub (an input, like bytes
+	// from a client: a capture that records it replays exactly).
+	Bot(a statemachine.BotAnswer)
 }
 
 // Config is everything a transport needs.
@@ -113,8 +120,13 @@ type Config struct {
 	Workers        int           // account workers; 0: 4
 	QueueLen       int           // account checks waiting for a worker; beyond, answered Unavailable. 0: 1024
 	CheckTimeout   time.Duration // one account check; 0: 5s
-	TickEvery      time.Duration // how often deadlines are checked; 0: 100ms
-	SendBuffer     int           // SO_SNDBUF for accepted sockets; 0: the kernel's default
+	BotWorkers     int           // computer players running at once; 0: 2
+	BotQueue       int           // bot moves waiting for a worker; beyond, a random legal move is played. 0: 1024
+	BotBudget      time.Duration // one bot move; past it a random legal move is played. 0: 200ms
+	// Bot plays a computer player's move; nil means statemachine.RunBot.
+	Bot        func(statemachine.BotRequest) (statemachine.BotAnswer, error)
+	TickEvery  time.Duration // how often deadlines are checked; 0: 100ms
+	SendBuffer int           // SO_SNDBUF for accepted sockets; 0: the kernel's default
 	// OnLoop is called on the engine goroutine at every tick (the systemd
 	// watchdog is pinged from here, proving the loop is alive).
 	OnLoop func()
@@ -138,6 +150,21 @@ func (c *Config) defaults() {
 	}
 	if c.TickEvery <= 0 {
 		c.TickEvery = 100 * time.Millisecond
+	}
+	if c.BotWorkers <= 0 {
+		c.BotWorkers = 2
+	}
+	if c.BotQueue <= 0 {
+		c.BotQueue = 1024
+	}
+	if c.BotBudget <= 0 {
+		c.BotBudget = 200 * time.Millisecond
+	}
+	if c.Bot == nil {
+		c.Bot = statemachine.RunBot
+	}
+	if c.Observer == nil {
+		c.Observer = nopObserver{}
 	}
 	if c.Logger == nil {
 		c.Logger = zap.NewNop()

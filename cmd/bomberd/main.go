@@ -121,6 +121,9 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		Workers:        cfg.Limits.AccountWorkers,
 		QueueLen:       cfg.Limits.AccountQueue,
 		CheckTimeout:   cfg.Limits.AccountTimeout,
+		BotWorkers:     cfg.Tables.BotWorkers,
+		BotQueue:       cfg.Tables.BotQueue,
+		BotBudget:      cfg.Tables.BotBudget,
 		OnLoop:         watchdog(log),
 	}
 	if cfg.Admin.Listen != "" {

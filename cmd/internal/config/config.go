@@ -81,6 +81,11 @@ type Tables struct {
 	ChatRate         int           `mapstructure:"chat_rate"`
 	ChatBurst        int           `mapstructure:"chat_burst"`
 	OfferTTL         time.Duration `mapstructure:"offer_ttl"`
+	ResumeGrace      time.Duration `mapstructure:"resume_grace"`
+	ResumeGraceBye   time.Duration `mapstructure:"resume_grace_bye"`
+	BotWorkers       int           `mapstructure:"bot_workers"`
+	BotQueue         int           `mapstructure:"bot_queue"`
+	BotBudget        time.Duration `mapstructure:"bot_budget"`
 }
 
 // Log sets logging.
@@ -147,6 +152,11 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("tables.chat_rate", statemachine.DefaultChatRate)
 	v.SetDefault("tables.chat_burst", statemachine.DefaultChatBurst)
 	v.SetDefault("tables.offer_ttl", statemachine.DefaultOfferTTL)
+	v.SetDefault("tables.resume_grace", statemachine.DefaultResumeGrace)
+	v.SetDefault("tables.resume_grace_bye", statemachine.DefaultResumeGraceBye)
+	v.SetDefault("tables.bot_workers", 2)
+	v.SetDefault("tables.bot_queue", 1024)
+	v.SetDefault("tables.bot_budget", 200*time.Millisecond)
 	v.SetDefault("log.level", "info")
 	v.SetDefault("log.format", "json")
 	v.SetDefault("capture.enabled", false)
@@ -261,8 +271,9 @@ func (c *Config) Validate() error {
 		l.LoginFailures < 0 || l.LoginWindow < 0 || l.LoginLockout < 0 || l.SegmentRate < 0 || l.SegmentBurst < 0 || l.SegmentRate > 0 && l.SegmentBurst < 1 {
 		bad("limits: a value is out of range (%+v)", l)
 	}
-	if t := c.Tables; t.MaxTables < 1 || t.MaxTablesPerUser < 1 || t.MaxWatchers < 0 || t.ChatRate < 1 || t.ChatBurst < 1 || t.OfferTTL < time.Second {
-		bad("tables: a value is out of range (max_tables and max_tables_per_user >= 1, chat_rate and chat_burst >= 1, offer_ttl >= 1s)")
+	if t := c.Tables; t.MaxTables < 1 || t.MaxTablesPerUser < 1 || t.MaxWatchers < 0 || t.ChatRate < 1 || t.ChatBurst < 1 || t.OfferTTL < time.Second ||
+		t.ResumeGrace < time.Second || t.ResumeGraceBye < time.Second || t.BotWorkers < 1 || t.BotQueue < 1 || t.BotBudget < time.Millisecond {
+		bad("tables: a value is out of range (max_tables, max_tables_per_user, chat_rate, chat_burst, bot_workers and bot_queue >= 1; offer_ttl and the resume graces >= 1s; bot_budget >= 1ms)")
 	}
 	if c.Log.Format != "json" && c.Log.Format != "console" {
 		bad("log.format: %q (want json or console)", c.Log.Format)
@@ -302,5 +313,7 @@ func (c *Config) Hub() statemachine.Config {
 		ChatRate:         c.Tables.ChatRate,
 		ChatBurst:        c.Tables.ChatBurst,
 		OfferTTL:         c.Tables.OfferTTL,
+		ResumeGrace:      c.Tables.ResumeGrace,
+		ResumeGraceBye:   c.Tables.ResumeGraceBye,
 	}
 }
