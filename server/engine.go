@@ -27,6 +27,7 @@ type link interface {
 // conn is one connection as the engine sees it.
 type conn struct {
 	id      statemachine.ConnID
+	ip      netip.Addr // the source address (account checks are bounded per address)
 	dec     segment.Decoder
 	link    link
 	partial int64 // engine time the current incomplete segment started; 0 for none
@@ -109,7 +110,7 @@ func (e *engine) wall(t int64) time.Time { return e.start.Add(time.Duration(t - 
 
 func (e *engine) open(l link, ip netip.Addr, remote string) *conn {
 	e.nextID++
-	c := &conn{id: e.nextID, link: l}
+	c := &conn{id: e.nextID, link: l, ip: ip}
 	e.conns[c.id] = c
 	if e.cfg.Tap != nil {
 		e.cfg.Tap.Opened(c.id, remote)
@@ -183,6 +184,7 @@ func (e *engine) drop(c *conn, reason CloseReason, kill bool) {
 	delete(e.conns, c.id)
 	delete(e.partial, c)
 	e.hub.Closed(e.now(), c.id)
+	e.cancelChecks(c)
 	e.obs.ConnClosed(reason)
 	if e.cfg.Tap != nil {
 		e.cfg.Tap.Closed(c.id, reason != ReasonPeer)
@@ -192,6 +194,13 @@ func (e *engine) drop(c *conn, reason CloseReason, kill bool) {
 	} else {
 		c.link.shut()
 	}
+}
+
+// cancelChecks withdraws c's account checks that are still waiting: the
+// hub forgets them (a cancelled check was never run, so it counts as
+// nothing).
+func (e *engine) cancelChecks(c *conn) {
+	e.pool.cancel(c.id, func(id uint64) { e.hub.Answer(e.now(), id, statemachine.Unavailable) })
 }
 
 // tick passes time: hub deadlines and incomplete-segment timeouts.
@@ -274,6 +283,7 @@ func (e *engine) process() {
 				c.gone = true
 				delete(e.conns, id)
 				delete(e.partial, c)
+				e.cancelChecks(c)
 				e.obs.ConnClosed(ReasonServer)
 				if e.cfg.Tap != nil {
 					e.cfg.Tap.Closed(c.id, true)
@@ -282,8 +292,13 @@ func (e *engine) process() {
 			}
 		}
 		for _, ch := range b.Checks {
-			if !e.pool.check(ch) {
-				e.log.Warn("account check queue full; answering unavailable", zap.String("user", ch.User))
+			c := e.conns[ch.Conn]
+			switch {
+			case c == nil || c.gone:
+				e.hub.Answer(e.now(), ch.ID, statemachine.Unavailable) // closed already: not worth asking
+			case !e.pool.check(ch, c.ip):
+				e.log.Warn("account check refused (queue full, or too many from this address or for this name); answering unavailable",
+					zap.String("user", ch.User), zap.String("source", c.ip.String()))
 				e.hub.Answer(e.now(), ch.ID, statemachine.Unavailable)
 			}
 		}
