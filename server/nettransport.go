@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"go.uber.org/zap"
-
-	"github.com/bomber-game/bomber/statemachine"
 )
 
 // NetTransport serves over the net package with a goroutine per connection
@@ -18,16 +16,14 @@ import (
 // It works on every system and under TLS, and is the baseline the reactor
 // is measured against.
 type NetTransport struct {
+	door
 	cfg    Config
-	eng    *engine
 	pool   *pool
-	events chan func()
 	wakeCh chan struct{}
 
 	mu        sync.Mutex
 	listeners []net.Listener
 	startOnce sync.Once
-	done      chan struct{}
 	stopped   bool
 }
 
@@ -66,10 +62,9 @@ const (
 func NewNetTransport(cfg Config) *NetTransport {
 	cfg.defaults()
 	t := &NetTransport{
+		door:   newDoor(1024, nil), // the loop selects on its channel
 		cfg:    cfg,
-		events: make(chan func(), 1024),
 		wakeCh: make(chan struct{}, 1),
-		done:   make(chan struct{}),
 	}
 	t.pool = newPool(cfg, func() {
 		select {
@@ -89,12 +84,12 @@ func (t *NetTransport) loop() {
 	defer tick.Stop()
 	for !t.stopped {
 		select {
-		case f := <-t.events:
+		case f := <-t.in:
 			t0 := time.Now()
 			f()
 			for i := 0; i < 256; i++ { // batch what is already waiting
 				select {
-				case f := <-t.events:
+				case f := <-t.in:
 					f()
 					continue
 				default:
@@ -125,37 +120,6 @@ func (t *NetTransport) drainResults() {
 		default:
 			return
 		}
-	}
-}
-
-func (t *NetTransport) engine() *engine { return t.eng }
-
-// post runs f on the loop; false once the transport has stopped.
-func (t *NetTransport) post(f func()) bool {
-	select {
-	case t.events <- f:
-		return true
-	case <-t.done:
-		return false
-	}
-}
-
-func (t *NetTransport) do(ctx context.Context, f func()) error {
-	ran := make(chan struct{})
-	select {
-	case t.events <- func() { f(); close(ran) }:
-	case <-t.done:
-		return ErrClosed
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	select {
-	case <-ran:
-		return nil
-	case <-t.done:
-		return ErrClosed
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 }
 
@@ -350,28 +314,4 @@ func (t *NetTransport) Shutdown(ctx context.Context) error {
 		err = perr
 	}
 	return err
-}
-
-// Reconfigure applies new settings on the loop (hub behaviour and limits;
-// the worker pool keeps its size).
-func (t *NetTransport) Reconfigure(ctx context.Context, f func(*Config)) error {
-	return t.do(ctx, func() { t.eng.reconfigure(f) })
-}
-
-// Sessions implements Transport.
-func (t *NetTransport) Sessions(ctx context.Context) (out []statemachine.SessionInfo, err error) {
-	err = t.do(ctx, func() { out = t.eng.hub.Sessions(nil) })
-	return out, err
-}
-
-// Kick implements Transport.
-func (t *NetTransport) Kick(ctx context.Context, user string) (ok bool, err error) {
-	err = t.do(ctx, func() { ok = t.eng.kick(user) })
-	return ok, err
-}
-
-// Stats implements Transport.
-func (t *NetTransport) Stats(ctx context.Context) (s statemachine.Stats, err error) {
-	err = t.do(ctx, func() { s = *t.eng.hub.Stats() })
-	return s, err
 }
