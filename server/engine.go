@@ -1,8 +1,11 @@
 package server
 
 import (
+	"cmp"
 	"errors"
 	"net/netip"
+	"slices"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -22,6 +25,9 @@ type link interface {
 	shut()
 	// kill closes the connection at once.
 	kill()
+	// unread is how many bytes are queued for the peer and not yet taken
+	// by the kernel (the engine's outQueued is the sum over all links).
+	unread() int
 }
 
 // conn is one connection as the engine sees it.
@@ -52,6 +58,10 @@ type engine struct {
 	scratch  []byte
 	admitted int
 	perIP    map[netip.Addr]int
+	// outQueued is the output queued for every connection and not yet
+	// taken by the kernel (the net transport's writers subtract from it on
+	// their own goroutines).
+	outQueued atomic.Int64
 }
 
 func newEngine(cfg Config, p *pool) *engine {
@@ -318,6 +328,50 @@ func (e *engine) process() {
 	}
 	clear(e.flushq)
 	e.flushq = e.flushq[:0]
+	if e.shedOutput() {
+		e.process() // the hub has told the others; send that
+	}
+}
+
+// shedOutput keeps the output queued for all connections together within
+// MaxOutputTotal: past it, the connections with the most unread output
+// (the slowest readers) are disconnected, as many as it takes. It reports
+// whether it disconnected any.
+func (e *engine) shedOutput() bool {
+	over := e.outQueued.Load() - int64(e.cfg.MaxOutputTotal)
+	if e.cfg.MaxOutputTotal <= 0 || over <= 0 {
+		return false
+	}
+	type backlog struct {
+		c *conn
+		n int
+	}
+	var bl []backlog
+	for _, c := range e.conns {
+		if n := c.link.unread(); n > 0 {
+			bl = append(bl, backlog{c, n})
+		}
+	}
+	slices.SortFunc(bl, func(a, b backlog) int {
+		if a.n != b.n {
+			return cmp.Compare(b.n, a.n)
+		}
+		return cmp.Compare(a.c.id, b.c.id)
+	})
+	n := 0
+	for _, b := range bl {
+		if over <= 0 {
+			break
+		}
+		over -= int64(b.n)
+		e.drop(b.c, ReasonOutputMemory, true)
+		n++
+	}
+	if n > 0 {
+		e.log.Warn("unread output of all connections over limits.max_output_total; disconnected the slowest readers",
+			zap.Int("connections", n), zap.Int("max_output_total", e.cfg.MaxOutputTotal))
+	}
+	return n > 0
 }
 
 // shutdown ends games as aborted and closes every connection.

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -47,7 +48,9 @@ type nconn struct {
 	dead     chan struct{}
 	once     sync.Once
 	admitted bool
-	writing  bool      // the writer is inside a Write: output is waiting on the client
+	finished bool         // closed: output sent now goes nowhere
+	pending  atomic.Int64 // output queued or being written (link.unread)
+	writing  bool         // the writer is inside a Write: output is waiting on the client
 	since    time.Time // when that Write began
 }
 
@@ -234,11 +237,13 @@ func (n *nconn) writer() {
 			for len(out) > 0 {
 				k := wholeSegments(out)
 				if _, err := n.nc.Write(out[:k]); err != nil {
+					n.account(-len(out))
 					n.t.post(func() { n.t.engine().closed(n.c, ReasonPeer) })
 					n.finish()
 					return
 				}
 				out = out[k:]
+				n.account(-k)
 			}
 			n.mu.Lock()
 			n.writing = false
@@ -254,6 +259,12 @@ func (n *nconn) writer() {
 // finish ends the connection's goroutines; runs once.
 func (n *nconn) finish() {
 	n.once.Do(func() {
+		n.mu.Lock()
+		n.finished = true
+		rest := len(n.out)
+		n.out = nil
+		n.mu.Unlock()
+		n.account(-rest)
 		close(n.dead)
 		n.nc.Close()
 		if n.admitted {
@@ -273,9 +284,22 @@ func (n *nconn) send(p []byte) bool {
 	if size > hardCap*bound || size > bound && n.writing && time.Since(n.since) > stallAfter {
 		return false
 	}
+	if n.finished {
+		return true // the engine hears of the close soon
+	}
 	n.out = append(n.out, p...)
+	n.account(len(p))
 	return true
 }
+
+// account counts d more (or fewer) bytes of output queued for n.
+func (n *nconn) account(d int) {
+	n.pending.Add(int64(d))
+	n.t.engine().outQueued.Add(int64(d))
+}
+
+// unread implements link.
+func (n *nconn) unread() int { return int(n.pending.Load()) }
 
 func (n *nconn) flush() {
 	select {

@@ -295,8 +295,12 @@ func (rc *rconn) send(p []byte) bool {
 		return false
 	}
 	rc.out = append(rc.out, p...)
+	rc.r.eng.outQueued.Add(int64(len(p)))
 	return true
 }
+
+// unread implements link.
+func (rc *rconn) unread() int { return len(rc.out) }
 
 // flush implements link: write now unless the kernel said it is full.
 func (rc *rconn) flush() {
@@ -311,6 +315,7 @@ func (rc *rconn) write() {
 		n, err := unix.Write(rc.fd, rc.out[:wholeSegments(rc.out)])
 		if n > 0 {
 			rc.out = rc.out[n:]
+			rc.r.eng.outQueued.Add(-int64(n))
 		}
 		if err != nil {
 			if errors.Is(err, unix.EAGAIN) {
@@ -363,6 +368,7 @@ func (rc *rconn) kill() {
 	delete(r.fds, rc.fd)
 	r.eng.release(rc.ip)
 	unix.Close(rc.fd)
+	r.eng.outQueued.Add(-int64(len(rc.out)))
 	rc.out = nil
 }
 

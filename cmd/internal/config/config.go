@@ -59,6 +59,7 @@ type Limits struct {
 	MaxConnections      int           `mapstructure:"max_connections"`
 	MaxConnectionsPerIP int           `mapstructure:"max_connections_per_ip"`
 	MaxOutputBytes      int           `mapstructure:"max_output_bytes"`
+	MaxOutputTotal      int           `mapstructure:"max_output_total"`
 	SegmentTimeout      time.Duration `mapstructure:"segment_timeout"`
 	LoginTimeout        time.Duration `mapstructure:"login_timeout"`
 	AccountWorkers      int           `mapstructure:"account_workers"`
@@ -119,6 +120,7 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("limits.max_connections", 10000)
 	v.SetDefault("limits.max_connections_per_ip", 64)
 	v.SetDefault("limits.max_output_bytes", 256<<10)
+	v.SetDefault("limits.max_output_total", 128<<20)
 	v.SetDefault("limits.segment_timeout", 30*time.Second)
 	v.SetDefault("limits.login_timeout", 2*time.Minute)
 	v.SetDefault("limits.account_workers", 4)
@@ -239,7 +241,7 @@ func (c *Config) Validate() error {
 		bad("hashing: memory_kib %d, iterations %d, parallelism %d, max_concurrent %d out of range", c.Hashing.MemoryKiB, c.Hashing.Iterations, c.Hashing.Parallelism, c.Hashing.MaxConcurrent)
 	}
 	l := c.Limits
-	if l.MaxConnections < 1 || l.MaxConnectionsPerIP < 0 || l.MaxOutputBytes < 512 || l.AccountWorkers < 1 || l.AccountQueue < 1 || l.AccountTimeout <= 0 || l.SegmentTimeout < 0 || l.LoginTimeout < 0 ||
+	if l.MaxConnections < 1 || l.MaxConnectionsPerIP < 0 || l.MaxOutputBytes < 512 || l.MaxOutputTotal < l.MaxOutputBytes || l.AccountWorkers < 1 || l.AccountQueue < 1 || l.AccountTimeout <= 0 || l.SegmentTimeout < 0 || l.LoginTimeout < 0 ||
 		l.LoginFailures < 0 || l.LoginWindow < 0 || l.LoginLockout < 0 || l.SegmentRate < 0 || l.SegmentBurst < 0 || l.SegmentRate > 0 && l.SegmentBurst < 1 {
 		bad("limits: a value is out of range (%+v)", l)
 	}
