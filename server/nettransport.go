@@ -51,7 +51,7 @@ type nconn struct {
 	finished bool         // closed: output sent now goes nowhere
 	pending  atomic.Int64 // output queued or being written (link.unread)
 	writing  bool         // the writer is inside a Write: output is waiting on the client
-	since    time.Time // when that Write began
+	since    time.Time    // when that Write began
 }
 
 // stallAfter is how long the writer may sit in one Write before the output
