@@ -6,6 +6,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -90,6 +91,25 @@ type Capture struct {
 // Admin is the operators' HTTP listener.
 type Admin struct {
 	Listen string `mapstructure:"listen"`
+	// Token authorises requests that change state (POST /kick); meant for
+	// the environment (BOMBER_ADMIN_TOKEN). Empty: TokenFile's contents.
+	Token string `mapstructure:"token"`
+	// TokenFile holds the token; bomberd generates it (mode 0600) on its
+	// first start, and bomberctl reads it.
+	TokenFile string `mapstructure:"token_file"`
+}
+
+// ReadAdminToken reads the admin token from c.TokenFile.
+func ReadAdminToken(c Admin) (string, error) {
+	b, err := os.ReadFile(c.TokenFile)
+	if err != nil {
+		return "", fmt.Errorf("admin token: %w", err)
+	}
+	tok := strings.TrimSpace(string(b))
+	if tok == "" {
+		return "", fmt.Errorf("admin token: %s is empty", c.TokenFile)
+	}
+	return tok, nil
 }
 
 // TLS is an optional second listener speaking the protocol inside TLS.
@@ -139,6 +159,8 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("capture.max_file_bytes", 16<<20)
 	v.SetDefault("capture.max_files", 20)
 	v.SetDefault("admin.listen", "127.0.0.1:20344")
+	v.SetDefault("admin.token", "")
+	v.SetDefault("admin.token_file", "var/admin.token")
 	v.SetDefault("tls.listen", "")
 	v.SetDefault("tls.cert_file", "")
 	v.SetDefault("tls.key_file", "")
@@ -250,6 +272,9 @@ func (c *Config) Validate() error {
 	}
 	if (c.TLS.Listen != "") && (c.TLS.CertFile == "" || c.TLS.KeyFile == "") {
 		bad("tls: listen set without cert_file and key_file")
+	}
+	if c.Admin.Listen != "" && c.Admin.Token == "" && c.Admin.TokenFile == "" {
+		bad("admin: listen set without token or token_file")
 	}
 	if c.ShutdownTimeout <= 0 {
 		bad("shutdown_timeout: must be positive")
