@@ -228,9 +228,15 @@ func (e *engine) tick() {
 	}
 }
 
-// answer delivers a worker's account answer.
-func (e *engine) answer(id uint64, a statemachine.Answer) {
-	e.hub.Answer(e.now(), id, a)
+// answer delivers a worker's account answer. A failure that locks its
+// address out also drops the password checks that address has waiting:
+// they are answered code 4 without hashing.
+func (e *engine) answer(res result) {
+	now := e.now()
+	e.hub.Answer(now, res.id, res.a)
+	if (res.a == statemachine.WrongPassword || res.a == statemachine.NotFound) && e.hub.AddressLocked(now, res.src.String()) {
+		e.pool.dropSource(res.src, func(id uint64) { e.hub.Answer(now, id, statemachine.Unavailable) })
+	}
 	e.bound()
 }
 

@@ -214,3 +214,39 @@ func TestLookupsDoNotWaitForHashing(t *testing.T) {
 		})
 	}
 }
+
+// TestLockedAddressChecksAreDropped: clients from one address that keep
+// their connections open and send a wrong password each all at once get
+// no more than login_failures of them hashed (plus the one running when
+// the address is locked); the rest are answered code 4 unhashed.
+func TestLockedAddressChecksAreDropped(t *testing.T) {
+	const conns = 20
+	hub := statemachine.Config{LoginFailures: 5, LoginWindow: time.Minute, LoginLockout: 5 * time.Minute}
+	for _, kind := range kinds {
+		t.Run(string(kind), func(t *testing.T) {
+			store := &hashingStore{hashCost: 5 * time.Millisecond}
+			f := start(t, kind, hub, func(c *server.Config) { c.Check = store.check })
+			var ncs []net.Conn
+			for i := range conns {
+				nc, err := net.Dial("tcp", f.addr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer nc.Close()
+				user := []string{"Novate", "Twofyw", "Larry", "Albert", "Beth", "Cindy"}[i%6] // no name has many waiting
+				write(t, nc, segment.Name(segment.Info, user), segment.Name(segment.Passwd, fmt.Sprint("guess", i)))
+				ncs = append(ncs, nc)
+			}
+			codes := map[byte]int{}
+			for _, nc := range ncs {
+				got := readUntil(t, nc, segment.PasswdResp)
+				codes[got[len(got)-1].Payload()[0]]++
+			}
+			hashed := store.wrong.Load()
+			t.Logf("%s: %d pipelined wrong passwords from one address: %d hashed; answers by code %v", kind, conns, hashed, codes)
+			if hashed > int64(hub.LoginFailures+1) {
+				t.Fatalf("%d of %d wrong passwords from one address were hashed; the lock-out should stop it at %d", hashed, conns, hub.LoginFailures+1)
+			}
+		})
+	}
+}

@@ -119,7 +119,7 @@ func (t *NetTransport) drainResults() {
 	for {
 		select {
 		case res := <-t.pool.results:
-			t.eng.answer(res.id, res.a)
+			t.eng.answer(res)
 		default:
 			return
 		}

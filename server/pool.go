@@ -18,8 +18,9 @@ type timedRecord struct {
 }
 
 type result struct {
-	id uint64
-	a  statemachine.Answer
+	id  uint64
+	a   statemachine.Answer
+	src netip.Addr // the address the check came from
 }
 
 // Password checks are bounded per source address and per user name: at
@@ -189,6 +190,32 @@ func (p *pool) cancel(conn statemachine.ConnID, answer func(id uint64)) {
 	}
 }
 
+// dropSource takes the password checks of address src that are still
+// waiting out of the queue (the address has been locked out: its guesses
+// are not worth hashing) and reports each one's id to answer. Called on the
+// engine goroutine.
+func (p *pool) dropSource(src netip.Addr, answer func(id uint64)) {
+	q := p.queues[statemachine.Verify]
+	var ids []uint64
+	p.qmu.Lock()
+	for el := q.jobs.Front(); el != nil; {
+		next := el.Next()
+		if j := el.Value.(*job); j.src == src {
+			q.jobs.Remove(el)
+			delete(q.byConn, j.c.Conn)
+			for _, key := range j.keys() {
+				q.uncount(key)
+			}
+			ids = append(ids, j.c.ID)
+		}
+		el = next
+	}
+	p.qmu.Unlock()
+	for _, id := range ids {
+		answer(id)
+	}
+}
+
 func (p *pool) worker(q *queue) {
 	defer p.wg.Done()
 	for {
@@ -218,7 +245,7 @@ func (p *pool) worker(q *queue) {
 			q.wakeup.Broadcast() // jobs of this address or name may run now
 			p.qmu.Unlock()
 		}
-		p.results <- result{j.c.ID, a}
+		p.results <- result{j.c.ID, a, j.src}
 		p.wake()
 	}
 }

@@ -198,7 +198,7 @@ func (r *Reactor) drainResults() {
 	for {
 		select {
 		case res := <-r.pool.results:
-			r.eng.answer(res.id, res.a)
+			r.eng.answer(res)
 		default:
 			return
 		}

@@ -58,6 +58,13 @@ func (h *Hub) throttled(now int64, s *session, name string) bool {
 	return false
 }
 
+// AddressLocked reports whether logins from source are locked out now, so
+// the shell can drop the password checks that address still has waiting.
+func (h *Hub) AddressLocked(now int64, source string) bool {
+	f := h.failures[addrKey(source)]
+	return h.cfg.LoginFailures > 0 && f != nil && f.until > now
+}
+
 // failed counts a failed login against s's address, the name from that
 // address, and the name from anywhere.
 func (h *Hub) failed(now int64, s *session, name string) {
