@@ -32,12 +32,14 @@ const verifyPerName = 4
 
 // job is an account check waiting for a worker.
 type job struct {
-	c   statemachine.Check
-	src netip.Addr
+	c    statemachine.Check
+	src  netip.Addr
+	keys [2]string // what a password check is counted against: its address and its name
 }
 
-// keys are what a password check is counted against.
-func (j *job) keys() [2]string { return [2]string{"ip\x00" + j.src.String(), "user\x00" + j.c.User} }
+func newJob(c statemachine.Check, src netip.Addr) *job {
+	return &job{c: c, src: src, keys: [2]string{"ip\x00" + src.String(), "user\x00" + c.User}}
+}
 
 // queue is one kind of account check: its waiting jobs, oldest first, and
 // its own workers. Name look-ups and password checks have a queue each, so
@@ -57,7 +59,7 @@ func (q *queue) next() *job {
 	for el := q.jobs.Front(); el != nil; el = el.Next() {
 		j := el.Value.(*job)
 		if q.kind == statemachine.Verify {
-			k := j.keys()
+			k := j.keys
 			if q.running[k[0]] || q.running[k[1]] {
 				continue
 			}
@@ -85,10 +87,10 @@ func (q *queue) uncount(key string) {
 // its share of waiting password checks, the check is answered Unavailable
 // at once (the client sees code 4), so a login storm can neither stall the
 // loop nor grow memory without bound; and one address or name has at most
-// one password hashed at a time, so it cannot hold more than one worker. A check whose connection closes while
-// it waits is cancelled (its password is never hashed). Records have their
-// own queue and worker so a slow database delays no login; they are never
-// dropped.
+// one password hashed at a time, so it cannot hold more than one worker. A
+// check whose connection closes while it waits is cancelled (its password
+// is never hashed). Records have their own queue and worker so a slow
+// database delays no login; they are never dropped.
 type pool struct {
 	cfg     Config
 	results chan result
@@ -141,14 +143,14 @@ func (p *pool) check(c statemachine.Check, src netip.Addr) bool {
 		return false
 	}
 	q := p.queues[c.Kind]
-	j := &job{c: c, src: src}
+	j := newJob(c, src)
 	p.qmu.Lock()
 	defer p.qmu.Unlock()
 	if q.jobs.Len() >= p.cfg.QueueLen {
 		return false
 	}
 	if q.kind == statemachine.Verify {
-		k := j.keys()
+		k := j.keys
 		if q.waiting[k[0]] >= max(p.cfg.QueueLen/2, 1) || q.waiting[k[1]] >= verifyPerName {
 			return false
 		}
@@ -177,7 +179,7 @@ func (p *pool) cancel(conn statemachine.ConnID, answer func(id uint64)) {
 		delete(q.byConn, conn)
 		j := q.jobs.Remove(el).(*job)
 		if q.kind == statemachine.Verify {
-			for _, key := range j.keys() {
+			for _, key := range j.keys {
 				q.uncount(key)
 			}
 		}
@@ -203,7 +205,7 @@ func (p *pool) dropSource(src netip.Addr, answer func(id uint64)) {
 		if j := el.Value.(*job); j.src == src {
 			q.jobs.Remove(el)
 			delete(q.byConn, j.c.Conn)
-			for _, key := range j.keys() {
+			for _, key := range j.keys {
 				q.uncount(key)
 			}
 			ids = append(ids, j.c.ID)
@@ -239,7 +241,7 @@ func (p *pool) worker(q *queue) {
 		p.obs.CheckLatency(j.c.Kind, time.Since(t0), a)
 		if q.kind == statemachine.Verify {
 			p.qmu.Lock()
-			for _, key := range j.keys() {
+			for _, key := range j.keys {
 				delete(q.running, key)
 			}
 			q.wakeup.Broadcast() // jobs of this address or name may run now
