@@ -49,6 +49,7 @@ const (
 	ReasonServer         CloseReason = "server"          // the hub closed it (kick grace over, login timeout, bad board)
 	ReasonProtocol       CloseReason = "protocol"        // a framing error
 	ReasonBacklog        CloseReason = "backlog"         // the client did not read its output
+	ReasonOutputMemory   CloseReason = "output_memory"   // all clients' unread output passed its bound; this one had the most
 	ReasonSegmentTimeout CloseReason = "segment_timeout" // an incomplete segment waited too long
 	ReasonLimit          CloseReason = "limit"           // over a connection limit at accept
 	ReasonShutdown       CloseReason = "shutdown"        // the daemon is stopping
@@ -116,6 +117,7 @@ type Config struct {
 	MaxConns       int           // connections at once; beyond, new ones are closed at accept. 0: 10000
 	MaxConnsPerIP  int           // connections from one source address; 0: unlimited
 	MaxOutput      int           // unread output per connection before it is closed; 0: 256 KiB
+	MaxOutputTotal int           // unread output of all connections together; past it the slowest readers are closed. 0: 128 MiB
 	SegmentTimeout time.Duration // an incomplete segment may wait this long; 0: never times out
 	Workers        int           // account workers; 0: 4
 	QueueLen       int           // account checks waiting for a worker; beyond, answered Unavailable. 0: 1024
@@ -138,6 +140,9 @@ func (c *Config) defaults() {
 	}
 	if c.MaxOutput <= 0 {
 		c.MaxOutput = 256 << 10
+	}
+	if c.MaxOutputTotal <= 0 {
+		c.MaxOutputTotal = DefaultMaxOutputTotal
 	}
 	if c.Workers <= 0 {
 		c.Workers = 4
@@ -173,6 +178,11 @@ func (c *Config) defaults() {
 		c.Clock = SystemClock{}
 	}
 }
+
+// DefaultMaxOutputTotal bounds the unread output of all connections
+// together: 512 connections' worth of a full default backlog, where
+// max_connections times max_output_bytes would be 2.5 GiB.
+const DefaultMaxOutputTotal = 128 << 20
 
 // ErrClosed is returned by Serve after Shutdown.
 var ErrClosed = errors.New("server closed")

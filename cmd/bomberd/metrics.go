@@ -59,7 +59,7 @@ func newMetrics() *metrics {
 			m.segOut[t] = segOut.WithLabelValues(t.String())
 		}
 	}
-	for _, r := range []server.CloseReason{server.ReasonPeer, server.ReasonServer, server.ReasonProtocol, server.ReasonBacklog, server.ReasonSegmentTimeout, server.ReasonShutdown} {
+	for _, r := range []server.CloseReason{server.ReasonPeer, server.ReasonServer, server.ReasonProtocol, server.ReasonBacklog, server.ReasonOutputMemory, server.ReasonSegmentTimeout, server.ReasonShutdown} {
 		m.closed.WithLabelValues(string(r))
 	}
 	for _, r := range []statemachine.EndReason{statemachine.Won, statemachine.Abandoned, statemachine.Aborted} {

@@ -7,6 +7,7 @@ import (
 	crand "crypto/rand"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -61,6 +62,7 @@ type Limits struct {
 	MaxConnections      int           `mapstructure:"max_connections"`
 	MaxConnectionsPerIP int           `mapstructure:"max_connections_per_ip"`
 	MaxOutputBytes      int           `mapstructure:"max_output_bytes"`
+	MaxOutputTotal      int           `mapstructure:"max_output_total"`
 	SegmentTimeout      time.Duration `mapstructure:"segment_timeout"`
 	LoginTimeout        time.Duration `mapstructure:"login_timeout"`
 	AccountWorkers      int           `mapstructure:"account_workers"`
@@ -106,6 +108,25 @@ type Capture struct {
 // Admin is the operators' HTTP listener.
 type Admin struct {
 	Listen string `mapstructure:"listen"`
+	// Token authorises requests that change state (POST /kick); meant for
+	// the environment (BOMBER_ADMIN_TOKEN). Empty: TokenFile's contents.
+	Token string `mapstructure:"token"`
+	// TokenFile holds the token; bomberd generates it (mode 0600) on its
+	// first start, and bomberctl reads it.
+	TokenFile string `mapstructure:"token_file"`
+}
+
+// ReadAdminToken reads the admin token from c.TokenFile.
+func ReadAdminToken(c Admin) (string, error) {
+	b, err := os.ReadFile(c.TokenFile)
+	if err != nil {
+		return "", fmt.Errorf("admin token: %w", err)
+	}
+	tok := strings.TrimSpace(string(b))
+	if tok == "" {
+		return "", fmt.Errorf("admin token: %s is empty", c.TokenFile)
+	}
+	return tok, nil
 }
 
 // TLS is an optional second listener speaking the protocol inside TLS.
@@ -136,6 +157,7 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("limits.max_connections", 10000)
 	v.SetDefault("limits.max_connections_per_ip", 64)
 	v.SetDefault("limits.max_output_bytes", 256<<10)
+	v.SetDefault("limits.max_output_total", 128<<20)
 	v.SetDefault("limits.segment_timeout", 30*time.Second)
 	v.SetDefault("limits.login_timeout", 2*time.Minute)
 	v.SetDefault("limits.account_workers", 4)
@@ -165,6 +187,8 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("capture.max_file_bytes", 16<<20)
 	v.SetDefault("capture.max_files", 20)
 	v.SetDefault("admin.listen", "127.0.0.1:20344")
+	v.SetDefault("admin.token", "")
+	v.SetDefault("admin.token_file", "var/admin.token")
 	v.SetDefault("tls.listen", "")
 	v.SetDefault("tls.cert_file", "")
 	v.SetDefault("tls.key_file", "")
@@ -267,7 +291,7 @@ func (c *Config) Validate() error {
 		bad("hashing: memory_kib %d, iterations %d, parallelism %d, max_concurrent %d out of range", c.Hashing.MemoryKiB, c.Hashing.Iterations, c.Hashing.Parallelism, c.Hashing.MaxConcurrent)
 	}
 	l := c.Limits
-	if l.MaxConnections < 1 || l.MaxConnectionsPerIP < 0 || l.MaxOutputBytes < 512 || l.AccountWorkers < 1 || l.AccountQueue < 1 || l.AccountTimeout <= 0 || l.SegmentTimeout < 0 || l.LoginTimeout < 0 ||
+	if l.MaxConnections < 1 || l.MaxConnectionsPerIP < 0 || l.MaxOutputBytes < 512 || l.MaxOutputTotal < l.MaxOutputBytes || l.AccountWorkers < 1 || l.AccountQueue < 1 || l.AccountTimeout <= 0 || l.SegmentTimeout < 0 || l.LoginTimeout < 0 ||
 		l.LoginFailures < 0 || l.LoginWindow < 0 || l.LoginLockout < 0 || l.SegmentRate < 0 || l.SegmentBurst < 0 || l.SegmentRate > 0 && l.SegmentBurst < 1 {
 		bad("limits: a value is out of range (%+v)", l)
 	}
@@ -280,6 +304,9 @@ func (c *Config) Validate() error {
 	}
 	if (c.TLS.Listen != "") && (c.TLS.CertFile == "" || c.TLS.KeyFile == "") {
 		bad("tls: listen set without cert_file and key_file")
+	}
+	if c.Admin.Listen != "" && c.Admin.Token == "" && c.Admin.TokenFile == "" {
+		bad("admin: listen set without token or token_file")
 	}
 	if c.ShutdownTimeout <= 0 {
 		bad("shutdown_timeout: must be positive")
