@@ -75,6 +75,27 @@ func TestImportLegacy(t *testing.T) {
 	}
 }
 
+// TestImportReferenceDatabaseSQL imports the reference server's own
+// Database.sql form (create database, use, MD5('123') rows) as it is, and
+// the CSV form docs/operations.md shows, header included.
+func TestImportReferenceDatabaseSQL(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "bomber.db")
+	code, out := ctlRun(t, db, "", "import-legacy", "--file", "../../account/testdata/reference-database.sql")
+	if code != 0 || !strings.Contains(out, "imported 7 of 7") {
+		t.Fatalf("import of Database.sql: %d %s", code, out)
+	}
+	csv := filepath.Join(dir, "account.csv")
+	os.WriteFile(csv, []byte("name,md5hex\nErin,202cb962ac59075b964b07152d234b70\n"), 0o644)
+	code, out = ctlRun(t, db, "", "import-legacy", "--file", csv)
+	if code != 0 || !strings.Contains(out, "imported 1 of 1") {
+		t.Fatalf("import of the documented CSV: %d %s", code, out)
+	}
+	if _, out := ctlRun(t, db, "", "user", "list"); !strings.Contains(out, "Erin") || !strings.Contains(out, "Dora") {
+		t.Fatalf("imported accounts not listed:\n%s", out)
+	}
+}
+
 func TestKickAndOnlineTalkToTheAdminListener(t *testing.T) {
 	var got []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
