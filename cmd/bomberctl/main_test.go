@@ -7,8 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"os/exec"
 	"testing"
+
+	"github.com/bomber-game/bomber/internal/mysqltest"
 )
+
+// TestMain fails the run when a test left one of its databases behind.
+func TestMain(m *testing.M) { os.Exit(mysqltest.CheckMain(m)) }
 
 // ctlRun runs bomberctl on a temporary SQLite store with cheap hashing.
 func ctlRun(t *testing.T, db, stdin string, args ...string) (int, string) {
@@ -121,5 +127,55 @@ func TestKickAndOnlineTalkToTheAdminListener(t *testing.T) {
 	want := "POST /kick Alice|POST /kick Ghost|GET /users "
 	if strings.Join(got, "|") != want {
 		t.Fatalf("requests %q, want %q", got, want)
+	}
+}
+
+// TestSchemaByHandMySQL follows docs/operations.md: create the database,
+// apply schema.sql with the mysql client, then check-schema reports the
+// current version (it said 0 before schema.sql recorded it).
+func TestSchemaByHandMySQL(t *testing.T) {
+	mysqlCLI, err := exec.LookPath("mysql")
+	if err != nil {
+		t.Skip("no mysql client")
+	}
+	name, dsn := mysqltest.NewDatabase(t, "schema")
+	host, port := "127.0.0.1", "3306"
+	if i, j := strings.Index(dsn, "tcp("), strings.Index(dsn, ")"); i >= 0 && j > i {
+		host, port, _ = strings.Cut(dsn[i+4:j], ":")
+	}
+	user := dsn[:strings.IndexAny(dsn, ":@")]
+	schema, err := os.Open("../../schema.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer schema.Close()
+	cmd := exec.Command(mysqlCLI, "-h", host, "-P", port, "-u", user, "--protocol=tcp", name)
+	cmd.Stdin = schema
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("mysql %s < schema.sql: %v\n%s", name, err, out)
+	}
+	t.Setenv("BOMBER_STORE_DRIVER", "mysql")
+	t.Setenv("BOMBER_STORE_MYSQL_DSN", dsn)
+	code, out := ctlRun(t, filepath.Join(t.TempDir(), "unused.db"), "", "check-schema")
+	if code != 0 || !strings.Contains(out, "schema version 2, this build's latest 2") {
+		t.Fatalf("check-schema after schema.sql: exit %d\n%s", code, out)
+	}
+	if code, out := ctlRun(t, "", "", "migrate"); code != 0 || !strings.Contains(out, "applied 0 migrations") {
+		t.Fatalf("migrate after schema.sql: exit %d\n%s", code, out)
+	}
+}
+
+// TestSchemaInAdvanceSQLite follows the documented path for the embedded
+// store: bomberctl migrate creates the schema, check-schema agrees.
+func TestSchemaInAdvanceSQLite(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "bomber.db")
+	if code, out := ctlRun(t, db, "", "check-schema"); code != 1 || !strings.Contains(out, "schema version 0") {
+		t.Fatalf("check-schema on a fresh file: exit %d\n%s", code, out)
+	}
+	if code, out := ctlRun(t, db, "", "migrate"); code != 0 || !strings.Contains(out, "applied 2 migrations") {
+		t.Fatalf("migrate: exit %d\n%s", code, out)
+	}
+	if code, out := ctlRun(t, db, "", "check-schema"); code != 0 || !strings.Contains(out, "schema version 2, this build's latest 2") {
+		t.Fatalf("check-schema after migrate: exit %d\n%s", code, out)
 	}
 }

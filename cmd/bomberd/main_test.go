@@ -23,6 +23,7 @@ import (
 	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/segment/transcript"
+	"github.com/bomber-game/bomber/internal/mysqltest"
 	"github.com/bomber-game/bomber/server/netreplay"
 )
 
@@ -39,7 +40,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "building bomberd: %v\n%s", err, out)
 		os.Exit(1)
 	}
-	code := m.Run()
+	code := mysqltest.CheckMain(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -429,17 +430,10 @@ func mysqlDSN(t *testing.T) string {
 // database mid-run answers logins with code 4 while a game in progress goes
 // on; once it is back, logins work without a restart.
 func TestDatabaseOutage(t *testing.T) {
+	// The database is dropped by mysqltest's cleanup, which runs after the
+	// daemon's (registered later, so run earlier) and checks the drop.
+	name, _ := mysqltest.NewDatabase(t, "outage")
 	root := mysqlDSN(t)
-	db, err := sql.Open("mysql", root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	name := fmt.Sprintf("bomber_outage_%d", time.Now().UnixNano())
-	if _, err := db.Exec("CREATE DATABASE " + name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Exec("DROP DATABASE " + name) })
 	host := "127.0.0.1:3306"
 	if i, j := strings.Index(root, "tcp("), strings.Index(root, ")"); i >= 0 && j > i {
 		host = root[i+4 : j]
