@@ -14,11 +14,16 @@ build:
 bin:
 	$(GO) build -o bin/ ./cmd/...
 
-# Start bomberd on the embedded SQLite store (var/bomber.db) with readable logs.
-# A fresh store gets the demo accounts (password 123). Stop with Ctrl-C.
+# Start bomberd on the embedded SQLite store (var/bomber.db) with readable
+# logs, on loopback only: a fresh store gets the demo accounts (password 123),
+# which bomberd creates and accepts only while every listener is on loopback.
+# Stop with Ctrl-C. To open it up: make run LISTEN=:20343 (see docs/operations.md).
+LISTEN ?= 127.0.0.1:20343
 run:
 	$(GO) build -o bin/ ./cmd/bomberd ./cmd/bomberctl
-	./bin/bomberd --config config.yaml --log-format console
+	@echo "bomberd on $(LISTEN); the demo accounts (password 123) work on loopback only."
+	@echo "To open it up: bin/bomberctl user add NAME, then make run LISTEN=:20343"
+	./bin/bomberd --config config.yaml --log-format console --listen $(LISTEN)
 
 vet:
 	$(GO) vet $(PKGS)
