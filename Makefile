@@ -3,6 +3,10 @@ GO        ?= go
 PKGS      ?= ./...
 FUZZTIME  ?= 30s
 BENCHTIME ?= 1s
+# The version every command reports (--version, bomber_build_info, the
+# start-up log line): the git tag, else devel.
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+LDFLAGS   := -X github.com/bomber-game/bomber/cmd/internal/cli.version=$(VERSION)
 
 .PHONY: all build bin test vet bench bench-micro fuzz run clean
 
@@ -12,7 +16,7 @@ build:
 	$(GO) build ./...
 
 bin:
-	$(GO) build -o bin/ ./cmd/...
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/ ./cmd/...
 
 # Start bomberd on the embedded SQLite store (var/bomber.db) with readable
 # logs, on loopback only: a fresh store gets the demo accounts (password 123),
@@ -20,7 +24,7 @@ bin:
 # Stop with Ctrl-C. To open it up: make run LISTEN=:20343 (see docs/operations.md).
 LISTEN ?= 127.0.0.1:20343
 run:
-	$(GO) build -o bin/ ./cmd/bomberd ./cmd/bomberctl
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/ ./cmd/bomberd ./cmd/bomberctl
 	@echo "bomberd on $(LISTEN); the demo accounts (password 123) work on loopback only."
 	@echo "To open it up: bin/bomberctl user add NAME, then make run LISTEN=:20343"
 	./bin/bomberd --config config.yaml --log-format console --listen $(LISTEN)
@@ -37,7 +41,7 @@ test: vet
 # The comparison table of docs/performance.md: bomberd on the epoll reactor
 # and on the net transport side by side (BENCH_QUICK=1 for a shorter run).
 bench:
-	$(GO) build -o bin/bomberd ./cmd/bomberd
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/bomberd ./cmd/bomberd
 	$(GO) build -o bin/bomber-bench ./bench/driver
 	./bin/bomber-bench
 

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bomber-game/bomber/cmd/internal/cli"
 )
 
 // options are the parsed flags.
@@ -76,7 +78,10 @@ func (ig *ignoreSet) Set(name string) error {
 
 func (ig *ignoreSet) String() string { return strings.Join(ig.names, " ") }
 
-func parseArgs(args []string, stderr io.Writer) (options, []string, error) {
+// errDone: --help or --version was answered; exit 0.
+var errDone = errors.New("done")
+
+func parseArgs(args []string, stdout, stderr io.Writer) (options, []string, error) {
 	var opt options
 	var timing string
 	fs := flag.NewFlagSet("bomber-replay", flag.ContinueOnError)
@@ -88,14 +93,17 @@ func parseArgs(args []string, stderr io.Writer) (options, []string, error) {
 	fs.StringVar(&opt.accounts, "accounts", "", "in-process accounts `file`: one \"user password\" per line (default: demo accounts, password 123)")
 	fs.BoolVar(&opt.masked, "masked", false, "passwords in the transcripts are masked with '*'; compare with masked account passwords")
 	fs.DurationVar(&opt.timeout, "timeout", 2*time.Second, "over TCP, how long to wait for one step's answers")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bomber-replay [--addr host:port | --inprocess] [--timing fast|recorded] [--ignore NAME]... [--accounts FILE] [--masked] FILE|DIR...")
-		fs.PrintDefaults()
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: bomber-replay [--addr host:port | --inprocess] [--timing fast|recorded] [--ignore NAME]... [--accounts FILE] [--masked] FILE|DIR...")
+		cli.DefaultsStd(fs, w)
 	}
 	// flags may come before, between or after the files
 	var paths []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if done, code := cli.ParseStd(fs, args, stdout, stderr, usage); done {
+			if code == 0 {
+				return opt, nil, errDone
+			}
 			return opt, nil, errUsage
 		}
 		if fs.NArg() == 0 {
@@ -105,8 +113,7 @@ func parseArgs(args []string, stderr io.Writer) (options, []string, error) {
 		args = fs.Args()[1:]
 	}
 	bad := func(format string, a ...any) (options, []string, error) {
-		fmt.Fprintf(stderr, "bomber-replay: "+format+"\n", a...)
-		fs.Usage()
+		cli.Fail(stderr, "bomber-replay", fmt.Sprintf(format, a...), usage)
 		return opt, nil, errUsage
 	}
 	switch timing {

@@ -33,7 +33,7 @@ func TestTmuxWholeGame(t *testing.T) {
 	}
 	addr := startBomberd(t, bomberd, dir)
 
-	bot := exec.Command(bomber, "--bot", "--addr", addr, "--user", "Beth", "--password", "123", "--games", "1", "--seed", "7")
+	bot := exec.Command(bomber, "--bot", "--addr", addr, "--user", "Beth", "--password", "123", "--games", "1", "--seed", "7", "--think", "0")
 	botLog := &lockedBuffer{}
 	bot.Stdout, bot.Stderr = botLog, botLog
 	if err := bot.Start(); err != nil {

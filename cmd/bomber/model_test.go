@@ -376,22 +376,22 @@ func TestPlaneOrientations(t *testing.T) {
 }
 
 func TestHelpListsEveryFlag(t *testing.T) {
-	var sink strings.Builder
-	_, err := parseFlags([]string{"--help"}, &sink)
-	if !errors.Is(err, errHelp()) {
-		t.Fatalf("--help: %v", err)
+	var out, errb strings.Builder
+	if _, done, code := parseFlags([]string{"--help"}, &out, &errb); !done || code != 0 || errb.Len() != 0 {
+		t.Fatalf("--help: done %v code %d stderr %q", done, code, errb.String())
 	}
-	for _, f := range []string{"--addr", "--user", "--password", "--bot", "--invite", "--games", "--seed", "--mono", "ctrl+c", "rotate", "undo"} {
-		if !strings.Contains(usageText, f) {
+	for _, f := range []string{"--addr", "--user", "--password", "--bot", "--invite", "--games", "--seed", "--level", "--think", "--mono", "--version", "ctrl+c", "rotate", "undo"} {
+		if !strings.Contains(out.String(), f) {
 			t.Errorf("--help does not mention %s", f)
 		}
 	}
-	if _, err := parseFlags([]string{"--games", "3"}, &sink); err == nil {
-		t.Error("--games without --bot accepted")
+	errb.Reset()
+	if _, done, code := parseFlags([]string{"--games", "3"}, &out, &errb); !done || code != 2 || !strings.Contains(errb.String(), "--bot") {
+		t.Errorf("--games without --bot: done %v code %d stderr %q", done, code, errb.String())
 	}
-	cfg, err := parseFlags([]string{"--bot", "--user", "Beth", "--invite", "Albert", "--games", "2"}, &sink)
-	if err != nil || cfg.invite != "Albert" || cfg.games != 2 || cfg.addr != "127.0.0.1:20343" {
-		t.Fatalf("bot flags: %+v %v", cfg, err)
+	cfg, done, _ := parseFlags([]string{"--bot", "--user", "Beth", "--invite", "Albert", "--games", "2"}, &out, &errb)
+	if done || cfg.invite != "Albert" || cfg.games != 2 || cfg.addr != "127.0.0.1:20343" {
+		t.Fatalf("bot flags: %+v %v", cfg, done)
 	}
 }
 

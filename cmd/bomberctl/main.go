@@ -4,13 +4,16 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -18,55 +21,64 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bomber-game/bomber/account"
+	"github.com/bomber-game/bomber/cmd/internal/cli"
 	"github.com/bomber-game/bomber/cmd/internal/config"
 )
 
-const usage = `Usage: bomberctl [global flags] COMMAND [args]
+const usageHead = `Usage: bomberctl [flags] COMMAND [args]
 
 Commands:
   user add NAME [--password P]     create an account (password read from stdin if not given)
   user passwd NAME [--password P]  set a password
   user delete NAME                 delete an account
   user list                        list accounts (legacy: still a reference-server MD5 hash)
-  import-legacy --file FILE        import the reference server's account table from a
-                                   mysqldump, a tab-separated or a CSV file
+  import-legacy --file FILE        import the reference server's account table from its
+                                   Database.sql, a mysqldump, a tab-separated or a CSV file
   import-legacy --from-dsn DSN [--table account]
                                    import straight from the reference server's MySQL database
   migrate                          apply the schema migrations
   check-schema                     report the schema version; exit 1 unless current
   games [--limit N]                list recently recorded games
-  online                           list connections and their states (admin listener)
+  online [--json]                  list connections and their states (admin listener)
   kick NAME                        disconnect a user (admin listener)
 
-Global flags (the store is found as bomberd finds it: config.yaml, BOMBER_*, flags):
+Flags (the store is found as bomberd finds it: config.yaml, BOMBER_*, these flags):
 `
+
+// commands maps each command to the number of words it takes (with the
+// command itself), for telling an unknown command from wrong arguments.
+var commands = map[string][]int{
+	"user": {2, 3}, "import-legacy": {1}, "migrate": {1}, "check-schema": {1},
+	"games": {1}, "online": {1}, "kick": {2},
+}
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("bomberctl", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.SetInterspersed(true)
-	config.Flags(fs)
+	config.StoreFlags(fs)
 	password := fs.String("password", "", "password for user add/passwd (default: read a line from stdin)")
 	file := fs.String("file", "", "legacy account file for import-legacy")
 	fromDSN := fs.String("from-dsn", "", "reference server's MySQL DSN for import-legacy")
 	table := fs.String("table", "account", "reference server's account table")
 	limit := fs.Int("limit", 20, "games to list")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
+	asJSON := fs.Bool("json", false, "online: print the admin listener's JSON instead of a table")
+	usage := func(w io.Writer) {
+		fmt.Fprint(w, usageHead)
+		cli.Defaults(fs, w)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if done, code := cli.Parse(fs, args, stdout, stderr, usage); done {
+		return code
 	}
 	cmd := fs.Args()
 	if len(cmd) == 0 {
-		fs.Usage()
-		return 2
+		return cli.Fail(stderr, "bomberctl", "no command given", usage)
+	}
+	if n, ok := commands[cmd[0]]; !ok {
+		return cli.Fail(stderr, "bomberctl", fmt.Sprintf("unknown command %q", cmd[0]), usage)
+	} else if !slices.Contains(n, len(cmd)) {
+		return cli.Fail(stderr, "bomberctl", fmt.Sprintf("wrong arguments for %s: %q", cmd[0], strings.Join(cmd[1:], " ")), usage)
 	}
 	cfg, _, err := config.Load(fs)
 	if err != nil {
@@ -106,12 +118,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case cmd[0] == "games" && len(cmd) == 1:
 		err = c.withStore(ctx, func(s account.Store) error { return c.games(ctx, s, *limit) })
 	case cmd[0] == "online" && len(cmd) == 1:
-		err = c.admin(ctx, http.MethodGet, "/users", nil)
+		err = c.online(ctx, *asJSON)
 	case cmd[0] == "kick" && len(cmd) == 2:
 		err = c.admin(ctx, http.MethodPost, "/kick", url.Values{"user": {cmd[1]}})
 	default:
-		fs.Usage()
-		return 2
+		return cli.Fail(stderr, "bomberctl", fmt.Sprintf("wrong arguments for %s: %q", cmd[0], strings.Join(cmd[1:], " ")), usage)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "bomberctl:", err)
@@ -262,8 +273,49 @@ func (c *ctl) games(ctx context.Context, s account.Store, limit int) error {
 	return w.Flush()
 }
 
-// admin calls bomberd's admin listener.
+// online prints the admin listener's connections as a table, or its JSON
+// as it is for scripts.
+func (c *ctl) online(ctx context.Context, asJSON bool) error {
+	var buf bytes.Buffer
+	if err := c.adminTo(ctx, &buf, http.MethodGet, "/users", nil); err != nil {
+		return err
+	}
+	if asJSON {
+		_, err := c.out.Write(buf.Bytes())
+		return err
+	}
+	var conns []struct {
+		Conn     uint64 `json:"conn"`
+		User     string `json:"user"`
+		State    string `json:"state"`
+		Opponent string `json:"opponent"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &conns); err != nil {
+		return fmt.Errorf("admin listener: /users: %w", err)
+	}
+	w := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "CONN\tUSER\tSTATE\tOPPONENT")
+	for _, u := range conns {
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\n", u.Conn, orDash(u.User), u.State, orDash(u.Opponent))
+	}
+	fmt.Fprintf(w, "%d connection(s)\n", len(conns))
+	return w.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// admin calls bomberd's admin listener and prints its answer.
 func (c *ctl) admin(ctx context.Context, method, path string, form url.Values) error {
+	return c.adminTo(ctx, c.out, method, path, form)
+}
+
+// adminTo calls bomberd's admin listener and writes its answer to out.
+func (c *ctl) adminTo(ctx context.Context, out io.Writer, method, path string, form url.Values) error {
 	if c.cfg.Admin.Listen == "" {
 		return errors.New("admin.listen is empty: the admin listener is disabled")
 	}
@@ -291,6 +343,6 @@ func (c *ctl) admin(ctx context.Context, method, path string, form url.Values) e
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(b)))
 	}
-	c.out.Write(b)
-	return nil
+	_, err = out.Write(b)
+	return err
 }

@@ -5,9 +5,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
-	"strings"
 	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/bomber-game/bomber/internal/mysqltest"
@@ -110,7 +111,7 @@ func TestKickAndOnlineTalkToTheAdminListener(t *testing.T) {
 			http.Error(w, "not online: Ghost", http.StatusNotFound)
 			return
 		}
-		w.Write([]byte("[]\n"))
+		w.Write([]byte(`[{"conn":7,"user":"Albert","state":"ClientWaiting"},{"conn":9,"state":"GatherUserInfo"}]` + "\n"))
 	}))
 	defer srv.Close()
 	t.Setenv("BOMBER_ADMIN_LISTEN", strings.TrimPrefix(srv.URL, "http://"))
@@ -121,10 +122,16 @@ func TestKickAndOnlineTalkToTheAdminListener(t *testing.T) {
 	if code, out := ctlRun(t, db, "", "kick", "Ghost"); code != 1 || !strings.Contains(out, "not online") {
 		t.Fatalf("kick of an offline user: %d %s", code, out)
 	}
-	if code, out := ctlRun(t, db, "", "online"); code != 0 || out != "[]\n" {
-		t.Fatalf("online: %d %q", code, out)
+	// online prints a table like the other listing commands, --json the JSON.
+	code, out := ctlRun(t, db, "", "online")
+	table := regexp.MustCompile(`(?m)^CONN +USER +STATE +OPPONENT\n7 +Albert +ClientWaiting +-\n9 +- +GatherUserInfo +-\n2 connection\(s\)\n$`)
+	if code != 0 || !table.MatchString(out) {
+		t.Fatalf("online: %d\n%s", code, out)
 	}
-	want := "POST /kick Alice|POST /kick Ghost|GET /users "
+	if code, out := ctlRun(t, db, "", "online", "--json"); code != 0 || !strings.HasPrefix(out, `[{"conn":7,"user":"Albert"`) {
+		t.Fatalf("online --json: %d %q", code, out)
+	}
+	want := "POST /kick Alice|POST /kick Ghost|GET /users |GET /users "
 	if strings.Join(got, "|") != want {
 		t.Fatalf("requests %q, want %q", got, want)
 	}

@@ -24,28 +24,28 @@ import (
 
 	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/capture"
+	"github.com/bomber-game/bomber/cmd/internal/cli"
 	"github.com/bomber-game/bomber/cmd/internal/config"
 	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/statemachine"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func run(args []string, stderr io.Writer) int {
+func run(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("bomberd", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
 	config.Flags(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: bomberd [flags]\n\nThe Bomber game daemon. Configuration: config.yaml (see its comments),\nBOMBER_* environment variables, then these flags.\nSignals: SIGTERM/SIGINT stop in order; SIGHUP reloads the configuration.\n\nFlags:\n")
-		fs.PrintDefaults()
+	usage := func(w io.Writer) {
+		fmt.Fprintf(w, "Usage: bomberd [flags]\n\nThe Bomber game daemon. Configuration: config.yaml (see its comments),\nBOMBER_* environment variables, then these flags.\nSignals: SIGTERM/SIGINT stop in order; SIGHUP reloads the configuration.\n\nFlags:\n")
+		cli.Defaults(fs, w)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if done, code := cli.Parse(fs, args, stdout, stderr, usage); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return cli.Fail(stderr, "bomberd", fmt.Sprintf("unexpected argument %q", fs.Arg(0)), usage)
 	}
 	cfg, file, err := config.Load(fs)
 	if err != nil {
@@ -101,7 +101,7 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 	d.cfg.Store(cfg)
 	d.errc = make(chan error, 4)
 	log := d.log
-	log.Info("starting bomberd", zap.String("config", orDefault(file, "(defaults)")), zap.String("transport", cfg.Transport), zap.String("store", cfg.Store.Driver))
+	log.Info("starting bomberd", zap.String("version", cli.Version()), zap.String("config", orDefault(file, "(defaults)")), zap.String("transport", cfg.Transport), zap.String("store", cfg.Store.Driver))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	// The listeners are opened first: whether demo accounts may exist

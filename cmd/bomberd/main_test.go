@@ -21,13 +21,17 @@ import (
 	_ "github.com/go-sql-driver/mysql"
 
 	"github.com/bomber-game/bomber/account"
+	"github.com/bomber-game/bomber/internal/mysqltest"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/segment/transcript"
-	"github.com/bomber-game/bomber/internal/mysqltest"
 	"github.com/bomber-game/bomber/server/netreplay"
 )
 
 var bomberdBin string
+
+// testVersion is the version the test binary is linked with, as the
+// Makefile links a release.
+const testVersion = "v0.0.0-test"
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "bomberd-test")
@@ -35,7 +39,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	bomberdBin = filepath.Join(dir, "bomberd")
-	out, err := exec.Command("go", "build", "-race", "-o", bomberdBin, ".").CombinedOutput()
+	out, err := exec.Command("go", "build", "-race", "-o", bomberdBin, "-ldflags", "-X github.com/bomber-game/bomber/cmd/internal/cli.version="+testVersion, ".").CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "building bomberd: %v\n%s", err, out)
 		os.Exit(1)

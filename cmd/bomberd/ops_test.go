@@ -52,7 +52,7 @@ func TestMetricsAndAdmin(t *testing.T) {
 		`bomber_segments_out_total{type="SyncEnd"} 1`,
 		`bomber_protocol_errors_total{reason="unknown_type"} 1`,
 		`bomber_sessions{state="ServerStandBy"} 1`,
-		`bomber_build_info{version=`,
+		`bomber_build_info{version="` + testVersion + `"} 1`,
 		`go_goroutines `,
 		`process_resident_memory_bytes `,
 		`bomber_account_store_seconds_count{answer="wrong_password",check="verify"} 1`,
@@ -61,6 +61,20 @@ func TestMetricsAndAdmin(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %q", want)
 		}
+	}
+	// Bucket bounds are written as set: le="4e-06", not le="4.0000000000000003e-06".
+	les := regexp.MustCompile(`le="([^"]+)"`).FindAllStringSubmatch(body, -1)
+	if len(les) == 0 {
+		t.Error("no histogram buckets")
+	}
+	for _, m := range les {
+		if digits := regexp.MustCompile(`\d{7,}`); digits.MatchString(m[1]) {
+			t.Errorf("bucket label with float noise: le=%q", m[1])
+			break
+		}
+	}
+	if !strings.Contains(d.log.String(), `"version": "`+testVersion+`"`) {
+		t.Errorf("the start-up log line lacks the version:\n%s", d.log.String())
 	}
 	if regexp.MustCompile(`(Albert|Beth)`).MatchString(body) {
 		t.Error("metrics carry a user name")
