@@ -71,25 +71,27 @@ Flags:
   -h, --help         this help
 
 Keys (play):
-  everywhere     ctrl+c quit
+  everywhere     ctrl+c quit; in a game q asks, then y quits
   login          type the name, tab or enter to the password, enter to log in
   lobby          up/down or k/j choose a user, enter or i invite, q quit
   invitation     a or y accept, r or n refuse
   drawing        arrows or h/j/k/l move, r rotate, enter or space place,
-                 u undo, s send the three planes; a plane that does not fit
-                 is shown with ! before you can place it
+                 u undo, s send the three planes; the cursor starts (and
+                 returns after each plane) where a plane fits; one that
+                 does not fit is shown with ! before you can place it
   playing        arrows or h/j/k/l move on the opponent's board,
                  enter or space guess one cell,
                  d mark a head then d (or enter) on the tail centre to guess
                  a whole plane, esc cancel the mark
-  result         enter back to the lobby
+  result         enter back to the lobby, q quit
   kicked         r log in again here (logs the other session out), q quit
   disconnected   the client reconnects every 0.5 s and logs in again by
                  itself; q quits
 
 Boards: rows A..J from the top, columns 0..9 from the left. Your board:
-  # plane  @ head  o their miss  X their hit.  Opponent's board: . unknown
-  o miss  # hit  @ head hit.  The inviter guesses first.
+  a b c your three planes  @ a head  o their miss  X their hit.
+  Opponent's board: . unknown  o miss  # hit  @ head hit; after the game,
+  a b c @ where their planes were.  The inviter guesses first.
 `
 
 // parseFlags parses the command line. done reports that main should exit
