@@ -8,7 +8,7 @@ BENCHTIME ?= 1s
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 LDFLAGS   := -X github.com/bomber-game/bomber/cmd/internal/cli.version=$(VERSION)
 
-.PHONY: all build bin test vet bench bench-micro fuzz run clean
+.PHONY: all build bin test vet bench bench-micro fuzz run deb clean
 
 all: build
 
@@ -28,6 +28,14 @@ run:
 	@echo "bomberd on $(LISTEN); the demo accounts (password 123) work on loopback only."
 	@echo "To open it up: bin/bomberctl user add NAME, then make run LISTEN=:20343"
 	./bin/bomberd --config config.yaml --log-format console --listen $(LISTEN)
+
+# The Debian package (nfpm as a library, scripts/mkdeb): bomberd, bomberctl,
+# the systemd units, /etc/bomber/config.yaml, the system user and
+# /var/lib/bomber. Writes bin/bomber_VERSION_ARCH.deb; install it with
+# apt install ./bin/bomber_*.deb (docs/operations.md).
+deb:
+	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o bin/ ./cmd/bomberd ./cmd/bomberctl
+	$(GO) run ./scripts/mkdeb --bin bin --output bin
 
 vet:
 	$(GO) vet $(PKGS)
