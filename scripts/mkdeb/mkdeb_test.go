@@ -133,6 +133,19 @@ func TestPackageInstallsAndRuns(t *testing.T) {
 		t.Errorf("config.yaml: %v %v; want mode 0640", st.Mode(), err)
 	}
 
+	// The installed unit is valid systemd (pointing at the installed binary).
+	if analyze, err := exec.LookPath("systemd-analyze"); err == nil {
+		unit, err := os.ReadFile(filepath.Join(root, "lib/systemd/system/bomberd.service"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "bomberd.service")
+		os.WriteFile(path, bytes.ReplaceAll(unit, []byte("/usr/bin/bomberd"), []byte(filepath.Join(root, "usr/bin/bomberd"))), 0o644)
+		if out, err := exec.Command(analyze, "verify", path).CombinedOutput(); err != nil || len(bytes.TrimSpace(out)) > 0 {
+			t.Errorf("systemd-analyze verify on the installed unit: %v\n%s", err, out)
+		}
+	}
+
 	// The installed bomberd on the installed configuration: on loopback and a
 	// free port, with the store in the scratch root.
 	cfg := filepath.Join(root, "etc/bomber/config.yaml")
