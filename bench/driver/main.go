@@ -366,6 +366,11 @@ func gamePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult, 
 		if err != nil {
 			return err
 		}
+		if gr.relayed == 0 {
+			// A table of zeros is no measurement: the players were closed or
+			// never started (see the daemon's log).
+			return fmt.Errorf("%d games relayed no guess in %v (bomberd log %s)", g, o.window, d.log.Name())
+		}
 		r.games[g] = gr
 		note("%s: %d games: %.0f guesses/s, %.2f µs server CPU per guess (server %.0f%% CPU)", tr, g, gr.rate, gr.cpuPerGuess, gr.cpuShare*100)
 		if i > 0 {
