@@ -203,7 +203,13 @@ func TestKill9AndRestart(t *testing.T) {
 	if err := again.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { again.Process.Signal(syscall.SIGTERM); again.Wait() }()
+	defer func() {
+		again.Process.Signal(syscall.SIGTERM)
+		again.Wait()
+		if t.Failed() {
+			t.Logf("restarted bomberd log:\n%s", log.String())
+		}
+	}()
 	var c *client
 	for i := 0; ; i++ {
 		nc, err := net.Dial("tcp", d.addr)
