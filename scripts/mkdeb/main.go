@@ -77,14 +77,26 @@ func binaryVersion(bomberd string) (string, error) {
 	return f[1], nil
 }
 
+// bareHash matches git describe --always's answer when there is no tag.
+var bareHash = regexp.MustCompile(`^([0-9a-f]{7,40})(-dirty)?$`)
+
 // describe matches git describe's TAG-N-gHASH[-dirty].
 var describe = regexp.MustCompile(`^(.+)-(\d+)-g([0-9a-f]+)(-dirty)?$`)
 
 // debVersion turns a git describe or module version into one dpkg orders
 // right: no leading v; v1.2.3-4-gabc (4 commits after v1.2.3) becomes
 // 1.2.3+4.gabc, after 1.2.3; v1.2.3-rc1 becomes 1.2.3~rc1, before it; a
-// version without a leading digit (devel) becomes 0.0.0~devel.
+// bare commit hash (no tag yet) becomes 0.0.0~gHASH; any other version
+// without a leading digit (devel) becomes 0.0.0~devel.
 func debVersion(v string) string {
+	if m := bareHash.FindStringSubmatch(v); m != nil {
+		// git describe --always without a tag: no version to order by
+		v = "0.0.0~g" + m[1]
+		if m[2] != "" {
+			v += ".dirty"
+		}
+		return v
+	}
 	v = strings.TrimPrefix(v, "v")
 	suffix := ""
 	if m := describe.FindStringSubmatch(v); m != nil {

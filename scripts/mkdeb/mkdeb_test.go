@@ -26,7 +26,7 @@ func TestDebVersion(t *testing.T) {
 		"v1.2.3-rc1":          "1.2.3~rc1",
 		"devel":               "0.0.0~devel",
 		"devel-0123456789ab":  "0.0.0~devel~0123456789ab",
-		"abc1234-dirty":       "0.0.0~abc1234~dirty",
+		"abc1234-dirty":       "0.0.0~gabc1234.dirty",
 	} {
 		if got := debVersion(in); got != want {
 			t.Errorf("debVersion(%q) = %q, want %q", in, got, want)
