@@ -274,21 +274,15 @@ func (c *converter) clientBytes(ts time.Time, cn *conn, b []byte) {
 }
 
 func (c *converter) serverBytes(ts time.Time, cn *conn, b []byte) {
-	for len(b) > 0 && !cn.badServer {
-		n := cn.dec.Write(b)
-		b = b[n:]
-		for {
-			s, ok, err := cn.dec.Next()
-			if err != nil {
-				cn.badServer = true
-				c.note(fmt.Sprintf("%s: the server broke the framing (%v); its later bytes are not shown", cn.name, err))
-				break
-			}
-			if !ok {
-				break
-			}
-			c.emit(ts, transcript.Entry{Conn: cn.name, Op: transcript.Recv, Data: s.AppendTo(nil)})
-		}
+	if cn.badServer {
+		return
+	}
+	if _, err := cn.dec.Feed(b, func(s segment.Segment) bool {
+		c.emit(ts, transcript.Entry{Conn: cn.name, Op: transcript.Recv, Data: s.AppendTo(nil)})
+		return true
+	}); err != nil {
+		cn.badServer = true
+		c.note(fmt.Sprintf("%s: the server broke the framing (%v); its later bytes are not shown", cn.name, err))
 	}
 }
 

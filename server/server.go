@@ -59,6 +59,9 @@ type Observer interface {
 	ConnOpened()
 	ConnClosed(reason CloseReason)
 	ConnRejected(reason string)
+	// AcceptFailed: accept failed (reason is one of the Accept* constants);
+	// accepting pauses for a moment.
+	AcceptFailed(reason string)
 	SegmentIn(t segment.Type)
 	SegmentOut(t segment.Type)
 	ProtocolError(reason string)
@@ -72,6 +75,7 @@ type nopObserver struct{}
 func (nopObserver) ConnOpened()                                                             {}
 func (nopObserver) ConnClosed(CloseReason)                                                  {}
 func (nopObserver) ConnRejected(string)                                                     {}
+func (nopObserver) AcceptFailed(string)                                                     {}
 func (nopObserver) SegmentIn(segment.Type)                                                  {}
 func (nopObserver) SegmentOut(segment.Type)                                                 {}
 func (nopObserver) ProtocolError(string)                                                    {}

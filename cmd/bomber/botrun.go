@@ -85,20 +85,20 @@ func botSession(ctx context.Context, b *client.Bot, conn net.Conn, pause time.Du
 		for {
 			n, err := conn.Read(d.Free())
 			d.Commit(n)
-			for {
-				s, ok, derr := d.Next()
-				if derr != nil {
-					err = derr
-					break
-				}
-				if !ok {
-					break
-				}
+			stopped := false
+			if derr := d.Decode(func(s segment.Segment) bool {
 				select {
 				case events <- botEvent{seg: s}:
+					return true
 				case <-stop:
-					return
+					stopped = true
+					return false
 				}
+			}); derr != nil {
+				err = derr
+			}
+			if stopped {
+				return
 			}
 			if err != nil {
 				select {

@@ -79,17 +79,13 @@ func (l *link) read() {
 		}
 		n, err := l.conn.Read(free)
 		d.Commit(n)
-		for {
-			s, ok, derr := d.Next()
-			if derr != nil {
-				l.msgs <- downMsg{gen: l.gen, err: derr}
-				l.conn.Close()
-				return
-			}
-			if !ok {
-				break
-			}
+		if derr := d.Decode(func(s segment.Segment) bool {
 			l.msgs <- segMsg{gen: l.gen, seg: s}
+			return true
+		}); derr != nil {
+			l.msgs <- downMsg{gen: l.gen, err: derr}
+			l.conn.Close()
+			return
 		}
 		if err != nil {
 			l.msgs <- downMsg{gen: l.gen, err: err}

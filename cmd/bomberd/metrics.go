@@ -25,6 +25,7 @@ type metrics struct {
 	accepted    prometheus.Counter
 	closed      *prometheus.CounterVec
 	rejected    *prometheus.CounterVec
+	acceptErrs  *prometheus.CounterVec
 	segIn       [32]prometheus.Counter
 	segOut      [32]prometheus.Counter
 	protoErrors *prometheus.CounterVec
@@ -37,11 +38,13 @@ func newMetrics() *metrics {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m := &metrics{
-		reg:         reg,
-		conns:       prometheus.NewGauge(prometheus.GaugeOpts{Name: "bomber_connections", Help: "Open connections."}),
-		accepted:    prometheus.NewCounter(prometheus.CounterOpts{Name: "bomber_connections_accepted_total", Help: "Connections accepted."}),
-		closed:      prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_connections_closed_total", Help: "Connections closed, by reason."}, []string{"reason"}),
-		rejected:    prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_connections_rejected_total", Help: "Connections refused at accept, by limit."}, []string{"limit"}),
+		reg:      reg,
+		conns:    prometheus.NewGauge(prometheus.GaugeOpts{Name: "bomber_connections", Help: "Open connections."}),
+		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "bomber_connections_accepted_total", Help: "Connections accepted."}),
+		closed:   prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_connections_closed_total", Help: "Connections closed, by reason."}, []string{"reason"}),
+		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_connections_rejected_total", Help: "Connections refused at accept, by limit."}, []string{"limit"}),
+		acceptErrs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_accept_errors_total",
+			Help: "Accepts that failed, by reason (emfile, enfile: out of descriptors; accepting pauses briefly)."}, []string{"reason"}),
 		protoErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_protocol_errors_total", Help: "Protocol errors, by reason."}, []string{"reason"}),
 		gamesEnded:  prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_games_finished_total", Help: "Games ended, by reason."}, []string{"reason"}),
 		loop: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "bomber_loop_seconds", Help: "Time the engine loop spends on one batch of events.",
@@ -63,7 +66,10 @@ func newMetrics() *metrics {
 	for _, r := range []statemachine.EndReason{statemachine.Won, statemachine.Abandoned, statemachine.Aborted} {
 		m.gamesEnded.WithLabelValues(r.String())
 	}
-	reg.MustRegister(m.conns, m.accepted, m.closed, m.rejected, segIn, segOut, m.protoErrors, m.gamesEnded, m.loop, m.store)
+	for _, r := range []string{server.AcceptEMFILE, server.AcceptENFILE, server.AcceptNoMem, server.AcceptOther} {
+		m.acceptErrs.WithLabelValues(r)
+	}
+	reg.MustRegister(m.conns, m.accepted, m.closed, m.rejected, m.acceptErrs, segIn, segOut, m.protoErrors, m.gamesEnded, m.loop, m.store)
 	version := "devel"
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		version = bi.Main.Version
@@ -78,7 +84,8 @@ func (m *metrics) ConnClosed(r server.CloseReason) {
 	m.conns.Dec()
 	m.closed.WithLabelValues(string(r)).Inc()
 }
-func (m *metrics) ConnRejected(limit string) { m.rejected.WithLabelValues(limit).Inc() }
+func (m *metrics) ConnRejected(limit string)  { m.rejected.WithLabelValues(limit).Inc() }
+func (m *metrics) AcceptFailed(reason string) { m.acceptErrs.WithLabelValues(reason).Inc() }
 func (m *metrics) SegmentIn(t segment.Type) {
 	if c := m.segIn[t&0x1f]; c != nil {
 		c.Inc()

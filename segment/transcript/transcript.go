@@ -228,25 +228,16 @@ func DescribeStream(d *segment.Decoder, data []byte, showPasswords bool) string 
 	}
 	var parts []string
 	carried := d.Buffered()
-	rest := data
-	for len(rest) > 0 {
-		n := d.Write(rest)
-		rest = rest[n:]
-		for {
-			s, ok, err := d.Next()
-			if err != nil {
-				return strings.Join(append(parts, "protocol error: "+err.Error()), "; ")
-			}
-			if !ok {
-				break
-			}
-			desc := s.Describe(showPasswords)
-			if carried > 0 {
-				desc += " (completed)"
-				carried = 0
-			}
-			parts = append(parts, desc)
+	if _, err := d.Feed(data, func(s segment.Segment) bool {
+		desc := s.Describe(showPasswords)
+		if carried > 0 {
+			desc += " (completed)"
+			carried = 0
 		}
+		parts = append(parts, desc)
+		return true
+	}); err != nil {
+		return strings.Join(append(parts, "protocol error: "+err.Error()), "; ")
 	}
 	if d.Buffered() > 0 {
 		parts = append(parts, fmt.Sprintf("%d bytes of an incomplete segment so far", d.Buffered()))
