@@ -125,7 +125,7 @@ type Config struct {
 
 func (c *Config) defaults() {
 	if c.MaxConns <= 0 {
-		c.MaxConns = 10000
+		c.MaxConns = DefaultMaxConns
 	}
 	if c.MaxOutput <= 0 {
 		c.MaxOutput = 256 << 10
@@ -149,6 +149,9 @@ func (c *Config) defaults() {
 		c.Clock = SystemClock{}
 	}
 }
+
+// DefaultMaxConns is the connection limit when Config.MaxConns is 0.
+const DefaultMaxConns = 10000
 
 // ErrClosed is returned by Serve after Shutdown.
 var ErrClosed = errors.New("server closed")
