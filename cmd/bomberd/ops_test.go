@@ -183,7 +183,7 @@ func TestKill9AndRestart(t *testing.T) {
 	d.done <- nil
 
 	again := exec.Command(bomberdBin, d.cmd.Args[1:]...)
-	again.Dir, again.Env = d.cmd.Dir, append(d.cmd.Env, "BOMBER_LISTEN="+d.addr, "BOMBER_ADMIN_LISTEN=")
+	again.Dir, again.Env = d.cmd.Dir, append(d.cmd.Env, "BOMBER_LISTEN="+d.addr, "BOMBER_ADMIN_LISTEN=127.0.0.1:0") // an empty value means the default port, which another daemon may hold
 	log := &syncBuffer{}
 	again.Stdout, again.Stderr = log, log
 	if err := again.Start(); err != nil {
