@@ -5,8 +5,9 @@
 //
 // Two transports share one engine that runs the hub on a single goroutine:
 // a select-style reactor on Linux epoll (one small fixed ring buffer per
-// connection for input, a bounded output buffer, reads and writes of as much
-// as the kernel takes, writes coalesced per loop iteration), and a portable
+// connection that the kernel reads straight into, a bounded output buffer,
+// writes of as much as the kernel takes, coalesced per loop iteration, and
+// an accepting goroutine per listener), and a portable
 // transport over the net package with a goroutine per connection, which also
 // serves TLS.
 package server
