@@ -15,7 +15,7 @@ import (
 type (
 	upMsg struct {
 		gen int
-		l   *link
+		l   sender // a *link; tests connect a fake
 	}
 	downMsg struct {
 		gen int
