@@ -60,7 +60,7 @@ type Game struct {
 	ID      int64     // assigned by the store; ignored by RecordGame
 	Players [2]string // two distinct valid names
 	Winner  string    // one of Players, or "" when nobody won
-	Reason  string    // why it ended, 1..MaxReasonLen printable ASCII bytes, e.g. "sunk", "resign", "disconnect"
+	Reason  string    // why it ended, 1..MaxReasonLen printable ASCII bytes, as bomberd writes it: "won", "aborted", "abandoned by inviter" or "abandoned by invitee"
 	Guesses int       // shots fired in the game, >= 0
 	Start   time.Time
 	End     time.Time // not before Start

@@ -150,7 +150,6 @@ func (e *engine) committed(c *conn, data []byte) {
 
 // receive gives the hub one segment of c's; false once c is gone.
 func (e *engine) receive(now int64, c *conn, seg segment.Segment) bool {
-	e.obs.SegmentIn(seg.Type)
 	e.hub.Receive(now, c.id, seg)
 	e.bound()
 	return !c.gone
@@ -289,7 +288,6 @@ func (e *engine) act() {
 			if c == nil || c.gone {
 				continue
 			}
-			e.obs.SegmentOut(s.Seg.Type)
 			if e.cfg.Tap != nil {
 				e.cfg.Tap.Out(c.id, s.Seg)
 			}
@@ -323,7 +321,6 @@ func (e *engine) act() {
 			}
 		}
 		for _, r := range b.Records {
-			e.obs.GameEnded(r.Reason)
 			e.pool.record(r, e.wall(r.Start), e.wall(r.End))
 		}
 		if cap(b.Sends) > 2*boundSends {

@@ -127,10 +127,8 @@ func (p *pool) recorder() {
 				select {
 				case <-time.After(time.Second):
 				case <-p.ctx.Done():
-					if p.ctx.Err() != nil && p.closing() {
-						p.cfg.Logger.Error("game not recorded at shutdown", zap.Strings("players", r.Players[:]), zap.String("reason", r.Reason.String()))
-						continue
-					}
+					p.cfg.Logger.Error("game not recorded at shutdown", zap.Strings("players", r.Players[:]), zap.String("reason", r.Reason.String()))
+					continue
 				}
 				i-- // retry the same record
 			}
@@ -150,7 +148,6 @@ func (p *pool) recorder() {
 	}
 }
 
-func (p *pool) closing() bool { return p.ctx.Err() != nil }
 
 // close stops the workers after the records queued so far are stored or
 // ctx ends.

@@ -55,7 +55,8 @@ const (
 )
 
 // Observer receives events for metrics; every method is called from the
-// engine's goroutine and must not block.
+// engine's goroutine and must not block. What the hub counts itself
+// (segments in and out, games ended, logins) is read from its Stats.
 type Observer interface {
 	ConnOpened()
 	ConnClosed(reason CloseReason)
@@ -63,10 +64,7 @@ type Observer interface {
 	// AcceptFailed: accept failed (reason is one of the Accept* constants);
 	// accepting pauses for a moment.
 	AcceptFailed(reason string)
-	SegmentIn(t segment.Type)
-	SegmentOut(t segment.Type)
 	ProtocolError(reason string)
-	GameEnded(reason statemachine.EndReason)
 	LoopLatency(d time.Duration)
 	CheckLatency(kind statemachine.CheckKind, d time.Duration, a statemachine.Answer)
 }
@@ -77,10 +75,7 @@ func (nopObserver) ConnOpened()                                                 
 func (nopObserver) ConnClosed(CloseReason)                                                  {}
 func (nopObserver) ConnRejected(string)                                                     {}
 func (nopObserver) AcceptFailed(string)                                                     {}
-func (nopObserver) SegmentIn(segment.Type)                                                  {}
-func (nopObserver) SegmentOut(segment.Type)                                                 {}
 func (nopObserver) ProtocolError(string)                                                    {}
-func (nopObserver) GameEnded(statemachine.EndReason)                                        {}
 func (nopObserver) LoopLatency(time.Duration)                                               {}
 func (nopObserver) CheckLatency(statemachine.CheckKind, time.Duration, statemachine.Answer) {}
 

@@ -149,7 +149,7 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		log.Info("listening", zap.String("addr", l.Addr().String()))
 		go func() { d.errc <- d.tr.Serve(l) }()
 	}
-	if err := d.startExtras(cfg, scfg); err != nil {
+	if err := d.startExtras(cfg); err != nil {
 		return err
 	}
 	d.ready.Store(true)

@@ -26,10 +26,7 @@ type metrics struct {
 	closed      *prometheus.CounterVec
 	rejected    *prometheus.CounterVec
 	acceptErrs  *prometheus.CounterVec
-	segIn       [32]prometheus.Counter
-	segOut      [32]prometheus.Counter
 	protoErrors *prometheus.CounterVec
-	gamesEnded  *prometheus.CounterVec
 	loop        prometheus.Histogram
 	store       *prometheus.HistogramVec
 }
@@ -46,30 +43,18 @@ func newMetrics() *metrics {
 		acceptErrs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_accept_errors_total",
 			Help: "Accepts that failed, by reason (emfile, enfile: out of descriptors; accepting pauses briefly)."}, []string{"reason"}),
 		protoErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_protocol_errors_total", Help: "Protocol errors, by reason."}, []string{"reason"}),
-		gamesEnded:  prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_games_finished_total", Help: "Games ended, by reason."}, []string{"reason"}),
 		loop: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "bomber_loop_seconds", Help: "Time the engine loop spends on one batch of events.",
 			Buckets: prometheus.ExponentialBuckets(1e-6, 4, 12)}),
 		store: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "bomber_account_store_seconds", Help: "Account check latency (hashing and database), by check and answer.",
 			Buckets: prometheus.ExponentialBuckets(1e-4, 3, 12)}, []string{"check", "answer"}),
 	}
-	segIn := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_segments_in_total", Help: "Segments received, by type."}, []string{"type"})
-	segOut := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_segments_out_total", Help: "Segments sent, by type."}, []string{"type"})
-	for t := segment.Type(0); t <= segment.NewOffline; t++ {
-		if t.Known() {
-			m.segIn[t] = segIn.WithLabelValues(t.String())
-			m.segOut[t] = segOut.WithLabelValues(t.String())
-		}
-	}
 	for _, r := range []server.CloseReason{server.ReasonPeer, server.ReasonServer, server.ReasonProtocol, server.ReasonBacklog, server.ReasonSegmentTimeout, server.ReasonShutdown} {
 		m.closed.WithLabelValues(string(r))
-	}
-	for _, r := range []statemachine.EndReason{statemachine.Won, statemachine.Abandoned, statemachine.Aborted} {
-		m.gamesEnded.WithLabelValues(r.String())
 	}
 	for _, r := range []string{server.AcceptEMFILE, server.AcceptENFILE, server.AcceptNoMem, server.AcceptOther} {
 		m.acceptErrs.WithLabelValues(r)
 	}
-	reg.MustRegister(m.conns, m.accepted, m.closed, m.rejected, m.acceptErrs, segIn, segOut, m.protoErrors, m.gamesEnded, m.loop, m.store)
+	reg.MustRegister(m.conns, m.accepted, m.closed, m.rejected, m.acceptErrs, m.protoErrors, m.loop, m.store)
 	version := "devel"
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		version = bi.Main.Version
@@ -84,21 +69,10 @@ func (m *metrics) ConnClosed(r server.CloseReason) {
 	m.conns.Dec()
 	m.closed.WithLabelValues(string(r)).Inc()
 }
-func (m *metrics) ConnRejected(limit string)  { m.rejected.WithLabelValues(limit).Inc() }
-func (m *metrics) AcceptFailed(reason string) { m.acceptErrs.WithLabelValues(reason).Inc() }
-func (m *metrics) SegmentIn(t segment.Type) {
-	if c := m.segIn[t&0x1f]; c != nil {
-		c.Inc()
-	}
-}
-func (m *metrics) SegmentOut(t segment.Type) {
-	if c := m.segOut[t&0x1f]; c != nil {
-		c.Inc()
-	}
-}
-func (m *metrics) ProtocolError(reason string)        { m.protoErrors.WithLabelValues(reason).Inc() }
-func (m *metrics) GameEnded(r statemachine.EndReason) { m.gamesEnded.WithLabelValues(r.String()).Inc() }
-func (m *metrics) LoopLatency(d time.Duration)        { m.loop.Observe(d.Seconds()) }
+func (m *metrics) ConnRejected(limit string)   { m.rejected.WithLabelValues(limit).Inc() }
+func (m *metrics) AcceptFailed(reason string)  { m.acceptErrs.WithLabelValues(reason).Inc() }
+func (m *metrics) ProtocolError(reason string) { m.protoErrors.WithLabelValues(reason).Inc() }
+func (m *metrics) LoopLatency(d time.Duration) { m.loop.Observe(d.Seconds()) }
 func (m *metrics) CheckLatency(k statemachine.CheckKind, d time.Duration, a statemachine.Answer) {
 	m.store.WithLabelValues([...]string{"lookup", "verify"}[k], [...]string{"found", "not_found", "wrong_password", "unavailable"}[a]).Observe(d.Seconds())
 }
@@ -113,6 +87,9 @@ type hubCollector struct {
 	ignored  *prometheus.Desc
 	kicks    *prometheus.Desc
 	throttle *prometheus.Desc
+	segIn    *prometheus.Desc
+	segOut   *prometheus.Desc
+	ended    *prometheus.Desc
 }
 
 func newHubCollector(tr func() server.Transport) *hubCollector {
@@ -124,6 +101,9 @@ func newHubCollector(tr func() server.Transport) *hubCollector {
 		ignored:  prometheus.NewDesc("bomber_segments_ignored_total", "Well-formed segments that meant nothing in their state.", nil, nil),
 		kicks:    prometheus.NewDesc("bomber_kicks_total", "Sessions replaced by a newer login of the same user.", nil, nil),
 		throttle: prometheus.NewDesc("bomber_login_throttled_total", "Logins refused by throttling.", nil, nil),
+		segIn:    prometheus.NewDesc("bomber_segments_in_total", "Segments received, by type.", []string{"type"}, nil),
+		segOut:   prometheus.NewDesc("bomber_segments_out_total", "Segments sent, by type.", []string{"type"}, nil),
+		ended:    prometheus.NewDesc("bomber_games_finished_total", "Games ended, by reason.", []string{"reason"}, nil),
 	}
 }
 
@@ -134,6 +114,9 @@ func (c *hubCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.ignored
 	ch <- c.kicks
 	ch <- c.throttle
+	ch <- c.segIn
+	ch <- c.segOut
+	ch <- c.ended
 }
 
 func (c *hubCollector) Collect(ch chan<- prometheus.Metric) {
@@ -154,6 +137,15 @@ func (c *hubCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.ignored, prometheus.CounterValue, float64(st.Ignored))
 	ch <- prometheus.MustNewConstMetric(c.kicks, prometheus.CounterValue, float64(st.Kicks))
 	ch <- prometheus.MustNewConstMetric(c.throttle, prometheus.CounterValue, float64(st.Throttled))
+	for t := segment.Type(0); t <= segment.NewOffline; t++ {
+		if t.Known() {
+			ch <- prometheus.MustNewConstMetric(c.segIn, prometheus.CounterValue, float64(st.SegmentsIn[t]), t.String())
+			ch <- prometheus.MustNewConstMetric(c.segOut, prometheus.CounterValue, float64(st.SegmentsOut[t]), t.String())
+		}
+	}
+	for r := statemachine.Won; r <= statemachine.Aborted; r++ {
+		ch <- prometheus.MustNewConstMetric(c.ended, prometheus.CounterValue, float64(st.GamesEnded[r]), r.String())
+	}
 	ss, err := tr.Sessions(ctx)
 	if err != nil {
 		return

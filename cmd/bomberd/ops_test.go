@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"io"
 	"math/big"
 	"net"
 	"net/http"
@@ -37,8 +38,11 @@ func TestMetricsAndAdmin(t *testing.T) {
 	}
 	b := dial(t, d.addr)
 	b.login("Beth", "nope")
-	b.nc.Write([]byte{0x42}) // a protocol error
-	time.Sleep(200 * time.Millisecond)
+	b.nc.Write([]byte{0x42}) // a protocol error: the server closes b
+	b.nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.Copy(io.Discard, b.nc); err != nil {
+		t.Fatalf("the server did not close the connection that broke the framing: %v", err)
+	}
 	body, err := httpGet("http://" + d.admin + "/metrics")
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +54,7 @@ func TestMetricsAndAdmin(t *testing.T) {
 		`bomber_logins_total{result="failed"} 1`,
 		`bomber_segments_in_total{type="Info"} 2`,
 		`bomber_segments_out_total{type="SyncEnd"} 1`,
+		`bomber_games_finished_total{reason="won"} 0`,
 		`bomber_protocol_errors_total{reason="unknown_type"} 1`,
 		`bomber_sessions{state="ServerStandBy"} 1`,
 		`bomber_build_info{version=`,
