@@ -148,7 +148,6 @@ func (p *pool) recorder() {
 	}
 }
 
-
 // close stops the workers after the records queued so far are stored or
 // ctx ends.
 func (p *pool) close(ctx context.Context) error {
