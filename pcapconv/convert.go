@@ -13,7 +13,7 @@ import (
 	"github.com/gopacket/gopacket/layers"
 	"github.com/gopacket/gopacket/pcapgo"
 
-	"github.com/bomber-game/bomber/capture"
+	"github.com/bomber-game/bomber/capture/mask"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/segment/transcript"
 )
@@ -105,7 +105,7 @@ type conn struct {
 	c2s, s2c   half
 	dec        segment.Decoder // server to client
 	badServer  bool            // the server's framing broke; its bytes are no longer decoded
-	mask       capture.Masker
+	mask       mask.Masker
 	clientGone bool // "close" written
 	serverGone bool // "closed" written
 }
