@@ -22,7 +22,7 @@ import (
 	"github.com/bomber-game/bomber/pcapconv"
 	"github.com/bomber-game/bomber/segment/transcript"
 	"github.com/bomber-game/bomber/server"
-	"github.com/bomber-game/bomber/server/netreplay"
+	"github.com/bomber-game/bomber/netreplay"
 	"github.com/bomber-game/bomber/server/servertest"
 	"github.com/bomber-game/bomber/statemachine"
 	"github.com/bomber-game/bomber/statemachine/replay"

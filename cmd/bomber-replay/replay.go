@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/bomber-game/bomber/segment/transcript"
-	"github.com/bomber-game/bomber/server/netreplay"
+	"github.com/bomber-game/bomber/netreplay"
 	"github.com/bomber-game/bomber/statemachine/replay"
 )
 

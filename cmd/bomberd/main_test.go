@@ -23,7 +23,7 @@ import (
 	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/segment/transcript"
-	"github.com/bomber-game/bomber/server/netreplay"
+	"github.com/bomber-game/bomber/netreplay"
 )
 
 var bomberdBin string
