@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bomber-game/bomber/client"
+	"github.com/bomber-game/bomber/client/clientbot"
 	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/server/servertest"
 )
@@ -21,9 +21,9 @@ func startServer(tb testing.TB) string {
 }
 
 // playPair runs two network bots, Albert inviting Beth, for games games.
-func playPair(tb testing.TB, addr string, games int) (albert, beth *client.Bot) {
-	beth = client.NewBot("Beth", "123", rand.New(rand.NewPCG(1, 2)))
-	albert = client.NewBot("Albert", "123", rand.New(rand.NewPCG(3, 4)))
+func playPair(tb testing.TB, addr string, games int) (albert, beth *clientbot.Bot) {
+	beth = clientbot.NewBot("Beth", "123", rand.New(rand.NewPCG(1, 2)))
+	albert = clientbot.NewBot("Albert", "123", rand.New(rand.NewPCG(3, 4)))
 	beth.Games, albert.Games, albert.Invite = games, games, "Beth"
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bomber-game/bomber/client"
+	"github.com/bomber-game/bomber/client/clientbot"
 	"github.com/bomber-game/bomber/segment"
 )
 
@@ -28,13 +29,13 @@ type botEvent struct {
 // runBot plays as cfg.user until cfg.games games are finished (or forever),
 // reconnecting like the reference client. It writes one line per notice.
 func runBot(ctx context.Context, cfg config, logw io.Writer) error {
-	b := client.NewBot(cfg.user, cfg.password, rand.New(rand.NewPCG(cfg.seed, cfg.seed^0x9e3779b97f4a7c15)))
+	b := clientbot.NewBot(cfg.user, cfg.password, rand.New(rand.NewPCG(cfg.seed, cfg.seed^0x9e3779b97f4a7c15)))
 	b.Invite, b.Games = cfg.invite, cfg.games
 	return playBot(ctx, b, cfg.addr, inviteRetry, logw)
 }
 
 // playBot runs b over TCP against addr.
-func playBot(ctx context.Context, b *client.Bot, addr string, pause time.Duration, logw io.Writer) error {
+func playBot(ctx context.Context, b *clientbot.Bot, addr string, pause time.Duration, logw io.Writer) error {
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(logw, "bot %s: %s\n", b.User, fmt.Sprintf(format, args...))
 	}
@@ -76,7 +77,7 @@ func sleep(ctx context.Context, d time.Duration) bool {
 }
 
 // botSession runs one connection until it drops, the bot is done or ctx ends.
-func botSession(ctx context.Context, b *client.Bot, conn net.Conn, pause time.Duration, logf func(string, ...any)) error {
+func botSession(ctx context.Context, b *clientbot.Bot, conn net.Conn, pause time.Duration, logf func(string, ...any)) error {
 	events := make(chan botEvent, 64)
 	stop := make(chan struct{})
 	defer close(stop)
