@@ -237,7 +237,6 @@ func (e *engine) answer(id uint64, a statemachine.Answer) {
 // costs a bounded buffer instead of one that grows with the wave.
 const boundSends = 16 << 10
 
-//
 // Acting early does not flush: the connections stay queued for the flush at
 // the end of the iteration, so a wave of logins costs each idle connection
 // one write per iteration, not one per login (its output still goes out at

@@ -195,19 +195,16 @@ func TestKill9AndRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { again.Process.Signal(syscall.SIGTERM); again.Wait() }()
-	var c *client
-	for i := 0; ; i++ {
-		nc, err := net.Dial("tcp", d.addr)
-		if err == nil {
-			c = &client{t: t, nc: nc}
-			defer nc.Close()
-			break
-		}
-		if i > 200 {
-			t.Fatalf("restart: %v\n%s", err, log.String())
-		}
-		time.Sleep(50 * time.Millisecond)
+	// the game port is bound before the log says "listening"
+	if !log.await(30*time.Second, nil, func(s string) bool { return logged(s, "listening") != "" }) {
+		t.Fatalf("restart:\n%s", log.String())
 	}
+	nc, err := net.Dial("tcp", d.addr)
+	if err != nil {
+		t.Fatalf("restart: %v\n%s", err, log.String())
+	}
+	defer nc.Close()
+	c := &client{t: t, nc: nc}
 	if code := c.login("Albert", "123"); code != segment.CodeOK {
 		t.Fatalf("login after restart: %d", code)
 	}
