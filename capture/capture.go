@@ -11,9 +11,9 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/bomber-game/bomber/capture/mask"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/segment/transcript"
-	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/statemachine"
 )
 
@@ -47,7 +47,7 @@ const (
 
 type connState struct {
 	name string
-	mask Masker
+	mask mask.Masker
 	dec  segment.Decoder // follows the (masked) input for comments
 }
 
@@ -59,10 +59,11 @@ type chunk struct {
 }
 
 // Capture writes every connection's traffic to rotated transcript files. It
-// implements server.Tap; see the package comment.
+// implements server.Tap (the daemon's wiring checks it); see the package
+// comment.
 type Capture struct {
 	cfg Config
-	clk server.Clock
+	clk Clock
 	log *zap.Logger
 
 	// engine goroutine only
@@ -83,11 +84,9 @@ type Capture struct {
 	w       writer
 }
 
-var _ server.Tap = (*Capture)(nil)
-
 // New starts a capture into cfg.Dir; the first file is created at once.
 // Close it after the daemon's transport has shut down.
-func New(cfg Config, clock server.Clock, logger *zap.Logger) (*Capture, error) {
+func New(cfg Config, clock Clock, logger *zap.Logger) (*Capture, error) {
 	if cfg.Dir == "" {
 		return nil, fmt.Errorf("%w: no directory", ErrConfig)
 	}
@@ -102,7 +101,7 @@ func New(cfg Config, clock server.Clock, logger *zap.Logger) (*Capture, error) {
 		cfg.MaxPending = DefaultMaxPending
 	}
 	if clock == nil {
-		clock = server.SystemClock{}
+		clock = systemClock{}
 	}
 	if logger == nil {
 		logger = zap.NewNop()
@@ -304,3 +303,10 @@ func (c *Capture) run() {
 		}
 	}
 }
+
+// Clock is the time source for the t= stamps (server.Clock satisfies it).
+type Clock interface{ Now() time.Time }
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }

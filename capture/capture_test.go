@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/bomber-game/bomber/capture"
+	"github.com/bomber-game/bomber/netreplay"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/segment/transcript"
 	"github.com/bomber-game/bomber/server"
-	"github.com/bomber-game/bomber/server/netreplay"
 	"github.com/bomber-game/bomber/server/servertest"
 	"github.com/bomber-game/bomber/statemachine"
 	"github.com/bomber-game/bomber/statemachine/replay"

@@ -28,17 +28,8 @@ func FuzzReceive(f *testing.F) {
 		c.PlaceBoard(novateBoard)
 		var d segment.Decoder
 		guess := bomber.Cell(0)
-		for len(data) > 0 {
-			n := d.Write(data)
-			data = data[n:]
-			for {
-				s, ok, err := d.Next()
-				if err != nil || !ok {
-					if err != nil {
-						return
-					}
-					break
-				}
+		d.Feed(data, func(s segment.Segment) bool {
+			{
 				outs := []Out{c.Receive(s)}
 				if c.MyTurn() {
 					o, _ := c.GuessSingle(guess)
@@ -61,6 +52,7 @@ func FuzzReceive(f *testing.F) {
 					t.Fatalf("state %d out of range", c.State())
 				}
 			}
-		}
+			return true
+		})
 	})
 }

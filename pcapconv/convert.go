@@ -13,7 +13,7 @@ import (
 	"github.com/gopacket/gopacket/layers"
 	"github.com/gopacket/gopacket/pcapgo"
 
-	"github.com/bomber-game/bomber/capture"
+	"github.com/bomber-game/bomber/capture/mask"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/segment/transcript"
 )
@@ -105,7 +105,7 @@ type conn struct {
 	c2s, s2c   half
 	dec        segment.Decoder // server to client
 	badServer  bool            // the server's framing broke; its bytes are no longer decoded
-	mask       capture.Masker
+	mask       mask.Masker
 	clientGone bool // "close" written
 	serverGone bool // "closed" written
 }
@@ -275,21 +275,15 @@ func (c *converter) clientBytes(ts time.Time, cn *conn, b []byte) {
 }
 
 func (c *converter) serverBytes(ts time.Time, cn *conn, b []byte) {
-	for len(b) > 0 && !cn.badServer {
-		n := cn.dec.Write(b)
-		b = b[n:]
-		for {
-			s, ok, err := cn.dec.Next()
-			if err != nil {
-				cn.badServer = true
-				c.note(fmt.Sprintf("%s: the server broke the framing (%v); its later bytes are not shown", cn.name, err))
-				break
-			}
-			if !ok {
-				break
-			}
-			c.emit(ts, transcript.Entry{Conn: cn.name, Op: transcript.Recv, Data: s.AppendTo(nil)})
-		}
+	if cn.badServer {
+		return
+	}
+	if _, err := cn.dec.Feed(b, func(s segment.Segment) bool {
+		c.emit(ts, transcript.Entry{Conn: cn.name, Op: transcript.Recv, Data: s.AppendTo(nil)})
+		return true
+	}); err != nil {
+		cn.badServer = true
+		c.note(fmt.Sprintf("%s: the server broke the framing (%v); its later bytes are not shown", cn.name, err))
 	}
 }
 

@@ -144,6 +144,48 @@ func (d *Decoder) Next() (s Segment, ok bool, err error) {
 	return s, true, nil
 }
 
+// Decode calls yield with every whole segment in the ring, in order, until
+// yield returns false or more bytes are needed. It returns the protocol
+// error that stopped the decoder (wrapping ErrUnknownType or ErrLength), if
+// any. A transport that reads straight into the ring (Free, Commit) decodes
+// with it; Feed is the same loop for bytes that are already in memory.
+func (d *Decoder) Decode(yield func(Segment) bool) error {
+	for {
+		s, ok, err := d.Next()
+		if err != nil {
+			return err
+		}
+		if !ok || !yield(s) {
+			return nil
+		}
+	}
+}
+
+// Feed copies p into the ring as it empties and calls yield with every
+// whole segment, in order. It returns how many bytes of p it took (all of
+// them unless yield returned false or the stream is bad) and the protocol
+// error, if any. A segment split across calls is kept for the next call.
+func (d *Decoder) Feed(p []byte, yield func(Segment) bool) (int, error) {
+	stopped := false
+	wrap := func(s Segment) bool {
+		if !yield(s) {
+			stopped = true
+			return false
+		}
+		return true
+	}
+	n := 0
+	for {
+		if err := d.Decode(wrap); err != nil {
+			return n, err
+		}
+		if stopped || n == len(p) {
+			return n, nil
+		}
+		n += d.Write(p[n:])
+	}
+}
+
 // Reset empties the decoder for reuse by a new connection; the dialect set
 // by SetDialect stays, a negotiated one is forgotten.
 func (d *Decoder) Reset() {

@@ -19,22 +19,15 @@ func decodeAll(stream []byte, chunks []int) ([]Segment, error) {
 		}
 		p := stream[:n]
 		stream = stream[n:]
-		for len(p) > 0 {
-			w := d.Write(p)
-			p = p[w:]
-			for {
-				s, ok, err := d.Next()
-				if err != nil {
-					return segs, err
-				}
-				if !ok {
-					break
-				}
-				segs = append(segs, s)
-			}
-			if w == 0 && len(p) > 0 {
-				panic("decoder full without a whole segment")
-			}
+		took, err := d.Feed(p, func(s Segment) bool {
+			segs = append(segs, s)
+			return true
+		})
+		if err != nil {
+			return segs, err
+		}
+		if took != len(p) {
+			panic("Feed left bytes without being stopped")
 		}
 	}
 	return segs, nil
@@ -146,5 +139,55 @@ func TestDecoderRandomSplits(t *testing.T) {
 		if err != nil || len(got) != len(want) {
 			t.Fatalf("chunks %v: %d segments, err %v", chunks, len(got), err)
 		}
+	}
+}
+
+// TestFeedStops: when the callback says stop, Feed reports how far it got,
+// keeps what it has not handed out, and the rest of the stream (fed again)
+// yields exactly the segments not yet seen.
+func TestFeedStops(t *testing.T) {
+	stream := bytes.Repeat(sampleStream(), 3) // longer than the ring
+	want, _ := decodeAll(stream, nil)
+	for stopAt := 1; stopAt < len(want); stopAt += 7 {
+		var d Decoder
+		var got []Segment
+		n, err := d.Feed(stream, func(s Segment) bool {
+			got = append(got, s)
+			return len(got) < stopAt
+		})
+		if err != nil || len(got) != stopAt || n > len(stream) {
+			t.Fatalf("stop at %d: %d segments, took %d, err %v", stopAt, len(got), n, err)
+		}
+		if _, err := d.Feed(stream[n:], func(s Segment) bool { got = append(got, s); return true }); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("stop at %d, then the rest: %d segments, want %d", stopAt, len(got), len(want))
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("stop at %d: segment %d is %v, want %v", stopAt, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestDecodeAfterCommit: bytes read straight into the ring (Free, Commit)
+// decode like fed ones, a protocol error included.
+func TestDecodeAfterCommit(t *testing.T) {
+	stream := append(bytes.Repeat(sampleStream(), 2), 0x1f, 0, 0) // ends with an unknown type
+	want, wantErr := decodeAll(stream, nil)
+	var d Decoder
+	var got []Segment
+	var err error
+	for rest := stream; len(rest) > 0 && err == nil; {
+		free := d.Free()
+		n := copy(free, rest)
+		d.Commit(n)
+		rest = rest[n:]
+		err = d.Decode(func(s Segment) bool { got = append(got, s); return true })
+	}
+	if !errors.Is(err, ErrUnknownType) || !errors.Is(wantErr, ErrUnknownType) || len(got) != len(want) {
+		t.Fatalf("%d segments, err %v; want %d, %v", len(got), err, len(want), wantErr)
 	}
 }

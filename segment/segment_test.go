@@ -118,19 +118,15 @@ func TestZeroAllocations(t *testing.T) {
 	out := make([]byte, 0, 256)
 	allocs := testing.AllocsPerRun(1000, func() {
 		d.Reset()
-		d.Write(stream)
 		out = out[:0]
-		for {
-			s, ok, err := d.Next()
-			if err != nil || !ok {
-				break
-			}
+		d.Feed(stream, func(s Segment) bool {
 			if s.Type == SingleCoord {
 				c, _ := s.Single()
 				s = NewSingle(c, Binary)
 			}
 			out = s.AppendTo(out)
-		}
+			return true
+		})
 	})
 	if allocs != 0 {
 		t.Fatalf("decode+encode allocates %.1f times per run, want 0", allocs)

@@ -35,10 +35,8 @@ func (o *loopObserver) BotMove(string, time.Duration, bool) { o.moves.Add(1) }
 func (o *loopObserver) ConnOpened()                         {}
 func (o *loopObserver) ConnClosed(server.CloseReason)       {}
 func (o *loopObserver) ConnRejected(string)                 {}
-func (o *loopObserver) SegmentIn(segment.Type)              {}
-func (o *loopObserver) SegmentOut(segment.Type)             {}
+func (o *loopObserver) AcceptFailed(string)                 {}
 func (o *loopObserver) ProtocolError(string)                {}
-func (o *loopObserver) GameEnded(string)                    {}
 func (o *loopObserver) CheckLatency(statemachine.CheckKind, time.Duration, statemachine.Answer) {
 }
 

@@ -132,8 +132,9 @@ func (e *engine) open(l link, ip netip.Addr, remote string) *conn {
 	return c
 }
 
-// input feeds bytes read from c to its decoder and every whole segment to
-// the hub. A framing error closes c at once.
+// input feeds bytes read from c (into a buffer of the transport's) to its
+// decoder and every whole segment to the hub. A framing error closes c at
+// once.
 func (e *engine) input(c *conn, data []byte) {
 	if c.gone {
 		return
@@ -142,27 +143,42 @@ func (e *engine) input(c *conn, data []byte) {
 		e.cfg.Tap.In(c.id, data)
 	}
 	now := e.now()
-	for len(data) > 0 {
-		n := c.dec.Write(data)
-		data = data[n:]
-		for {
-			seg, ok, err := c.dec.Next()
-			if err != nil {
-				e.obs.ProtocolError(protocolReason(err))
-				e.log.Info("protocol error, closing", zap.Uint64("conn", uint64(c.id)), zap.Error(err))
-				e.drop(c, ReasonProtocol, true)
-				return
-			}
-			if !ok {
-				break
-			}
-			e.obs.SegmentIn(seg.Type)
-			e.hub.Receive(now, c.id, seg)
-			e.bound()
-			if c.gone {
-				return
-			}
-		}
+	_, err := c.dec.Feed(data, func(seg segment.Segment) bool { return e.receive(now, c, seg) })
+	e.decoded(now, c, err)
+}
+
+// committed hands the hub every whole segment in c's decoder after the
+// transport read data straight into its ring (Free, Commit).
+func (e *engine) committed(c *conn, data []byte) {
+	if c.gone {
+		return
+	}
+	if e.cfg.Tap != nil {
+		e.cfg.Tap.In(c.id, data)
+	}
+	now := e.now()
+	err := c.dec.Decode(func(seg segment.Segment) bool { return e.receive(now, c, seg) })
+	e.decoded(now, c, err)
+}
+
+// receive gives the hub one segment of c's; false once c is gone.
+func (e *engine) receive(now int64, c *conn, seg segment.Segment) bool {
+	e.hub.Receive(now, c.id, seg)
+	e.bound()
+	return !c.gone
+}
+
+// decoded closes c on a framing error and keeps the incomplete-segment
+// timer.
+func (e *engine) decoded(now int64, c *conn, err error) {
+	if c.gone {
+		return
+	}
+	if err != nil {
+		e.obs.ProtocolError(protocolReason(err))
+		e.log.Info("protocol error, closing", zap.Uint64("conn", uint64(c.id)), zap.Error(err))
+		e.drop(c, ReasonProtocol, true)
+		return
 	}
 	if c.dec.Partial() {
 		if c.partial == 0 {
@@ -267,18 +283,38 @@ func (e *engine) answer(res result) {
 // costs a bounded buffer instead of one that grows with the wave.
 const boundSends = 16 << 10
 
+// Acting early does not flush: the connections stay queued for the flush at
+// the end of the iteration, so a wave of logins costs each idle connection
+// one write per iteration, not one per login (its output still goes out at
+// once when it passes half its bound).
 func (e *engine) bound() {
 	if len(e.hub.Ready().Sends) >= boundSends {
-		e.process()
+		e.act()
 	}
 }
 
-// process carries out what the hub asked for. The hub's outputs are copied
+// process carries out what the hub asked for and writes the output.
+func (e *engine) process() {
+	e.act()
+	for _, c := range e.flushq {
+		c.queued = false
+		if !c.gone {
+			c.link.flush()
+		}
+	}
+	clear(e.flushq)
+	e.flushq = e.flushq[:0]
+	if e.shedOutput() {
+		e.process() // the hub has told the others; send that
+	}
+}
+
+// act carries out what the hub asked for. The hub's outputs are copied
 // out and acknowledged first, because acting on them can feed the hub new
 // events (a connection dropped for its backlog goes offline, and everyone
 // is told) whose outputs must not be lost. Sends are coalesced per
 // connection and written once per call.
-func (e *engine) process() {
+func (e *engine) act() {
 	e.drainBots()
 	for {
 		rd := e.hub.Ready()
@@ -302,7 +338,6 @@ func (e *engine) process() {
 			if c == nil || c.gone {
 				continue
 			}
-			e.obs.SegmentOut(s.Seg.Type)
 			if e.cfg.Tap != nil {
 				e.cfg.Tap.Out(c.id, s.Seg)
 			}
@@ -349,23 +384,11 @@ func (e *engine) process() {
 		}
 		clear(b.Bots) // they hold game copies
 		for _, r := range b.Records {
-			e.obs.GameEnded(r.Reason)
 			e.pool.record(r, e.wall(r.Start), e.wall(r.End))
 		}
 		if cap(b.Sends) > 2*boundSends {
 			b.Sends = nil // give back a burst's buffer
 		}
-	}
-	for _, c := range e.flushq {
-		c.queued = false
-		if !c.gone {
-			c.link.flush()
-		}
-	}
-	clear(e.flushq)
-	e.flushq = e.flushq[:0]
-	if e.shedOutput() {
-		e.process() // the hub has told the others; send that
 	}
 }
 

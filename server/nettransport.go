@@ -8,8 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"go.uber.org/zap"
 )
 
 // NetTransport serves over the net package with a goroutine per connection
@@ -144,7 +142,8 @@ func (t *NetTransport) Serve(l net.Listener) error {
 // writer goroutine that hand everything to h's loop.
 func serveConns(h host, l net.Listener, done <-chan struct{}) error {
 	cfg := &h.engine().cfg
-	log, sendBuf := cfg.Logger, cfg.SendBuffer // fixed at start; safe to read here
+	sendBuf := cfg.SendBuffer // fixed at start; safe to read here
+	pace := newAcceptPacer(cfg.Logger)
 	for {
 		nc, err := l.Accept()
 		if err != nil {
@@ -160,10 +159,16 @@ func serveConns(h host, l net.Listener, done <-chan struct{}) error {
 			if errors.Is(err, net.ErrClosed) {
 				return ErrClosed
 			}
-			log.Warn("accept", zap.Error(err))
-			time.Sleep(10 * time.Millisecond)
+			reason, delay := pace.failed(err)
+			h.post(func() { h.engine().obs.AcceptFailed(reason) })
+			select {
+			case <-time.After(delay):
+			case <-done:
+				return ErrClosed
+			}
 			continue
 		}
+		pace.ok()
 		ip := netip.Addr{}
 		if ap, err := netip.ParseAddrPort(nc.RemoteAddr().String()); err == nil {
 			ip = ap.Addr().Unmap()

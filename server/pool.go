@@ -285,10 +285,8 @@ func (p *pool) recorder() {
 				select {
 				case <-time.After(time.Second):
 				case <-p.ctx.Done():
-					if p.ctx.Err() != nil && p.closing() {
-						p.cfg.Logger.Error("game not recorded at shutdown", zap.String("game", r.Game), zap.String("reason", r.Reason))
-						continue
-					}
+					p.cfg.Logger.Error("game not recorded at shutdown", zap.String("game", r.Game), zap.String("reason", r.Reason))
+					continue
 				}
 				i-- // retry the same record
 			}
@@ -307,8 +305,6 @@ func (p *pool) recorder() {
 		}
 	}
 }
-
-func (p *pool) closing() bool { return p.ctx.Err() != nil }
 
 // close stops the workers after the records queued so far are stored or
 // ctx ends.

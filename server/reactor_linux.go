@@ -20,21 +20,45 @@ import (
 // epoll, reads and writes as much as each ready socket takes, and runs the
 // engine. Account checks come back from the worker pool through a channel
 // and an eventfd that wakes the loop.
+//
+// Each TCP listener has its own accepting goroutine (parked in the Go
+// runtime's poller while nothing is waiting), which hands new sockets to
+// the loop the same way. Accepting never waits for the loop: while the loop
+// spends seconds fanning out a big login wave, the kernel's accept queue
+// keeps draining, so a full queue never drops a client's handshake (a
+// client whose final ACK is dropped under SYN cookies believes it is
+// connected and waits for answers that cannot come).
 type Reactor struct {
 	door
-	cfg     Config
-	pool    *pool
-	epfd    int
-	evfd    int
-	lis     map[int]*os.File
-	fds     map[int]*rconn
-	readBuf []byte
+	cfg  Config
+	pool *pool
+	epfd int
+	evfd int
+	fds  map[int]*rconn
+
+	stopfd    int // eventfd: readable once the reactor is stopping
+	mu        sync.Mutex
+	accepted  []acceptedConn // handed over by the accepting goroutines
+	closing   bool
+	acceptWG  sync.WaitGroup
+	acceptErr acceptCounts
 
 	startOnce sync.Once
 	stopOnce  sync.Once
 	stopped   bool
 	err       error
 }
+
+// acceptedConn is a socket accepted off the loop, not yet registered.
+type acceptedConn struct {
+	fd int
+	sa unix.Sockaddr
+}
+
+// readBudget bounds the bytes read from one connection per loop iteration
+// (level-triggered epoll reports it again while more is waiting), so one
+// busy client cannot starve the others.
+const readBudget = 4 << 10
 
 // rconn is a reactor connection: the socket and its bounded output buffer.
 type rconn struct {
@@ -64,13 +88,18 @@ func NewReactor(cfg Config) (*Reactor, error) {
 		unix.Close(evfd)
 		return nil, fmt.Errorf("epoll_ctl eventfd: %w", err)
 	}
+	stopfd, err := unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC)
+	if err != nil {
+		unix.Close(epfd)
+		unix.Close(evfd)
+		return nil, fmt.Errorf("eventfd: %w", err)
+	}
 	r := &Reactor{
-		cfg:     cfg,
-		epfd:    epfd,
-		evfd:    evfd,
-		lis:     make(map[int]*os.File),
-		fds:     make(map[int]*rconn),
-		readBuf: make([]byte, 64<<10),
+		cfg:    cfg,
+		epfd:   epfd,
+		evfd:   evfd,
+		stopfd: stopfd,
+		fds:    make(map[int]*rconn),
 	}
 	r.door = newDoor(64, r.wake)
 	r.pool = newPool(cfg, r.wake)
@@ -84,52 +113,105 @@ func (r *Reactor) wake() {
 	unix.Write(r.evfd, one[:]) // EAGAIN means a wake-up is already pending
 }
 
-// Serve accepts on l until Shutdown. A TCP listener is polled with epoll
-// (the reactor takes its own copy of the socket and closes l); any other
+// Serve accepts on l until Shutdown. A TCP listener's connections are
+// polled with epoll (accepted on a goroutine of their own, see Reactor; the
+// reactor takes its own copy of the socket and closes l); any other
 // listener (TLS) is served with a goroutine per connection feeding the same
 // loop, so every user shares one hub.
 func (r *Reactor) Serve(l net.Listener) error {
 	tl, ok := l.(*net.TCPListener)
-	if !ok {
-		first := false
-		r.startOnce.Do(func() { first = true })
-		if first {
-			go r.loop()
+	var f *os.File
+	lfd := -1
+	if ok {
+		var err error
+		if f, err = tl.File(); err != nil {
+			return fmt.Errorf("listener fd: %w", err)
 		}
+		l.Close()
+		lfd = int(f.Fd()) // Fd makes the socket blocking: once, before SetNonblock
+		if err := unix.SetNonblock(lfd, true); err != nil {
+			f.Close()
+			return fmt.Errorf("listener nonblocking: %w", err)
+		}
+	}
+	r.mu.Lock()
+	if r.closing {
+		r.mu.Unlock()
+		l.Close()
+		if f != nil {
+			f.Close()
+		}
+		return ErrClosed
+	}
+	r.acceptWG.Add(1)
+	r.mu.Unlock()
+	defer r.acceptWG.Done()
+	r.startOnce.Do(func() { go r.loop() })
+	if !ok {
 		go func() { <-r.done; l.Close() }()
 		return serveConns(r, l, r.done)
 	}
-	f, err := tl.File()
-	if err != nil {
-		return fmt.Errorf("listener fd: %w", err)
-	}
-	l.Close()
-	fd := int(f.Fd())
-	if err := unix.SetNonblock(fd, true); err != nil {
-		f.Close()
-		return fmt.Errorf("listener nonblocking: %w", err)
-	}
-	add := func() {
-		if err := unix.EpollCtl(r.epfd, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(fd)}); err != nil {
-			r.cfg.Logger.Error("epoll_ctl listener", zap.Error(err))
-			f.Close()
-			return
-		}
-		r.lis[fd] = f
-	}
-	first := false
-	r.startOnce.Do(func() { first = true })
-	if first {
-		add()
-		r.loop()
-		return r.errOrClosed()
-	}
-	if err := r.do(context.Background(), add); err != nil {
-		f.Close()
-		return err
-	}
+	defer f.Close()
+	r.acceptLoop(lfd)
 	<-r.done
 	return r.errOrClosed()
+}
+
+// acceptLoop accepts on the listening socket lfd until the reactor stops,
+// and hands each socket to the loop. Running out of descriptors (EMFILE,
+// ENFILE) or kernel memory pauses accepting with a growing delay instead of
+// retrying at once: the pending connections wait in the kernel's queue and
+// are served once descriptors free up.
+func (r *Reactor) acceptLoop(lfd int) {
+	pace := newAcceptPacer(r.cfg.Logger)
+	// wait polls the listener (pause < 0) or only sleeps for pause; false
+	// once the reactor is stopping
+	wait := func(pause time.Duration) bool {
+		fds := []unix.PollFd{{Fd: int32(r.stopfd), Events: unix.POLLIN}, {Fd: int32(lfd), Events: unix.POLLIN}}
+		timeout := -1
+		if pause >= 0 {
+			fds, timeout = fds[:1], int(pause/time.Millisecond)
+		}
+		for {
+			_, err := unix.Poll(fds, timeout)
+			if err == nil || !errors.Is(err, unix.EINTR) {
+				return fds[0].Revents == 0
+			}
+		}
+	}
+	for {
+		fd, sa, err := unix.Accept4(lfd, unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC)
+		switch {
+		case errors.Is(err, unix.EAGAIN):
+			if !wait(-1) {
+				return
+			}
+			continue
+		case errors.Is(err, unix.EINTR), errors.Is(err, unix.ECONNABORTED):
+			continue
+		case err != nil:
+			reason, pause := pace.failed(err)
+			r.acceptErr.add(reason)
+			r.wake()
+			if !wait(pause) {
+				return
+			}
+			continue
+		}
+		pace.ok()
+		r.mu.Lock()
+		if r.closing {
+			r.mu.Unlock()
+			unix.Close(fd)
+			return
+		}
+		r.accepted = append(r.accepted, acceptedConn{fd, sa})
+		first := len(r.accepted) == 1
+		r.mu.Unlock()
+		if first {
+			r.wake()
+		}
+	}
 }
 
 func (r *Reactor) errOrClosed() error {
@@ -163,8 +245,6 @@ func (r *Reactor) loop() {
 			case fd == r.evfd:
 				var b [8]byte
 				unix.Read(r.evfd, b[:])
-			case r.lis[fd] != nil:
-				r.accept(fd)
 			default:
 				rc := r.fds[fd]
 				if rc == nil {
@@ -178,6 +258,7 @@ func (r *Reactor) loop() {
 				}
 			}
 		}
+		r.register()
 		r.drainResults()
 		r.drainAdmin()
 		if !t0.Before(nextTick) {
@@ -216,15 +297,16 @@ func (r *Reactor) drainAdmin() {
 	}
 }
 
-func (r *Reactor) accept(lfd int) {
-	for {
-		fd, sa, err := unix.Accept4(lfd, unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC)
-		if err != nil {
-			if !errors.Is(err, unix.EAGAIN) && !errors.Is(err, unix.ECONNABORTED) && !errors.Is(err, unix.EINTR) {
-				r.cfg.Logger.Warn("accept", zap.Error(err))
-			}
-			return
-		}
+// register takes the sockets accepted since the last iteration into the
+// loop, and reports accept failures to the observer.
+func (r *Reactor) register() {
+	r.acceptErr.report(r.eng.obs)
+	r.mu.Lock()
+	batch := r.accepted
+	r.accepted = nil
+	r.mu.Unlock()
+	for _, a := range batch {
+		fd, sa := a.fd, a.sa
 		ip := sockaddrIP(sa)
 		if reason := r.eng.admit(ip); reason != "" {
 			unix.Close(fd)
@@ -267,16 +349,28 @@ func sockaddrIP(sa unix.Sockaddr) netip.Addr {
 	return netip.Addr{}
 }
 
-// read takes one read's worth (level-triggered epoll reports the socket
-// again while more is waiting, which keeps one busy client from starving
-// the others).
+// read reads straight into the connection's decoder ring, so each byte is
+// copied once, and hands the whole segments to the engine; at most
+// readBudget bytes per call.
 func (r *Reactor) read(rc *rconn) {
-	n, err := unix.Read(rc.fd, r.readBuf)
-	switch {
-	case n > 0:
-		r.eng.input(rc.c, r.readBuf[:n])
-	case n == 0 || err != nil && !errors.Is(err, unix.EAGAIN) && !errors.Is(err, unix.EINTR):
-		r.eng.closed(rc.c, ReasonPeer)
+	c := rc.c
+	for budget := readBudget; budget > 0 && !c.gone; {
+		free := c.dec.Free()
+		n, err := unix.Read(rc.fd, free)
+		switch {
+		case n > 0:
+			c.dec.Commit(n)
+			r.eng.committed(c, free[:n])
+			if n < len(free) {
+				return // the socket is most likely empty
+			}
+			budget -= n
+		case n == 0 || err != nil && !errors.Is(err, unix.EAGAIN) && !errors.Is(err, unix.EINTR):
+			r.eng.closed(c, ReasonPeer)
+			return
+		default:
+			return
+		}
 	}
 }
 
@@ -381,12 +475,13 @@ func (r *Reactor) Shutdown(ctx context.Context) error {
 }
 
 func (r *Reactor) shutdown(ctx context.Context) error {
+	r.mu.Lock()
+	r.closing = true
+	r.mu.Unlock()
+	var one = [8]byte{1}
+	unix.Write(r.stopfd, one[:])           // never read: every accepting goroutine sees it
+	r.startOnce.Do(func() { go r.loop() }) // Shutdown before any Serve
 	err := r.do(ctx, func() {
-		for fd, f := range r.lis {
-			unix.EpollCtl(r.epfd, unix.EPOLL_CTL_DEL, fd, nil)
-			f.Close()
-			delete(r.lis, fd)
-		}
 		r.eng.shutdown()
 		r.stopped = true
 	})
@@ -397,7 +492,15 @@ func (r *Reactor) shutdown(ctx context.Context) error {
 		err = perr
 	}
 	<-r.done
+	r.acceptWG.Wait()
+	r.mu.Lock()
+	for _, a := range r.accepted { // accepted after the loop's last look
+		unix.Close(a.fd)
+	}
+	r.accepted = nil
+	r.mu.Unlock()
 	unix.Close(r.epfd)
 	unix.Close(r.evfd)
+	unix.Close(r.stopfd)
 	return err
 }

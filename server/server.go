@@ -5,8 +5,9 @@
 //
 // Two transports share one engine that runs the hub on a single goroutine:
 // a select-style reactor on Linux epoll (one small fixed ring buffer per
-// connection for input, a bounded output buffer, reads and writes of as much
-// as the kernel takes, writes coalesced per loop iteration), and a portable
+// connection that the kernel reads straight into, a bounded output buffer,
+// writes of as much as the kernel takes, coalesced per loop iteration, and
+// an accepting goroutine per listener), and a portable
 // transport over the net package with a goroutine per connection, which also
 // serves TLS.
 package server
@@ -56,15 +57,16 @@ const (
 )
 
 // Observer receives events for metrics; every method is called from the
-// engine's goroutine and must not block.
+// engine's goroutine and must not block. What the hub counts itself
+// (segments in and out, games ended, logins) is read from its Stats.
 type Observer interface {
 	ConnOpened()
 	ConnClosed(reason CloseReason)
 	ConnRejected(reason string)
-	SegmentIn(t segment.Type)
-	SegmentOut(t segment.Type)
+	// AcceptFailed: accept failed (reason is one of the Accept* constants);
+	// accepting pauses for a moment.
+	AcceptFailed(reason string)
 	ProtocolError(reason string)
-	GameEnded(reason string)
 	LoopLatency(d time.Duration)
 	CheckLatency(kind statemachine.CheckKind, d time.Duration, a statemachine.Answer)
 	// BotMove: a computer player chose a move in d (from a bot worker);
@@ -77,10 +79,8 @@ type nopObserver struct{}
 func (nopObserver) ConnOpened()                                                             {}
 func (nopObserver) ConnClosed(CloseReason)                                                  {}
 func (nopObserver) ConnRejected(string)                                                     {}
-func (nopObserver) SegmentIn(segment.Type)                                                  {}
-func (nopObserver) SegmentOut(segment.Type)                                                 {}
+func (nopObserver) AcceptFailed(string)                                                     {}
 func (nopObserver) ProtocolError(string)                                                    {}
-func (nopObserver) GameEnded(string)                                                        {}
 func (nopObserver) LoopLatency(time.Duration)                                               {}
 func (nopObserver) CheckLatency(statemachine.CheckKind, time.Duration, statemachine.Answer) {}
 func (nopObserver) BotMove(string, time.Duration, bool)                                     {}
@@ -136,7 +136,7 @@ type Config struct {
 
 func (c *Config) defaults() {
 	if c.MaxConns <= 0 {
-		c.MaxConns = 10000
+		c.MaxConns = DefaultMaxConns
 	}
 	if c.MaxOutput <= 0 {
 		c.MaxOutput = 256 << 10
@@ -183,6 +183,9 @@ func (c *Config) defaults() {
 // together: 512 connections' worth of a full default backlog, where
 // max_connections times max_output_bytes would be 2.5 GiB.
 const DefaultMaxOutputTotal = 128 << 20
+
+// DefaultMaxConns is the connection limit when Config.MaxConns is 0.
+const DefaultMaxConns = 10000
 
 // ErrClosed is returned by Serve after Shutdown.
 var ErrClosed = errors.New("server closed")

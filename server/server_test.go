@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bomber-game/bomber/netreplay"
 	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/segment/transcript"
 	"github.com/bomber-game/bomber/server"
-	"github.com/bomber-game/bomber/server/netreplay"
 	"github.com/bomber-game/bomber/server/servertest"
 	"github.com/bomber-game/bomber/statemachine"
 	"github.com/bomber-game/bomber/statemachine/replay"
@@ -336,25 +336,21 @@ func TestManyConnections(t *testing.T) {
 				}()
 			}
 			wg.Wait()
-			deadline := time.Now().Add(10 * time.Second)
-			for {
-				ss, err := f.tr.Sessions(context.Background())
-				if err != nil {
-					t.Fatal(err)
+			for _, nc := range conns { // every client gets its answer
+				readUntil(t, nc, segment.PasswdResp)
+			}
+			ss, err := f.tr.Sessions(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			loggedIn := 0
+			for _, s := range ss {
+				if s.State.LoggedIn() {
+					loggedIn++
 				}
-				loggedIn := 0
-				for _, s := range ss {
-					if s.State.LoggedIn() {
-						loggedIn++
-					}
-				}
-				if loggedIn == n {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("%d of %d logged in", loggedIn, n)
-				}
-				time.Sleep(20 * time.Millisecond)
+			}
+			if loggedIn != n {
+				t.Fatalf("%d of %d logged in", loggedIn, n)
 			}
 		})
 	}
@@ -423,8 +419,8 @@ func TestMaxConnections(t *testing.T) {
 			a.Write(segment.Name(segment.SendInvit, "Beth").AppendTo(nil))
 			readUntil(t, b, segment.RecvInvit)
 			a.Close()
-			time.Sleep(50 * time.Millisecond)
-			dialLogin(t, f.addr, "Cindy") // room again
+			readUntil(t, b, segment.NewOffline) // the server has let Albert go
+			dialLogin(t, f.addr, "Cindy")       // room again
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package statemachine_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -216,8 +217,14 @@ func FuzzHub(f *testing.F) {
 				}
 			}
 			for _, s := range rd.Sends {
-				if s.Seg.Size() > segment.MaxSegment {
-					t.Fatalf("sent an over-long segment %v", s.Seg)
+				// what the hub sends is well formed for its type (a client
+				// decoder would close on anything else) and goes to a
+				// connection that exists
+				if back, err := segment.Parse(s.Seg.AppendTo(nil)); err != nil || back != s.Seg {
+					t.Fatalf("sent a segment a client cannot read: %v (%v)", s.Seg, err)
+				}
+				if !slices.Contains(conns[:], s.Conn) && !slices.Contains(rd.Closes, s.Conn) {
+					t.Fatalf("sent %v to connection %d, which is not open", s.Seg, s.Conn)
 				}
 				if !s.Seg.Type.Extended() {
 					continue

@@ -148,28 +148,20 @@ func (c *client) login(ctx context.Context, sem chan struct{}) error {
 // feed passes data through the decoder and every whole segment to h until
 // h returns false; it returns the bytes not yet fed then (nil when all were).
 func (c *client) feed(data []byte, h func(*segment.Segment) bool) ([]byte, error) {
-	for {
-		w := c.dec.Write(data)
-		data = data[w:]
-		for {
-			seg, ok, err := c.dec.Next()
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				break
-			}
-			if !h(&seg) {
-				if len(data) == 0 {
-					data = []byte{} // stopped, nothing left: not nil
-				}
-				return data, nil
-			}
-		}
-		if len(data) == 0 {
-			return nil, nil
-		}
+	stopped := false
+	n, err := c.dec.Feed(data, func(seg segment.Segment) bool {
+		stopped = !h(&seg)
+		return !stopped
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case stopped && n < len(data):
+		return data[n:], nil
+	case stopped:
+		return []byte{}, nil // stopped, nothing left: not nil
 	}
+	return nil, nil
 }
 
 // play reads segments and answers them until the connection ends or the

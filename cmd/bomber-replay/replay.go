@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bomber-game/bomber/netreplay"
 	"github.com/bomber-game/bomber/segment/transcript"
-	"github.com/bomber-game/bomber/server/netreplay"
 	"github.com/bomber-game/bomber/statemachine/replay"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bomber-game/bomber/client"
+	"github.com/bomber-game/bomber/client/clientbot"
 	"github.com/bomber-game/bomber/rules/bomber/bot"
 	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/server/servertest"
@@ -23,14 +23,14 @@ func startServer(tb testing.TB) string {
 }
 
 // playPair runs two network bots, Albert inviting Beth, for games games.
-func playPair(tb testing.TB, addr string, games int) (albert, beth *client.Bot) {
+func playPair(tb testing.TB, addr string, games int) (albert, beth *clientbot.Bot) {
 	return playPairThinking(tb, addr, games, 0)
 }
 
 // playPairThinking is playPair with bots that think before each guess.
-func playPairThinking(tb testing.TB, addr string, games int, think time.Duration) (albert, beth *client.Bot) {
-	beth = client.NewBot("Beth", "123", rand.New(rand.NewPCG(1, 2)))
-	albert = client.NewBot("Albert", "123", rand.New(rand.NewPCG(3, 4)))
+func playPairThinking(tb testing.TB, addr string, games int, think time.Duration) (albert, beth *clientbot.Bot) {
+	beth = clientbot.NewBot("Beth", "123", rand.New(rand.NewPCG(1, 2)))
+	albert = clientbot.NewBot("Albert", "123", rand.New(rand.NewPCG(3, 4)))
 	beth.Games, albert.Games, albert.Invite = games, games, "Beth"
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -38,7 +38,8 @@ func playPairThinking(tb testing.TB, addr string, games int, think time.Duration
 	errs := make([]error, 2)
 	wg.Add(2)
 	go func() { defer wg.Done(); errs[0] = playBot(ctx, beth, addr, time.Millisecond, think, io.Discard) }()
-	time.Sleep(50 * time.Millisecond) // Beth first, so Albert finds her online
+	// Albert may log in before Beth: a bot whose invitation finds nobody
+	// invites again after its pause
 	go func() { defer wg.Done(); errs[1] = playBot(ctx, albert, addr, time.Millisecond, think, io.Discard) }()
 	wg.Wait()
 	for _, err := range errs {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bomber-game/bomber/client"
+	"github.com/bomber-game/bomber/client/clientbot"
 	"github.com/bomber-game/bomber/segment"
 )
 
@@ -28,7 +29,7 @@ type botEvent struct {
 // runBot plays as cfg.user until cfg.games games are finished (or forever),
 // reconnecting like the reference client. It writes one line per notice.
 func runBot(ctx context.Context, cfg config, logw io.Writer) error {
-	b := client.NewBot(cfg.user, cfg.password, rand.New(rand.NewPCG(cfg.seed, cfg.seed^0x9e3779b97f4a7c15)))
+	b := clientbot.NewBot(cfg.user, cfg.password, rand.New(rand.NewPCG(cfg.seed, cfg.seed^0x9e3779b97f4a7c15)))
 	b.Invite, b.Games, b.Level = cfg.invite, cfg.games, cfg.level
 	fmt.Fprintf(logw, "bot %s: level %s, %v before each guess\n", cfg.user, cfg.level, cfg.think)
 	return playBot(ctx, b, cfg.addr, inviteRetry, cfg.think, logw)
@@ -41,7 +42,7 @@ func isGuess(s segment.Segment) bool {
 
 // playBot runs b over TCP against addr; it waits think before sending each
 // guess, so a person can follow the game.
-func playBot(ctx context.Context, b *client.Bot, addr string, pause, think time.Duration, logw io.Writer) error {
+func playBot(ctx context.Context, b *clientbot.Bot, addr string, pause, think time.Duration, logw io.Writer) error {
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(logw, "bot %s: %s\n", b.User, fmt.Sprintf(format, args...))
 	}
@@ -83,7 +84,7 @@ func sleep(ctx context.Context, d time.Duration) bool {
 }
 
 // botSession runs one connection until it drops, the bot is done or ctx ends.
-func botSession(ctx context.Context, b *client.Bot, conn net.Conn, pause, think time.Duration, logf func(string, ...any)) error {
+func botSession(ctx context.Context, b *clientbot.Bot, conn net.Conn, pause, think time.Duration, logf func(string, ...any)) error {
 	events := make(chan botEvent, 64)
 	stop := make(chan struct{})
 	defer close(stop)
@@ -92,20 +93,20 @@ func botSession(ctx context.Context, b *client.Bot, conn net.Conn, pause, think 
 		for {
 			n, err := conn.Read(d.Free())
 			d.Commit(n)
-			for {
-				s, ok, derr := d.Next()
-				if derr != nil {
-					err = derr
-					break
-				}
-				if !ok {
-					break
-				}
+			stopped := false
+			if derr := d.Decode(func(s segment.Segment) bool {
 				select {
 				case events <- botEvent{seg: s}:
+					return true
 				case <-stop:
-					return
+					stopped = true
+					return false
 				}
+			}); derr != nil {
+				err = derr
+			}
+			if stopped {
+				return
 			}
 			if err != nil {
 				select {

@@ -15,7 +15,7 @@ import (
 type (
 	upMsg struct {
 		gen int
-		l   *link
+		l   sender // a *link; tests connect a fake
 	}
 	downMsg struct {
 		gen int
@@ -79,17 +79,13 @@ func (l *link) read() {
 		}
 		n, err := l.conn.Read(free)
 		d.Commit(n)
-		for {
-			s, ok, derr := d.Next()
-			if derr != nil {
-				l.msgs <- downMsg{gen: l.gen, err: derr}
-				l.conn.Close()
-				return
-			}
-			if !ok {
-				break
-			}
+		if derr := d.Decode(func(s segment.Segment) bool {
 			l.msgs <- segMsg{gen: l.gen, seg: s}
+			return true
+		}); derr != nil {
+			l.msgs <- downMsg{gen: l.gen, err: derr}
+			l.conn.Close()
+			return
 		}
 		if err != nil {
 			l.msgs <- downMsg{gen: l.gen, err: err}

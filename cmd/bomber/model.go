@@ -144,7 +144,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.autoLogin = false
 			m.act(m.c.Login(m.name, m.pass))
 		}
-		return m, msg.l.next()
+		if l, ok := msg.l.(*link); ok {
+			return m, l.next()
+		}
+		return m, nil
 	case segMsg:
 		if msg.gen != m.gen {
 			return m, nil

@@ -48,7 +48,7 @@ func newHarness(t *testing.T, cfg config) *harness {
 		return nil
 	})
 	h.m.Init()
-	h.m.Update(upMsg{gen: 0, l: nil})
+	h.m.Update(upMsg{gen: 0, l: nil}) // connected, with no net: up() plugs in the fake
 	return h
 }
 
@@ -222,16 +222,17 @@ func TestLoginRetryOnScreen(t *testing.T) {
 	}
 }
 
+// TestFlagsLogInAtOnce: with --user and --password the client logs in as
+// soon as the connection is up, once: a reconnect after that does not log
+// in from the flags again (the client's saved login does).
 func TestFlagsLogInAtOnce(t *testing.T) {
 	h := &harness{t: t, net: &fakeNet{}}
 	h.m = newModel(config{user: "Albert", password: "123"}, newStyles(), func(int) tea.Cmd { return nil })
-	h.m.net = h.net
-	// What upMsg does, with the fake net in place.
-	h.m.connected = true
-	h.m.apply(h.m.c.Connected())
-	h.m.autoLogin = false
-	h.m.act(h.m.c.Login(h.m.name, h.m.pass))
+	h.m.Init()
+	h.m.Update(upMsg{gen: h.m.gen, l: h.net})
 	h.wantSent("00 00 06 41 6c 62 65 72 74")
+	h.m.Update(upMsg{gen: h.m.gen, l: h.net}) // the same connection again: no second login from the flags
+	h.wantSent()
 }
 
 func TestInviteDrawPlayWin(t *testing.T) {

@@ -10,6 +10,9 @@ import (
 	"github.com/bomber-game/bomber/server"
 )
 
+// A capture is the transport's tap.
+var _ server.Tap = (*capture.Capture)(nil)
+
 // newCapture starts recording traffic as transcripts. Each file starts with
 // the protocol settings as a "config:" line, so an in-process replay
 // (bomber-replay) runs the hub the way this daemon ran it.

@@ -42,7 +42,7 @@ func (d *daemonState) extend(scfg *server.Config, cfg *config.Config) error {
 }
 
 // startExtras starts the TLS and admin listeners.
-func (d *daemonState) startExtras(cfg *config.Config, _ server.Config) error {
+func (d *daemonState) startExtras(cfg *config.Config) error {
 	if cfg.TLS.Listen != "" {
 		t := &tlsListener{}
 		if err := t.load(cfg.TLS); err != nil {

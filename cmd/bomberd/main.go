@@ -141,6 +141,9 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		BotBudget:      cfg.Tables.BotBudget,
 		OnLoop:         watchdog(log),
 	}
+	if err := fitConnections(&scfg, cfg, log); err != nil {
+		return err
+	}
 	if cfg.Admin.Listen != "" {
 		d.metrics = newMetrics()
 		scfg.Observer = d.metrics
@@ -163,7 +166,7 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		log.Info("listening", zap.String("addr", l.Addr().String()))
 		go func() { d.errc <- d.tr.Serve(l) }()
 	}
-	if err := d.startExtras(cfg, scfg); err != nil {
+	if err := d.startExtras(cfg); err != nil {
 		return err
 	}
 	d.ready.Store(true)
@@ -275,11 +278,16 @@ func (d *daemonState) reload() {
 		d.log.Error("reload: log.level", zap.Error(err))
 		return
 	}
+	fit := server.Config{MaxConns: cfg.Limits.MaxConnections}
+	if err := fitConnections(&fit, cfg, d.log); err != nil {
+		d.log.Error("reload rejected; keeping the running configuration", zap.Error(err))
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err = d.tr.Reconfigure(ctx, func(c *server.Config) {
 		c.Hub = cfg.Hub()
-		c.MaxConns = cfg.Limits.MaxConnections
+		c.MaxConns = fit.MaxConns
 		c.MaxConnsPerIP = cfg.Limits.MaxConnectionsPerIP
 		c.MaxOutput = cfg.Limits.MaxOutputBytes
 		c.MaxOutputTotal = cfg.Limits.MaxOutputTotal

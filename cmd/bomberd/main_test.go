@@ -22,10 +22,10 @@ import (
 
 	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/internal/mysqltest"
+	"github.com/bomber-game/bomber/netreplay"
 	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/segment/transcript"
-	"github.com/bomber-game/bomber/server/netreplay"
 )
 
 var bomberdBin string
@@ -69,17 +69,48 @@ type proc struct {
 	done  chan error
 }
 
+// syncBuffer is a process's log; waiters are woken by every write.
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu      sync.Mutex
+	b       bytes.Buffer
+	changed chan struct{} // closed by the next write
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
+	}
 	return s.b.Write(p)
 }
 func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+// await waits for the log to satisfy cond, woken by each write; false when
+// timeout passes or exited fires first (nil: not watched).
+func (s *syncBuffer) await(timeout time.Duration, exited <-chan struct{}, cond func(string) bool) bool {
+	deadline := time.After(timeout)
+	for {
+		s.mu.Lock()
+		text := s.b.String()
+		if s.changed == nil {
+			s.changed = make(chan struct{})
+		}
+		ch := s.changed
+		s.mu.Unlock()
+		if cond(text) {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			return false
+		case <-exited:
+			return cond(s.String())
+		}
+	}
+}
 
 // startDaemon runs bomberd with cheap hashing and the given extra
 // environment (BOMBER_* keys), waiting until it accepts connections.
@@ -111,31 +142,25 @@ func startDaemon(t *testing.T, env ...string) *proc {
 			t.Logf("bomberd log:\n%s", d.log.String())
 		}
 	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if d.addr == "" {
-			d.addr = logged(d.log.String(), "listening")
-		}
-		if d.admin == "" {
-			d.admin = logged(d.log.String(), "admin listening")
-		}
-		if d.addr != "" && d.admin != "" {
-			c, err := net.Dial("tcp", d.addr)
-			if err == nil {
-				c.Close()
-				return d
-			}
-		}
-		select {
-		case err := <-d.done:
-			t.Fatalf("bomberd exited: %v\n%s", err, d.log.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("bomberd did not start:\n%s", d.log.String())
-		}
-		time.Sleep(50 * time.Millisecond)
+	// both listeners are bound before the log names them
+	exited := make(chan struct{})
+	go func() {
+		err := <-d.done
+		close(exited)
+		d.done <- err
+	}()
+	if !d.log.await(30*time.Second, exited, func(log string) bool {
+		d.addr, d.admin = logged(log, "listening"), logged(log, "admin listening")
+		return d.addr != "" && d.admin != ""
+	}) {
+		t.Fatalf("bomberd did not start:\n%s", d.log.String())
 	}
+	c, err := net.Dial("tcp", d.addr) // the readiness probe: the port accepts
+	if err != nil {
+		t.Fatalf("bomberd logged %s but does not accept: %v", d.addr, err)
+	}
+	c.Close()
+	return d
 }
 
 // logged finds the address bomberd logged for a listener ("listening",
@@ -349,12 +374,8 @@ func TestSIGHUPReload(t *testing.T) {
 
 func waitLog(t *testing.T, d *proc, s string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(d.log.String(), s) {
-		if time.Now().After(deadline) {
-			t.Fatalf("log never said %q", s)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !d.log.await(10*time.Second, nil, func(log string) bool { return strings.Contains(log, s) }) {
+		t.Fatalf("log never said %q", s)
 	}
 }
 
@@ -538,29 +559,18 @@ func TestSocketActivation(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
-	var c *client
-	for i := 0; ; i++ {
-		nc, err := net.Dial("tcp", addr)
-		if err == nil {
-			// the first connection starts bomberd (store, migrations,
-			// demo accounts), slow on a loaded machine with the race detector
-			c = &client{t: t, nc: nc, wait: time.Minute}
-			defer nc.Close()
-			break
-		}
-		if i > 100 {
-			t.Fatalf("no socket: %v\n%s", err, log.String())
-		}
-		time.Sleep(50 * time.Millisecond)
+	// systemd-socket-activate says when its socket listens
+	if !log.await(10*time.Second, nil, func(s string) bool { return strings.Contains(s, "Listening on") }) {
+		t.Fatalf("no socket:\n%s", log.String())
 	}
-	// systemd-socket-activate starts bomberd at this first connection; on a
-	// loaded machine its start can outlast one answer's deadline, so wait
-	// for it to say it serves the socket.
-	for deadline := time.Now().Add(60 * time.Second); !strings.Contains(log.String(), "listening"); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("bomberd never served the activated socket:\n%s", log.String())
-		}
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatalf("no socket: %v\n%s", err, log.String())
 	}
+	defer nc.Close()
+	// the first connection starts bomberd (store, migrations, demo
+	// accounts), slow on a loaded machine with the race detector
+	c := &client{t: t, nc: nc, wait: time.Minute}
 	if code := c.login("Larry", "123"); code != segment.CodeOK {
 		t.Fatalf("login through the activated socket: %d\n%s", code, log.String())
 	}

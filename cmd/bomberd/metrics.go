@@ -26,10 +26,8 @@ type metrics struct {
 	accepted    prometheus.Counter
 	closed      *prometheus.CounterVec
 	rejected    *prometheus.CounterVec
-	segIn       [64]prometheus.Counter // by base descriptor (fragments count as their type)
-	segOut      [64]prometheus.Counter
+	acceptErrs  *prometheus.CounterVec
 	protoErrors *prometheus.CounterVec
-	gamesEnded  *prometheus.CounterVec
 	loop        prometheus.Histogram
 	store       *prometheus.HistogramVec
 	bots        *prometheus.HistogramVec
@@ -39,35 +37,28 @@ func newMetrics() *metrics {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m := &metrics{
-		reg:         reg,
-		conns:       prometheus.NewGauge(prometheus.GaugeOpts{Name: "bomber_connections", Help: "Open connections."}),
-		accepted:    prometheus.NewCounter(prometheus.CounterOpts{Name: "bomber_connections_accepted_total", Help: "Connections accepted."}),
-		closed:      prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_connections_closed_total", Help: "Connections closed, by reason."}, []string{"reason"}),
-		rejected:    prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_connections_rejected_total", Help: "Connections refused at accept, by limit."}, []string{"limit"}),
+		reg:      reg,
+		conns:    prometheus.NewGauge(prometheus.GaugeOpts{Name: "bomber_connections", Help: "Open connections."}),
+		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "bomber_connections_accepted_total", Help: "Connections accepted."}),
+		closed:   prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_connections_closed_total", Help: "Connections closed, by reason."}, []string{"reason"}),
+		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_connections_rejected_total", Help: "Connections refused at accept, by limit."}, []string{"limit"}),
+		acceptErrs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_accept_errors_total",
+			Help: "Accepts that failed, by reason (emfile, enfile: out of descriptors; accepting pauses briefly)."}, []string{"reason"}),
 		protoErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_protocol_errors_total", Help: "Protocol errors, by reason."}, []string{"reason"}),
-		gamesEnded:  prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_games_finished_total", Help: "Games ended, by reason."}, []string{"reason"}),
 		loop: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "bomber_loop_seconds", Help: "Time the engine loop spends on one batch of events.",
 			Buckets: roundBuckets(prometheus.ExponentialBuckets(1e-6, 4, 12))}),
 		store: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "bomber_account_store_seconds", Help: "Account check latency (hashing and database), by check and answer.",
 			Buckets: roundBuckets(prometheus.ExponentialBuckets(1e-4, 3, 12))}, []string{"check", "answer"}),
 	}
-	segIn := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_segments_in_total", Help: "Segments received, by type."}, []string{"type"})
-	segOut := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_segments_out_total", Help: "Segments sent, by type."}, []string{"type"})
-	for t := segment.Type(0); t < 64; t++ {
-		if t.Known() || t.KnownExtended() {
-			m.segIn[t] = segIn.WithLabelValues(t.String())
-			m.segOut[t] = segOut.WithLabelValues(t.String())
-		}
-	}
 	for _, r := range []server.CloseReason{server.ReasonPeer, server.ReasonServer, server.ReasonProtocol, server.ReasonBacklog, server.ReasonOutputMemory, server.ReasonSegmentTimeout, server.ReasonShutdown} {
 		m.closed.WithLabelValues(string(r))
 	}
-	for _, r := range []statemachine.EndReason{statemachine.Won, statemachine.Abandoned, statemachine.Aborted} {
-		m.gamesEnded.WithLabelValues(r.String())
+	for _, r := range []string{server.AcceptEMFILE, server.AcceptENFILE, server.AcceptNoMem, server.AcceptOther} {
+		m.acceptErrs.WithLabelValues(r)
 	}
 	m.bots = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "bomber_bot_move_seconds", Help: "Time a computer player took for a move, by game and whether it answered in its budget.",
 		Buckets: prometheus.ExponentialBuckets(1e-4, 3, 10)}, []string{"game", "ok"})
-	reg.MustRegister(m.conns, m.accepted, m.closed, m.rejected, segIn, segOut, m.protoErrors, m.gamesEnded, m.loop, m.store, m.bots)
+	reg.MustRegister(m.conns, m.accepted, m.closed, m.rejected, m.acceptErrs, m.protoErrors, m.loop, m.store, m.bots)
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "bomber_build_info", Help: "Build information (always 1).",
 		ConstLabels: prometheus.Labels{"version": cli.Version()}}, func() float64 { return 1 }))
 	return m
@@ -88,19 +79,9 @@ func (m *metrics) ConnClosed(r server.CloseReason) {
 	m.conns.Dec()
 	m.closed.WithLabelValues(string(r)).Inc()
 }
-func (m *metrics) ConnRejected(limit string) { m.rejected.WithLabelValues(limit).Inc() }
-func (m *metrics) SegmentIn(t segment.Type) {
-	if c := m.segIn[t.Base()&63]; c != nil {
-		c.Inc()
-	}
-}
-func (m *metrics) SegmentOut(t segment.Type) {
-	if c := m.segOut[t.Base()&63]; c != nil {
-		c.Inc()
-	}
-}
+func (m *metrics) ConnRejected(limit string)   { m.rejected.WithLabelValues(limit).Inc() }
+func (m *metrics) AcceptFailed(reason string)  { m.acceptErrs.WithLabelValues(reason).Inc() }
 func (m *metrics) ProtocolError(reason string) { m.protoErrors.WithLabelValues(reason).Inc() }
-func (m *metrics) GameEnded(r string)          { m.gamesEnded.WithLabelValues(r).Inc() }
 func (m *metrics) LoopLatency(d time.Duration) { m.loop.Observe(d.Seconds()) }
 func (m *metrics) BotMove(game string, d time.Duration, ok bool) {
 	m.bots.WithLabelValues(game, strconv.FormatBool(ok)).Observe(d.Seconds())
@@ -119,6 +100,9 @@ type hubCollector struct {
 	ignored  *prometheus.Desc
 	kicks    *prometheus.Desc
 	throttle *prometheus.Desc
+	segIn    *prometheus.Desc
+	segOut   *prometheus.Desc
+	ended    *prometheus.Desc
 }
 
 func newHubCollector(tr func() server.Transport) *hubCollector {
@@ -130,6 +114,9 @@ func newHubCollector(tr func() server.Transport) *hubCollector {
 		ignored:  prometheus.NewDesc("bomber_segments_ignored_total", "Well-formed segments that meant nothing in their state.", nil, nil),
 		kicks:    prometheus.NewDesc("bomber_kicks_total", "Sessions replaced by a newer login of the same user.", nil, nil),
 		throttle: prometheus.NewDesc("bomber_login_throttled_total", "Logins refused by throttling.", nil, nil),
+		segIn:    prometheus.NewDesc("bomber_segments_in_total", "Segments received, by type.", []string{"type"}, nil),
+		segOut:   prometheus.NewDesc("bomber_segments_out_total", "Segments sent, by type.", []string{"type"}, nil),
+		ended:    prometheus.NewDesc("bomber_games_finished_total", "Games ended, by reason.", []string{"reason"}, nil),
 	}
 }
 
@@ -140,6 +127,9 @@ func (c *hubCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.ignored
 	ch <- c.kicks
 	ch <- c.throttle
+	ch <- c.segIn
+	ch <- c.segOut
+	ch <- c.ended
 }
 
 func (c *hubCollector) Collect(ch chan<- prometheus.Metric) {
@@ -160,6 +150,15 @@ func (c *hubCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.ignored, prometheus.CounterValue, float64(st.Ignored))
 	ch <- prometheus.MustNewConstMetric(c.kicks, prometheus.CounterValue, float64(st.Kicks))
 	ch <- prometheus.MustNewConstMetric(c.throttle, prometheus.CounterValue, float64(st.Throttled))
+	for t := segment.Type(0); t < 64; t++ {
+		if t.Known() || t.KnownExtended() {
+			ch <- prometheus.MustNewConstMetric(c.segIn, prometheus.CounterValue, float64(st.SegmentsIn[t]), t.String())
+			ch <- prometheus.MustNewConstMetric(c.segOut, prometheus.CounterValue, float64(st.SegmentsOut[t]), t.String())
+		}
+	}
+	for r := statemachine.Won; r <= statemachine.Aborted; r++ {
+		ch <- prometheus.MustNewConstMetric(c.ended, prometheus.CounterValue, float64(st.GamesEnded[r]), r.String())
+	}
 	ss, err := tr.Sessions(ctx)
 	if err != nil {
 		return

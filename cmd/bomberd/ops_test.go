@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"io"
 	"math/big"
 	"net"
 	"net/http"
@@ -39,8 +40,11 @@ func TestMetricsAndAdmin(t *testing.T) {
 	}
 	b := dial(t, d.addr)
 	b.login("Beth", "nope")
-	b.nc.Write([]byte{0x42}) // a protocol error
-	time.Sleep(200 * time.Millisecond)
+	b.nc.Write([]byte{0x42}) // a protocol error: the server closes b
+	b.nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.Copy(io.Discard, b.nc); err != nil {
+		t.Fatalf("the server did not close the connection that broke the framing: %v", err)
+	}
 	body, err := httpGet("http://" + d.admin + "/metrics")
 	if err != nil {
 		t.Fatal(err)
@@ -52,6 +56,7 @@ func TestMetricsAndAdmin(t *testing.T) {
 		`bomber_logins_total{result="failed"} 1`,
 		`bomber_segments_in_total{type="Info"} 2`,
 		`bomber_segments_out_total{type="SyncEnd"} 1`,
+		`bomber_games_finished_total{reason="won"} 0`,
 		`bomber_protocol_errors_total{reason="unknown_type"} 1`,
 		`bomber_sessions{state="ServerStandBy"} 1`,
 		`bomber_build_info{version="` + testVersion + `"} 1`,
@@ -198,7 +203,7 @@ func TestKill9AndRestart(t *testing.T) {
 	d.done <- nil
 
 	again := exec.Command(bomberdBin, d.cmd.Args[1:]...)
-	again.Dir, again.Env = d.cmd.Dir, append(d.cmd.Env, "BOMBER_LISTEN="+d.addr, "BOMBER_ADMIN_LISTEN=")
+	again.Dir, again.Env = d.cmd.Dir, append(d.cmd.Env, "BOMBER_LISTEN="+d.addr, "BOMBER_ADMIN_LISTEN=127.0.0.1:0") // an empty value means the default port, which another daemon may hold
 	log := &syncBuffer{}
 	again.Stdout, again.Stderr = log, log
 	if err := again.Start(); err != nil {
@@ -211,19 +216,16 @@ func TestKill9AndRestart(t *testing.T) {
 			t.Logf("restarted bomberd log:\n%s", log.String())
 		}
 	}()
-	var c *client
-	for i := 0; ; i++ {
-		nc, err := net.Dial("tcp", d.addr)
-		if err == nil {
-			c = &client{t: t, nc: nc}
-			defer nc.Close()
-			break
-		}
-		if i > 200 {
-			t.Fatalf("restart: %v\n%s", err, log.String())
-		}
-		time.Sleep(50 * time.Millisecond)
+	// the game port is bound before the log says "listening"
+	if !log.await(30*time.Second, nil, func(s string) bool { return logged(s, "listening") != "" }) {
+		t.Fatalf("restart:\n%s", log.String())
 	}
+	nc, err := net.Dial("tcp", d.addr)
+	if err != nil {
+		t.Fatalf("restart: %v\n%s", err, log.String())
+	}
+	defer nc.Close()
+	c := &client{t: t, nc: nc}
 	if code := c.login("Albert", "123"); code != segment.CodeOK {
 		t.Fatalf("login after restart: %d", code)
 	}

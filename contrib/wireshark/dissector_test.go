@@ -45,20 +45,15 @@ func expected(es []transcript.Entry) string {
 			s = new(stream)
 			streams[e.Conn+dir] = s
 		}
-		for rest := e.Data; len(rest) > 0 && !s.broken; {
-			rest = rest[s.dec.Write(rest):]
-			for {
-				seg, ok, err := s.dec.Next()
-				if err != nil {
-					b.WriteString(dir + " protocol error: " + err.Error() + "\n")
-					s.broken = true
-					break
-				}
-				if !ok {
-					break
-				}
-				b.WriteString(dir + " " + seg.Describe(true) + "\n")
-			}
+		if s.broken {
+			continue
+		}
+		if _, err := s.dec.Feed(e.Data, func(seg segment.Segment) bool {
+			b.WriteString(dir + " " + seg.Describe(true) + "\n")
+			return true
+		}); err != nil {
+			b.WriteString(dir + " protocol error: " + err.Error() + "\n")
+			s.broken = true
 		}
 	}
 	return b.String()

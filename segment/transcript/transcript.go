@@ -272,35 +272,28 @@ func describe(d *segment.Decoder, a *segment.Assembler, data []byte, showPasswor
 	}
 	var parts []string
 	carried := d.Buffered()
-	rest := data
-	for len(rest) > 0 {
-		n := d.Write(rest)
-		rest = rest[n:]
-		for {
-			s, ok, err := d.Next()
+	var aerr error
+	if _, err := d.Feed(data, func(s segment.Segment) bool {
+		desc := s.Describe(showPasswords)
+		if a != nil {
+			t, body, done, err := a.Add(s)
 			if err != nil {
-				return strings.Join(append(parts, "protocol error: "+err.Error()), "; ")
+				aerr = err
+				return false
 			}
-			if !ok {
-				break
+			if done && t.Extended() && len(body) > segment.MaxPayload {
+				desc = segment.DescribeMessage(t, body) + fmt.Sprintf(" (%d bytes in %d segments)",
+					len(body), (len(body)+segment.MaxPayload-1)/segment.MaxPayload)
 			}
-			desc := s.Describe(showPasswords)
-			if a != nil {
-				t, body, done, err := a.Add(s)
-				if err != nil {
-					return strings.Join(append(parts, "protocol error: "+err.Error()), "; ")
-				}
-				if done && t.Extended() && len(body) > segment.MaxPayload {
-					desc = segment.DescribeMessage(t, body) + fmt.Sprintf(" (%d bytes in %d segments)",
-						len(body), (len(body)+segment.MaxPayload-1)/segment.MaxPayload)
-				}
-			}
-			if carried > 0 {
-				desc += " (completed)"
-				carried = 0
-			}
-			parts = append(parts, desc)
 		}
+		if carried > 0 {
+			desc += " (completed)"
+			carried = 0
+		}
+		parts = append(parts, desc)
+		return true
+	}); err != nil || aerr != nil {
+		return strings.Join(append(parts, "protocol error: "+errors.Join(err, aerr).Error()), "; ")
 	}
 	if d.Buffered() > 0 {
 		parts = append(parts, fmt.Sprintf("%d bytes of an incomplete segment so far", d.Buffered()))

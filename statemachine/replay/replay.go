@@ -120,24 +120,14 @@ func (r *Runner) Feed(e transcript.Entry) {
 		if c == nil {
 			break // the server closed it; the bytes go nowhere
 		}
-		data := e.Data
-		for len(data) > 0 && r.conns[e.Conn] == c {
-			n := c.dec.Write(data)
-			data = data[n:]
-			for r.conns[e.Conn] == c {
-				seg, ok, err := c.dec.Next()
-				if err != nil {
-					// a framing error: the shell closes the connection
-					r.closeConn(e.Conn, c)
-					r.hub.Closed(now, c.id)
-					break
-				}
-				if !ok {
-					break
-				}
-				r.hub.Receive(now, c.id, seg)
-				r.drain(now)
-			}
+		if _, err := c.dec.Feed(e.Data, func(seg segment.Segment) bool {
+			r.hub.Receive(now, c.id, seg)
+			r.drain(now)
+			return r.conns[e.Conn] == c // stop once the hub closed it
+		}); err != nil && r.conns[e.Conn] == c {
+			// a framing error: the shell closes the connection
+			r.closeConn(e.Conn, c)
+			r.hub.Closed(now, c.id)
 		}
 	}
 	r.drain(now)

@@ -1,6 +1,10 @@
-package client
+// Package clientbot is a computer player for Bomber built on the pure
+// client state machine: the client package knows the protocol, this one
+// decides what to play.
+package clientbot
 
 import (
+	"github.com/bomber-game/bomber/client"
 	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/rules/bomber"
 	"github.com/bomber-game/bomber/rules/bomber/bot"
@@ -14,7 +18,7 @@ import (
 // every client, stays inside the Client. Bot is pure: the caller runs the
 // connection and the pauses.
 type Bot struct {
-	C        *Client
+	C        *client.Client
 	User     string
 	Password string
 	Invite   string    // user to invite; empty: wait for invitations
@@ -32,7 +36,7 @@ type Bot struct {
 
 // NewBot returns a bot for user; rng draws its boards and breaks its ties.
 func NewBot(user, password string, rng rules.Rand) *Bot {
-	return &Bot{C: New(), User: user, Password: password, rng: rng}
+	return &Bot{C: client.New(), User: user, Password: password, rng: rng}
 }
 
 // Played is the number of games finished (won, lost or abandoned).
@@ -55,9 +59,9 @@ func (b *Bot) Failed() bool { return b.failed }
 func (b *Bot) WantsRetry() bool { return b.retry && !b.Done() }
 
 // Connected handles a new connection.
-func (b *Bot) Connected() Out {
+func (b *Bot) Connected() client.Out {
 	o := b.C.Connected()
-	if b.C.State() == GatherUserInfo {
+	if b.C.State() == client.GatherUserInfo {
 		l, _ := b.C.Login(b.User, b.Password) // GatherUserInfo takes a login
 		o = merge(o, l)
 	}
@@ -65,33 +69,33 @@ func (b *Bot) Connected() Out {
 }
 
 // Disconnected handles the loss of the connection.
-func (b *Bot) Disconnected() Out { return b.react(b.C.Disconnected()) }
+func (b *Bot) Disconnected() client.Out { return b.react(b.C.Disconnected()) }
 
 // Receive handles a segment from the server.
-func (b *Bot) Receive(s segment.Segment) Out { return b.react(b.C.Receive(s)) }
+func (b *Bot) Receive(s segment.Segment) client.Out { return b.react(b.C.Receive(s)) }
 
 // Retry invites again after the pause WantsRetry asked for.
-func (b *Bot) Retry() Out {
+func (b *Bot) Retry() client.Out {
 	b.retry = false
 	return b.react(b.tryInvite())
 }
 
-func (b *Bot) tryInvite() Out {
-	if b.Invite == "" || b.Done() || b.C.State() != ClientWaiting {
-		return Out{}
+func (b *Bot) tryInvite() client.Out {
+	if b.Invite == "" || b.Done() || b.C.State() != client.ClientWaiting {
+		return client.Out{}
 	}
 	o, err := b.C.Invite(b.Invite)
 	if err != nil {
-		return Out{}
+		return client.Out{}
 	}
 	return o
 }
 
 // react acts on the notices of o, and on those its own actions raise, and
 // returns everything to send.
-func (b *Bot) react(o Out) Out {
+func (b *Bot) react(o client.Out) client.Out {
 	all := o
-	queue := append([]Notice(nil), o.Notices...) // its own array: all grows apart
+	queue := append([]client.Notice(nil), o.Notices...) // its own array: all grows apart
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
@@ -102,44 +106,44 @@ func (b *Bot) react(o Out) Out {
 	return all
 }
 
-func (b *Bot) act(n Notice) Out {
+func (b *Bot) act(n client.Notice) client.Out {
 	switch n.Kind {
-	case NoticeWrongUser, NoticeWrongPassword:
+	case client.NoticeWrongUser, client.NoticeWrongPassword:
 		b.failed = true
-	case NoticeLoggedIn:
+	case client.NoticeLoggedIn:
 		return b.tryInvite()
-	case NoticeOnline:
+	case client.NoticeOnline:
 		if n.Name == b.Invite {
 			return b.tryInvite()
 		}
-	case NoticeRefused, NoticeBusy, NoticeNotOnline, NoticeInviteError:
+	case client.NoticeRefused, client.NoticeBusy, client.NoticeNotOnline, client.NoticeInviteError:
 		b.retry = true
-	case NoticeInvited:
+	case client.NoticeInvited:
 		o, _ := b.C.Answer(!b.Done()) // we are in ClientInvited
-		if b.C.State() == Game {
+		if b.C.State() == client.Game {
 			o = merge(o, b.draw())
 		}
 		return o
-	case NoticeAccepted:
+	case client.NoticeAccepted:
 		return b.draw()
-	case NoticeGameStarted, NoticeTheirSingle, NoticeTheirDouble, NoticeTheirMiss:
+	case client.NoticeGameStarted, client.NoticeTheirSingle, client.NoticeTheirDouble, client.NoticeTheirMiss:
 		return b.guess()
-	case NoticeYourSingle:
+	case client.NoticeYourSingle:
 		b.guesser.ObserveSingle(n.Cell, n.Result)
-	case NoticeYourDouble:
+	case client.NoticeYourDouble:
 		b.guesser.ObserveDouble(n.Plane, n.Right)
-	case NoticeGameOver:
+	case client.NoticeGameOver:
 		b.played++
-		if n.Outcome == Won {
+		if n.Outcome == client.Won {
 			b.won++
 			b.winGs += b.C.Guesses()
 		}
 		b.retry = b.Invite != ""
 	}
-	return Out{}
+	return client.Out{}
 }
 
-func (b *Bot) draw() Out {
+func (b *Bot) draw() client.Out {
 	b.guesser = bot.NewLevelGuesser(b.rng, b.Level)
 	o, err := b.C.PlaceBoard(bot.RandomBoard(b.rng))
 	if err != nil {
@@ -148,12 +152,12 @@ func (b *Bot) draw() Out {
 	return o
 }
 
-func (b *Bot) guess() Out {
+func (b *Bot) guess() client.Out {
 	if !b.C.MyTurn() || b.guesser == nil {
-		return Out{}
+		return client.Out{}
 	}
 	g := b.guesser.Next()
-	var o Out
+	var o client.Out
 	var err error
 	if g.Double {
 		o, err = b.C.GuessDouble(g.Plane)
@@ -171,10 +175,10 @@ func (b *Bot) guess() Out {
 			return o
 		}
 	}
-	return Out{}
+	return client.Out{}
 }
 
-func merge(a, b Out) Out {
+func merge(a, b client.Out) client.Out {
 	a.Send = append(a.Send, b.Send...)
 	a.Notices = append(a.Notices, b.Notices...)
 	return a

@@ -1,6 +1,7 @@
-package client
+package clientbot
 
 import (
+	"github.com/bomber-game/bomber/client"
 	"math/rand/v2"
 	"testing"
 
@@ -32,7 +33,7 @@ func (n *hubNet) connect(id statemachine.ConnID, b *Bot) {
 	n.pump()
 }
 
-func (n *hubNet) toHub(id statemachine.ConnID, o Out) {
+func (n *hubNet) toHub(id statemachine.ConnID, o client.Out) {
 	for _, s := range o.Send {
 		n.now++
 		n.hub.Receive(n.now, id, s)
@@ -109,11 +110,11 @@ func TestBotsPlayWholeGamesAgainstTheServer(t *testing.T) {
 	if albert.Won()+beth.Won() != 5 {
 		t.Fatalf("wins %d + %d, want one winner per game", albert.Won(), beth.Won())
 	}
-	if beth.C.State() != ClientWaiting || albert.C.State() != ClientWaiting {
+	if beth.C.State() != client.ClientWaiting || albert.C.State() != client.ClientWaiting {
 		t.Fatalf("states after the games: %v %v", beth.C.State(), albert.C.State())
 	}
 	// Every game was won outright (the loser saw a loss, not a departure).
-	if o := beth.C.Outcome(); o != Won && o != Lost {
+	if o := beth.C.Outcome(); o != client.Won && o != client.Lost {
 		t.Fatalf("last outcome %v", o)
 	}
 }
@@ -134,14 +135,14 @@ func TestGuessesAreJudgedFromTheForwardedBoard(t *testing.T) {
 		me, them := pair[0].C, pair[1].C
 		cells, heads := them.MyCells()
 		for x := bomber.Cell(0); x < bomber.Size*bomber.Size; x++ {
-			want := Miss
+			want := client.Miss
 			switch {
 			case heads.Has(x):
-				want = HeadHit
+				want = client.HeadHit
 			case cells.Has(x):
-				want = Hit
+				want = client.Hit
 			}
-			if m := me.Mark(x); m != Unknown && m != want {
+			if m := me.Mark(x); m != client.Unknown && m != want {
 				t.Fatalf("%s marks %v as %v, the board says %v", me.User(), x, m, want)
 			}
 		}

@@ -1,4 +1,7 @@
-package capture
+// Package mask hides the passwords in a client-to-server byte stream, for
+// captures and pcap conversion: a package of its own so the offline
+// converter needs neither the capture writer nor the server.
+package mask
 
 import "github.com/bomber-game/bomber/segment"
 

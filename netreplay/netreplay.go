@@ -77,20 +77,11 @@ func (c *client) readLoop() {
 		n, err := c.nc.Read(buf)
 		data := buf[:n]
 		c.mu.Lock()
-		for len(data) > 0 {
-			k := d.Write(data)
-			data = data[k:]
-			for {
-				s, ok, derr := d.Next()
-				if derr != nil || !ok {
-					if derr != nil {
-						c.got = append(c.got, transcript.Entry{At: -1, Conn: c.name, Op: transcript.Note, Comment: "server sent bad framing: " + derr.Error()})
-						data = nil
-					}
-					break
-				}
-				c.got = append(c.got, transcript.Entry{At: -1, Conn: c.name, Op: transcript.Recv, Data: s.AppendTo(nil)})
-			}
+		if _, derr := d.Feed(data, func(s segment.Segment) bool {
+			c.got = append(c.got, transcript.Entry{At: -1, Conn: c.name, Op: transcript.Recv, Data: s.AppendTo(nil)})
+			return true
+		}); derr != nil && len(data) > 0 {
+			c.got = append(c.got, transcript.Entry{At: -1, Conn: c.name, Op: transcript.Note, Comment: "server sent bad framing: " + derr.Error()})
 		}
 		if err != nil {
 			if !errors.Is(err, net.ErrClosed) {

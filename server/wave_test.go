@@ -1,0 +1,171 @@
+//go:build linux
+
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/server"
+	"github.com/bomber-game/bomber/statemachine"
+	"github.com/bomber-game/bomber/statemachine/replay"
+)
+
+// listenBacklog opens a loopback TCP listener whose accept queue holds only
+// backlog connections.
+func listenBacklog(t *testing.T, backlog int) net.Listener {
+	t.Helper()
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		unix.Close(fd)
+		t.Fatal(err)
+	}
+	if err := unix.Listen(fd, backlog); err != nil {
+		unix.Close(fd)
+		t.Fatal(err)
+	}
+	f := os.NewFile(uintptr(fd), "listener")
+	defer f.Close()
+	l, err := net.FileListener(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// TestLoginWave: a wave of idle clients logging in, each login among
+// everyone already online (so the engine spends long stretches fanning out
+// user lists and online notices), on a listener with a small accept queue
+// and more logins in flight than the queue holds. Every client must get its
+// answer. A transport that accepts only between its loop's batches of work
+// lets the queue overflow; the kernel then drops handshakes it already
+// answered (under SYN cookies nobody retransmits them), and those clients
+// wait for answers that never come.
+func TestLoginWave(t *testing.T) {
+	const (
+		n        = 2500
+		inFlight = 128
+		backlog  = 16
+		deadline = 30 * time.Second // per client: dial plus login
+	)
+	if testing.Short() || raceOn {
+		t.Skip("a wave of 2,500 logins: not in -short, and meaningless at the race detector's pace")
+	}
+	accounts := replay.Accounts{}
+	for i := range n {
+		accounts[fmt.Sprintf("w%05d", i)] = "123"
+	}
+	for _, kind := range kinds {
+		t.Run(string(kind), func(t *testing.T) {
+			store := &demoStore{accounts: accounts}
+			cfg := server.Config{Hub: statemachine.Config{}, Check: store.check, Record: store.record, MaxConns: n + 10, MaxOutput: 1 << 20}
+			var tr server.Transport = server.NewNetTransport(cfg)
+			if kind == reactor {
+				r, err := server.NewReactor(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tr = r
+			}
+			l := listenBacklog(t, backlog)
+			addr := l.Addr().String()
+			served := make(chan struct{})
+			go func() { tr.Serve(l); close(served) }()
+			var mu sync.Mutex
+			var conns []net.Conn
+			var lat []time.Duration
+			defer func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				tr.Shutdown(ctx)
+				<-served
+				for _, c := range conns {
+					c.Close()
+				}
+			}()
+			sem := make(chan struct{}, inFlight)
+			errs := make(chan error, n)
+			t0 := time.Now()
+			for i := range n {
+				go func() {
+					sem <- struct{}{}
+					defer func() { <-sem }()
+					errs <- waveLogin(addr, fmt.Sprintf("w%05d", i), deadline, func(nc net.Conn, d time.Duration) {
+						mu.Lock()
+						conns = append(conns, nc)
+						if d > 0 {
+							lat = append(lat, d)
+						}
+						mu.Unlock()
+					})
+				}()
+			}
+			failed := 0
+			for range n {
+				if err := <-errs; err != nil {
+					if failed++; failed <= 3 {
+						t.Error(err)
+					}
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			slices.Sort(lat)
+			if failed > 0 {
+				t.Errorf("%d of %d logins got no answer within %v", failed, n, deadline)
+			}
+			if len(lat) > 0 {
+				t.Logf("%d logins in %v; login latency p50 %v p99 %v max %v", len(lat), time.Since(t0).Round(time.Millisecond),
+					lat[len(lat)/2].Round(time.Millisecond), lat[len(lat)*99/100].Round(time.Millisecond), lat[len(lat)-1].Round(time.Millisecond))
+			}
+		})
+	}
+}
+
+// waveLogin dials, logs in as name and waits for PasswdResp; then the client
+// reads and discards everything, as an idle client does. keep receives the
+// connection (and the login's latency once answered).
+func waveLogin(addr, name string, deadline time.Duration, keep func(net.Conn, time.Duration)) error {
+	t0 := time.Now()
+	nc, err := net.DialTimeout("tcp", addr, deadline)
+	if err != nil {
+		return fmt.Errorf("%s: dial: %w", name, err)
+	}
+	keep(nc, 0)
+	nc.SetDeadline(t0.Add(deadline))
+	if _, err := nc.Write(segment.Name(segment.Passwd, "123").AppendTo(segment.Name(segment.Info, name).AppendTo(nil))); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	var d segment.Decoder
+	answered := false
+	for !answered {
+		k, err := nc.Read(d.Free())
+		if err != nil {
+			return fmt.Errorf("%s: no answer after %v: %w", name, time.Since(t0).Round(time.Millisecond), err)
+		}
+		d.Commit(k)
+		if err := d.Decode(func(s segment.Segment) bool {
+			answered = s.Type == segment.PasswdResp
+			return !answered
+		}); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	keep(nc, time.Since(t0))
+	nc.SetDeadline(time.Time{})
+	go io.Copy(io.Discard, nc)
+	return nil
+}
