@@ -96,11 +96,16 @@ type daemonState struct {
 	capture *capture.Capture
 	ready   atomic.Bool
 	errc    chan error
+	sigs    chan os.Signal
 }
 
 func (d *daemonState) start(cfg *config.Config, file string) error {
 	d.cfg.Store(cfg)
 	d.errc = make(chan error, 4)
+	// signals are caught before anything listens: a SIGHUP that arrives as
+	// soon as clients can connect must reload, not kill, the daemon
+	d.sigs = make(chan os.Signal, 4)
+	signal.Notify(d.sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	log := d.log
 	log.Info("starting bomberd", zap.String("version", cli.Version()), zap.String("config", orDefault(file, "(defaults)")), zap.String("transport", cfg.Transport), zap.String("store", cfg.Store.Driver))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -222,11 +227,9 @@ func watchdog(log *zap.Logger) func() {
 }
 
 func (d *daemonState) wait() int {
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	for {
 		select {
-		case sig := <-sigs:
+		case sig := <-d.sigs:
 			if sig == syscall.SIGHUP {
 				d.reload()
 				continue
