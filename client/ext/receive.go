@@ -283,7 +283,9 @@ func (c *Client) started(o *Out, st segment.StartedBody) {
 		g.Options = options(c.table.Options)
 		if spec, ok := c.specs[c.table.Game]; ok {
 			g.Spec = spec
-			g.replica, _ = NewReplica(spec, g.Options, g.Seats)
+			if r, err := NewReplica(spec, g.Options, g.Seats); err == nil && !r.Secret() {
+				g.replica = r
+			}
 		}
 	}
 	viewer := rules.Spectator

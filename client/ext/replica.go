@@ -2,7 +2,6 @@ package ext
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -10,10 +9,6 @@ import (
 	"github.com/bomber-game/bomber/rules/aeroplane"
 	"github.com/bomber-game/bomber/segment"
 )
-
-// ErrSecret: the game has secret moves (Bomber), so no replica of it can be
-// kept from what one seat receives.
-var ErrSecret = errors.New("the game has secret moves")
 
 // Played is one move the replica applied: the server's Moved and, for a
 // roll, the face that came with it.
@@ -40,11 +35,13 @@ func NewReplica(spec rules.Spec, opts rules.Options, seats int) (*Replica, error
 	if err := r.reset(); err != nil {
 		return nil, err
 	}
-	if _, ok := r.game.(rules.SecretMoves); ok {
-		return nil, ErrSecret
-	}
 	return r, nil
 }
+
+// Secret reports whether the game has secret moves: then a replica fed by
+// one seat's connection misses the other seats' secret moves (a driver of
+// every seat, which hears each mover, can still keep one).
+func (r *Replica) Secret() bool { _, ok := r.game.(rules.SecretMoves); return ok }
 
 func (r *Replica) reset() error {
 	r.dice = &scriptedRand{}
