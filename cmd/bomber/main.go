@@ -28,6 +28,8 @@ type config struct {
 	games    int
 	seed     uint64
 	mono     bool
+	tables   bool   // the extended protocol: lobby, tables, every game
+	replay   string // a game record file to replay
 }
 
 const usageText = `bomber: play Bomber in a terminal, or run a bot.
@@ -35,6 +37,10 @@ const usageText = `bomber: play Bomber in a terminal, or run a bot.
 Usage:
   bomber [flags]                          play (log in, invite, draw, guess)
   bomber --bot --user NAME --password PW  run a computer player
+  bomber --tables [flags]                 the lobby, tables and every game
+                                          (keys: docs/client.md)
+  bomber --replay FILE.json               step through an exported game
+                                          record (bomberctl games export --json)
 
 Flags:
   --addr HOST:PORT   server address (default 127.0.0.1:20343)
@@ -88,6 +94,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.games, "games", 0, "bot: games to play (0: forever)")
 	fs.Uint64Var(&cfg.seed, "seed", 0, "bot: random seed")
 	fs.BoolVar(&cfg.mono, "mono", false, "no colours")
+	fs.BoolVar(&cfg.tables, "tables", false, "tables client")
+	fs.StringVar(&cfg.replay, "replay", "", "replay a game record")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -115,6 +123,9 @@ func main() {
 	}
 	if cfg.bot {
 		os.Exit(botMain(cfg))
+	}
+	if cfg.tables || cfg.replay != "" {
+		os.Exit(tablesMain(cfg))
 	}
 	os.Exit(playMain(cfg))
 }
