@@ -88,6 +88,8 @@ func (h *Hub) Answer(now int64, id uint64, a Answer) {
 func (h *Hub) Tick(now int64) {
 	h.sweepFailures(now)
 	h.expireOffers(now)
+	h.expireAways(now)
+	h.expireClocks(now)
 	for {
 		c, ok := h.kicks.pop(now)
 		if !ok {

@@ -109,6 +109,11 @@ type Config struct {
 	ChatBurst int
 	// OfferTTL is how long a draw, rematch or takeback offer stands; 0 means 30s.
 	OfferTTL time.Duration
+	// ResumeGrace is how long a seat is held for a player whose connection
+	// dropped; ResumeGraceBye the same after the client said Bye. 0 means
+	// 60s and 10s.
+	ResumeGrace    time.Duration
+	ResumeGraceBye time.Duration
 }
 
 // Defaults for the table limits.
@@ -119,6 +124,8 @@ const (
 	DefaultChatRate         = 1
 	DefaultChatBurst        = 5
 	DefaultOfferTTL         = 30 * time.Second
+	DefaultResumeGrace      = 60 * time.Second
+	DefaultResumeGraceBye   = 10 * time.Second
 )
 
 // withDefaults fills the zero limits.
@@ -143,6 +150,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.OfferTTL <= 0 {
 		c.OfferTTL = DefaultOfferTTL
+	}
+	if c.ResumeGrace <= 0 {
+		c.ResumeGrace = DefaultResumeGrace
+	}
+	if c.ResumeGraceBye <= 0 {
+		c.ResumeGraceBye = DefaultResumeGraceBye
 	}
 	return c
 }
@@ -197,6 +210,9 @@ type Hub struct {
 	scratch     []byte            // message bodies being built
 	segs        []segment.Segment // a message cut into segments
 	offerTimers timerQueue        // offer expiries, by table id
+	awayTimers  [2]timerQueue     // seats held for their players (table id<<8 | seat), without and after Bye
+	clockTables []uint32          // tables with a time control
+	toMove      []rules.Player    // reused by ToMove
 }
 
 // New returns an empty hub.
@@ -210,6 +226,7 @@ func New(cfg Config) *Hub {
 		failures: make(map[string]*failures),
 		steps:    make([]rules.Step, 0, 64),
 		tables:   make(map[uint32]*table),
+		toMove:   make([]rules.Player, 0, 4),
 		codes:    make(map[string]*table),
 	}
 	h.setGames(cfg.Games)

@@ -3,8 +3,8 @@ package statemachine_test
 import (
 	"bytes"
 	"os"
-	"strconv"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/bomber-game/bomber/client/tables"
