@@ -58,6 +58,7 @@ type Game struct {
 	View    rules.View          // the last View the server sent
 	End     *segment.GameEndBody
 	replica *Replica
+	table   uint32
 }
 
 // Over reports whether the game has ended.
@@ -113,6 +114,11 @@ type Client struct {
 	LobbyChat []ChatLine // lobby lines received, oldest first
 	TableChat []ChatLine // table and watcher lines received
 	Invites   []segment.InvitedBody
+
+	token    *seatToken // the seat we hold, for Resume
+	resuming bool       // Resume sent, the seat not back yet
+	clock    *segment.ClockBody
+	away     map[int]uint32
 	Errors    []segment.ErrorBody // errors the server answered
 }
 
@@ -179,7 +185,7 @@ func (c *Client) Connected() Out {
 	var o Out
 	c.reset()
 	c.state = Greeting
-	o.msg(segment.HelloMsg{Version: segment.ProtocolVersion, Features: segment.FeatureTables | segment.FeatureChat})
+	o.msg(segment.HelloMsg{Version: segment.ProtocolVersion, Features: Features})
 	return o
 }
 
@@ -197,8 +203,9 @@ func (c *Client) Disconnected() Out {
 func (c *Client) reset() {
 	c.asm.Reset()
 	c.online, c.listing, c.listPending, c.table, c.seat, c.offer = nil, nil, 0, nil, NoSeat, nil
-	if c.game != nil && c.game.End == nil {
-		c.game = nil
+	c.clock, c.away, c.resuming = nil, nil, false
+	if c.game != nil && c.game.End == nil && c.token == nil {
+		c.game = nil // the seat is gone with the connection
 	}
 }
 

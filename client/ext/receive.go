@@ -70,6 +70,9 @@ func (c *Client) Receive(s segment.Segment) Out {
 }
 
 func (c *Client) handle(o *Out, t segment.Type, body []byte) error {
+	if done, err := c.handleSeats(o, t, body); done {
+		return err
+	}
 	switch t {
 	case segment.Welcome:
 		w, err := segment.DecodeWelcomeBody(body)
@@ -98,6 +101,9 @@ func (c *Client) handle(o *Out, t segment.Type, body []byte) error {
 			o.msg(segment.EmptyMsg{T: segment.CatalogReq})
 			o.msg(segment.EmptyMsg{T: segment.ListReq})
 			c.listPending++
+			if c.token != nil {
+				c.resume(o)
+			}
 			return nil
 		}
 		c.state = NeedLogin
@@ -229,6 +235,10 @@ func (c *Client) handle(o *Out, t segment.Type, body []byte) error {
 			return err
 		}
 		c.Errors = logAppend(c.Errors, e)
+		if e.Req == segment.Resume {
+			c.token, c.resuming, c.game = nil, false, nil
+			e.Text = "could not take the seat back: " + e.Text
+		}
 		o.ev(Event{Kind: EvError, Err: e, Text: e.Text})
 	}
 	return nil
@@ -251,7 +261,7 @@ func (c *Client) tableInfo(o *Out, tb segment.TableBody) {
 
 func (c *Client) joined(o *Out, j segment.JoinedBody) {
 	if j.Table == 0 {
-		c.table, c.seat, c.offer = nil, NoSeat, nil
+		c.table, c.seat, c.offer, c.token, c.clock, c.away = nil, NoSeat, nil, nil, nil, nil
 		o.ev(Event{Kind: EvLeft, Text: "you left the table"})
 		return
 	}
@@ -260,7 +270,10 @@ func (c *Client) joined(o *Out, j segment.JoinedBody) {
 	if j.Seat != segment.SeatWatcher {
 		c.seat = int(j.Seat)
 	}
-	c.game, c.offer, c.TableChat = nil, nil, nil
+	if !c.resuming || c.game == nil || c.game.table != j.Table {
+		c.game, c.TableChat = nil, nil
+	}
+	c.offer = nil
 	text := fmt.Sprintf("you sit at table %d, seat %d", j.Table, c.seat+1)
 	if c.seat == Watcher {
 		text = fmt.Sprintf("you watch table %d", j.Table)
@@ -278,9 +291,12 @@ func options(kvs []segment.KV) rules.Options {
 }
 
 func (c *Client) started(o *Out, st segment.StartedBody) {
-	g := &Game{Seats: int(st.Seats)}
+	if g := c.game; c.resuming && g != nil && g.End == nil && g.table == st.Table {
+		return // the game we were playing: the moves we missed follow
+	}
+	g := &Game{Seats: int(st.Seats), table: st.Table}
 	if c.table != nil {
-		g.Options = options(c.table.Options)
+		g.Options = options(gameOptions(c.table.Options))
 		if spec, ok := c.specs[c.table.Game]; ok {
 			g.Spec = spec
 			if r, err := NewReplica(spec, g.Options, g.Seats); err == nil && !r.Secret() {
@@ -303,10 +319,12 @@ func (c *Client) view(o *Out, v segment.ViewBody) {
 		return
 	}
 	g.View = ViewOf(v)
-	if r := g.replica; r != nil && !r.Waiting() && !r.Matches(g.View) {
-		// a takeback undid the last move; anything else means the replica
-		// missed something and the Views take over
-		if n := len(r.Played()); n > 0 && r.Rebuild(n-1) == nil && r.Matches(g.View) {
+	c.resuming = false
+	if r := g.replica; r != nil && (r.Waiting() || !r.Matches(g.View)) {
+		// a takeback undid the last move; anything else (a die never shown
+		// after a resume) means the replica missed something and the Views
+		// take over
+		if n := len(r.Played()); n > 0 && !r.Waiting() && r.Rebuild(n-1) == nil && r.Matches(g.View) {
 			g.Moves = g.Moves[:len(g.Moves)-1]
 		} else {
 			g.replica = nil

@@ -105,7 +105,7 @@ func squarePos(sq int) gpos {
 	return gpos{c, r}
 }
 
-func (checkersBoard) bounds(rules.View) (int, int)       { return 8, 8 }
+func (checkersBoard) bounds(rules.View) (int, int)     { return 8, 8 }
 func (checkersBoard) origin(m rules.Move) (gpos, bool) { return squarePos(int(m.Arg[0])), true }
 func (checkersBoard) dest(m rules.Move) gpos           { return squarePos(int(m.Arg[m.Len-1])) }
 func (checkersBoard) keys() string                     { return "enter pick piece, enter on a * square move" }
@@ -241,7 +241,7 @@ func (dotsBoard) render(v rules.View, u boardUI) []string {
 			default: // box
 				owner := int(cell(bBase + y/2*(C-1) + x/2))
 				if owner > 0 {
-					b.WriteString(u.st.seat(owner-1).Render(fmt.Sprintf(" %d ", owner)))
+					b.WriteString(u.st.seat(owner - 1).Render(fmt.Sprintf(" %d ", owner)))
 				} else {
 					b.WriteString("   ")
 				}
@@ -262,7 +262,7 @@ type aeroBoard struct{}
 var aeroLetters = []string{"Y", "B", "R", "G"}
 var aeroNames = []string{"yellow", "blue", "red", "green"}
 
-func (aeroBoard) bounds(rules.View) (int, int) { return 4, 1 }
+func (aeroBoard) bounds(rules.View) (int, int)   { return 4, 1 }
 func (aeroBoard) origin(rules.Move) (gpos, bool) { return gpos{}, false }
 func (aeroBoard) dest(m rules.Move) gpos {
 	if m.Kind == aeroplane.KindMove {
@@ -466,7 +466,9 @@ func (paishoBoard) dest(m rules.Move) gpos {
 	}
 	return ppos(m.Arg[2], m.Arg[3])
 }
-func (paishoBoard) keys() string { return "1-7 take a tile from hand, enter pick a tile / put it on a * point" }
+func (paishoBoard) keys() string {
+	return "1-7 take a tile from hand, enter pick a tile / put it on a * point"
+}
 
 func (paishoBoard) render(v rules.View, u boardUI) []string {
 	var out []string
@@ -535,10 +537,12 @@ func (paishoBoard) info(v rules.View, u boardUI) []string {
 
 type bomberBoard struct{}
 
-func (bomberBoard) bounds(rules.View) (int, int)       { return 10, 10 }
-func (bomberBoard) origin(rules.Move) (gpos, bool)     { return gpos{}, false }
-func (bomberBoard) dest(m rules.Move) gpos             { return gpos{int(m.Arg[1]), int(m.Arg[0])} }
-func (bomberBoard) keys() string                       { return "enter guess the cell; : type 02-32 07-37 52-82 to place, 02-32 for a plane" }
+func (bomberBoard) bounds(rules.View) (int, int)   { return 10, 10 }
+func (bomberBoard) origin(rules.Move) (gpos, bool) { return gpos{}, false }
+func (bomberBoard) dest(m rules.Move) gpos         { return gpos{int(m.Arg[1]), int(m.Arg[0])} }
+func (bomberBoard) keys() string {
+	return "enter guess the cell; : type 02-32 07-37 52-82 to place, 02-32 for a plane"
+}
 func (bomberBoard) info(v rules.View, u boardUI) []string {
 	var out []string
 	for i, sc := range v.Scores {
