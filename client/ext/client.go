@@ -119,7 +119,7 @@ type Client struct {
 	resuming bool       // Resume sent, the seat not back yet
 	clock    *segment.ClockBody
 	away     map[int]uint32
-	Errors    []segment.ErrorBody // errors the server answered
+	Errors   []segment.ErrorBody // errors the server answered
 }
 
 // maxLog is how many lines each log keeps.
