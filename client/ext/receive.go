@@ -32,7 +32,8 @@ const (
 	EvChat                          // a chat line (Chat)
 	EvInvited                       // someone invited us (Invite)
 	EvError                         // the server refused a request (Err)
-	EvProtocol                      // the server broke the protocol (Text); the caller should reconnect
+	EvProtocol                      // the server broke the framing (Text); the caller should reconnect
+	EvBadBody                       // a message body could not be read (Text); it was skipped
 )
 
 // Event is one thing to show.
@@ -64,7 +65,8 @@ func (c *Client) Receive(s segment.Segment) Out {
 		return o
 	}
 	if err := c.handle(&o, t, body); err != nil {
-		o.ev(Event{Kind: EvProtocol, Text: fmt.Sprintf("%v: %v", t, err)})
+		// one bad body (a server bug) is skipped: the framing is intact
+		o.ev(Event{Kind: EvBadBody, Text: fmt.Sprintf("%v: %v", t, err)})
 	}
 	return o
 }
@@ -367,6 +369,9 @@ func (c *Client) dropReplica(o *Out, err error) {
 func (c *Client) seatName(i int) string {
 	if c.table != nil && i >= 0 && i < len(c.table.Seats) && c.table.Seats[i].Name != "" {
 		return c.table.Seats[i].Name
+	}
+	if c.table != nil && i >= 0 && i < len(c.table.Seats) && c.table.Seats[i].Flags&segment.SeatBot != 0 {
+		return fmt.Sprintf("computer %d", i+1)
 	}
 	return fmt.Sprintf("seat %d", i+1)
 }

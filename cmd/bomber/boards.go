@@ -126,7 +126,11 @@ func (checkersBoard) render(v rules.View, u boardUI) []string {
 		for c := range 8 {
 			sq := squareAt(r, c)
 			if sq == 0 {
-				b.WriteString(u.st.light.Render("     "))
+				if u.live && u.cur == (gpos{c, r}) {
+					b.WriteString(u.st.cursor.Render("[   ]"))
+				} else {
+					b.WriteString(u.st.light.Render("     "))
+				}
 				continue
 			}
 			piece, style := ".", u.st.dim

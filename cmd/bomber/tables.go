@@ -12,6 +12,7 @@ import (
 
 	"github.com/bomber-game/bomber/client/ext"
 	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/rules/games"
 	"github.com/bomber-game/bomber/segment"
 )
 
@@ -66,7 +67,9 @@ type tmodel struct {
 	cycle  int
 	replay *replayer
 
-	lastTable uint32 // the table we sat at when the connection dropped
+	botsWanted bool      // give the empty seats to the computer once the table is ours
+	clockAt    time.Time // when the last Clock arrived
+	ticking    bool      // a clockTick is on its way
 	status    []string
 	err       string
 }
@@ -119,6 +122,7 @@ func (m *tmodel) apply(o ext.Out) tea.Cmd {
 		case ext.EvMoved:
 			m.from = nil
 			m.say(e.Text)
+		case ext.EvBadBody:
 		case ext.EvProtocol:
 			m.say("protocol: " + e.Text)
 			if m.net != nil {
@@ -128,11 +132,16 @@ func (m *tmodel) apply(o ext.Out) tea.Cmd {
 		default:
 			m.say(e.Text)
 		}
-		if e.Kind == ext.EvJoined {
-			m.lastTable = e.Table
+		if e.Kind == ext.EvJoined && m.botsWanted {
+			m.botsWanted = false
+			m.act(m.c.Bot(segment.SeatAny))
 		}
-		if e.Kind == ext.EvLeft {
-			m.lastTable = 0
+		if e.Kind == ext.EvClock {
+			m.clockAt = m.now()
+			if !m.ticking {
+				m.ticking = true
+				cmd = m.clockTicker()
+			}
 		}
 	}
 	return cmd
@@ -159,20 +168,19 @@ func (m *tmodel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.net, m.connected, m.attempts = msg.l, true, 0
 		m.apply(m.c.Connected())
-		if m.lastTable != 0 {
-			m.say(fmt.Sprintf("reconnected; your seat at table %d was given up when the connection dropped", m.lastTable))
-			m.lastTable = 0
+		if m.c.Resumable() {
+			m.say("reconnected: taking the seat back")
 		}
 		return m, msg.l.next()
 	case segMsg:
 		if msg.gen != m.gen {
 			return m, nil
 		}
-		m.apply(m.c.Receive(msg.seg))
+		cmd := m.apply(m.c.Receive(msg.seg))
 		if l, ok := m.net.(*link); ok {
-			return m, l.next()
+			return m, tea.Batch(cmd, l.next())
 		}
-		return m, nil
+		return m, cmd
 	case downMsg:
 		if msg.gen != m.gen {
 			return m, nil
@@ -183,6 +191,10 @@ func (m *tmodel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.dialer(m.gen)
+	case clockTick:
+		cmd := m.clockTicker()
+		m.ticking = cmd != nil
+		return m, cmd
 	case listTick:
 		if m.c.State() == ext.Lobby && m.c.Table() == nil && m.creating == nil {
 			m.act(m.c.RequestList())
@@ -217,6 +229,9 @@ func (m *tmodel) lost(err error) tea.Cmd {
 
 func (m *tmodel) quit() tea.Cmd {
 	m.quitting = true
+	if m.c.State() == ext.Lobby {
+		m.act(m.c.Bye()) // our seat is held only for the short grace
+	}
 	if m.net != nil {
 		m.net.Close()
 		m.net = nil
@@ -427,6 +442,15 @@ func (m *tmodel) view() (rules.View, bool) {
 }
 
 func (m *tmodel) startCursor() gpos {
+	b := m.board()
+	if legal := m.legal(); len(legal) > 0 {
+		if o, two := b.origin(legal[0]); two && o.x >= 0 {
+			return o
+		}
+		if d := b.dest(legal[0]); d.x >= 0 {
+			return d
+		}
+	}
 	v, _ := m.view()
 	w, h := m.board().bounds(v)
 	return gpos{w / 2, h / 2}
@@ -632,13 +656,44 @@ type createForm struct {
 	seats int
 	priv  bool
 	watch int
+	bots  bool // give the empty seats to the computer
+	clock int  // index into clockChoices
 	vals  []string // option values of the chosen game
 	field int
 }
 
+// clockChoices are the time controls the form offers: seconds per move,
+// or for the game plus an increment.
+var clockChoices = []struct {
+	name string
+	kvs  []segment.KV
+}{
+	{"none", nil},
+	{"30 s a move", []segment.KV{{Key: "clock.move", Value: "30"}}},
+	{"60 s a move", []segment.KV{{Key: "clock.move", Value: "60"}}},
+	{"5 min + 5 s", []segment.KV{{Key: "clock.total", Value: "300"}, {Key: "clock.increment", Value: "5"}}},
+	{"15 min + 10 s", []segment.KV{{Key: "clock.total", Value: "900"}, {Key: "clock.increment", Value: "10"}}},
+}
+
+// formFields are the fixed fields before the game's options.
+const formFields = 6
+
 func newCreateForm(cat []segment.GameInfoBody) *createForm {
 	if len(cat) == 0 {
 		return nil
+	}
+	cat = slices.Clone(cat)
+	// a game the catalogue could not describe (its entry did not arrive
+	// whole) is offered from the rules this client knows
+	for _, s := range games.All() {
+		if !slices.ContainsFunc(cat, func(g segment.GameInfoBody) bool { return g.Name == s.Name }) {
+			g := segment.GameInfoBody{Name: s.Name, Min: uint8(s.MinPlayers), Max: uint8(s.MaxPlayers)}
+			for _, o := range s.Options {
+				g.Options = append(g.Options, segment.OptionInfo{Key: o.Key, Kind: uint8(o.Kind), Default: o.Default,
+					Min: int32(o.Min), Max: int32(o.Max), Choices: o.Choices, Doc: o.Doc})
+			}
+			cat = append(cat, g)
+		}
 	}
 	f := &createForm{games: cat}
 	f.pick(0)
@@ -656,8 +711,9 @@ func (f *createForm) pick(i int) {
 	f.field = 0
 }
 
-// fields: game, seats, private, watchers, then the options.
-func (f *createForm) nfields() int { return 4 + len(f.vals) }
+// fields: game, seats, private, watchers, computer players, clock, then
+// the options.
+func (f *createForm) nfields() int { return formFields + len(f.vals) }
 
 func (f *createForm) change(d int) {
 	g := f.games[f.game]
@@ -670,8 +726,12 @@ func (f *createForm) change(d int) {
 		f.priv = !f.priv
 	case 3:
 		f.watch = (f.watch + d + 3) % 3
+	case 4:
+		f.bots = !f.bots
+	case 5:
+		f.clock = (f.clock + d + len(clockChoices)) % len(clockChoices)
 	default:
-		i := f.field - 4
+		i := f.field - formFields
 		o := g.Options[i]
 		switch o.Kind {
 		case segment.OptBool:
@@ -685,7 +745,7 @@ func (f *createForm) change(d int) {
 				j := slices.Index(o.Choices, f.vals[i])
 				f.vals[i] = o.Choices[(j+d+len(o.Choices))%len(o.Choices)]
 			}
-		default:
+		case segment.OptInt:
 			n, _ := strconv.Atoi(f.vals[i])
 			step := 1
 			if o.Max-o.Min > 100 {
@@ -704,6 +764,7 @@ func (f *createForm) message() (string, int, uint8, []segment.KV) {
 			kvs = append(kvs, segment.KV{Key: o.Key, Value: f.vals[i]})
 		}
 	}
+	kvs = append(kvs, clockChoices[f.clock].kvs...)
 	flags := uint8(f.watch) << 1
 	if f.priv {
 		flags |= segment.FlagPrivate
@@ -724,8 +785,51 @@ func (m *tmodel) createKey(key string) {
 		f.change(1)
 	case "enter":
 		m.creating = nil
+		m.botsWanted = f.bots
 		m.act(m.c.Create(f.message()))
 	case "esc", "q":
 		m.creating = nil
 	}
+}
+
+// clockTick redraws the clocks while they run.
+type clockTick struct{}
+
+func (m *tmodel) clockTicker() tea.Cmd {
+	if cl := m.c.Clock(); cl == nil {
+		return nil
+	}
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return clockTick{} })
+}
+
+// now is the wall clock, the only one the model reads (for the clocks).
+func (m *tmodel) now() time.Time { return time.Now() }
+
+// clockLine shows each seat's time, counting down the running one.
+func (m *tmodel) clockLine() string {
+	cl := m.c.Clock()
+	if cl == nil {
+		return ""
+	}
+	var parts []string
+	elapsed := m.now().Sub(m.clockAt).Milliseconds()
+	for i, s := range cl.Seats {
+		if s.Left < 0 {
+			continue
+		}
+		left := int64(s.Left)
+		mark := ""
+		if s.Flags&segment.ClockRunning != 0 {
+			left = max(0, left-elapsed)
+			mark = " <"
+		}
+		if s.Flags&segment.ClockPaused != 0 {
+			mark = " (held)"
+		}
+		parts = append(parts, fmt.Sprintf("%s %d:%02d%s", shortName(m.c.SeatName(i)), left/60000, left/1000%60, mark))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "clock: " + strings.Join(parts, "  ")
 }

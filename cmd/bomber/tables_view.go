@@ -141,13 +141,16 @@ func seatsText(t segment.TableBody) string {
 	var parts []string
 	for i, s := range t.Seats {
 		n := s.Name
-		if n == "" {
+		switch {
+		case n == "" && s.Flags&segment.SeatBot != 0:
+			n = "computer"
+		case n == "":
 			n = "-"
 		}
 		if s.Flags&segment.SeatReady != 0 {
 			n += "*"
 		}
-		if s.Flags&segment.SeatBot != 0 {
+		if s.Flags&segment.SeatBot != 0 && s.Name != "" {
 			n += "(bot)"
 		}
 		if s.Flags&segment.SeatGone != 0 {
@@ -241,8 +244,10 @@ func (m *tmodel) renderCreate() []string {
 	row(1, "seats", fmt.Sprint(f.seats), fmt.Sprintf("%d..%d", g.Min, g.Max))
 	row(2, "private", fmt.Sprint(f.priv), "a join code; not listed")
 	row(3, "watchers", []string{"anyone", "with the code", "nobody"}[f.watch], "")
+	row(4, "computer players", fmt.Sprint(f.bots), "the computer takes the empty seats")
+	row(5, "clock", clockChoices[f.clock].name, "time control")
 	for i, o := range g.Options {
-		row(4+i, o.Key, f.vals[i], o.Doc)
+		row(formFields+i, o.Key, f.vals[i], o.Doc)
 	}
 	for len(out) < 21 {
 		out = append(out, "")
@@ -262,9 +267,13 @@ func (m *tmodel) renderTable() []string {
 	if t.Code != "" {
 		code = " code " + t.Code
 	}
+	moves := ""
+	if g != nil {
+		moves = fmt.Sprintf("  moves %d", len(g.Moves))
+	}
 	out := []string{
 		m.header(fmt.Sprintf("table #%d %s%s  %s", t.ID, t.Game, code, who)),
-		fmt.Sprintf("%s  [%s]  watchers %d", seatsText(*t), phaseName(t.Phase), t.Watchers),
+		fmt.Sprintf("%s  [%s]  watchers %d%s", seatsText(*t), phaseName(t.Phase), t.Watchers, moves),
 	}
 	var boardLines, info []string
 	b := m.board()
@@ -277,6 +286,9 @@ func (m *tmodel) renderTable() []string {
 		boardLines = []string{"", "  Waiting for every seat to fill and be ready.", "", "  r  ready (start when everyone is)", "  i  invite a user", "  t  chat with the table", "  q  leave"}
 	}
 	side := info
+	if cl := m.clockLine(); cl != "" {
+		side = append([]string{cl}, side...)
+	}
 	if g != nil {
 		side = append(side, "", m.st.title.Render("Moves"))
 		moves := g.Moves
