@@ -76,10 +76,15 @@ type Config struct {
 	// password, so nobody can probe which accounts exist.
 	HideUnknownUsers bool
 	// LoginFailures failed logins (unknown user or wrong password) within
-	// LoginWindow, from one source address or for one user name, lock that
-	// address or name out for LoginLockout: its logins are answered with
-	// code 4 without asking the store. Names that do not exist are counted
-	// like names that do, so the lock reveals nothing. 0 disables it.
+	// LoginWindow from one source address, or for one user name from one
+	// address, lock that address (or that name from that address) out for
+	// LoginLockout: its logins are answered with code 4 without asking the
+	// store. As many failures for one name from anywhere put the name under
+	// attack for LoginLockout: its passwords are then checked one at a
+	// time, LoginWindow/LoginFailures apart, and only from addresses that
+	// have not failed, so nobody can lock a user out of their own address
+	// and guessing from many addresses stays slow. Names that do not exist
+	// are counted like names that do. 0 disables it.
 	LoginFailures int
 	LoginWindow   time.Duration
 	LoginLockout  time.Duration
@@ -199,7 +204,8 @@ type Hub struct {
 	kicks       timerQueue
 	ready       Ready
 	stats       Stats
-	failures    map[string]*failures // login throttling by "ip " + address and "user " + name
+	failures    map[string]*failures // login throttling by address, address and name, and name (limits.go)
+	held        []heldCheck          // password checks held back by throttling (limits.go)
 	sweepAt     int64
 	steps       []rules.Step // reused by every Play
 	tables      map[uint32]*table

@@ -61,7 +61,7 @@ func (d *daemonState) startExtras(cfg *config.Config, _ server.Config) error {
 		go func() { d.errc <- d.tr.Serve(t.l) }()
 	}
 	if cfg.Admin.Listen != "" {
-		a, err := startAdmin(cfg.Admin.Listen, d)
+		a, err := startAdmin(cfg.Admin, d)
 		if err != nil {
 			return err
 		}
