@@ -70,8 +70,8 @@ type tmodel struct {
 	botsWanted bool      // give the empty seats to the computer once the table is ours
 	clockAt    time.Time // when the last Clock arrived
 	ticking    bool      // a clockTick is on its way
-	status    []string
-	err       string
+	status     []string
+	err        string
 }
 
 func newTModel(cfg config, st *tstyles, dialer func(gen int) tea.Cmd) *tmodel {
@@ -656,8 +656,8 @@ type createForm struct {
 	seats int
 	priv  bool
 	watch int
-	bots  bool // give the empty seats to the computer
-	clock int  // index into clockChoices
+	bots  bool     // give the empty seats to the computer
+	clock int      // index into clockChoices
 	vals  []string // option values of the chosen game
 	field int
 }
