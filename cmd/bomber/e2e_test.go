@@ -142,7 +142,7 @@ func needTmux(t *testing.T) string {
 // accounts, password 123) and cheap hashing, and waits until it listens.
 func startBomberd(t *testing.T, bin, dir string) string {
 	cfgFile := filepath.Join(dir, "bomberd.yaml")
-	os.WriteFile(cfgFile, []byte("log:\n  format: console\n"), 0o644)
+	os.WriteFile(cfgFile, []byte("log:\n  format: console\nadmin:\n  listen: \"\"\n"), 0o644) // no admin listener: its fixed port would clash
 	cmd := exec.Command(bin, "--config", cfgFile)
 	cmd.Dir = dir
 	// port 0: the kernel picks a free port and the log says which
