@@ -39,7 +39,7 @@ func replayOfGame(g *ext.Game, game string, seat int) (*replayer, error) {
 	if seat < 0 {
 		viewer = rules.Spectator
 	}
-	rp := &replayer{game: game, title: "Replay of the last game", frames: []rules.View{r.Game().Observe(viewer)}}
+	rp := &replayer{game: game, title: "replay of the last game", frames: []rules.View{r.Game().Observe(viewer)}}
 	for _, p := range g.Replica().Played() {
 		if err := r.Moved(p.Moved); err != nil {
 			return nil, err
@@ -82,7 +82,7 @@ func replayFile(path string) (*replayer, error) {
 	for _, s := range rec.Seats {
 		names = append(names, s.Name)
 	}
-	rp := &replayer{game: rec.Game, title: fmt.Sprintf("Replay of game %d: %s, %s", rec.ID, rec.Game, strings.Join(names, " v ")),
+	rp := &replayer{game: rec.Game, title: fmt.Sprintf("replay of game %d: %s, %s", rec.ID, rec.Game, strings.Join(names, " v ")),
 		frames: []rules.View{g.Observe(0)}}
 	for i, m := range rec.Moves {
 		mv, err := g.ParseMove(m.Seat, m.Text)
@@ -119,7 +119,7 @@ func (r *replayer) render(st *tstyles) []string {
 	b := boardFor(r.game)
 	v := r.frames[r.at]
 	u := boardUI{st: st, me: -1}
-	out := []string{st.title.Render(r.title), fmt.Sprintf("move %d of %d", r.at, len(r.moves))}
+	out := []string{st.title.Render("Bomber tables - " + r.title), fmt.Sprintf("move %d of %d", r.at, len(r.moves))}
 	side := b.info(v, u)
 	side = append(side, "", st.title.Render("Moves"))
 	from := max(0, min(r.at-4, len(r.moves)-8))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"os/exec"
 	"path/filepath"
@@ -108,8 +109,9 @@ func TestTmuxTables(t *testing.T) {
 		}
 	}
 	addr := startBomberd(t, bomberd, dir)
+	px := startProxy(t, addr)
 	c := &tmuxClient{t: t, tmux: tmux, sock: "bomber-tables-" + filepath.Base(dir), deadline: time.Now().Add(100 * time.Second)}
-	c.run("new-session", "-d", "-s", "play", "-x", "80", "-y", "24", bomber+" --tables --mono --addr "+addr+" --user Albert --password 123")
+	c.run("new-session", "-d", "-s", "play", "-x", "80", "-y", "24", bomber+" --tables --mono --addr "+px.addr+" --user Albert --password 123")
 	t.Cleanup(func() { exec.Command(tmux, "-L", c.sock, "kill-server").Run() })
 
 	c.waitFor("Open tables")
@@ -169,6 +171,26 @@ func TestTmuxTables(t *testing.T) {
 		c.waitFor("Albert 11-15")
 		end := play([]string{"Tab", "Enter"}, 200)
 		t.Logf("checkers, the end:\n%s", end)
+		total := movesOn(end)
+		// step through the game just played, then a rematch that we resign
+		c.keys("v")
+		c.waitFor("replay of the last game")
+		c.keys("Right", "Right")
+		if s := c.waitFor("move 2 of"); !strings.Contains(s, "> ") || !strings.Contains(s, "11-15") {
+			t.Fatalf("the replay does not point at the second move:\n%s", s)
+		}
+		c.keys("End")
+		c.waitFor(fmt.Sprintf("move %d of %d", total, total))
+		c.keys("q")
+		c.waitFor("GAME OVER")
+		c.keys("r")
+		c.waitFor("moves 0")
+		c.keys("R")
+		c.waitFor("press R again")
+		c.keys("R")
+		if s := c.waitFor("GAME OVER"); !strings.Contains(s, "computer 2 won (Black resigned)") {
+			t.Fatalf("the rematch did not end by resigning:\n%s", s)
+		}
 		c.keys("q")
 		c.waitFor("Open tables")
 	})
@@ -226,6 +248,29 @@ func TestTmuxTables(t *testing.T) {
 		if err := <-done; err != nil {
 			t.Fatal(err)
 		}
+		c.keys("q")
+		c.waitFor("Open tables")
+	})
+	t.Run("resume", func(t *testing.T) {
+		c.t = t
+		create(4, "Down", "Down", "Down", "Down", "Right")
+		c.waitFor("Your turn.")
+		c.keys("Tab", "Enter")
+		s := c.waitFor("Your turn.")
+		for movesOn(s) != 2 {
+			s = c.waitFor("moves 2")
+		}
+		px.cut() // the connection drops: the client reconnects and takes the seat back
+		c.waitFor("Reconnecting", "reconnected")
+		s = c.waitFor("back at table", "Albert is back")
+		s = c.waitFor("Your turn.")
+		if movesOn(s) != 2 || !strings.Contains(s, "seat 1") {
+			t.Fatalf("the game did not come back as it was:\n%s", s)
+		}
+		c.keys("Tab", "Enter")
+		c.waitFor("3 Albert")
+		c.keys("R", "R")
+		c.waitFor("GAME OVER")
 		c.keys("q")
 		c.waitFor("Open tables")
 	})
@@ -319,4 +364,50 @@ func scriptedSeat(t *testing.T, addr, user string, id uint32, spec rules.Spec, o
 		}
 	}()
 	return done
+}
+
+// proxy forwards connections to the daemon and can cut them all, as a
+// network that drops would.
+type proxy struct {
+	addr  string
+	mu    sync.Mutex
+	conns []net.Conn
+}
+
+func startProxy(t *testing.T, to string) *proxy {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{addr: l.Addr().String()}
+	t.Cleanup(func() { l.Close(); p.cut() })
+	go func() {
+		for {
+			a, err := l.Accept()
+			if err != nil {
+				return
+			}
+			b, err := net.Dial("tcp", to)
+			if err != nil {
+				a.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, a, b)
+			p.mu.Unlock()
+			go func() { io.Copy(a, b); a.Close() }()
+			go func() { io.Copy(b, a); b.Close() }()
+		}
+	}()
+	return p
+}
+
+// cut closes every connection through the proxy.
+func (p *proxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
 }
