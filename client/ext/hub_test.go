@@ -235,3 +235,36 @@ func playOut(t *testing.T, n *hubNet, cs []*Client, rng *rand.Rand, secret bool)
 }
 
 func sameView(a, b rules.View) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
+
+// TestPrivateTableByCode: a private table is not listed to others, its
+// creator sees its join code, a join without the code is refused and one
+// with it is seated; chat reaches the table.
+func TestPrivateTableByCode(t *testing.T) {
+	n := newHubNet(t, 5)
+	a, b := n.login("Albert"), n.login("Beth")
+	n.do(a)(a.Create("dots", 2, segment.FlagPrivate, nil))
+	code := a.Table().Code
+	if len(code) != 6 {
+		t.Fatalf("join code %q", code)
+	}
+	n.do(b)(b.RequestList())
+	if len(b.Tables()) != 0 {
+		t.Fatalf("a private table is listed: %+v", b.Tables())
+	}
+	n.do(b)(b.Join(a.Table().ID, segment.SeatAny, ""))
+	if b.Table() != nil || len(b.Errors) != 1 || b.Errors[0].Code != segment.ErrCodeNotAllowed {
+		t.Fatalf("joined without the code: table %+v errors %+v", b.Table(), b.Errors)
+	}
+	n.do(b)(b.Join(a.Table().ID, segment.SeatAny, code))
+	if b.Seat() != 1 {
+		t.Fatalf("not seated with the code: seat %d", b.Seat())
+	}
+	n.do(b)(b.Chat(segment.ScopeTable, "hi"))
+	if len(a.TableChat) != 1 || a.TableChat[0] != (ChatLine{Scope: segment.ScopeTable, From: "Beth", Text: "hi"}) {
+		t.Fatalf("table chat %+v", a.TableChat)
+	}
+	n.do(b)(b.Leave())
+	if b.Table() != nil || b.Seat() != NoSeat || b.Resumable() {
+		t.Fatalf("after leaving: table %+v seat %d", b.Table(), b.Seat())
+	}
+}

@@ -545,7 +545,7 @@ func (bomberBoard) bounds(rules.View) (int, int)   { return 10, 10 }
 func (bomberBoard) origin(rules.Move) (gpos, bool) { return gpos{}, false }
 func (bomberBoard) dest(m rules.Move) gpos         { return gpos{int(m.Arg[1]), int(m.Arg[0])} }
 func (bomberBoard) keys() string {
-	return "enter guess the cell; : type 02-32 07-37 52-82 to place, 02-32 for a plane"
+	return ": place 02-32 07-37 52-82; enter guess, : 02-32 a plane"
 }
 func (bomberBoard) info(v rules.View, u boardUI) []string {
 	var out []string

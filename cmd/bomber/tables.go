@@ -609,8 +609,16 @@ func (m *tmodel) enter(b board) {
 		}
 	}
 	if g := m.c.Game(); g != nil && g.Replica() == nil {
-		// no local copy (Bomber): guess the cell under the cursor
+		// no local copy: Bomber guesses the cell under the cursor and moves
+		// on to the next one; other games take typed moves
+		if _, ok := b.(bomberBoard); !ok {
+			m.err = "type the move with : (this client has no copy of the game)"
+			return
+		}
 		m.act(m.c.MoveText(fmt.Sprintf("%d%d", m.cur.y, m.cur.x)))
+		if m.cur.x++; m.cur.x == 10 {
+			m.cur.x, m.cur.y = 0, (m.cur.y+1)%10
+		}
 		return
 	}
 	if c := m.candidates(); len(c) > 0 {

@@ -234,6 +234,8 @@ func TestTmuxTables(t *testing.T) {
 		n, _ := strconv.Atoi(id)
 		done := scriptedSeat(t, addr, "Beth", uint32(n), paisho.Spec(), rules.Options{"move-limit": "10"})
 		c.waitFor("Beth")
+		c.keys("t", "good luck", "Enter")
+		c.waitFor("Albert: good luck")
 		c.keys("r")
 		s = c.waitFor("Your turn.")
 		if !strings.Contains(s, " T ") || !strings.Contains(s, "host  L1") {
@@ -247,6 +249,32 @@ func TestTmuxTables(t *testing.T) {
 		}
 		if err := <-done; err != nil {
 			t.Fatal(err)
+		}
+		c.keys("q")
+		c.waitFor("Open tables")
+	})
+	t.Run("bomber", func(t *testing.T) {
+		c.t = t
+		create(0, "Down", "Down", "Down", "Down", "Right")
+		s := c.waitFor("Your turn.")
+		if !strings.Contains(s, "your grid") || !strings.Contains(s, "their grid") {
+			t.Fatalf("no grids:\n%s", s)
+		}
+		c.keys(":", "02-32 07-37 52-82", "Enter")
+		s = c.waitFor("Albert 02-32 07-37 52-82")
+		heads := 0
+		for _, l := range strings.Split(s, "\n") {
+			if regexp.MustCompile(`^ [A-J] `).MatchString(l) {
+				heads += strings.Count(l[:24], "@")
+			}
+		}
+		if heads != 3 {
+			t.Fatalf("our three heads are not drawn:\n%s", s)
+		}
+		end := play([]string{"Enter"}, 0)
+		t.Logf("bomber, the end:\n%s", end)
+		if !strings.Contains(end, "revealed") {
+			t.Fatalf("no scores at the end:\n%s", end)
 		}
 		c.keys("q")
 		c.waitFor("Open tables")
