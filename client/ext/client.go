@@ -59,7 +59,12 @@ type Game struct {
 	End     *segment.GameEndBody
 	replica *Replica
 	table   uint32
+	stale   bool // without a replica: a move arrived, its View not yet
 }
+
+// Stale reports whether a move arrived whose View has not (a client
+// without a replica asks for one after every move).
+func (g *Game) Stale() bool { return g.stale }
 
 // Over reports whether the game has ended.
 func (g *Game) Over() bool { return g.End != nil }
@@ -163,7 +168,7 @@ func (c *Client) Spec(name string) (rules.Spec, bool) { s, ok := c.specs[name]; 
 
 // MyTurn reports whether our seat may move now.
 func (c *Client) MyTurn() bool {
-	if c.game == nil || c.game.End != nil || c.seat < 0 {
+	if c.game == nil || c.game.End != nil || c.seat < 0 || c.game.stale {
 		return false
 	}
 	return slices.Contains(c.game.Current().ToMove, rules.Player(c.seat))

@@ -188,6 +188,7 @@ func (c *Client) handle(o *Out, t segment.Type, body []byte) error {
 		}
 	case segment.Commit:
 		if g := c.game; g != nil && g.replica == nil && g.End == nil {
+			g.stale = true
 			o.msg(segment.EmptyMsg{T: segment.ViewReq})
 		}
 	case segment.GameEnd:
@@ -321,6 +322,7 @@ func (c *Client) view(o *Out, v segment.ViewBody) {
 		return
 	}
 	g.View = ViewOf(v)
+	g.stale = false
 	c.resuming = false
 	if r := g.replica; r != nil && (r.Waiting() || !r.Matches(g.View)) {
 		// a takeback undid the last move; anything else (a die never shown
@@ -354,13 +356,14 @@ func (c *Client) moved(o *Out, m segment.MovedBody) {
 			c.dropReplica(o, err)
 		}
 	} else {
+		g.stale = true
 		o.msg(segment.EmptyMsg{T: segment.ViewReq})
 	}
 	o.ev(Event{Kind: EvMoved, Move: m, Seat: int(m.Seat), Text: c.seatName(int(m.Seat)) + " played " + m.Notation})
 }
 
 func (c *Client) dropReplica(o *Out, err error) {
-	c.game.replica = nil
+	c.game.replica, c.game.stale = nil, true
 	o.msg(segment.EmptyMsg{T: segment.ViewReq})
 	o.ev(Event{Kind: EvProtocol, Text: "local copy of the game dropped: " + err.Error()})
 }

@@ -160,7 +160,7 @@ func TestTmuxTables(t *testing.T) {
 		}
 	}
 
-	t.Run("checkers", func(t *testing.T) {
+	if !t.Run("checkers", func(t *testing.T) {
 		c.t = t
 		create(4, "Down", "Down", "Down", "Down", "Right") // computer players: true
 		s := c.waitFor("Your turn.")
@@ -193,8 +193,10 @@ func TestTmuxTables(t *testing.T) {
 		}
 		c.keys("q")
 		c.waitFor("Open tables")
-	})
-	t.Run("dots", func(t *testing.T) {
+	}) {
+		return
+	}
+	if !t.Run("dots", func(t *testing.T) {
 		c.t = t
 		// three seats, 3x3 dots, two computer players
 		create(1, "Down", "Right", "Down", "Down", "Down", "Right", "Down", "Down", "Left", "Left", "Down", "Left", "Left")
@@ -211,8 +213,10 @@ func TestTmuxTables(t *testing.T) {
 		t.Logf("dots, the end:\n%s", end)
 		c.keys("q")
 		c.waitFor("Open tables")
-	})
-	t.Run("aeroplane", func(t *testing.T) {
+	}) {
+		return
+	}
+	if !t.Run("aeroplane", func(t *testing.T) {
 		c.t = t
 		create(2, "Down", "Down", "Down", "Down", "Right")
 		s := c.waitFor("Your turn.")
@@ -225,8 +229,10 @@ func TestTmuxTables(t *testing.T) {
 		}
 		c.keys("q")
 		c.waitFor("Open tables")
-	})
-	t.Run("paisho", func(t *testing.T) {
+	}) {
+		return
+	}
+	if !t.Run("paisho", func(t *testing.T) {
 		c.t = t
 		create(3, "Down", "Down", "Down", "Down", "Down", "Down", "Right") // move-limit 10
 		s := c.waitFor("table #")
@@ -252,8 +258,10 @@ func TestTmuxTables(t *testing.T) {
 		}
 		c.keys("q")
 		c.waitFor("Open tables")
-	})
-	t.Run("bomber", func(t *testing.T) {
+	}) {
+		return
+	}
+	if !t.Run("bomber", func(t *testing.T) {
 		c.t = t
 		create(0, "Down", "Down", "Down", "Down", "Right")
 		s := c.waitFor("Your turn.")
@@ -261,14 +269,20 @@ func TestTmuxTables(t *testing.T) {
 			t.Fatalf("no grids:\n%s", s)
 		}
 		c.keys(":", "02-32 07-37 52-82", "Enter")
-		s = c.waitFor("Albert 02-32 07-37 52-82")
-		heads := 0
-		for _, l := range strings.Split(s, "\n") {
-			if regexp.MustCompile(`^ [A-J] `).MatchString(l) {
-				heads += strings.Count(l[:24], "@")
+		heads := func(s string) int {
+			n := 0
+			for _, l := range strings.Split(s, "\n") {
+				if regexp.MustCompile(`^ [A-J] `).MatchString(l) {
+					n += strings.Count(l[:24], "@")
+				}
 			}
+			return n
 		}
-		if heads != 3 {
+		s = c.waitFor("Albert 02-32 07-37 52-82")
+		for heads(s) == 0 && time.Now().Before(c.deadline) {
+			s = c.screen() // the View with our planes follows the move
+		}
+		if heads(s) != 3 {
 			t.Fatalf("our three heads are not drawn:\n%s", s)
 		}
 		end := play([]string{"Enter"}, 0)
@@ -278,8 +292,10 @@ func TestTmuxTables(t *testing.T) {
 		}
 		c.keys("q")
 		c.waitFor("Open tables")
-	})
-	t.Run("resume", func(t *testing.T) {
+	}) {
+		return
+	}
+	if !t.Run("resume", func(t *testing.T) {
 		c.t = t
 		create(4, "Down", "Down", "Down", "Down", "Right")
 		c.waitFor("Your turn.")
@@ -301,7 +317,9 @@ func TestTmuxTables(t *testing.T) {
 		c.waitFor("GAME OVER")
 		c.keys("q")
 		c.waitFor("Open tables")
-	})
+	}) {
+		return
+	}
 	c.t = t
 	t.Logf("%d screens checked", c.screens)
 	c.keys("q")
