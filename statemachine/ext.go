@@ -116,6 +116,9 @@ func (h *Hub) message(now int64, s *session, t segment.Type, body []byte) {
 			return
 		}
 		h.sendView(s, s.table)
+		if t := s.table; t.clock != nil && t.phase == phasePlaying && s.has(segment.FeatureClocks) {
+			h.sendClocks(now, t) // clocks are part of what a player sees
+		}
 	case segment.Offer:
 		h.offerMsg(now, s, body)
 	case segment.Resign:
