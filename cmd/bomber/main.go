@@ -39,8 +39,8 @@ Usage:
   bomber --bot --user NAME --password PW  run a computer player
   bomber --tables [flags]                 the lobby, tables and every game
                                           (keys: docs/client.md)
-  bomber --replay FILE.json               step through an exported game
-                                          record (bomberctl games export --json)
+  bomber --replay FILE.json               step through a game record
+                                          (bomberctl games export ID --json)
 
 Flags:
   --addr HOST:PORT   server address (default 127.0.0.1:20343)

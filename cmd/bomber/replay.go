@@ -55,7 +55,7 @@ func replayOfGame(g *ext.Game, game string, seat int) (*replayer, error) {
 	return rp, nil
 }
 
-// replayFile replays an exported game record (bomberctl games export --json).
+// replayFile replays an exported game record (bomberctl games export ID --json).
 func replayFile(path string) (*replayer, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
