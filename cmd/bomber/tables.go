@@ -65,6 +65,7 @@ type tmodel struct {
 	cur    gpos
 	from   *gpos
 	cycle  int
+	hint   *rules.Move // the move tab showed: enter plays it
 	replay *replayer
 
 	botsWanted bool      // give the empty seats to the computer once the table is ours
@@ -488,6 +489,9 @@ func (m *tmodel) tableKey(k tea.KeyPressMsg, confirm string) tea.Cmd {
 	running := g != nil && !g.Over()
 	b := m.board()
 	v, _ := m.view()
+	if key != "tab" && key != "enter" && key != "space" {
+		m.hint = nil
+	}
 	if dx, dy, ok := cursorKey(key); ok {
 		w, h := b.bounds(v)
 		m.cur.x = bound(m.cur.x+dx, 0, w-1)
@@ -559,6 +563,7 @@ func (m *tmodel) tableKey(k tea.KeyPressMsg, confirm string) tea.Cmd {
 		}
 		mv := legal[m.cycle%len(legal)]
 		m.cycle++
+		m.hint = &mv
 		if o, two := b.origin(mv); two {
 			m.from = &o
 		} else {
@@ -622,8 +627,11 @@ func (m *tmodel) enter(b board) {
 		return
 	}
 	if c := m.candidates(); len(c) > 0 {
-		mv := c[m.cycle%len(c)]
-		m.from, m.cycle = nil, 0
+		mv := c[0]
+		if m.hint != nil && slices.Contains(c, *m.hint) {
+			mv = *m.hint // of several paths to the same square, the one tab showed
+		}
+		m.from, m.hint = nil, nil
 		m.act(m.c.Move(mv))
 		return
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -361,6 +362,17 @@ func (m *tmodel) turnLine() string {
 		return m.st.ok.Render("GAME OVER: " + strings.Join(names, " and ") + " won (" + e.Reason + ")")
 	}
 	if m.c.MyTurn() {
+		if c := m.candidates(); len(c) > 0 && g.Replica() != nil {
+			mv := c[0]
+			if m.hint != nil && slices.Contains(c, *m.hint) {
+				mv = *m.hint
+			}
+			more := ""
+			if len(c) > 1 {
+				more = fmt.Sprintf(" (%d ways there: tab shows each)", len(c))
+			}
+			return m.st.ok.Render("Your turn. ") + "enter plays " + g.Replica().Game().FormatMove(mv) + more
+		}
 		return m.st.ok.Render("Your turn. ") + m.st.dim.Render(m.board().keys())
 	}
 	var to []string
