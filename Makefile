@@ -3,8 +3,12 @@ GO        ?= go
 PKGS      ?= ./...
 FUZZTIME  ?= 30s
 BENCHTIME ?= 1s
+# The version every command reports (--version, bomber_build_info, the
+# start-up log line): the git tag, else devel.
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+LDFLAGS   := -X github.com/bomber-game/bomber/cmd/internal/cli.version=$(VERSION)
 
-.PHONY: all build bin test vet bench bench-micro fuzz run clean
+.PHONY: all build bin test vet bench bench-micro fuzz run deb clean
 
 all: build
 
@@ -12,13 +16,26 @@ build:
 	$(GO) build ./...
 
 bin:
-	$(GO) build -o bin/ ./cmd/...
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/ ./cmd/...
 
-# Start bomberd on the embedded SQLite store (var/bomber.db) with readable logs.
-# A fresh store gets the demo accounts (password 123). Stop with Ctrl-C.
+# Start bomberd on the embedded SQLite store (var/bomber.db) with readable
+# logs, on loopback only: a fresh store gets the demo accounts (password 123),
+# which bomberd creates and accepts only while every listener is on loopback.
+# Stop with Ctrl-C. To open it up: make run LISTEN=:20343 (see docs/operations.md).
+LISTEN ?= 127.0.0.1:20343
 run:
-	$(GO) build -o bin/ ./cmd/bomberd ./cmd/bomberctl
-	./bin/bomberd --config config.yaml --log-format console
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/ ./cmd/bomberd ./cmd/bomberctl
+	@echo "bomberd on $(LISTEN); the demo accounts (password 123) work on loopback only."
+	@echo "To open it up: bin/bomberctl user add NAME, then make run LISTEN=:20343"
+	./bin/bomberd --config config.yaml --log-format console --listen $(LISTEN)
+
+# The Debian package (nfpm as a library, scripts/mkdeb): bomberd, bomberctl,
+# the systemd units, /etc/bomber/config.yaml, the system user and
+# /var/lib/bomber. Writes bin/bomber_VERSION_ARCH.deb; install it with
+# apt install ./bin/bomber_*.deb (docs/operations.md).
+deb:
+	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o bin/ ./cmd/bomberd ./cmd/bomberctl
+	$(GO) run ./scripts/mkdeb --bin bin --output bin
 
 vet:
 	$(GO) vet $(PKGS)
@@ -34,7 +51,7 @@ test: vet
 # The comparison table of docs/performance.md: bomberd on the epoll reactor
 # and on the net transport side by side (BENCH_QUICK=1 for a shorter run).
 bench:
-	$(GO) build -o bin/bomberd ./cmd/bomberd
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/bomberd ./cmd/bomberd
 	$(GO) build -o bin/bomber-bench ./bench/driver
 	./bin/bomber-bench
 

@@ -302,42 +302,12 @@ func tuple(st []token, i int) ([]*string, int, error) {
 	var vals []*string
 	i++ // (
 	for {
-		if i >= len(st) {
-			return nil, i, fmt.Errorf("unterminated row")
+		v, next, err := value(st, i)
+		if err != nil {
+			return nil, i, err
 		}
-		t := st[i]
-		switch {
-		case t.kind == tkString:
-			vals = append(vals, &t.text)
-		case t.word("NULL"):
-			vals = append(vals, nil)
-		case t.kind == tkWord && (strings.HasPrefix(t.text, "_") || strings.EqualFold(t.text, "x")) &&
-			i+1 < len(st) && st[i+1].kind == tkString:
-			// _binary'...', _utf8mb4'...' or X'hex'
-			s := st[i+1].text
-			if strings.EqualFold(t.text, "x") {
-				b, err := hex.DecodeString(s)
-				if err != nil {
-					return nil, i, fmt.Errorf("bad X'' literal")
-				}
-				s = string(b)
-			}
-			vals = append(vals, &s)
-			i++
-		case t.kind == tkWord && (strings.HasPrefix(t.text, "0x") || strings.HasPrefix(t.text, "0X")):
-			b, err := hex.DecodeString(t.text[2:])
-			if err != nil {
-				return nil, i, fmt.Errorf("bad 0x literal")
-			}
-			s := string(b)
-			vals = append(vals, &s)
-		case t.kind == tkWord:
-			s := t.text
-			vals = append(vals, &s)
-		default:
-			return nil, i, fmt.Errorf("unexpected %q in row", t.text)
-		}
-		i++
+		vals = append(vals, v)
+		i = next
 		if i >= len(st) {
 			return nil, i, fmt.Errorf("unterminated row")
 		}
@@ -350,4 +320,74 @@ func tuple(st []token, i int) ([]*string, int, error) {
 			return nil, i, fmt.Errorf("unexpected %q in row", st[i].text)
 		}
 	}
+}
+
+// rowFuncs are the string functions a row value may call. The reference
+// server's Database.sql writes its rows as ('Novate', MD5('123')), so the
+// dump holds the password and MySQL would compute the hash on insert; the
+// import computes it the same way (MySQL's MD5 is lowercase hex of the bytes).
+var rowFuncs = map[string]func(string) string{
+	"MD5":   MD5Hex,
+	"UPPER": strings.ToUpper,
+	"UCASE": strings.ToUpper,
+	"LOWER": strings.ToLower,
+	"LCASE": strings.ToLower,
+	"TRIM":  strings.TrimSpace,
+}
+
+// value reads one row value at st[i]: a string, NULL, a literal, or one of
+// rowFuncs applied to a value. It returns the value (nil for NULL) and the
+// index after it.
+func value(st []token, i int) (*string, int, error) {
+	if i >= len(st) {
+		return nil, i, fmt.Errorf("unterminated row")
+	}
+	t := st[i]
+	switch {
+	case t.kind == tkString:
+		s := t.text
+		return &s, i + 1, nil
+	case t.word("NULL"):
+		return nil, i + 1, nil
+	case t.kind == tkWord && i+1 < len(st) && st[i+1].punct("("):
+		f, ok := rowFuncs[strings.ToUpper(t.text)]
+		if !ok {
+			return nil, i, fmt.Errorf("unsupported function %s() in row (MD5, UPPER and LOWER are understood)", t.text)
+		}
+		arg, next, err := value(st, i+2)
+		if err != nil {
+			return nil, i, err
+		}
+		if next >= len(st) || !st[next].punct(")") {
+			return nil, i, fmt.Errorf("%s() takes one argument", t.text)
+		}
+		if arg == nil {
+			return nil, next + 1, nil // MD5(NULL) is NULL
+		}
+		s := f(*arg)
+		return &s, next + 1, nil
+	case t.kind == tkWord && (strings.HasPrefix(t.text, "_") || strings.EqualFold(t.text, "x")) &&
+		i+1 < len(st) && st[i+1].kind == tkString:
+		// _binary'...', _utf8mb4'...' or X'hex'
+		s := st[i+1].text
+		if strings.EqualFold(t.text, "x") {
+			b, err := hex.DecodeString(s)
+			if err != nil {
+				return nil, i, fmt.Errorf("bad X'' literal")
+			}
+			s = string(b)
+		}
+		return &s, i + 2, nil
+	case t.kind == tkWord && (strings.HasPrefix(t.text, "0x") || strings.HasPrefix(t.text, "0X")):
+		b, err := hex.DecodeString(t.text[2:])
+		if err != nil {
+			return nil, i, fmt.Errorf("bad 0x literal")
+		}
+		s := string(b)
+		return &s, i + 1, nil
+	case t.kind == tkWord:
+		s := t.text
+		return &s, i + 1, nil
+	}
+	return nil, i, fmt.Errorf("unexpected %q in row", t.text)
 }

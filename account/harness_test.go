@@ -2,15 +2,15 @@ package account
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/bomber-game/bomber/internal/mysqltest"
 )
 
 // cheapParams keep tests fast; OWASPParams are checked in their own test.
@@ -101,10 +101,9 @@ func newMySQLDatabase(t *testing.T) string {
 	return cfg.FormatDSN()
 }
 
-func newDatabaseName(t *testing.T) string {
-	b := make([]byte, 6)
-	if _, err := rand.Read(b); err != nil {
-		t.Fatal(err)
-	}
-	return "bomber_test_" + hex.EncodeToString(b)
-}
+// newDatabaseName names a test database with this run's token, so that
+// TestMain's check finds it if a test leaves it behind.
+func newDatabaseName(*testing.T) string { return mysqltest.Name("test") }
+
+// TestMain fails the run when a test left one of its databases behind.
+func TestMain(m *testing.M) { os.Exit(mysqltest.CheckMain(m)) }

@@ -19,7 +19,7 @@ const maxLegacyInput = 64 << 20
 // Column names accepted for the name and the MD5, compared case-insensitively.
 var (
 	legacyNameCols = []string{"username", "name", "user"}
-	legacyHashCols = []string{"password", "passwd"}
+	legacyHashCols = []string{"password", "passwd", "md5hex", "md5", "hash", "password_md5"}
 )
 
 // ReadLegacy reads the reference server's account table in one of the forms
@@ -29,13 +29,15 @@ var (
 //     statement): the rows of every INSERT/REPLACE INTO `account`, with
 //     columns taken from the statement's column list, else from the dump's
 //     CREATE TABLE `account`, else (username, password) for two-value rows;
+//     a value may be an expression of MD5, UPPER and LOWER over a string, as
+//     in the reference server's own Database.sql: ('Novate', MD5('123'));
 //   - tab-separated lines "name<TAB>md5hex", as printed by
 //     mysql -B -N -e 'SELECT username, password FROM account' or written by
 //     SELECT ... INTO OUTFILE (backslash escapes are undone);
 //   - comma-separated lines "name,md5hex" (RFC 4180 quoting).
 //
 // Tab- and comma-separated input may start with a header naming the
-// columns (username/name/user and password/passwd), which then selects them.
+// columns (username/name/user and password/passwd/md5hex/md5/hash), which then selects them.
 // The MD5 must be 32 hex digits; it is returned in lowercase. Errors wrap
 // ErrBadLegacy and name the line. Input without account rows yields none.
 func ReadLegacy(r io.Reader) ([]LegacyAccount, error) {

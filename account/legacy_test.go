@@ -33,6 +33,26 @@ func TestReadLegacyDumpFile(t *testing.T) {
 	}
 }
 
+// TestReadLegacyReferenceDatabaseSQL reads a copy of the form of the
+// reference server's own Database.sql: create database, use, and rows
+// written as MD5('123') expressions.
+func TestReadLegacyReferenceDatabaseSQL(t *testing.T) {
+	f, err := os.Open("testdata/reference-database.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := ReadLegacy(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []LegacyAccount{{"Novate", md5of123}, {"Twofyw", md5of123}, {"Larry", md5of123}, {"Albert", md5of123},
+		{"Beth", md5of123}, {"Cindy", md5of123}, {"Dora", "33e1b232a4e6fa0028a6670753749a17"}} // Dora: MD5("s3cret")
+	if !slices.Equal(got, want) {
+		t.Errorf("ReadLegacy = %q, want %q", got, want)
+	}
+}
+
 func TestReadLegacyFormats(t *testing.T) {
 	h1, h2 := MD5Hex("123"), MD5Hex("secret")
 	two := []LegacyAccount{{"Novate", h1}, {"Beth", h2}}
@@ -49,6 +69,9 @@ func TestReadLegacyFormats(t *testing.T) {
 		{"tsv escapes", `back\\slash` + "\t" + h1 + "\n", []LegacyAccount{{`back\slash`, h1}}},
 		{"tsv upper-case md5", "Novate\t" + strings.ToUpper(h1) + "\n", []LegacyAccount{{"Novate", h1}}},
 		{"csv", "Novate," + h1 + "\nBeth," + h2 + "\n", two},
+		{"csv header as docs/operations.md shows it", "name,md5hex\nNovate," + h1 + "\nBeth," + h2 + "\n", two},
+		{"sql md5 expressions", "use bomber;\ninsert into account values ('Novate', MD5('123')), ('Beth', lower(MD5('secret')));", two},
+		{"sql upper md5", "INSERT INTO account VALUES ('Novate', UPPER(MD5('123')));", []LegacyAccount{{"Novate", h1}}},
 		{"csv header and quotes", "USERNAME,PASSWORD\n\"Novate\"," + h1 + "\n\"Beth\", " + h2 + "\n", two},
 		{"csv quoted comma", `"a,b",` + h1 + "\n", []LegacyAccount{{"a,b", h1}}},
 		{"bom", "\xef\xbb\xbfNovate," + h1 + "\nBeth," + h2, two},
@@ -85,6 +108,8 @@ func TestReadLegacyRejects(t *testing.T) {
 		{"sql null password", "INSERT INTO account VALUES ('Novate', NULL);", "NULL"},
 		{"sql three values no columns", "INSERT INTO account VALUES (1, 'Novate', '" + h + "');", "column"},
 		{"sql unknown columns", "INSERT INTO account (a, b) VALUES ('Novate', '" + h + "');", "column"},
+		{"sql unknown function", "INSERT INTO account VALUES ('Novate', SHA1('123'));", "SHA1"},
+		{"sql md5 of null", "INSERT INTO account VALUES ('Novate', MD5(NULL));", "NULL"},
 		{"sql insert select", "INSERT INTO account SELECT * FROM other;", "VALUES"},
 		{"sql bad md5", "INSERT INTO account VALUES ('Novate', 'nothex');", "line 1"},
 		{"sql escaped tab in name", `INSERT INTO account VALUES ('a\tb','` + h + `');`, "bad user name"},

@@ -28,6 +28,14 @@ func TestSchemaFileMatchesMigrations(t *testing.T) {
 	if _, err := Migrate(ctx, fromMigrations, DialectMySQL); err != nil {
 		t.Fatal(err)
 	}
+	// schema.sql records its version: check-schema's check passes and the
+	// daemon's migrations have nothing left to apply.
+	if cur, latest, err := SchemaVersion(ctx, fromFile, DialectMySQL); err != nil || cur != latest || latest == 0 {
+		t.Errorf("after schema.sql: SchemaVersion = %d, %d, %v; want the latest", cur, latest, err)
+	}
+	if applied, err := Migrate(ctx, fromFile, DialectMySQL); err != nil || len(applied) != 0 {
+		t.Errorf("migrations after schema.sql applied %v, %v; want none", applied, err)
+	}
 	both := openForSchema(t, newMySQLDatabase(t), true)
 	if _, err := both.ExecContext(ctx, string(schema)); err != nil {
 		t.Fatal(err)

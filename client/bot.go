@@ -17,8 +17,9 @@ type Bot struct {
 	C        *Client
 	User     string
 	Password string
-	Invite   string // user to invite; empty: wait for invitations
-	Games    int    // stop after this many finished games; 0: never
+	Invite   string    // user to invite; empty: wait for invitations
+	Games    int       // stop after this many finished games; 0: never
+	Level    bot.Level // how well it guesses; the zero value is bot.Hard
 
 	rng     rules.Rand
 	guesser *bot.Guesser
@@ -139,7 +140,7 @@ func (b *Bot) act(n Notice) Out {
 }
 
 func (b *Bot) draw() Out {
-	b.guesser = bot.NewGuesser(b.rng)
+	b.guesser = bot.NewLevelGuesser(b.rng, b.Level)
 	o, err := b.C.PlaceBoard(bot.RandomBoard(b.rng))
 	if err != nil {
 		panic("client: bot.RandomBoard drew an invalid board: " + err.Error())

@@ -105,6 +105,13 @@ func (c *Client) MyBoard() (bomber.Board, bool) {
 	return c.mine, c.state == Game && c.phase != Drawing || c.outcome != NoOutcome
 }
 
+// TheirBoard is the opponent's board, but only once the game is over (an
+// outcome to show): during play it stays hidden, as the bot's fairness and
+// a player's trust need.
+func (c *Client) TheirBoard() (bomber.Board, bool) {
+	return c.theirs, c.haveTheirs && c.outcome != NoOutcome && c.state != Game
+}
+
 // MyCells is every cell of our planes and the heads among them.
 func (c *Client) MyCells() (cells, heads bomber.Set) { return c.mineCells, c.mineHeads }
 

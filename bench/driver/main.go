@@ -14,7 +14,15 @@
 // Environment: BENCH_QUICK=1 (10k idle, 1k games only), BENCH_IDLE,
 // BENCH_GAMES (comma-separated counts), BENCH_WINDOW (measurement window,
 // default 10s), BENCH_TRANSPORTS (default "reactor,net"), BENCH_BOMBERD
-// (default bin/bomberd), BENCH_NO_PIN=1.
+// (default bin/bomberd), BENCH_NO_PIN=1, BENCH_ATTEMPTS (tries per phase,
+// default 3), BENCH_TIMEOUT_SCALE (multiplies every login timeout).
+//
+// On a loaded machine logins can take long: each phase's login timeout
+// grows with the number of connections and the load average per CPU, and a
+// phase that fails is run again on a fresh daemon (at most BENCH_ATTEMPTS
+// times) with twice the timeout and half the concurrent logins. A failed
+// run keeps its temporary folder (the daemons' logs and the store) and says
+// where it is.
 package main
 
 import (
@@ -42,6 +50,58 @@ type options struct {
 	pin        bool
 	fdLimit    int      // RLIMIT_NOFILE when it could not be raised
 	cut        []string // counts lowered to fit fdLimit
+	attempts   int      // tries per phase
+	slow       float64  // login timeouts are multiplied by this (load, BENCH_TIMEOUT_SCALE)
+}
+
+// loginTimeout is how long one login may take with n connections being
+// made, on a machine slow times slower than an idle one, at the given
+// attempt (0 first): 60 s plus 5 ms per connection, times slow, doubled at
+// each attempt.
+func loginTimeout(n int, slow float64, attempt int) time.Duration {
+	base := 60*time.Second + time.Duration(n)*5*time.Millisecond
+	return time.Duration(float64(base) * max(slow, 1) * float64(int64(1)<<min(attempt, 4)))
+}
+
+// concurrency is how many logins are in flight at once: 512, halved at each
+// attempt (a loaded machine answers fewer at once in time), at least 32.
+func concurrency(attempt int) int { return max(512>>min(attempt, 4), 32) }
+
+// slowness is the load average per CPU (at least 1): how much slower than
+// an idle machine the logins may be answered.
+func slowness() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 1
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 1
+	}
+	l, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return 1
+	}
+	return max(1, l/float64(max(machineCPUs(), 1)))
+}
+
+// retry runs phase until it succeeds, at most attempts times, each on a
+// fresh start (the phase starts its own daemon); it gives up at once when
+// ctx ends.
+func retry(ctx context.Context, what string, attempts int, phase func(attempt int) error) error {
+	var err error
+	for a := range max(attempts, 1) {
+		if err = phase(a); err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		if a+1 < attempts {
+			note("%s failed (attempt %d of %d): %v; trying again on a fresh daemon with a longer login timeout and fewer logins at once", what, a+1, attempts, err)
+		}
+	}
+	return fmt.Errorf("%s failed after %d attempt(s): %w", what, max(attempts, 1), err)
 }
 
 // capCounts lowers every count above max to max (rounded down to 100).
@@ -111,6 +171,14 @@ func readOptions() options {
 	if v := os.Getenv("BENCH_BOMBERD"); v != "" {
 		o.bomberd = v
 	}
+	o.attempts = 3
+	if v, err := strconv.Atoi(os.Getenv("BENCH_ATTEMPTS")); err == nil && v > 0 {
+		o.attempts = v
+	}
+	o.slow = slowness()
+	if v, err := strconv.ParseFloat(os.Getenv("BENCH_TIMEOUT_SCALE"), 64); err == nil && v > 0 {
+		o.slow *= v
+	}
 	return o
 }
 
@@ -119,7 +187,9 @@ func note(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "%s  "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
 }
 
-func run(o options) error {
+// run is the whole benchmark. A failed run keeps its temporary folder and
+// its error says where.
+func run(o options) (err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
 	defer cancel()
 	if _, err := os.Stat(o.bomberd); err != nil {
@@ -146,7 +216,16 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	defer func() {
+		if err == nil {
+			os.RemoveAll(tmp)
+			return
+		}
+		err = fmt.Errorf("%w\nthe logs of the failed run are kept in %s (bomberd-*/bomberd.log, one per daemon started); delete the folder when done", err, tmp)
+	}()
+	if o.slow > 1 {
+		note("load average %.1f per CPU: login timeouts are %.1f times longer", o.slow, o.slow)
+	}
 	up, _ := os.ReadFile("/proc/loadavg")
 	res := results{byTr: map[string]*trResult{}, loadBefore: strings.TrimSpace(string(up)), opts: o}
 
@@ -165,11 +244,11 @@ func run(o options) error {
 	for _, tr := range o.transports {
 		r := &trResult{idleRSS: map[int]float64{}, idleGo: map[int]float64{}, games: map[int]gameResult{}}
 		res.byTr[tr] = r
-		if err := idlePhase(ctx, o, tr, db, tmp, r); err != nil {
-			return fmt.Errorf("%s idle: %w", tr, err)
+		if err := retry(ctx, tr+" idle phase", o.attempts, func(a int) error { return idlePhase(ctx, o, tr, db, tmp, r, a) }); err != nil {
+			return err
 		}
-		if err := gamePhase(ctx, o, tr, db, tmp, r); err != nil {
-			return fmt.Errorf("%s games: %w", tr, err)
+		if err := retry(ctx, tr+" games phase", o.attempts, func(a int) error { return gamePhase(ctx, o, tr, db, tmp, r, a) }); err != nil {
+			return err
 		}
 	}
 	note("pure state machine: building the transcript")
@@ -208,7 +287,7 @@ func serverCPU(o options) int {
 }
 
 // idlePhase: RSS per idle logged-in connection at each count in o.idle.
-func idlePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult) error {
+func idlePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult, attempt int) error {
 	if len(o.idle) == 0 {
 		return nil
 	}
@@ -229,7 +308,8 @@ func idlePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult) 
 	if err != nil {
 		return err
 	}
-	f := load.New(load.Config{Addr: d.addr, Sources: sources(maxOf(o.idle)), Concurrency: 512, Seed: 1})
+	f := load.New(load.Config{Addr: d.addr, Sources: sources(maxOf(o.idle)), Concurrency: concurrency(attempt), Seed: 1,
+		LoginTimeout: loginTimeout(maxOf(o.idle), o.slow, attempt)})
 	defer f.Close(60 * time.Second)
 	have := 0
 	for _, n := range o.idle {
@@ -260,7 +340,7 @@ func idlePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult) 
 
 // gamePhase: throughput and CPU per guess for each count in o.games, and
 // the latency runs on the first count.
-func gamePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult) error {
+func gamePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult, attempt int) error {
 	if len(o.games) == 0 {
 		return nil
 	}
@@ -269,7 +349,8 @@ func gamePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult) 
 		return err
 	}
 	defer d.stop()
-	f := load.New(load.Config{Addr: d.addr, Sources: sources(2*maxOf(o.games) + o.storm), Concurrency: 512, Seed: 2})
+	f := load.New(load.Config{Addr: d.addr, Sources: sources(2*maxOf(o.games) + o.storm), Concurrency: concurrency(attempt), Seed: 2,
+		LoginTimeout: loginTimeout(2*maxOf(o.games)+o.storm, o.slow, attempt)})
 	defer f.Close(60 * time.Second)
 	next, have := 0, 0
 	for i, g := range o.games {
@@ -284,6 +365,11 @@ func gamePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult) 
 		gr, err := saturate(d, f, o.window)
 		if err != nil {
 			return err
+		}
+		if gr.relayed == 0 {
+			// A table of zeros is no measurement: the players were closed or
+			// never started (see the daemon's log).
+			return fmt.Errorf("%d games relayed no guess in %v (bomberd log %s)", g, o.window, d.log.Name())
 		}
 		r.games[g] = gr
 		note("%s: %d games: %.0f guesses/s, %.2f µs server CPU per guess (server %.0f%% CPU)", tr, g, gr.rate, gr.cpuPerGuess, gr.cpuShare*100)

@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bomber-game/bomber/bench/load"
+	"github.com/bomber-game/bomber/cmd/internal/cli"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -38,11 +39,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	password := fs.String("password", "123", "every user's password")
 	conc := fs.Int("concurrency", 256, "logins in flight at once")
 	seed := fs.Uint64("seed", 1, "boards and guess orders")
-	if err := fs.Parse(args); err != nil {
-		if err == pflag.ErrHelp {
-			return 0
-		}
-		return 2
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, "Usage: bomber-load [flags]\n\nSimulated Bomber clients against a running bomberd (users u000000... with\npassword 123, as bench/driver creates them).\n\nFlags:")
+		cli.Defaults(fs, w)
+	}
+	if done, code := cli.Parse(fs, args, stdout, stderr, usage); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return cli.Fail(stderr, "bomber-load", fmt.Sprintf("unexpected argument %q", fs.Arg(0)), usage)
 	}
 	if *duration <= 0 || *duration > time.Hour || *games < 0 || *idle < 0 || *storm < 0 {
 		fmt.Fprintln(stderr, "bomber-load: duration must be in (0, 1h] and counts >= 0")

@@ -28,6 +28,7 @@ import (
 
 	"github.com/gopacket/gopacket/layers"
 
+	"github.com/bomber-game/bomber/cmd/internal/cli"
 	"github.com/bomber-game/bomber/pcapconv"
 	"github.com/bomber-game/bomber/segment/transcript"
 )
@@ -57,20 +58,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.link, "link", "ethernet", "with --from-transcript: link `type` ethernet, null or raw")
 	fs.IntVar(&o.split, "split", 0, "with --from-transcript: at most `N` bytes of data per packet (0: no split)")
 	fs.BoolVar(&o.coalesce, "coalesce", false, "with --from-transcript: one packet for consecutive server segments of a connection")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bomber-pcap [--port N] [--show-passwords] [-o OUT.txt] CAPTURE\n       bomber-pcap --from-transcript [--port N] [--pcapng] [--link ethernet|null|raw] [--split N] [--coalesce] -o OUT TRANSCRIPT")
-		fs.PrintDefaults()
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: bomber-pcap [--port N] [--show-passwords] [-o OUT.txt] CAPTURE\n       bomber-pcap --from-transcript [--port N] [--pcapng] [--link ethernet|null|raw] [--split N] [--coalesce] -o OUT TRANSCRIPT")
+		cli.DefaultsStd(fs, w)
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if done, code := cli.ParseStd(fs, args, stdout, stderr, usage); done {
+		return code
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "bomber-pcap: %v\n", err)
 		return 2
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
-		return 2
+		return cli.Fail(stderr, "bomber-pcap", fmt.Sprintf("want one input file, got %d", fs.NArg()), usage)
 	}
 	if o.port == 0 || o.port > 65535 {
 		return fail(fmt.Errorf("--port %d is not a TCP port", o.port))

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bomber-game/bomber/cmd/internal/cli"
 )
 
 // options are the parsed flags.
@@ -107,7 +109,10 @@ func (ig *ignoreSet) Set(name string) error {
 
 func (ig *ignoreSet) String() string { return strings.Join(ig.names, " ") }
 
-func parseArgs(args []string, stderr io.Writer) (options, []string, error) {
+// errDone: --help or --version was answered; exit 0.
+var errDone = errors.New("done")
+
+func parseArgs(args []string, stdout, stderr io.Writer) (options, []string, error) {
 	var opt options
 	var timing string
 	fs := flag.NewFlagSet("bomber-replay", flag.ContinueOnError)
@@ -122,15 +127,18 @@ func parseArgs(args []string, stderr io.Writer) (options, []string, error) {
 	fs.Var(&opt.records, "record", "replay the game record(s) in this JSON `file` (bomberctl games export ID --json) through the rules (repeatable)")
 	fs.StringVar(&opt.store, "store", "", "replay game records from this account store: sqlite:`PATH` or mysql:DSN")
 	fs.Var(idFlag{&opt.ids}, "id", "with --store: the record with this `id` (repeatable; default: the newest 1000)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bomber-replay [--addr host:port | --inprocess] [--timing fast|recorded] [--ignore NAME]... [--accounts FILE] [--masked] FILE|DIR...")
-		fmt.Fprintln(stderr, "       bomber-replay [--record FILE.json]... [--store sqlite:PATH|mysql:DSN [--id ID]...]")
-		fs.PrintDefaults()
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: bomber-replay [--addr host:port | --inprocess] [--timing fast|recorded] [--ignore NAME]... [--accounts FILE] [--masked] FILE|DIR...")
+		fmt.Fprintln(w, "       bomber-replay [--record FILE.json]... [--store sqlite:PATH|mysql:DSN [--id ID]...]")
+		cli.DefaultsStd(fs, w)
 	}
 	// flags may come before, between or after the files
 	var paths []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if done, code := cli.ParseStd(fs, args, stdout, stderr, usage); done {
+			if code == 0 {
+				return opt, nil, errDone
+			}
 			return opt, nil, errUsage
 		}
 		if fs.NArg() == 0 {
@@ -140,8 +148,7 @@ func parseArgs(args []string, stderr io.Writer) (options, []string, error) {
 		args = fs.Args()[1:]
 	}
 	bad := func(format string, a ...any) (options, []string, error) {
-		fmt.Fprintf(stderr, "bomber-replay: "+format+"\n", a...)
-		fs.Usage()
+		cli.Fail(stderr, "bomber-replay", fmt.Sprintf(format, a...), usage)
 		return opt, nil, errUsage
 	}
 	switch timing {

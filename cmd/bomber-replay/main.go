@@ -54,6 +54,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"os"
 )
@@ -69,7 +70,10 @@ const (
 
 // run is the whole command, testable: it parses args, replays and reports.
 func run(args []string, stdout, stderr io.Writer) int {
-	opt, files, err := parseArgs(args, stderr)
+	opt, files, err := parseArgs(args, stdout, stderr)
+	if errors.Is(err, errDone) {
+		return exitOK
+	}
 	if err != nil {
 		return exitUsage
 	}

@@ -29,12 +29,19 @@ type botEvent struct {
 // reconnecting like the reference client. It writes one line per notice.
 func runBot(ctx context.Context, cfg config, logw io.Writer) error {
 	b := client.NewBot(cfg.user, cfg.password, rand.New(rand.NewPCG(cfg.seed, cfg.seed^0x9e3779b97f4a7c15)))
-	b.Invite, b.Games = cfg.invite, cfg.games
-	return playBot(ctx, b, cfg.addr, inviteRetry, logw)
+	b.Invite, b.Games, b.Level = cfg.invite, cfg.games, cfg.level
+	fmt.Fprintf(logw, "bot %s: level %s, %v before each guess\n", cfg.user, cfg.level, cfg.think)
+	return playBot(ctx, b, cfg.addr, inviteRetry, cfg.think, logw)
 }
 
-// playBot runs b over TCP against addr.
-func playBot(ctx context.Context, b *client.Bot, addr string, pause time.Duration, logw io.Writer) error {
+// isGuess reports whether s is one of the bot's guesses.
+func isGuess(s segment.Segment) bool {
+	return s.Type == segment.SingleCoord || s.Type == segment.DoubleCoord
+}
+
+// playBot runs b over TCP against addr; it waits think before sending each
+// guess, so a person can follow the game.
+func playBot(ctx context.Context, b *client.Bot, addr string, pause, think time.Duration, logw io.Writer) error {
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(logw, "bot %s: %s\n", b.User, fmt.Sprintf(format, args...))
 	}
@@ -47,7 +54,7 @@ func playBot(ctx context.Context, b *client.Bot, addr string, pause time.Duratio
 			}
 			continue
 		}
-		err = botSession(ctx, b, conn, pause, logf)
+		err = botSession(ctx, b, conn, pause, think, logf)
 		conn.Close()
 		if b.C.State() == client.Kicked {
 			return fmt.Errorf("%s logged in elsewhere; the bot stops", b.User)
@@ -76,7 +83,7 @@ func sleep(ctx context.Context, d time.Duration) bool {
 }
 
 // botSession runs one connection until it drops, the bot is done or ctx ends.
-func botSession(ctx context.Context, b *client.Bot, conn net.Conn, pause time.Duration, logf func(string, ...any)) error {
+func botSession(ctx context.Context, b *client.Bot, conn net.Conn, pause, think time.Duration, logf func(string, ...any)) error {
 	events := make(chan botEvent, 64)
 	stop := make(chan struct{})
 	defer close(stop)
@@ -121,6 +128,18 @@ func botSession(ctx context.Context, b *client.Bot, conn net.Conn, pause time.Du
 		}
 		var buf []byte
 		for _, s := range o.Send {
+			if think > 0 && isGuess(s) {
+				// Think before the guess: what came before it goes now.
+				if len(buf) > 0 {
+					if _, err := conn.Write(buf); err != nil {
+						return err
+					}
+					buf = buf[:0]
+				}
+				if !sleep(ctx, think) {
+					return ctx.Err()
+				}
+			}
 			buf = s.AppendTo(buf)
 		}
 		_, err := conn.Write(buf)

@@ -81,15 +81,51 @@ func (d *drawing) preview() (bomber.Plane, []pos, error) {
 	return p, cells, nil
 }
 
-// place adds the previewed plane when it is valid.
+// newDrawing is a clean sheet with the cursor where a nose-up plane fits,
+// so the first thing a player sees is a plane that can be placed.
+func newDrawing() drawing {
+	var d drawing
+	d.fit()
+	return d
+}
+
+// place adds the previewed plane when it is valid, then moves the cursor
+// to the nearest place where the next plane fits.
 func (d *drawing) place() error {
 	p, _, err := d.preview()
 	if err != nil {
 		return err
 	}
 	d.placed = append(d.placed, p)
+	if len(d.placed) < 3 {
+		d.fit()
+	}
 	return nil
 }
+
+// fit moves the cursor to the nearest position (fewest steps, then top to
+// bottom, left to right) where a plane in the current orientation can be
+// placed; it stays when it is already at one, or when none is left.
+func (d *drawing) fit() {
+	if _, _, err := d.preview(); err == nil {
+		return
+	}
+	from, best, dist := d.cur, d.cur, -1
+	for x := 0; x < bomber.Size; x++ {
+		for y := 0; y < bomber.Size; y++ {
+			d.cur = pos{x, y}
+			if _, _, err := d.preview(); err != nil {
+				continue
+			}
+			if n := abs(x-from.x) + abs(y-from.y); dist < 0 || n < dist {
+				best, dist = d.cur, n
+			}
+		}
+	}
+	d.cur = best
+}
+
+func abs(v int) int { return max(v, -v) }
 
 // undo removes the last plane placed.
 func (d *drawing) undo() {

@@ -33,7 +33,7 @@ func TestTmuxWholeGame(t *testing.T) {
 	}
 	addr := startBomberd(t, bomberd, dir)
 
-	bot := exec.Command(bomber, "--bot", "--addr", addr, "--user", "Beth", "--password", "123", "--games", "1", "--seed", "7")
+	bot := exec.Command(bomber, "--bot", "--addr", addr, "--user", "Beth", "--password", "123", "--games", "1", "--seed", "7", "--think", "0")
 	botLog := &lockedBuffer{}
 	bot.Stdout, bot.Stderr = botLog, botLog
 	if err := bot.Start(); err != nil {
@@ -77,10 +77,16 @@ func TestTmuxWholeGame(t *testing.T) {
 		lobby = waitFor("> Beth")
 	}
 	keys("Enter")
-	waitFor("Draw your 3 planes")
-	// Planes A2-D2, A7-D7, F2-I2, all nose up.
-	keys("l", "l", "Enter", "l", "l", "l", "l", "l", "Enter")
-	keys("j", "j", "j", "j", "j", "h", "h", "h", "h", "h", "Enter")
+	drawing := waitFor("place 3 more planes")
+	if strings.Contains(drawing, "cannot place") {
+		t.Fatalf("the drawing screen opens with an error:\n%s", drawing)
+	}
+	// The cursor always waits where a plane fits: enter three times.
+	keys("Enter")
+	waitFor("place 2 more planes")
+	keys("Enter")
+	waitFor("place 1 more plane ")
+	keys("Enter")
 	waitFor("All three planes placed")
 	keys("s")
 	board := waitFor("Your turn.")
@@ -104,7 +110,7 @@ func TestTmuxWholeGame(t *testing.T) {
 		waitFor(guessed, "YOU ")
 	}
 	result := waitFor("YOU WON!", "YOU LOST.")
-	for _, want := range []string{"Your board", "Beth's board", "enter back to the lobby"} {
+	for _, want := range []string{"Your board", "Beth's board", "enter back to the lobby", "q quit"} {
 		if !strings.Contains(result, want) {
 			t.Fatalf("result screen lacks %q:\n%s", want, result)
 		}

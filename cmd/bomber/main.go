@@ -12,10 +12,14 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/term"
+
+	"github.com/bomber-game/bomber/cmd/internal/cli"
+	"github.com/bomber-game/bomber/rules/bomber/bot"
 )
 
 // config is what the flags set.
@@ -28,9 +32,15 @@ type config struct {
 	games    int
 	seed     uint64
 	mono     bool
-	tables   bool   // the extended protocol: lobby, tables, every game
-	replay   string // a game record file to replay
+	level    bot.Level     // bot: how well it plays
+	think    time.Duration // bot: pause before each guess, so people can follow
+	tables   bool          // the extended protocol: lobby, tables, every game
+	replay   string        // a game record file to replay
 }
+
+// defaultThink is the bot's pause before each guess: long enough to see
+// each guess land, short enough not to bore.
+const defaultThink = 600 * time.Millisecond
 
 const usageText = `bomber: play Bomber in a terminal, or run a bot.
 
@@ -56,36 +66,45 @@ Flags:
   --games N          bot: stop after N finished games (default 0: forever)
   --seed N           bot: random seed for boards and ties (default: from the
                      clock); the same seed plays the same way
+  --level L          bot: easy (default; plays like a beginner: random cells,
+                     then the cells around its hits), medium (knows the plane
+                     shapes, guesses the likeliest cell) or hard (its best:
+                     about 14 guesses a game)
+  --think D          bot: pause before each guess (default 600ms; 0: none)
   --mono             no colours (also when NO_COLOR is set)
+  --version          print the version
+  --version          print the version
   -h, --help         this help
 
 Keys (play):
-  everywhere     ctrl+c quit
+  everywhere     ctrl+c quit; in a game q asks, then y quits
   login          type the name, tab or enter to the password, enter to log in
   lobby          up/down or k/j choose a user, enter or i invite, q quit
   invitation     a or y accept, r or n refuse
   drawing        arrows or h/j/k/l move, r rotate, enter or space place,
-                 u undo, s send the three planes; a plane that does not fit
-                 is shown with ! before you can place it
+                 u undo, s send the three planes; the cursor starts (and
+                 returns after each plane) where a plane fits; one that
+                 does not fit is shown with ! before you can place it
   playing        arrows or h/j/k/l move on the opponent's board,
                  enter or space guess one cell,
                  d mark a head then d (or enter) on the tail centre to guess
                  a whole plane, esc cancel the mark
-  result         enter back to the lobby
+  result         enter back to the lobby, q quit
   kicked         r log in again here (logs the other session out), q quit
   disconnected   the client reconnects every 0.5 s and logs in again by
                  itself; q quits
 
 Boards: rows A..J from the top, columns 0..9 from the left. Your board:
-  # plane  @ head  o their miss  X their hit.  Opponent's board: . unknown
-  o miss  # hit  @ head hit.  The inviter guesses first.
+  a b c your three planes  @ a head  o their miss  X their hit.
+  Opponent's board: . unknown  o miss  # hit  @ head hit; after the game,
+  a b c @ where their planes were.  The inviter guesses first.
 `
 
-func parseFlags(args []string, stderr io.Writer) (config, error) {
-	var cfg config
+// parseFlags parses the command line. done reports that main should exit
+// with code at once: after --help (usage on stdout), --version, or a wrong
+// command line (what was wrong and the usage on stderr, code 2).
+func parseFlags(args []string, stdout, stderr io.Writer) (cfg config, done bool, code int) {
 	fs := flag.NewFlagSet("bomber", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {} // main prints usageText for --help; errors say see --help
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:20343", "server address")
 	fs.StringVar(&cfg.user, "user", "", "user name")
 	fs.StringVar(&cfg.password, "password", "", "password")
@@ -96,38 +115,49 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.mono, "mono", false, "no colours")
 	fs.BoolVar(&cfg.tables, "tables", false, "tables client")
 	fs.StringVar(&cfg.replay, "replay", "", "replay a game record")
-	if err := fs.Parse(args); err != nil {
-		return cfg, err
+	level := fs.String("level", "easy", "bot: easy, medium or hard")
+	fs.DurationVar(&cfg.think, "think", defaultThink, "bot: pause before each guess")
+	usage := func(w io.Writer) { io.WriteString(w, usageText) }
+	if done, code := cli.ParseStd(fs, args, stdout, stderr, usage); done {
+		return cfg, true, code
+	}
+	fail := func(format string, a ...any) (config, bool, int) {
+		return cfg, true, cli.Fail(stderr, "bomber", fmt.Sprintf(format, a...), usage)
 	}
 	if fs.NArg() > 0 {
-		return cfg, fmt.Errorf("unexpected argument %q (see --help)", fs.Arg(0))
+		return fail("unexpected argument %q", fs.Arg(0))
 	}
 	if cfg.games < 0 {
-		return cfg, fmt.Errorf("--games must be 0 or more")
+		return fail("--games must be 0 or more")
 	}
+	if cfg.think < 0 {
+		return fail("--think must be 0 or more")
+	}
+	lv, err := bot.ParseLevel(*level)
+	if err != nil {
+		return fail("--level: %v", err)
+	}
+	cfg.level = lv
 	if !cfg.bot && (cfg.invite != "" || cfg.games != 0) {
-		return cfg, fmt.Errorf("--invite and --games are for --bot")
+		return fail("--invite and --games are for --bot")
 	}
-	return cfg, nil
+	return cfg, false, 0
 }
 
-func main() {
-	cfg, err := parseFlags(os.Args[1:], os.Stderr)
-	if err == flag.ErrHelp {
-		fmt.Print(usageText)
-		return
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bomber:", err, "(see --help)")
-		os.Exit(2)
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cfg, done, code := parseFlags(args, stdout, stderr)
+	if done {
+		return code
 	}
 	if cfg.bot {
-		os.Exit(botMain(cfg))
+		return botMain(cfg)
 	}
 	if cfg.tables || cfg.replay != "" {
-		os.Exit(tablesMain(cfg))
+		return tablesMain(cfg)
 	}
-	os.Exit(playMain(cfg))
+	return playMain(cfg)
 }
 
 func botMain(cfg config) int {
@@ -180,5 +210,3 @@ func playMain(cfg config) int {
 	}
 	return 0
 }
-
-func errHelp() error { return flag.ErrHelp }

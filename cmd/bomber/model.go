@@ -47,6 +47,8 @@ type model struct {
 	aim        pos          // cursor on the opponent's board
 	head       *bomber.Cell // marked head of a double guess
 
+	confirmQuit bool // q was pressed in a game: y quits, anything else goes on
+
 	status []string
 	err    string // last refused action, shown until the next key
 	width  int
@@ -98,7 +100,10 @@ func (m *model) apply(o client.Out) {
 	}
 	drawingNow := m.c.State() == client.Game && m.c.Phase() == client.Drawing
 	if drawingNow && !m.wasDrawing {
-		m.draw = drawing{} // a new game: a clean sheet
+		m.draw = newDrawing() // a new game: a clean sheet
+	}
+	if m.c.State() != client.Game {
+		m.confirmQuit = false // the game is over: nothing to confirm
 	}
 	m.wasDrawing = drawingNow
 }
@@ -257,6 +262,21 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	if key == "ctrl+c" {
 		return m.quit()
 	}
+	if m.confirmQuit {
+		m.confirmQuit = false
+		if key == "y" || key == "q" {
+			return m.quit()
+		}
+		m.say("quit cancelled: the game goes on")
+		return nil
+	}
+	switch m.screen() {
+	case scrDrawing, scrWaiting, scrPlaying:
+		if key == "q" {
+			m.confirmQuit = true // leaving ends the game: ask first
+			return nil
+		}
+	}
 	switch m.screen() {
 	case scrOffline:
 		if key == "q" || key == "esc" {
@@ -326,7 +346,12 @@ func (m *model) lobbyKey(key string) tea.Cmd {
 		case "a", "y":
 			m.act(m.c.Answer(true))
 		case "r", "n", "esc":
-			m.act(m.c.Answer(false))
+			peer := m.c.Peer()
+			o, err := m.c.Answer(false)
+			m.act(o, err)
+			if err == nil {
+				m.say("you refused " + peer + "'s invitation")
+			}
 		}
 		return nil
 	}
@@ -367,7 +392,7 @@ func (m *model) drawKey(key string) {
 	case "s":
 		b, ok := m.draw.board()
 		if !ok {
-			m.err = fmt.Sprintf("place %d more plane(s) first", 3-len(m.draw.placed))
+			m.err = placeMore(3-len(m.draw.placed)) + " first"
 			return
 		}
 		m.act(m.c.PlaceBoard(b))
@@ -416,6 +441,14 @@ func (m *model) double(head, tail bomber.Cell) {
 	}
 	m.head = nil
 	m.act(m.c.GuessDouble(p))
+}
+
+// placeMore is "place 1 more plane" or "place N more planes".
+func placeMore(n int) string {
+	if n == 1 {
+		return "place 1 more plane"
+	}
+	return fmt.Sprintf("place %d more planes", n)
 }
 
 func arrow(key string) (dx, dy int, ok bool) {

@@ -150,6 +150,33 @@ func stripANSI(s string) string {
 	return b.String()
 }
 
+// moveTo moves the drawing cursor to row x, column y with the keys.
+func (h *harness) moveTo(x, y int) {
+	for h.m.draw.cur.x < x {
+		h.keys("j")
+	}
+	for h.m.draw.cur.x > x {
+		h.keys("k")
+	}
+	for h.m.draw.cur.y < y {
+		h.keys("l")
+	}
+	for h.m.draw.cur.y > y {
+		h.keys("h")
+	}
+}
+
+// placeAt places a plane with its head at row x, column y.
+func (h *harness) placeAt(x, y int) {
+	h.t.Helper()
+	h.moveTo(x, y)
+	n := len(h.m.draw.placed)
+	h.keys("enter")
+	if len(h.m.draw.placed) != n+1 {
+		h.t.Fatalf("no plane placed at %c%d: %s", 'A'+x, y, h.m.err)
+	}
+}
+
 // login types Albert / 123 and completes the login with Beth online.
 func (h *harness) login() {
 	h.up()
@@ -214,17 +241,22 @@ func TestInviteDrawPlayWin(t *testing.T) {
 	h.wantSent("09 00 04 42 65 74 68")
 	h.wantScreen("Invited Beth")
 	h.recv("0b 00 01 01")
-	h.wantScreen("Draw your 3 planes", "plane leaves the board", "!")
+	h.wantScreen("Draw your planes", "place 3 more planes", "enter place", "q quit")
 	// An invalid placement is refused before anything is sent.
+	h.moveTo(0, 0)
+	h.wantScreen("plane leaves the board", "!")
 	h.keys("enter")
 	h.wantSent()
 	if h.m.err == "" {
 		t.Fatal("placing off the board raised no error")
 	}
 	// Planes A2-D2, A7-D7, F2-I2 (heads at row A/F, nose up).
-	h.keys("l", "l", "enter", "l", "l", "l", "l", "l", "enter")
-	h.keys("j", "j", "j", "j", "j", "h", "h", "h", "h", "h", "enter")
-	h.wantScreen("All three planes placed")
+	h.placeAt(0, 2)
+	h.wantScreen("place 2 more planes")
+	h.placeAt(0, 7)
+	h.wantScreen("place 1 more plane ")
+	h.placeAt(5, 2)
+	h.wantScreen("All three planes placed", "s send")
 	h.keys("s")
 	h.wantSent("0c 00 0c 30 32 33 32 30 37 33 37 35 32 38 32")
 	h.wantScreen("Waiting for Beth's planes")
@@ -265,8 +297,9 @@ func TestInvitationDialogAndLoss(t *testing.T) {
 	h.wantScreen("Beth invites you", "a accept")
 	h.keys("a")
 	h.wantSent("0b 00 01 01")
-	h.wantScreen("Draw your 3 planes")
-	h.keys("l", "l", "enter", "r", "r") // rotating shows the new orientation
+	h.wantScreen("Draw your planes", "place 3 more planes")
+	h.placeAt(0, 2)
+	h.keys("r", "r") // rotating shows the new orientation
 	h.wantScreen("nose down")
 	h.keys("u")
 	if len(h.m.draw.placed) != 0 {
@@ -274,8 +307,12 @@ func TestInvitationDialogAndLoss(t *testing.T) {
 	}
 	h.keys("s")
 	h.wantSent()
-	h.wantScreen("place 3 more plane(s) first")
-	h.keys("r", "r", "enter", "l", "l", "l", "l", "l", "enter", "j", "j", "j", "j", "j", "h", "h", "h", "h", "h", "enter", "s")
+	h.wantScreen("place 3 more planes first")
+	h.keys("r", "r")
+	h.placeAt(0, 2)
+	h.placeAt(0, 7)
+	h.placeAt(5, 2)
+	h.keys("s")
 	h.wantSent("0c 00 0c 30 32 33 32 30 37 33 37 35 32 38 32")
 	h.recv("0c 00 0c 30 32 33 32 30 37 33 37 35 37 38 37")
 	h.wantScreen("Waiting for Beth's guess") // the inviter guesses first
@@ -288,7 +325,72 @@ func TestInvitationDialogAndLoss(t *testing.T) {
 		}
 	}
 	h.recv("0f 00 00")
-	h.wantScreen("YOU LOST.")
+	h.wantScreen("YOU LOST.", "where the planes were that you did not find")
+	// Beth's planes A2-D2, A7-D7, F7-I7 are drawn on her board, each with
+	// its own letter: the wings of the first two on row B, the third's on G.
+	screen := stripANSI(h.m.render())
+	for _, row := range []string{"B a a a a a b b b b b", "G . . . . . c c c c c", "A o o @ . . . . @ . ."} {
+		if !strings.Contains(screen, row) {
+			t.Errorf("the result screen does not show Beth's planes (%q):\n%s", row, screen)
+		}
+	}
+}
+
+// TestFirstPlaneFitsAndPlanesDiffer: the drawing screen opens with the
+// cursor where a plane fits (no red error first), enter places it, and
+// three planes placed side by side are told apart by their letters.
+func TestFirstPlaneFitsAndPlanesDiffer(t *testing.T) {
+	h := newHarness(t, config{})
+	h.login()
+	h.keys("enter")
+	h.recv("0b 00 01 01")
+	if strings.Contains(h.m.render(), "cannot place") || strings.Contains(stripANSI(h.m.render()), "!") {
+		t.Fatalf("the drawing screen opens with an error:\n%s", h.m.render())
+	}
+	// Enter three times: after each plane the cursor moves where the next fits.
+	h.keys("enter", "enter", "enter")
+	h.wantScreen("All three planes placed")
+	screen := stripANSI(h.m.render())
+	for _, letter := range planeLetters {
+		if strings.Count(screen, " "+letter) < 9 {
+			t.Errorf("plane %s is not drawn with its own letter:\n%s", letter, screen)
+		}
+	}
+	if strings.Contains(screen, "#") {
+		t.Errorf("planes drawn as # cannot be told apart:\n%s", screen)
+	}
+}
+
+// TestQuitAsksDuringAGame: q in a game asks first; any other key goes on,
+// y quits. In the lobby q quits at once.
+func TestQuitAsksDuringAGame(t *testing.T) {
+	h := newHarness(t, config{})
+	h.login()
+	h.keys("enter")
+	h.recv("0b 00 01 01")
+	if cmd := h.keys("q"); cmd != nil || h.m.quitting {
+		t.Fatal("q quit a game without asking")
+	}
+	h.wantScreen("Quit? The game against Beth ends.", "y quit")
+	if cmd := h.keys("n"); cmd != nil || h.m.quitting {
+		t.Fatal("n after q quit")
+	}
+	h.wantScreen("quit cancelled", "q quit")
+	h.keys("q")
+	if cmd := h.keys("y"); cmd == nil || !h.m.quitting {
+		t.Fatal("q then y did not quit")
+	}
+}
+
+// TestRefusalIsConfirmed: refusing an invitation says so in the log.
+func TestRefusalIsConfirmed(t *testing.T) {
+	h := newHarness(t, config{})
+	h.login()
+	h.recv("0a 00 04 42 65 74 68")
+	h.wantScreen("Beth invites you", "r refuse")
+	h.keys("r")
+	h.wantSent("0b 00 01 02")
+	h.wantScreen("you refused Beth's invitation", "enter invite")
 }
 
 func TestRefusedBusyOffline(t *testing.T) {
@@ -376,22 +478,22 @@ func TestPlaneOrientations(t *testing.T) {
 }
 
 func TestHelpListsEveryFlag(t *testing.T) {
-	var sink strings.Builder
-	_, err := parseFlags([]string{"--help"}, &sink)
-	if !errors.Is(err, errHelp()) {
-		t.Fatalf("--help: %v", err)
+	var out, errb strings.Builder
+	if _, done, code := parseFlags([]string{"--help"}, &out, &errb); !done || code != 0 || errb.Len() != 0 {
+		t.Fatalf("--help: done %v code %d stderr %q", done, code, errb.String())
 	}
-	for _, f := range []string{"--addr", "--user", "--password", "--bot", "--invite", "--games", "--seed", "--mono", "ctrl+c", "rotate", "undo"} {
-		if !strings.Contains(usageText, f) {
+	for _, f := range []string{"--addr", "--user", "--password", "--bot", "--invite", "--games", "--seed", "--level", "--think", "--mono", "--version", "ctrl+c", "rotate", "undo"} {
+		if !strings.Contains(out.String(), f) {
 			t.Errorf("--help does not mention %s", f)
 		}
 	}
-	if _, err := parseFlags([]string{"--games", "3"}, &sink); err == nil {
-		t.Error("--games without --bot accepted")
+	errb.Reset()
+	if _, done, code := parseFlags([]string{"--games", "3"}, &out, &errb); !done || code != 2 || !strings.Contains(errb.String(), "--bot") {
+		t.Errorf("--games without --bot: done %v code %d stderr %q", done, code, errb.String())
 	}
-	cfg, err := parseFlags([]string{"--bot", "--user", "Beth", "--invite", "Albert", "--games", "2"}, &sink)
-	if err != nil || cfg.invite != "Albert" || cfg.games != 2 || cfg.addr != "127.0.0.1:20343" {
-		t.Fatalf("bot flags: %+v %v", cfg, err)
+	cfg, done, _ := parseFlags([]string{"--bot", "--user", "Beth", "--invite", "Albert", "--games", "2"}, &out, &errb)
+	if done || cfg.invite != "Albert" || cfg.games != 2 || cfg.addr != "127.0.0.1:20343" {
+		t.Fatalf("bot flags: %+v %v", cfg, done)
 	}
 }
 

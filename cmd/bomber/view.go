@@ -17,7 +17,11 @@ type styles struct {
 	title, dim, err, ok, key                 lipgloss.Style
 	water, plane, head, miss, hit, bad, good lipgloss.Style
 	cursor, mark                             lipgloss.Style
+	planes                                   [3]lipgloss.Style // one colour per plane
 }
+
+// planeLetters tell the three planes apart without colour; heads are @.
+var planeLetters = [3]string{"a", "b", "c"}
 
 func newStyles() styles {
 	c := lipgloss.Color
@@ -36,6 +40,11 @@ func newStyles() styles {
 		good:   lipgloss.NewStyle().Foreground(c("10")).Bold(true),
 		cursor: lipgloss.NewStyle().Reverse(true),
 		mark:   lipgloss.NewStyle().Reverse(true).Underline(true),
+		planes: [3]lipgloss.Style{
+			lipgloss.NewStyle().Foreground(c("12")),
+			lipgloss.NewStyle().Foreground(c("13")),
+			lipgloss.NewStyle().Foreground(c("11")),
+		},
 	}
 }
 
@@ -76,6 +85,7 @@ func (m *model) render() string {
 	case scrWaiting:
 		b.WriteString("Your planes are sent. Waiting for " + m.c.Peer() + "'s planes...\n\n")
 		b.WriteString(m.ownGrid(nil))
+		m.hint(&b, "q quit")
 	case scrPlaying:
 		m.renderPlaying(&b)
 	}
@@ -90,6 +100,16 @@ func (m *model) render() string {
 }
 
 func (m *model) keys(s string) string { return m.st.key.Render(s) + "\n" }
+
+// hint writes the key line of a game screen, or the quit question while it
+// is asked.
+func (m *model) hint(b *strings.Builder, keys string) {
+	if m.confirmQuit {
+		b.WriteString(m.st.err.Render("Quit? The game against "+m.c.Peer()+" ends.") + " " + m.keys("y quit   any other key: keep playing"))
+		return
+	}
+	b.WriteString(m.keys(keys))
+}
 
 func (m *model) renderLogin(b *strings.Builder) {
 	b.WriteString("Log in\n\n")
@@ -159,11 +179,19 @@ func (m *model) renderResult(b *strings.Builder) {
 	if _, ok := m.c.MyBoard(); ok {
 		b.WriteString(m.boards(false))
 	}
+	if _, ok := m.c.TheirBoard(); ok {
+		b.WriteString(m.st.dim.Render("a b c @ on "+m.c.Peer()+"'s board: where the planes were that you did not find") + "\n")
+	}
 	b.WriteString(m.keys("enter back to the lobby   q quit"))
 }
 
 func (m *model) renderDrawing(b *strings.Builder) {
-	fmt.Fprintf(b, "Draw your 3 planes for the game against %s (%d placed, %s)\n", m.c.Peer(), len(m.draw.placed), m.draw.orient)
+	left := 3 - len(m.draw.placed)
+	if left > 0 {
+		fmt.Fprintf(b, "Draw your planes for the game against %s: %s (%s)\n", m.c.Peer(), placeMore(left), m.draw.orient)
+	} else {
+		fmt.Fprintf(b, "Draw your planes for the game against %s\n", m.c.Peer())
+	}
 	_, cells, err := m.draw.preview()
 	bad := err != nil
 	if len(m.draw.placed) == 3 {
@@ -173,12 +201,12 @@ func (m *model) renderDrawing(b *strings.Builder) {
 	switch {
 	case len(m.draw.placed) == 3:
 		b.WriteString(m.st.ok.Render("All three planes placed.") + " ")
-		b.WriteString(m.keys("s send   u undo"))
+		m.hint(b, "s send   u undo   q quit")
 	case bad:
 		b.WriteString(m.st.bad.Render("! cannot place here: "+err.Error()) + "\n")
-		b.WriteString(m.keys("arrows move   r rotate   u undo"))
+		m.hint(b, "arrows move   r rotate   u undo   q quit")
 	default:
-		b.WriteString(m.keys("arrows move   r rotate   enter place   u undo"))
+		m.hint(b, "arrows move   r rotate   enter place   u undo   q quit")
 	}
 }
 
@@ -190,9 +218,9 @@ func (m *model) renderPlaying(b *strings.Builder) {
 	fmt.Fprintf(b, "Playing %s  %s  Found %d/30.\n", m.c.Peer(), turn, m.c.Revealed())
 	b.WriteString(m.boards(true))
 	if m.head != nil {
-		b.WriteString(m.keys("head " + client.CellName(*m.head) + " marked: move to the tail centre, d or enter guess the plane, esc cancel"))
+		m.hint(b, "head "+client.CellName(*m.head)+" marked: move to the tail centre, d or enter guess it, esc cancel")
 	} else {
-		b.WriteString(m.keys("arrows move   enter guess cell   d mark a head for a plane guess"))
+		m.hint(b, "arrows move   enter guess cell   d mark a head for a plane guess   q quit")
 	}
 }
 
@@ -211,16 +239,23 @@ func (m *model) ownGrid(ov *overlay) string {
 	return strings.Join(m.ownLines(ov), "\n") + "\n"
 }
 
-func (m *model) ownLines(ov *overlay) []string {
-	var cells, heads bomber.Set
-	if ov != nil {
-		for _, p := range m.draw.placed {
-			s, _ := p.Cells()
-			cells = cells.Union(s)
-			heads = heads.Add(p.Head)
+// planeOf is which of planes covers c (0, 1 or 2), or -1; heads says
+// whether c is a head.
+func planeOf(planes []bomber.Plane, c bomber.Cell) (i int, head bool) {
+	for i, p := range planes {
+		if s, err := p.Cells(); err == nil && s.Has(c) {
+			return i, p.Head == c
 		}
-	} else {
-		cells, heads = m.c.MyCells()
+	}
+	return -1, false
+}
+
+func (m *model) ownLines(ov *overlay) []string {
+	var planes []bomber.Plane
+	if ov != nil {
+		planes = m.draw.placed
+	} else if b, ok := m.c.MyBoard(); ok {
+		planes = b[:]
 	}
 	tried, hit := m.c.TheirGuesses()
 	preview := map[pos]bool{}
@@ -236,13 +271,14 @@ func (m *model) ownLines(ov *overlay) []string {
 		for y := 0; y < bomber.Size; y++ {
 			c := bomber.CellAt(x, y)
 			ch, st := ".", m.st.water
+			i, head := planeOf(planes, c)
 			switch {
 			case hit.Has(c):
 				ch, st = "X", m.st.hit
-			case heads.Has(c):
-				ch, st = "@", m.st.head
-			case cells.Has(c):
-				ch, st = "#", m.st.plane
+			case i >= 0 && head:
+				ch, st = "@", m.st.planes[i].Bold(true)
+			case i >= 0:
+				ch, st = planeLetters[i], m.st.planes[i]
 			case tried.Has(c):
 				ch, st = "o", m.st.miss
 			}
@@ -277,6 +313,11 @@ func (m *model) ownLines(ov *overlay) []string {
 
 func (m *model) theirLines(cursor bool) []string {
 	lines := []string{m.c.Peer() + "'s board", cols}
+	// After the game, where their planes were (the client tells only then).
+	var planes []bomber.Plane
+	if b, ok := m.c.TheirBoard(); ok {
+		planes = b[:]
+	}
 	for x := 0; x < bomber.Size; x++ {
 		var row strings.Builder
 		row.WriteString(fmt.Sprintf(" %c", 'A'+x))
@@ -290,6 +331,13 @@ func (m *model) theirLines(cursor bool) []string {
 				ch, st = "#", m.st.hit
 			case client.HeadHit:
 				ch, st = "@", m.st.hit
+			default:
+				if i, head := planeOf(planes, c); i >= 0 {
+					ch, st = planeLetters[i], m.st.planes[i]
+					if head {
+						ch = "@"
+					}
+				}
 			}
 			switch {
 			case m.head != nil && *m.head == c:

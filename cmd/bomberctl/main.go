@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -20,20 +22,21 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bomber-game/bomber/account"
+	"github.com/bomber-game/bomber/cmd/internal/cli"
 	"github.com/bomber-game/bomber/cmd/internal/config"
 	"github.com/bomber-game/bomber/cmd/internal/gamerec"
 	"github.com/bomber-game/bomber/rules/record"
 )
 
-const usage = `Usage: bomberctl [global flags] COMMAND [args]
+const usageHead = `Usage: bomberctl [flags] COMMAND [args]
 
 Commands:
   user add NAME [--password P]     create an account (password read from stdin if not given)
   user passwd NAME [--password P]  set a password
   user delete NAME                 delete an account
   user list                        list accounts (legacy: still a reference-server MD5 hash)
-  import-legacy --file FILE        import the reference server's account table from a
-                                   mysqldump, a tab-separated or a CSV file
+  import-legacy --file FILE        import the reference server's account table from its
+                                   Database.sql, a mysqldump, a tab-separated or a CSV file
   import-legacy --from-dsn DSN [--table account]
                                    import straight from the reference server's MySQL database
   migrate                          apply the schema migrations
@@ -42,19 +45,25 @@ Commands:
                                    list recorded games, newest first
   games export ID [--json]         write one recorded game in its game's notation
                                    (PDN for checkers), or as JSON for bomber-replay --record
-  online                           list connections and their states (admin listener)
+  online [--json]                  list connections and their states (admin listener)
   kick NAME                        disconnect a user (admin listener)
 
-Global flags (the store is found as bomberd finds it: config.yaml, BOMBER_*, flags):
+Flags (the store is found as bomberd finds it: config.yaml, BOMBER_*, these flags):
 `
+
+// commands maps each command to the number of words it takes (with the
+// command itself), for telling an unknown command from wrong arguments.
+var commands = map[string][]int{
+	"user": {2, 3}, "import-legacy": {1}, "migrate": {1}, "check-schema": {1},
+	"games": {1, 3}, "online": {1}, "kick": {2},
+}
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("bomberctl", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.SetInterspersed(true)
-	config.Flags(fs)
+	config.StoreFlags(fs)
 	password := fs.String("password", "", "password for user add/passwd (default: read a line from stdin)")
 	file := fs.String("file", "", "legacy account file for import-legacy")
 	fromDSN := fs.String("from-dsn", "", "reference server's MySQL DSN for import-legacy")
@@ -62,21 +71,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	limit := fs.Int("limit", 20, "games to list")
 	game := fs.String("game", "", "games: only this game (bomber, checkers, dots, aeroplane, paisho)")
 	user := fs.String("user", "", "games: only games this user played")
-	asJSON := fs.Bool("json", false, "games: write JSON")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
+	asJSON := fs.Bool("json", false, "games, games export and online: write JSON")
+	usage := func(w io.Writer) {
+		fmt.Fprint(w, usageHead)
+		cli.Defaults(fs, w)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if done, code := cli.Parse(fs, args, stdout, stderr, usage); done {
+		return code
 	}
 	cmd := fs.Args()
 	if len(cmd) == 0 {
-		fs.Usage()
-		return 2
+		return cli.Fail(stderr, "bomberctl", "no command given", usage)
+	}
+	if n, ok := commands[cmd[0]]; !ok {
+		return cli.Fail(stderr, "bomberctl", fmt.Sprintf("unknown command %q", cmd[0]), usage)
+	} else if !slices.Contains(n, len(cmd)) {
+		return cli.Fail(stderr, "bomberctl", fmt.Sprintf("wrong arguments for %s: %q", cmd[0], strings.Join(cmd[1:], " ")), usage)
 	}
 	cfg, _, err := config.Load(fs)
 	if err != nil {
@@ -124,12 +134,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		err = c.withStore(ctx, func(s account.Store) error { return c.export(ctx, s, id, *asJSON) })
 	case cmd[0] == "online" && len(cmd) == 1:
-		err = c.admin(ctx, http.MethodGet, "/users", nil)
+		err = c.online(ctx, *asJSON)
 	case cmd[0] == "kick" && len(cmd) == 2:
 		err = c.admin(ctx, http.MethodPost, "/kick", url.Values{"user": {cmd[1]}})
 	default:
-		fs.Usage()
-		return 2
+		return cli.Fail(stderr, "bomberctl", fmt.Sprintf("wrong arguments for %s: %q", cmd[0], strings.Join(cmd[1:], " ")), usage)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "bomberctl:", err)
@@ -318,8 +327,49 @@ func (c *ctl) writeJSON(v any) error {
 	return enc.Encode(v)
 }
 
-// admin calls bomberd's admin listener.
+// online prints the admin listener's connections as a table, or its JSON
+// as it is for scripts.
+func (c *ctl) online(ctx context.Context, asJSON bool) error {
+	var buf bytes.Buffer
+	if err := c.adminTo(ctx, &buf, http.MethodGet, "/users", nil); err != nil {
+		return err
+	}
+	if asJSON {
+		_, err := c.out.Write(buf.Bytes())
+		return err
+	}
+	var conns []struct {
+		Conn     uint64 `json:"conn"`
+		User     string `json:"user"`
+		State    string `json:"state"`
+		Opponent string `json:"opponent"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &conns); err != nil {
+		return fmt.Errorf("admin listener: /users: %w", err)
+	}
+	w := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "CONN\tUSER\tSTATE\tOPPONENT")
+	for _, u := range conns {
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\n", u.Conn, orDash(u.User), u.State, orDash(u.Opponent))
+	}
+	fmt.Fprintf(w, "%d connection(s)\n", len(conns))
+	return w.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// admin calls bomberd's admin listener and prints its answer.
 func (c *ctl) admin(ctx context.Context, method, path string, form url.Values) error {
+	return c.adminTo(ctx, c.out, method, path, form)
+}
+
+// adminTo calls bomberd's admin listener and writes its answer to out.
+func (c *ctl) adminTo(ctx context.Context, out io.Writer, method, path string, form url.Values) error {
 	if c.cfg.Admin.Listen == "" {
 		return errors.New("admin.listen is empty: the admin listener is disabled")
 	}
@@ -357,6 +407,6 @@ func (c *ctl) admin(ctx context.Context, method, path string, form url.Values) e
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(b)))
 	}
-	c.out.Write(b)
-	return nil
+	_, err = out.Write(b)
+	return err
 }

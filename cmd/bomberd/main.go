@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"slices"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/capture"
+	"github.com/bomber-game/bomber/cmd/internal/cli"
 	"github.com/bomber-game/bomber/cmd/internal/config"
 	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/server"
@@ -30,22 +32,21 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func run(args []string, stderr io.Writer) int {
+func run(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("bomberd", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
 	config.Flags(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: bomberd [flags]\n\nThe Bomber game daemon. Configuration: config.yaml (see its comments),\nBOMBER_* environment variables, then these flags.\nSignals: SIGTERM/SIGINT stop in order; SIGHUP reloads the configuration.\n\nFlags:\n")
-		fs.PrintDefaults()
+	usage := func(w io.Writer) {
+		fmt.Fprintf(w, "Usage: bomberd [flags]\n\nThe Bomber game daemon. Configuration: config.yaml (see its comments),\nBOMBER_* environment variables, then these flags.\nSignals: SIGTERM/SIGINT stop in order; SIGHUP reloads the configuration.\n\nFlags:\n")
+		cli.Defaults(fs, w)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if done, code := cli.Parse(fs, args, stdout, stderr, usage); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return cli.Fail(stderr, "bomberd", fmt.Sprintf("unexpected argument %q", fs.Arg(0)), usage)
 	}
 	cfg, file, err := config.Load(fs)
 	if err != nil {
@@ -101,17 +102,30 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 	d.cfg.Store(cfg)
 	d.errc = make(chan error, 4)
 	log := d.log
-	log.Info("starting bomberd", zap.String("config", orDefault(file, "(defaults)")), zap.String("transport", cfg.Transport), zap.String("store", cfg.Store.Driver))
+	log.Info("starting bomberd", zap.String("version", cli.Version()), zap.String("config", orDefault(file, "(defaults)")), zap.String("transport", cfg.Transport), zap.String("store", cfg.Store.Driver))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	store, h, err := openStore(ctx, cfg, log)
+	// The listeners are opened first: whether demo accounts may exist
+	// depends on where the daemon can be reached.
+	listeners, err := listen(cfg)
 	if err != nil {
 		return err
 	}
+	exposed := publicAddrs(listeners, cfg.TLS.Listen)
+	store, h, err := openStore(ctx, cfg, log, exposed)
+	if err != nil {
+		closeAll(listeners)
+		return err
+	}
 	d.store, d.hasher = store, h
+	check := checker(store, d.hasher, func() bool { return d.cfg.Load().Protocol.HideUnknownUsers })
+	if len(exposed) > 0 && cfg.Store.Driver == "sqlite" && cfg.Store.DemoAccounts {
+		check = refuseDemoPassword(check)
+		warnDemoAccounts(ctx, store, log, exposed)
+	}
 	scfg := server.Config{
 		Hub:            cfg.Hub(),
-		Check:          checker(store, d.hasher, func() bool { return d.cfg.Load().Protocol.HideUnknownUsers }),
+		Check:          check,
 		Record:         recorder(store, log),
 		Logger:         log,
 		MaxConns:       cfg.Limits.MaxConnections,
@@ -132,6 +146,7 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		scfg.Observer = d.metrics
 	}
 	if err := d.extend(&scfg, cfg); err != nil {
+		closeAll(listeners)
 		return err
 	}
 	if cfg.Transport == "net" {
@@ -139,13 +154,10 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 	} else {
 		r, err := server.NewReactor(scfg)
 		if err != nil {
+			closeAll(listeners)
 			return err
 		}
 		d.tr = r
-	}
-	listeners, err := listen(cfg)
-	if err != nil {
-		return err
 	}
 	for _, l := range listeners {
 		log.Info("listening", zap.String("addr", l.Addr().String()))
@@ -381,8 +393,9 @@ func wallTimes(r record.Game, start time.Time) record.Game {
 }
 
 // openStore opens the configured store, applying its schema; a fresh, empty
-// SQLite store gets the demo accounts when configured (never MySQL).
-func openStore(ctx context.Context, cfg *config.Config, log *zap.Logger) (account.Store, *account.Hasher, error) {
+// SQLite store gets the demo accounts when configured (never MySQL), and
+// only while every game listener is on loopback (exposed lists the others).
+func openStore(ctx context.Context, cfg *config.Config, log *zap.Logger, exposed []string) (account.Store, *account.Hasher, error) {
 	h := account.NewHasher(account.Params{
 		Memory: cfg.Hashing.MemoryKiB, Time: cfg.Hashing.Iterations, Threads: cfg.Hashing.Parallelism,
 		SaltLen: account.OWASPParams().SaltLen, KeyLen: account.OWASPParams().KeyLen,
@@ -398,16 +411,90 @@ func openStore(ctx context.Context, cfg *config.Config, log *zap.Logger) (accoun
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening SQLite %s: %w", cfg.Store.SQLitePath, err)
 	}
-	if cfg.Store.DemoAccounts {
+	if cfg.Store.DemoAccounts && len(exposed) > 0 {
+		if n, err := s.Count(ctx); err == nil && n == 0 {
+			log.Warn("fresh store: no demo accounts, since a listener is not on loopback; add accounts with bomberctl user add, or listen on 127.0.0.1 to play with the demo accounts",
+				zap.Strings("public", exposed), zap.String("path", cfg.Store.SQLitePath))
+		}
+	} else if cfg.Store.DemoAccounts {
 		created, err := account.SeedDemo(ctx, s)
 		if err != nil {
 			s.Close()
 			return nil, nil, fmt.Errorf("creating demo accounts: %w", err)
 		}
 		if created {
-			log.Warn("fresh store: created the demo accounts with password 123; delete them or set store.demo_accounts: false before real use",
+			log.Warn("fresh store: created the demo accounts with password 123 (only reachable on loopback); to open the daemon up, delete them (bomberctl user delete NAME) or set store.demo_accounts: false, then set listen (e.g. --listen :20343)",
 				zap.Strings("users", account.DemoAccounts()), zap.String("path", cfg.Store.SQLitePath))
 		}
 	}
 	return s, h, nil
+}
+
+// publicAddrs lists the game listeners (and the TLS address, if any) that
+// are not on loopback: anyone on the network can reach those.
+func publicAddrs(ls []net.Listener, tlsListen string) []string {
+	var out []string
+	for _, l := range ls {
+		if a, ok := l.Addr().(*net.TCPAddr); ok && !a.IP.IsLoopback() {
+			out = append(out, a.String())
+		}
+	}
+	if tlsListen != "" && !loopbackAddr(tlsListen) {
+		out = append(out, tlsListen)
+	}
+	return out
+}
+
+// loopbackAddr reports whether host:port names a loopback address; an empty
+// host (every interface) does not.
+func loopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func closeAll(ls []net.Listener) {
+	for _, l := range ls {
+		l.Close()
+	}
+}
+
+// isDemoLogin reports whether a check is a demo account with the demo
+// password.
+func isDemoLogin(c statemachine.Check) bool {
+	return c.Kind == statemachine.Verify && c.Password == account.DemoPassword && slices.Contains(account.DemoAccounts(), c.User)
+}
+
+// refuseDemoPassword wraps a checker so that a demo account with the demo
+// password cannot log in: the daemon is reachable from the network, and
+// everyone knows that password. A demo account whose password was changed
+// logs in as any other.
+func refuseDemoPassword(next server.Checker) server.Checker {
+	return func(ctx context.Context, c statemachine.Check) statemachine.Answer {
+		if isDemoLogin(c) {
+			return statemachine.WrongPassword
+		}
+		return next(ctx, c)
+	}
+}
+
+// warnDemoAccounts logs the demo accounts a store still holds when the
+// daemon is reachable from the network; their password 123 is refused.
+func warnDemoAccounts(ctx context.Context, s account.Store, log *zap.Logger, exposed []string) {
+	var present []string
+	for _, name := range account.DemoAccounts() {
+		if ok, err := s.Exists(ctx, name); err == nil && ok {
+			present = append(present, name)
+		}
+	}
+	if len(present) > 0 {
+		log.Warn("demo accounts exist and a listener is not on loopback: their password 123 is refused; delete them (bomberctl user delete NAME) or give them new passwords",
+			zap.Strings("users", present), zap.Strings("public", exposed))
+	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"net/http"
-	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/bomber-game/bomber/cmd/internal/cli"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/statemachine"
@@ -47,9 +47,9 @@ func newMetrics() *metrics {
 		protoErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_protocol_errors_total", Help: "Protocol errors, by reason."}, []string{"reason"}),
 		gamesEnded:  prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_games_finished_total", Help: "Games ended, by reason."}, []string{"reason"}),
 		loop: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "bomber_loop_seconds", Help: "Time the engine loop spends on one batch of events.",
-			Buckets: prometheus.ExponentialBuckets(1e-6, 4, 12)}),
+			Buckets: roundBuckets(prometheus.ExponentialBuckets(1e-6, 4, 12))}),
 		store: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "bomber_account_store_seconds", Help: "Account check latency (hashing and database), by check and answer.",
-			Buckets: prometheus.ExponentialBuckets(1e-4, 3, 12)}, []string{"check", "answer"}),
+			Buckets: roundBuckets(prometheus.ExponentialBuckets(1e-4, 3, 12))}, []string{"check", "answer"}),
 	}
 	segIn := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_segments_in_total", Help: "Segments received, by type."}, []string{"type"})
 	segOut := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_segments_out_total", Help: "Segments sent, by type."}, []string{"type"})
@@ -68,13 +68,19 @@ func newMetrics() *metrics {
 	m.bots = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "bomber_bot_move_seconds", Help: "Time a computer player took for a move, by game and whether it answered in its budget.",
 		Buckets: prometheus.ExponentialBuckets(1e-4, 3, 10)}, []string{"game", "ok"})
 	reg.MustRegister(m.conns, m.accepted, m.closed, m.rejected, segIn, segOut, m.protoErrors, m.gamesEnded, m.loop, m.store, m.bots)
-	version := "devel"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		version = bi.Main.Version
-	}
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "bomber_build_info", Help: "Build information (always 1).",
-		ConstLabels: prometheus.Labels{"version": version}}, func() float64 { return 1 }))
+		ConstLabels: prometheus.Labels{"version": cli.Version()}}, func() float64 { return 1 }))
 	return m
+}
+
+// roundBuckets rounds bucket bounds to 6 significant digits: repeated
+// multiplication leaves float noise (le="4.0000000000000003e-06") in the
+// exposition's labels.
+func roundBuckets(b []float64) []float64 {
+	for i, v := range b {
+		b[i], _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 6, 64), 64)
+	}
+	return b
 }
 
 func (m *metrics) ConnOpened() { m.conns.Inc(); m.accepted.Inc() }

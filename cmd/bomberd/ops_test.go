@@ -54,7 +54,7 @@ func TestMetricsAndAdmin(t *testing.T) {
 		`bomber_segments_out_total{type="SyncEnd"} 1`,
 		`bomber_protocol_errors_total{reason="unknown_type"} 1`,
 		`bomber_sessions{state="ServerStandBy"} 1`,
-		`bomber_build_info{version=`,
+		`bomber_build_info{version="` + testVersion + `"} 1`,
 		`go_goroutines `,
 		`process_resident_memory_bytes `,
 		`bomber_account_store_seconds_count{answer="wrong_password",check="verify"} 1`,
@@ -63,6 +63,20 @@ func TestMetricsAndAdmin(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %q", want)
 		}
+	}
+	// Bucket bounds are written as set: le="4e-06", not le="4.0000000000000003e-06".
+	les := regexp.MustCompile(`le="([^"]+)"`).FindAllStringSubmatch(body, -1)
+	if len(les) == 0 {
+		t.Error("no histogram buckets")
+	}
+	for _, m := range les {
+		if digits := regexp.MustCompile(`\d{7,}`); digits.MatchString(m[1]) {
+			t.Errorf("bucket label with float noise: le=%q", m[1])
+			break
+		}
+	}
+	if !strings.Contains(d.log.String(), `"version": "`+testVersion+`"`) {
+		t.Errorf("the start-up log line lacks the version:\n%s", d.log.String())
 	}
 	if regexp.MustCompile(`(Albert|Beth)`).MatchString(body) {
 		t.Error("metrics carry a user name")
@@ -190,7 +204,13 @@ func TestKill9AndRestart(t *testing.T) {
 	if err := again.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { again.Process.Signal(syscall.SIGTERM); again.Wait() }()
+	defer func() {
+		again.Process.Signal(syscall.SIGTERM)
+		again.Wait()
+		if t.Failed() {
+			t.Logf("restarted bomberd log:\n%s", log.String())
+		}
+	}()
 	var c *client
 	for i := 0; ; i++ {
 		nc, err := net.Dial("tcp", d.addr)

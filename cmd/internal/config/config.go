@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -207,6 +209,16 @@ func Flags(fs *pflag.FlagSet) {
 	fs.String("admin-listen", "", "operators' HTTP address, empty to disable (admin.listen)")
 }
 
+// StoreFlags registers the flags a store and admin client needs (bomberctl):
+// --config and the store and admin-listener keys, none of the daemon's own.
+func StoreFlags(fs *pflag.FlagSet) {
+	fs.String("config", "", "configuration file (default: ./config.yaml when present)")
+	fs.String("store-driver", "", "sqlite or mysql (store.driver)")
+	fs.String("sqlite-path", "", "SQLite file (store.sqlite_path)")
+	fs.String("mysql-dsn", "", "MySQL/MariaDB DSN (store.mysql_dsn)")
+	fs.String("admin-listen", "", "bomberd's operators' HTTP address (admin.listen)")
+}
+
 var flagKeys = map[string]string{
 	"listen": "listen", "transport": "transport", "store-driver": "store.driver",
 	"sqlite-path": "store.sqlite_path", "mysql-dsn": "store.mysql_dsn", "log-level": "log.level",
@@ -249,14 +261,57 @@ func Load(fs *pflag.FlagSet) (*Config, string, error) {
 			}
 		}
 	}
+	where := "config"
+	if used := v.ConfigFileUsed(); used != "" {
+		where = "config " + used
+	}
+	if unknown := unknownKeys(v); len(unknown) > 0 {
+		var errs []error
+		for _, k := range unknown {
+			errs = append(errs, fmt.Errorf("%s: unknown key %s (config.yaml lists every key)", where, k))
+		}
+		return nil, "", errors.Join(errs...)
+	}
 	var c Config
 	if err := v.UnmarshalExact(&c); err != nil {
-		return nil, "", fmt.Errorf("config: %w", err)
+		return nil, "", fmt.Errorf("%s: %w", where, decodeError(err))
 	}
 	if err := c.Validate(); err != nil {
 		return nil, "", err
 	}
 	return &c, v.ConfigFileUsed(), nil
+}
+
+// unknownKeys lists the keys v holds that have no default, that is, that
+// are no configuration key (a typo in the file, most likely).
+func unknownKeys(v *viper.Viper) []string {
+	known := viper.New()
+	setDefaults(known)
+	isKnown := map[string]bool{}
+	for _, k := range known.AllKeys() {
+		isKnown[k] = true
+	}
+	var out []string
+	for _, k := range v.AllKeys() {
+		if !isKnown[k] {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// decodeQuoted matches mapstructure's "'key.path' cannot ..." lines.
+var decodeQuoted = regexp.MustCompile(`(?m)^'([^']*)' `)
+
+// decodeError rewrites mapstructure's decoding error as one "key: problem"
+// line per problem, without its preamble.
+func decodeError(err error) error {
+	msg := strings.TrimSpace(err.Error())
+	if _, rest, ok := strings.Cut(msg, "error(s):"); ok {
+		msg = strings.TrimSpace(rest)
+	}
+	return errors.New(decodeQuoted.ReplaceAllString(msg, "$1: "))
 }
 
 // Validate checks values that would otherwise fail later or silently.
@@ -287,23 +342,68 @@ func (c *Config) Validate() error {
 	if c.Protocol.FirstGuess != "inviter" && c.Protocol.FirstGuess != "invitee" {
 		bad("protocol.first_guess: %q (want inviter or invitee)", c.Protocol.FirstGuess)
 	}
-	if c.Hashing.MemoryKiB < 8*uint32(max(c.Hashing.Parallelism, 1)) || c.Hashing.Iterations < 1 || c.Hashing.Parallelism < 1 || c.Hashing.MaxConcurrent < 1 {
-		bad("hashing: memory_kib %d, iterations %d, parallelism %d, max_concurrent %d out of range", c.Hashing.MemoryKiB, c.Hashing.Iterations, c.Hashing.Parallelism, c.Hashing.MaxConcurrent)
+	if c.Hashing.MemoryKiB < 8*uint32(max(c.Hashing.Parallelism, 1)) {
+		bad("hashing.memory_kib: %d (want at least 8 × hashing.parallelism)", c.Hashing.MemoryKiB)
+	}
+	if c.Hashing.Iterations < 1 {
+		bad("hashing.iterations: %d (want at least 1)", c.Hashing.Iterations)
+	}
+	if c.Hashing.Parallelism < 1 {
+		bad("hashing.parallelism: %d (want at least 1)", c.Hashing.Parallelism)
+	}
+	if c.Hashing.MaxConcurrent < 1 {
+		bad("hashing.max_concurrent: %d (want at least 1)", c.Hashing.MaxConcurrent)
 	}
 	l := c.Limits
-	if l.MaxConnections < 1 || l.MaxConnectionsPerIP < 0 || l.MaxOutputBytes < 512 || l.MaxOutputTotal < l.MaxOutputBytes || l.AccountWorkers < 1 || l.AccountQueue < 1 || l.AccountTimeout <= 0 || l.SegmentTimeout < 0 || l.LoginTimeout < 0 ||
-		l.LoginFailures < 0 || l.LoginWindow < 0 || l.LoginLockout < 0 || l.SegmentRate < 0 || l.SegmentBurst < 0 || l.SegmentRate > 0 && l.SegmentBurst < 1 {
-		bad("limits: a value is out of range (%+v)", l)
+	atLeast := func(key string, v, min int64) {
+		if v < min {
+			bad("limits.%s: %d (want at least %d)", key, v, min)
+		}
 	}
-	if t := c.Tables; t.MaxTables < 1 || t.MaxTablesPerUser < 1 || t.MaxWatchers < 0 || t.ChatRate < 1 || t.ChatBurst < 1 || t.OfferTTL < time.Second ||
-		t.ResumeGrace < time.Second || t.ResumeGraceBye < time.Second || t.BotWorkers < 1 || t.BotQueue < 1 || t.BotBudget < time.Millisecond {
-		bad("tables: a value is out of range (max_tables, max_tables_per_user, chat_rate, chat_burst, bot_workers and bot_queue >= 1; offer_ttl and the resume graces >= 1s; bot_budget >= 1ms)")
+	atLeast("max_connections", int64(l.MaxConnections), 1)
+	atLeast("max_connections_per_ip", int64(l.MaxConnectionsPerIP), 0)
+	atLeast("max_output_bytes", int64(l.MaxOutputBytes), 512)
+	atLeast("account_workers", int64(l.AccountWorkers), 1)
+	atLeast("account_queue", int64(l.AccountQueue), 1)
+	atLeast("login_failures", int64(l.LoginFailures), 0)
+	atLeast("segment_rate", int64(l.SegmentRate), 0)
+	atLeast("segment_burst", int64(l.SegmentBurst), 0)
+	for key, d := range map[string]time.Duration{"segment_timeout": l.SegmentTimeout, "login_timeout": l.LoginTimeout, "login_window": l.LoginWindow, "login_lockout": l.LoginLockout} {
+		if d < 0 {
+			bad("limits.%s: %s (want 0 or more)", key, d)
+		}
+	}
+	if l.AccountTimeout <= 0 {
+		bad("limits.account_timeout: %s (want more than 0)", l.AccountTimeout)
+	}
+	if l.SegmentRate > 0 && l.SegmentBurst < 1 {
+		bad("limits.segment_burst: %d (want at least 1 while limits.segment_rate is set)", l.SegmentBurst)
+	}
+	if l.MaxOutputTotal < l.MaxOutputBytes {
+		bad("limits.max_output_total: %d (want at least limits.max_output_bytes, %d)", l.MaxOutputTotal, l.MaxOutputBytes)
+	}
+	t := c.Tables
+	for key, v := range map[string]int{"max_tables": t.MaxTables, "max_tables_per_user": t.MaxTablesPerUser, "chat_rate": t.ChatRate, "chat_burst": t.ChatBurst, "bot_workers": t.BotWorkers, "bot_queue": t.BotQueue} {
+		if v < 1 {
+			bad("tables.%s: %d (want at least 1)", key, v)
+		}
+	}
+	if t.MaxWatchers < 0 {
+		bad("tables.max_watchers: %d (want 0 or more)", t.MaxWatchers)
+	}
+	for key, d := range map[string]time.Duration{"offer_ttl": t.OfferTTL, "resume_grace": t.ResumeGrace, "resume_grace_bye": t.ResumeGraceBye} {
+		if d < time.Second {
+			bad("tables.%s: %s (want at least 1s)", key, d)
+		}
+	}
+	if t.BotBudget < time.Millisecond {
+		bad("tables.bot_budget: %s (want at least 1ms)", t.BotBudget)
 	}
 	if c.Log.Format != "json" && c.Log.Format != "console" {
 		bad("log.format: %q (want json or console)", c.Log.Format)
 	}
 	if (c.TLS.Listen != "") && (c.TLS.CertFile == "" || c.TLS.KeyFile == "") {
-		bad("tls: listen set without cert_file and key_file")
+		bad("tls.cert_file, tls.key_file: needed with tls.listen")
 	}
 	if c.Admin.Listen != "" && c.Admin.Token == "" && c.Admin.TokenFile == "" {
 		bad("admin: listen set without token or token_file")

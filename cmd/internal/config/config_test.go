@@ -54,9 +54,13 @@ func TestRejects(t *testing.T) {
 		{"transport: epoll\n", "transport"},
 		{"store:\n  driver: mysql\n", "mysql_dsn"},
 		{"protocol:\n  dialect: klingon\n", "dialect"},
-		{"no_such_key: 1\n", "no_such_key"},
-		{"limits:\n  max_output_bytes: 10\n", "limits"},
-		{"tls:\n  listen: ':1'\n", "tls"},
+		{"no_such_key: 1\n", "unknown key no_such_key"},
+		{"limits:\n  zap: 2\n", "unknown key limits.zap"},
+		{"limits:\n  max_connections: abc\n", "limits.max_connections: cannot parse"},
+		{"limits:\n  max_output_bytes: 10\n", "limits.max_output_bytes: 10"},
+		{"limits:\n  account_timeout: 0s\n", "limits.account_timeout"},
+		{"hashing:\n  iterations: 0\n", "hashing.iterations: 0"},
+		{"tls:\n  listen: ':1'\n", "tls.cert_file"},
 	}
 	for _, tt := range tests {
 		file := filepath.Join(t.TempDir(), "c.yaml")
@@ -64,6 +68,10 @@ func TestRejects(t *testing.T) {
 		_, _, err := Load(flags("--config", file))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%q: err %v, want mention of %q", tt.yaml, err, tt.want)
+		}
+		// Every problem names its key: no "'' has invalid keys".
+		if err != nil && strings.Contains(err.Error(), "''") {
+			t.Errorf("%q: err %q does not name the key", tt.yaml, err)
 		}
 	}
 }

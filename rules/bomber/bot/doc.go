@@ -20,6 +20,12 @@
 // 13.9 guesses on average, against 15.1 for a greedy highest-entropy guesser
 // that doubles planes once certain; see the benchmark for the exact figures.
 //
+// Levels (NewLevelGuesser): Hard is the strategy above and NewGuesser's
+// default; Medium keeps the consistent boards, guesses the cell most likely
+// to hold a plane and declares certain planes (about 22 guesses); Easy plays
+// like a beginner, random cells and then mostly the cells next to its hits,
+// singles only (about 76 guesses). BenchmarkLevels measures all three.
+//
 // A guess is never repeated: singles only go to cells whose answer is still
 // open, doubles only to planes not tried. If the answers contradict every
 // valid board (a broken opponent), the guesser sweeps the cells not guessed

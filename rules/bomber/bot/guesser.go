@@ -23,8 +23,9 @@ type Guesser struct {
 	revealed bomber.Set
 	// lost is set once the results contradict every valid board (a broken
 	// opponent); the guesser then only sweeps cells it has not tried.
-	lost bool
-	s    searcher
+	lost  bool
+	s     searcher
+	level Level
 }
 
 // NewGuesser starts a guesser that knows nothing yet; rng breaks ties.
@@ -47,6 +48,9 @@ func (g *Guesser) hasTried(i int) bool { return g.tried[i/64]&(1<<(i%64)) != 0 }
 // Next returns the next guess. It never repeats a guess: a single goes to a
 // cell not guessed before and a double to a plane not tried before.
 func (g *Guesser) Next() Guess {
+	if g.level == Easy {
+		return g.easy()
+	}
 	if g.lost || len(g.live) == 0 {
 		return g.sweep()
 	}
@@ -66,6 +70,9 @@ func (g *Guesser) Next() Guess {
 	if len(g.live) == 1 {
 		// Every plane is declared or already fully revealed; nothing is left.
 		return g.sweep()
+	}
+	if g.level == Medium {
+		return g.medium()
 	}
 	return g.s.choose(g.live, g.rng)
 }

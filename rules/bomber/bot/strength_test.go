@@ -39,3 +39,25 @@ func BenchmarkStrength(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLevels plays 1,000 random boards at each level and reports the
+// mean and worst number of guesses to win:
+// go test -run '^$' -bench Levels -benchtime 1x ./rules/bomber/bot
+func BenchmarkLevels(b *testing.B) {
+	const games = 1000
+	for _, l := range []Level{Easy, Medium, Hard} {
+		b.Run(l.String(), func(b *testing.B) {
+			for range b.N {
+				boards := rand.New(rand.NewPCG(1, 2))
+				total, worst := 0, 0
+				for i := range games {
+					n := Play(NewLevelGuesser(rand.New(rand.NewPCG(3, uint64(i))), l), RandomBoard(boards))
+					total += n
+					worst = max(worst, n)
+				}
+				b.ReportMetric(float64(total)/games, "guesses/game")
+				b.ReportMetric(float64(worst), "worst")
+			}
+		})
+	}
+}
