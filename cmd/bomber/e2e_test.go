@@ -41,7 +41,7 @@ func TestTmuxWholeGame(t *testing.T) {
 	}
 	t.Cleanup(func() { bot.Process.Kill(); bot.Wait() })
 
-	sock := "bomber-e2e-" + filepath.Base(dir)
+	sock := "bomber-e2e-" + filepath.Base(filepath.Dir(dir)) // unique per run: other checkouts run this test too
 	tm := func(args ...string) string {
 		out, err := exec.Command(tmux, append([]string{"-L", sock}, args...)...).CombinedOutput()
 		if err != nil {

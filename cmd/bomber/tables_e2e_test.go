@@ -110,7 +110,7 @@ func TestTmuxTables(t *testing.T) {
 	}
 	addr := startBomberd(t, bomberd, dir)
 	px := startProxy(t, addr)
-	c := &tmuxClient{t: t, tmux: tmux, sock: "bomber-tables-" + filepath.Base(dir), deadline: time.Now().Add(100 * time.Second)}
+	c := &tmuxClient{t: t, tmux: tmux, sock: "bomber-tables-" + filepath.Base(filepath.Dir(dir)), deadline: time.Now().Add(100 * time.Second)}
 	c.run("new-session", "-d", "-s", "play", "-x", "80", "-y", "24", bomber+" --tables --mono --addr "+px.addr+" --user Albert --password 123")
 	t.Cleanup(func() { exec.Command(tmux, "-L", c.sock, "kill-server").Run() })
 
