@@ -221,3 +221,20 @@ func TestTablesPrivateCodeAndInvite(t *testing.T) {
 	shows(t, c, "table #1 dots", "seat 3")
 	shows(t, a, "1 Albert  2 Beth  3 Cindy")
 }
+
+// TestTablesClock: a table created with the form's "30 s a move" clock
+// shows each seat's time beside the board, the seat to move marked.
+func TestTablesClock(t *testing.T) {
+	l := newHubLink(t)
+	a := l.model("Albert")
+	b := l.client("Beth")
+	l.press(a, "c", "l", "j", "j", "j", "j", "j", "l", "enter") // dots, clock: 30 s a move
+	l.do(b)(b.RequestList())
+	l.do(b)(b.Join(b.Tables()[0].ID, segment.SeatAny, ""))
+	l.press(a, "r")
+	l.do(b)(b.Ready())
+	s := shows(t, a, "Your turn.", "clock: Albert 0:")
+	if !strings.Contains(s, "Beth 0:30") || !strings.Contains(s[strings.Index(s, "clock:"):], "<") {
+		t.Fatalf("the clocks do not show whose time runs:\n%s", s)
+	}
+}
