@@ -103,7 +103,9 @@ func (d *Driver) Receive(seat int, t segment.Type, body []byte) error {
 		if err != nil {
 			return err
 		}
-		if d.replica == nil || d.ended || !d.hears(seat, int(m.Seat)) {
+		// not d.ended: with every seat driven, the GameEnd one seat heard
+		// may come before the mover's copy of the last move
+		if d.replica == nil || !d.hears(seat, int(m.Seat)) {
 			return nil
 		}
 		if err := d.replica.Moved(m); err != nil {
@@ -115,7 +117,7 @@ func (d *Driver) Receive(seat int, t segment.Type, body []byte) error {
 		if err != nil {
 			return err
 		}
-		if d.replica == nil || d.ended || !d.hears(seat, int(st.Player)) {
+		if d.replica == nil || !d.hears(seat, int(st.Player)) {
 			return nil
 		}
 		return d.replica.Step(st)
