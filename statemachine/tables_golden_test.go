@@ -189,29 +189,26 @@ func scenarioLine(t *testing.T, r *replay.Runner, l string) []transcript.Entry {
 
 // lastToken is the resume token (hex) in the last Seated message conn received.
 func lastToken(r *replay.Runner, conn string) string {
-	var asm segment.Assembler
-	tok := "00"
-	for _, e := range r.Output() {
-		if e.Op != transcript.Recv || e.Conn != conn {
-			continue
-		}
-		s, err := segment.Parse(e.Data)
-		if err != nil || !s.Type.Extended() {
-			continue
-		}
-		if t, body, done, err := asm.Add(s); err == nil && done && t == segment.Seated {
-			if sb, err := segment.DecodeSeatedBody(body); err == nil {
-				tok = hex.EncodeToString(sb.Token[:])
-			}
-		}
+	if sb, err := segment.DecodeSeatedBody(lastMessage(r, conn, segment.Seated, nil)); err == nil {
+		return hex.EncodeToString(sb.Token[:])
 	}
-	return tok
+	return "00"
 }
 
-// lastCode is the join code in the last Table message conn received.
+// lastCode is the join code in the last Table message conn received that had one.
 func lastCode(r *replay.Runner, conn string) string {
+	tb, _ := segment.DecodeTableBody(lastMessage(r, conn, segment.TableInfo, func(body []byte) bool {
+		tb, err := segment.DecodeTableBody(body)
+		return err == nil && tb.Code != ""
+	}))
+	return tb.Code
+}
+
+// lastMessage is the body of the last message of type t (that keep accepts,
+// when given) conn received so far.
+func lastMessage(r *replay.Runner, conn string, t segment.Type, keep func([]byte) bool) []byte {
 	var asm segment.Assembler
-	code := ""
+	var last []byte
 	for _, e := range r.Output() {
 		if e.Op != transcript.Recv || e.Conn != conn {
 			continue
@@ -220,11 +217,9 @@ func lastCode(r *replay.Runner, conn string) string {
 		if err != nil || !s.Type.Extended() {
 			continue
 		}
-		if t, body, done, err := asm.Add(s); err == nil && done && t == segment.TableInfo {
-			if tb, err := segment.DecodeTableBody(body); err == nil && tb.Code != "" {
-				code = tb.Code
-			}
+		if mt, body, done, err := asm.Add(s); err == nil && done && mt == t && (keep == nil || keep(body)) {
+			last = bytes.Clone(body)
 		}
 	}
-	return code
+	return last
 }

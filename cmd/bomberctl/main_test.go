@@ -334,7 +334,7 @@ func TestSchemaInAdvanceSQLite(t *testing.T) {
 	if code, out := ctlRun(t, db, "", "check-schema"); code != 1 || !strings.Contains(out, "schema version 0") {
 		t.Fatalf("check-schema on a fresh file: exit %d\n%s", code, out)
 	}
-	if code, out := ctlRun(t, db, "", "migrate"); code != 0 || !strings.Contains(out, "applied 2 migrations") {
+	if code, out := ctlRun(t, db, "", "migrate"); code != 0 || !strings.Contains(out, "applied 3 migrations") {
 		t.Fatalf("migrate: exit %d\n%s", code, out)
 	}
 	if code, out := ctlRun(t, db, "", "check-schema"); code != 0 || !strings.Contains(out, "schema version 3, this build's latest 3") {
