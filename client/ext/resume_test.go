@@ -53,6 +53,9 @@ func TestResumeKeepsTheSeat(t *testing.T) {
 				}
 			}
 			for range 6 {
+				if len(a.Errors)+len(b.Errors) > 0 {
+					t.Fatalf("moves refused: %v %v", a.Errors, b.Errors)
+				}
 				if a.MyTurn() {
 					play(a)
 				} else {
@@ -60,7 +63,10 @@ func TestResumeKeepsTheSeat(t *testing.T) {
 				}
 			}
 			n.drop(b)
-			for a.MyTurn() {
+			for i := 0; a.MyTurn(); i++ {
+				if i == 100 || len(a.Errors) > 0 {
+					t.Fatalf("Albert's moves: errors %v", a.Errors)
+				}
 				play(a)
 			}
 			seen := len(a.Game().Moves)
