@@ -2,15 +2,17 @@
 // scripted player: it keeps a replica of the game from the moves the server
 // accepts and answers each turn with a random legal move, so tests and load
 // generators can play any of the five games to the end. It is pure: the
-// caller carries its messages over whatever connection it has.
+// caller carries its messages over whatever connection it has. The replica
+// is package ext's, the one the terminal client keeps.
 package tables
 
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
+	"github.com/bomber-game/bomber/client/ext"
 	"github.com/bomber-game/bomber/rules"
-	"github.com/bomber-game/bomber/rules/aeroplane"
 	"github.com/bomber-game/bomber/segment"
 )
 
@@ -21,30 +23,23 @@ type Out struct {
 	Body []byte
 }
 
-// Driver plays all seats of one table.
+// Driver plays all seats of one table, or the seats given to Only.
 type Driver struct {
 	spec    rules.Spec
 	opts    rules.Options
 	seats   int
 	rng     *rand.Rand
-	replica rules.Game
-	dice    *scriptedRand
-	pending *pendingMove
+	replica *ext.Replica
+	only    []int
 	// Text sends moves in notation (MoveText) instead of binary (Move).
 	Text bool
 	// MaxMoves makes the seat to move resign once this many moves were
 	// played (0: 5000), so a game that does not end by itself still finishes.
 	MaxMoves int
-	played   int
 	sent     bool // a move is in flight: wait for the server's answer
 	ended    bool
 	Errors   []string // Error messages the server answered
 	End      segment.GameEndBody
-}
-
-type pendingMove struct {
-	seat rules.Player
-	text string
 }
 
 // New returns a driver for a table of spec with seats seats and options opts.
@@ -52,53 +47,81 @@ func New(spec rules.Spec, opts rules.Options, seats int, seed uint64) *Driver {
 	return &Driver{spec: spec, opts: opts, seats: seats, rng: rand.New(rand.NewPCG(seed, 0x7ab1e5))}
 }
 
+// Only makes the driver play just these seats, hearing the game through
+// the first one's connection alone (the others are people or other
+// programs). Not for games with secret moves, whose other seats' moves that
+// connection never sees.
+func (d *Driver) Only(seats ...int) { d.only = seats }
+
 // Ended reports whether the game is over.
 func (d *Driver) Ended() bool { return d.ended }
 
 // Replica is the driver's copy of the game (nil before Started).
-func (d *Driver) Replica() rules.Game { return d.replica }
+func (d *Driver) Replica() rules.Game {
+	if d.replica == nil {
+		return nil
+	}
+	return d.replica.Game()
+}
 
 // Moves is how many moves were played.
-func (d *Driver) Moves() int { return d.played }
+func (d *Driver) Moves() int {
+	if d.replica == nil {
+		return 0
+	}
+	return len(d.replica.Played())
+}
+
+// hears reports whether a public message that seat's connection received
+// is the copy the driver takes: with every seat driven, each message comes
+// once per seat and the one that concerns the seat (its move, its die) is
+// kept, since a secret move reaches its mover alone.
+func (d *Driver) hears(seat, about int) bool {
+	if d.only != nil {
+		return seat == d.only[0]
+	}
+	return seat == about
+}
 
 // Receive takes one whole message that seat's connection received.
 func (d *Driver) Receive(seat int, t segment.Type, body []byte) error {
+	if d.only != nil && seat != d.only[0] {
+		return nil
+	}
 	switch t {
 	case segment.Started:
 		if d.replica != nil && !d.ended {
 			return nil // every seat hears it; the first one starts the replica
 		}
-		d.dice = &scriptedRand{}
-		g, err := d.spec.New(d.seats, d.opts, d.dice)
+		r, err := ext.NewReplica(d.spec, d.opts, d.seats)
 		if err != nil {
-			return fmt.Errorf("replica: %w", err)
+			return err
 		}
-		d.replica, d.ended, d.played, d.sent = g, false, 0, false
+		d.replica, d.ended, d.sent = r, false, false
 	case segment.Moved:
 		m, err := segment.DecodeMovedBody(body)
 		if err != nil {
 			return err
 		}
-		if int(m.Seat) != seat {
-			return nil // every seat hears public moves; take the mover's copy
+		// not d.ended: with every seat driven, the GameEnd one seat heard
+		// may come before the mover's copy of the last move
+		if d.replica == nil || !d.hears(seat, int(m.Seat)) {
+			return nil
 		}
-		if err := d.flush(); err != nil {
+		if err := d.replica.Moved(m); err != nil {
 			return err
 		}
-		d.pending = &pendingMove{seat: rules.Player(m.Seat), text: m.Notation}
+		d.sent = false // answered; a roll still waits for its face (Waiting)
 	case segment.StepMsg:
 		st, err := segment.DecodeStepBody(body)
 		if err != nil {
 			return err
 		}
-		// a die's face reaches the replica through its scripted Rand
-		if d.spec.Name == aeroplane.Name && st.Kind == aeroplane.StepRoll && int(st.Player) == seat {
-			d.dice.faces = append(d.dice.faces, int(st.A)-1)
+		if d.replica == nil || !d.hears(seat, int(st.Player)) {
+			return nil
 		}
+		return d.replica.Step(st)
 	case segment.GameEnd:
-		if err := d.flush(); err != nil {
-			return err
-		}
 		e, err := segment.DecodeGameEndBody(body)
 		if err != nil {
 			return err
@@ -112,49 +135,30 @@ func (d *Driver) Receive(seat int, t segment.Type, body []byte) error {
 	return nil
 }
 
-// flush applies the move waiting for its steps to the replica.
-func (d *Driver) flush() error {
-	p := d.pending
-	if p == nil {
-		return nil
-	}
-	if d.spec.Name == aeroplane.Name && p.text == "roll" && len(d.dice.faces) == 0 {
-		return nil // its face has not arrived yet
-	}
-	d.pending = nil
-	m, err := d.replica.ParseMove(p.seat, p.text)
-	if err != nil {
-		return fmt.Errorf("replica cannot read %q: %w", p.text, err)
-	}
-	if _, err := d.replica.Play(p.seat, m, nil); err != nil {
-		return fmt.Errorf("replica refuses %q by seat %d: %w", p.text, p.seat, err)
-	}
-	d.played++
-	d.sent = false
-	return nil
-}
-
 // Next returns the next move to send, or false while waiting.
 func (d *Driver) Next() (Out, bool, error) {
-	if err := d.flush(); err != nil {
-		return Out{}, false, err
-	}
 	if len(d.Errors) > 0 {
 		// the replica and the server disagree: playing on would only repeat it
 		return Out{}, false, fmt.Errorf("the server refused a move: %s", d.Errors[0])
 	}
-	if d.replica == nil || d.ended || d.sent || d.pending != nil {
+	if d.replica == nil || d.ended || d.sent || d.replica.Waiting() {
 		return Out{}, false, nil
 	}
+	g := d.replica.Game()
 	max := d.MaxMoves
 	if max == 0 {
 		max = 5000
 	}
-	to := d.replica.ToMove(nil)
+	var to []rules.Player
+	for _, p := range g.ToMove(nil) {
+		if d.only == nil || slices.Contains(d.only, int(p)) {
+			to = append(to, p)
+		}
+	}
 	if len(to) == 0 {
 		return Out{}, false, nil
 	}
-	if d.played >= max {
+	if d.Moves() >= max {
 		// the seat to move gives up; in a game of three or four it leaves,
 		// and the next one to move follows until one is left
 		d.sent = true
@@ -162,7 +166,7 @@ func (d *Driver) Next() (Out, bool, error) {
 	}
 	p := to[d.rng.IntN(len(to))]
 	var moves []rules.Move
-	for _, m := range d.replica.Legal(p, nil) {
+	for _, m := range g.Legal(p, nil) {
 		if m.Kind < rules.KindOfferDraw {
 			moves = append(moves, m)
 		}
@@ -173,20 +177,7 @@ func (d *Driver) Next() (Out, bool, error) {
 	m := moves[d.rng.IntN(len(moves))]
 	d.sent = true
 	if d.Text {
-		return Out{Seat: int(p), Type: segment.MoveText, Body: []byte(d.replica.FormatMove(m))}, true, nil
+		return Out{Seat: int(p), Type: segment.MoveText, Body: []byte(g.FormatMove(m))}, true, nil
 	}
 	return Out{Seat: int(p), Type: segment.Move, Body: segment.MoveMsg{Kind: m.Kind, Len: m.Len, Arg: m.Arg}.Append(nil)}, true, nil
-}
-
-// scriptedRand answers the faces the server rolled, in order (see
-// aeroplane's drawDie: face-1 yields that face whatever n is asked).
-type scriptedRand struct{ faces []int }
-
-func (r *scriptedRand) IntN(n int) int {
-	if len(r.faces) == 0 {
-		return 0
-	}
-	f := r.faces[0]
-	r.faces = r.faces[1:]
-	return min(f, n-1)
 }

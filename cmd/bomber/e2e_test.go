@@ -41,7 +41,7 @@ func TestTmuxWholeGame(t *testing.T) {
 	}
 	t.Cleanup(func() { bot.Process.Kill(); bot.Wait() })
 
-	sock := "bomber-e2e-" + filepath.Base(dir)
+	sock := "bomber-e2e-" + filepath.Base(filepath.Dir(dir)) // unique per run: other checkouts run this test too
 	tm := func(args ...string) string {
 		out, err := exec.Command(tmux, append([]string{"-L", sock}, args...)...).CombinedOutput()
 		if err != nil {
@@ -148,7 +148,7 @@ func needTmux(t *testing.T) string {
 // accounts, password 123) and cheap hashing, and waits until it listens.
 func startBomberd(t *testing.T, bin, dir string) string {
 	cfgFile := filepath.Join(dir, "bomberd.yaml")
-	os.WriteFile(cfgFile, []byte("log:\n  format: console\n"), 0o644)
+	os.WriteFile(cfgFile, []byte("log:\n  format: console\nadmin:\n  listen: \"\"\n"), 0o644) // no admin listener: its fixed port would clash
 	cmd := exec.Command(bin, "--config", cfgFile)
 	cmd.Dir = dir
 	// port 0: the kernel picks a free port and the log says which

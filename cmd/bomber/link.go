@@ -37,20 +37,24 @@ type sender interface {
 // link is one TCP connection: a reader goroutine turns its bytes into
 // segment messages on msgs, closed after the last one (downMsg).
 type link struct {
-	gen  int
-	conn net.Conn
-	msgs chan tea.Msg
+	gen     int
+	conn    net.Conn
+	msgs    chan tea.Msg
+	dialect segment.Dialect // what the server may send (the zero value: reference)
 }
 
 const dialTimeout = 3 * time.Second
 
 // dial connects and starts the reader.
-func dial(addr string, gen int) (*link, error) {
+func dial(addr string, gen int, dialect ...segment.Dialect) (*link, error) {
 	c, err := net.DialTimeout("tcp", addr, dialTimeout)
 	if err != nil {
 		return nil, err
 	}
 	l := &link{gen: gen, conn: c, msgs: make(chan tea.Msg, 64)}
+	if len(dialect) > 0 {
+		l.dialect = dialect[0]
+	}
 	go l.read()
 	return l, nil
 }
@@ -69,6 +73,7 @@ func dialCmd(addr string, gen int) tea.Cmd {
 func (l *link) read() {
 	defer close(l.msgs)
 	var d segment.Decoder
+	d.SetDialect(l.dialect)
 	for {
 		free := d.Free()
 		if len(free) == 0 {

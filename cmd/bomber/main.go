@@ -34,6 +34,8 @@ type config struct {
 	mono     bool
 	level    bot.Level     // bot: how well it plays
 	think    time.Duration // bot: pause before each guess, so people can follow
+	tables   bool          // the extended protocol: lobby, tables, every game
+	replay   string        // a game record file to replay
 }
 
 // defaultThink is the bot's pause before each guess: long enough to see
@@ -45,6 +47,10 @@ const usageText = `bomber: play Bomber in a terminal, or run a bot.
 Usage:
   bomber [flags]                          play (log in, invite, draw, guess)
   bomber --bot --user NAME --password PW  run a computer player
+  bomber --tables [flags]                 the lobby, tables and every game
+                                          (keys: docs/client.md)
+  bomber --replay FILE.json               step through a game record
+                                          (bomberctl games export ID --json)
 
 Flags:
   --addr HOST:PORT   server address (default 127.0.0.1:20343)
@@ -107,6 +113,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (cfg config, done bool,
 	fs.IntVar(&cfg.games, "games", 0, "bot: games to play (0: forever)")
 	fs.Uint64Var(&cfg.seed, "seed", 0, "bot: random seed")
 	fs.BoolVar(&cfg.mono, "mono", false, "no colours")
+	fs.BoolVar(&cfg.tables, "tables", false, "tables client")
+	fs.StringVar(&cfg.replay, "replay", "", "replay a game record")
 	level := fs.String("level", "easy", "bot: easy, medium or hard")
 	fs.DurationVar(&cfg.think, "think", defaultThink, "bot: pause before each guess")
 	usage := func(w io.Writer) { io.WriteString(w, usageText) }
@@ -145,6 +153,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if cfg.bot {
 		return botMain(cfg)
+	}
+	if cfg.tables || cfg.replay != "" {
+		return tablesMain(cfg)
 	}
 	return playMain(cfg)
 }

@@ -1,0 +1,429 @@
+package ext
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/segment"
+)
+
+// EventKind says what happened.
+type EventKind uint8
+
+// Events.
+const (
+	EvDisconnected EventKind = iota // the connection is gone
+	EvWelcome                       // the server speaks the extended protocol
+	EvLoggedIn                      // the login succeeded
+	EvLoginRefused                  // no such user or a wrong password: Login again
+	EvKicked                        // a newer login elsewhere logged this one out
+	EvOnline                        // the online users changed
+	EvCatalog                       // the catalogue is complete
+	EvTables                        // the list of tables is complete
+	EvJoined                        // we sit (Seat ≥ 0) or watch (Watcher) at Table
+	EvLeft                          // we are no longer at a table
+	EvTable                         // our table changed (seats, ready flags, phase)
+	EvStarted                       // a game started at our table
+	EvMoved                         // a move was played (Move)
+	EvView                          // a View arrived
+	EvGameEnd                       // the game ended (End)
+	EvOffer                         // an offer was made or settled (Offer)
+	EvChat                          // a chat line (Chat)
+	EvInvited                       // someone invited us (Invite)
+	EvError                         // the server refused a request (Err)
+	EvProtocol                      // the server broke the framing (Text); the caller should reconnect
+	EvBadBody                       // a message body could not be read (Text); it was skipped
+)
+
+// Event is one thing to show.
+type Event struct {
+	Kind   EventKind
+	Text   string // a line for people
+	Table  uint32
+	Seat   int
+	Move   segment.MovedBody
+	Offer  segment.OfferBody
+	End    segment.GameEndBody
+	Chat   ChatLine
+	Invite segment.InvitedBody
+	Err    segment.ErrorBody
+}
+
+// Standing is the offer standing at our table, or nil.
+func (c *Client) Standing() *segment.OfferBody { return c.offer }
+
+// Receive takes one segment from the server.
+func (c *Client) Receive(s segment.Segment) Out {
+	var o Out
+	t, body, done, err := c.asm.Add(s)
+	if err != nil {
+		o.ev(Event{Kind: EvProtocol, Text: err.Error()})
+		return o
+	}
+	if !done {
+		return o
+	}
+	if err := c.handle(&o, t, body); err != nil {
+		// one bad body (a server bug) is skipped: the framing is intact
+		o.ev(Event{Kind: EvBadBody, Text: fmt.Sprintf("%v: %v", t, err)})
+	}
+	return o
+}
+
+func (c *Client) handle(o *Out, t segment.Type, body []byte) error {
+	if done, err := c.handleSeats(o, t, body); done {
+		return err
+	}
+	switch t {
+	case segment.Welcome:
+		w, err := segment.DecodeWelcomeBody(body)
+		if err != nil {
+			return err
+		}
+		c.features = w.Features
+		o.ev(Event{Kind: EvWelcome, Text: "connected"})
+		if c.user != "" {
+			c.state = LoggingIn
+			o.Send = append(o.Send, segment.Name(segment.Info, c.user))
+		} else {
+			c.state = NeedLogin
+		}
+	case segment.InfoResp:
+		if len(body) == 1 && body[0] == segment.CodeOK {
+			o.Send = append(o.Send, segment.Name(segment.Passwd, c.password))
+			return nil
+		}
+		c.state = NeedLogin
+		o.ev(Event{Kind: EvLoginRefused, Text: "no such user: " + c.user})
+	case segment.PasswdResp:
+		if len(body) == 1 && body[0] == segment.CodeOK {
+			c.state = Lobby
+			o.ev(Event{Kind: EvLoggedIn, Text: "logged in as " + c.user})
+			o.msg(segment.EmptyMsg{T: segment.CatalogReq})
+			o.msg(segment.EmptyMsg{T: segment.ListReq})
+			c.listPending++
+			if c.token != nil {
+				c.resume(o)
+			}
+			return nil
+		}
+		c.state = NeedLogin
+		o.ev(Event{Kind: EvLoginRefused, Text: "wrong password for " + c.user})
+	case segment.Refuse:
+		if len(body) == 1 && body[0] == segment.CodeError {
+			c.state = Kicked
+			o.ev(Event{Kind: EvKicked, Text: "logged out: your account logged in elsewhere"})
+		}
+	case segment.SyncBegin, segment.NewOnline:
+		if name := string(body); name != c.user && !slices.Contains(c.online, name) {
+			c.online = append(c.online, name)
+		}
+		o.ev(Event{Kind: EvOnline})
+	case segment.NewOffline:
+		if i := slices.Index(c.online, string(body)); i >= 0 {
+			c.online = slices.Delete(c.online, i, i+1)
+		}
+		o.ev(Event{Kind: EvOnline})
+	case segment.SyncEnd:
+	case segment.GameInfo:
+		g, err := segment.DecodeGameInfoBody(body)
+		if err != nil {
+			return err
+		}
+		c.catalogNew = append(c.catalogNew, g)
+	case segment.TableInfo:
+		tb, err := segment.DecodeTableBody(body)
+		if err != nil {
+			return err
+		}
+		c.tableInfo(o, tb)
+	case segment.Ack:
+		a, err := segment.DecodeAckBody(body)
+		if err != nil {
+			return err
+		}
+		switch a.Req {
+		case segment.CatalogReq:
+			c.catalog, c.catalogNew = c.catalogNew, nil
+			o.ev(Event{Kind: EvCatalog})
+		case segment.ListReq:
+			c.tables, c.listing = c.listing, nil
+			c.listPending = max(0, c.listPending-1)
+			o.ev(Event{Kind: EvTables})
+		}
+	case segment.Joined:
+		j, err := segment.DecodeJoinedBody(body)
+		if err != nil {
+			return err
+		}
+		c.joined(o, j)
+	case segment.Started:
+		st, err := segment.DecodeStartedBody(body)
+		if err != nil {
+			return err
+		}
+		c.started(o, st)
+	case segment.ViewMsg:
+		v, err := segment.DecodeViewBody(body)
+		if err != nil {
+			return err
+		}
+		c.view(o, v)
+	case segment.Moved:
+		m, err := segment.DecodeMovedBody(body)
+		if err != nil {
+			return err
+		}
+		c.moved(o, m)
+	case segment.StepMsg:
+		st, err := segment.DecodeStepBody(body)
+		if err != nil {
+			return err
+		}
+		if g := c.game; g != nil && g.replica != nil {
+			if err := g.replica.Step(st); err != nil {
+				c.dropReplica(o, err)
+			}
+		}
+	case segment.Commit:
+		if g := c.game; g != nil && g.replica == nil && g.End == nil {
+			g.stale = true
+			o.msg(segment.EmptyMsg{T: segment.ViewReq})
+		}
+	case segment.GameEnd:
+		e, err := segment.DecodeGameEndBody(body)
+		if err != nil {
+			return err
+		}
+		c.offer = nil
+		if c.game != nil {
+			c.game.End = &e
+		}
+		o.ev(Event{Kind: EvGameEnd, End: e, Text: c.endText(e)})
+	case segment.Offer:
+		of, err := segment.DecodeOfferBody(body)
+		if err != nil {
+			return err
+		}
+		if of.State == segment.OfferProposed {
+			c.offer = &of
+		} else {
+			c.offer = nil
+		}
+		o.ev(Event{Kind: EvOffer, Offer: of, Text: c.offerText(of)})
+	case segment.ChatMsg:
+		m, err := segment.DecodeChatMsgBody(body)
+		if err != nil {
+			return err
+		}
+		line := ChatLine{Scope: m.Scope, From: m.From, Text: m.Text}
+		if m.Scope == segment.ScopeLobby {
+			c.LobbyChat = logAppend(c.LobbyChat, line)
+		} else {
+			c.TableChat = logAppend(c.TableChat, line)
+		}
+		o.ev(Event{Kind: EvChat, Chat: line})
+	case segment.Invited:
+		m, err := segment.DecodeInvitedBody(body)
+		if err != nil {
+			return err
+		}
+		c.Invites = logAppend(c.Invites, m)
+		o.ev(Event{Kind: EvInvited, Invite: m, Table: m.Table,
+			Text: fmt.Sprintf("%s invites you to table %d (%s)", m.From, m.Table, m.Game)})
+	case segment.ErrorMsg:
+		e, err := segment.DecodeErrorBody(body)
+		if err != nil {
+			return err
+		}
+		c.Errors = logAppend(c.Errors, e)
+		if e.Req == segment.Resume {
+			c.token, c.resuming, c.game = nil, false, nil
+			e.Text = "could not take the seat back: " + e.Text
+		}
+		o.ev(Event{Kind: EvError, Err: e, Text: e.Text})
+	}
+	return nil
+}
+
+func (c *Client) tableInfo(o *Out, tb segment.TableBody) {
+	if c.listPending > 0 {
+		c.listing = append(c.listing, tb)
+	}
+	for i := range c.tables {
+		if c.tables[i].ID == tb.ID {
+			c.tables[i] = tb
+		}
+	}
+	if c.table != nil && c.table.ID == tb.ID {
+		c.table = &tb
+		o.ev(Event{Kind: EvTable, Table: tb.ID})
+	}
+}
+
+func (c *Client) joined(o *Out, j segment.JoinedBody) {
+	if j.Table == 0 {
+		c.table, c.seat, c.offer, c.token, c.clock, c.away = nil, NoSeat, nil, nil, nil, nil
+		o.ev(Event{Kind: EvLeft, Text: "you left the table"})
+		return
+	}
+	c.table = &segment.TableBody{ID: j.Table}
+	c.seat = Watcher
+	if j.Seat != segment.SeatWatcher {
+		c.seat = int(j.Seat)
+	}
+	if !c.resuming || c.game == nil || c.game.table != j.Table {
+		c.game, c.TableChat = nil, nil
+	}
+	c.offer = nil
+	text := fmt.Sprintf("you sit at table %d, seat %d", j.Table, c.seat+1)
+	if c.seat == Watcher {
+		text = fmt.Sprintf("you watch table %d", j.Table)
+	}
+	o.ev(Event{Kind: EvJoined, Table: j.Table, Seat: c.seat, Text: text})
+}
+
+// options reads a table's option settings.
+func options(kvs []segment.KV) rules.Options {
+	opts := rules.Options{}
+	for _, kv := range kvs {
+		opts[kv.Key] = kv.Value
+	}
+	return opts
+}
+
+func (c *Client) started(o *Out, st segment.StartedBody) {
+	if g := c.game; c.resuming && g != nil && g.End == nil && g.table == st.Table {
+		return // the game we were playing: the moves we missed follow
+	}
+	g := &Game{Seats: int(st.Seats), table: st.Table}
+	if c.table != nil {
+		g.Options = options(gameOptions(c.table.Options))
+		if spec, ok := c.specs[c.table.Game]; ok {
+			g.Spec = spec
+			if r, err := NewReplica(spec, g.Options, g.Seats); err == nil && !r.Secret() {
+				g.replica = r
+			}
+		}
+	}
+	viewer := rules.Spectator
+	if c.seat >= 0 {
+		viewer = rules.Player(c.seat)
+	}
+	g.View.Viewer = viewer
+	c.game, c.offer = g, nil
+	o.ev(Event{Kind: EvStarted, Table: st.Table, Text: "the game starts"})
+}
+
+func (c *Client) view(o *Out, v segment.ViewBody) {
+	g := c.game
+	if g == nil {
+		return
+	}
+	g.View = ViewOf(v)
+	g.stale = false
+	c.resuming = false
+	if r := g.replica; r != nil && (r.Waiting() || !r.Matches(g.View)) {
+		// a takeback undid the last move; anything else (a die never shown
+		// after a resume) means the replica missed something and the Views
+		// take over
+		if n := len(r.Played()); n > 0 && !r.Waiting() && r.Rebuild(n-1) == nil && r.Matches(g.View) {
+			g.Moves = g.Moves[:len(g.Moves)-1]
+		} else {
+			g.replica = nil
+		}
+	}
+	o.ev(Event{Kind: EvView})
+}
+
+func (c *Client) moved(o *Out, m segment.MovedBody) {
+	g := c.game
+	if g == nil {
+		return
+	}
+	c.offer = nil // any move withdraws an offer
+	if g.End != nil {
+		// a secret move revealed after the end, in its place
+		i, _ := slices.BinarySearchFunc(g.Moves, m.Seq, func(x segment.MovedBody, s uint32) int { return int(x.Seq) - int(s) })
+		g.Moves = slices.Insert(g.Moves, i, m)
+		o.ev(Event{Kind: EvMoved, Move: m, Seat: int(m.Seat), Text: c.seatName(int(m.Seat)) + " played " + m.Notation})
+		return
+	}
+	g.Moves = append(g.Moves, m)
+	if g.replica != nil {
+		if err := g.replica.Moved(m); err != nil {
+			c.dropReplica(o, err)
+		}
+	} else {
+		g.stale = true
+		o.msg(segment.EmptyMsg{T: segment.ViewReq})
+	}
+	o.ev(Event{Kind: EvMoved, Move: m, Seat: int(m.Seat), Text: c.seatName(int(m.Seat)) + " played " + m.Notation})
+}
+
+func (c *Client) dropReplica(o *Out, err error) {
+	c.game.replica, c.game.stale = nil, true
+	o.msg(segment.EmptyMsg{T: segment.ViewReq})
+	o.ev(Event{Kind: EvProtocol, Text: "local copy of the game dropped: " + err.Error()})
+}
+
+// SeatName is who sits at seat i of our table ("seat 2" when unknown).
+func (c *Client) seatName(i int) string {
+	if c.table != nil && i >= 0 && i < len(c.table.Seats) && c.table.Seats[i].Name != "" {
+		return c.table.Seats[i].Name
+	}
+	if c.table != nil && i >= 0 && i < len(c.table.Seats) && c.table.Seats[i].Flags&segment.SeatBot != 0 {
+		return fmt.Sprintf("computer %d", i+1)
+	}
+	return fmt.Sprintf("seat %d", i+1)
+}
+
+// SeatName is who sits at seat i of our table.
+func (c *Client) SeatName(i int) string { return c.seatName(i) }
+
+// OfferName names an offer kind.
+func OfferName(what uint8) string {
+	switch what {
+	case segment.OfferDraw:
+		return "draw"
+	case segment.OfferRematch:
+		return "rematch"
+	case segment.OfferTakeback:
+		return "takeback"
+	}
+	return fmt.Sprintf("offer %d", what)
+}
+
+func (c *Client) offerText(of segment.OfferBody) string {
+	who := c.seatName(int(of.Seat))
+	switch of.State {
+	case segment.OfferProposed:
+		return who + " offers a " + OfferName(of.What)
+	case segment.OfferAgreed:
+		return OfferName(of.What) + " agreed"
+	case segment.OfferDeclined:
+		return who + " declined the " + OfferName(of.What)
+	case segment.OfferExpired:
+		return "the " + OfferName(of.What) + " offer expired"
+	}
+	return "the " + OfferName(of.What) + " offer was withdrawn"
+}
+
+func (c *Client) endText(e segment.GameEndBody) string {
+	if e.Status == segment.EndDrawn {
+		return "game drawn: " + e.Reason
+	}
+	var names []string
+	for _, w := range e.Winners {
+		names = append(names, c.seatName(int(w)))
+	}
+	s := "game over: "
+	for i, n := range names {
+		if i > 0 {
+			s += " and "
+		}
+		s += n
+	}
+	return s + " won (" + e.Reason + ")"
+}

@@ -1,0 +1,117 @@
+package ext
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/statemachine"
+)
+
+// drop closes c's connection on both sides.
+func (n *hubNet) drop(c *Client) {
+	id := n.id(c)
+	delete(n.clients, id)
+	n.hub.Closed(n.now, id)
+	n.toHub(id, c.Disconnected())
+	n.pump()
+}
+
+// reconnect gives c a new connection; it logs in again by itself.
+func (n *hubNet) reconnect(c *Client) {
+	id := statemachine.ConnID(1000 + len(n.events))
+	n.clients[id] = c
+	n.hub.Open(n.now, id)
+	n.toHub(id, c.Connected())
+	n.pump()
+}
+
+// TestResumeKeepsTheSeat: a seat's connection drops mid-game while the
+// other seat plays on; the client reconnects, logs in with the credentials
+// it kept, resumes with its token and plays the game to the end from its
+// own replica (Checkers, Dots) or from Views when the dice it missed cannot
+// be known (Aeroplane Chess).
+func TestResumeKeepsTheSeat(t *testing.T) {
+	for _, game := range []string{"checkers", "dots", "aeroplane"} {
+		t.Run(game, func(t *testing.T) {
+			n := newHubNet(t, 3)
+			a, b := n.login("Albert"), n.login("Beth")
+			n.do(a)(a.Create(game, 2, 0, nil))
+			n.do(b)(b.Join(a.Table().ID, segment.SeatAny, ""))
+			if !b.Resumable() {
+				t.Fatal("no resume token after sitting down")
+			}
+			n.do(a)(a.Ready())
+			n.do(b)(b.Ready())
+			rng := rand.New(rand.NewPCG(1, 2))
+			play := func(c *Client) {
+				t.Helper()
+				if legal := c.Game().Legal(c.Seat()); len(legal) > 0 {
+					n.do(c)(c.Move(legal[rng.IntN(len(legal))]))
+				} else {
+					t.Fatalf("seat %d to move without legal moves (replica %v)", c.Seat(), c.Game().Replica() != nil)
+				}
+			}
+			for range 6 {
+				if len(a.Errors)+len(b.Errors) > 0 {
+					t.Fatalf("moves refused: %v %v", a.Errors, b.Errors)
+				}
+				if a.MyTurn() {
+					play(a)
+				} else {
+					play(b)
+				}
+			}
+			n.drop(b)
+			for i := 0; a.MyTurn(); i++ {
+				if i == 100 || len(a.Errors) > 0 {
+					t.Fatalf("Albert's moves: errors %v", a.Errors)
+				}
+				play(a)
+			}
+			seen := len(a.Game().Moves)
+			n.reconnect(b)
+			if b.State() != Lobby || b.Seat() != 1 || b.Table() == nil {
+				t.Fatalf("after the reconnect: state %v seat %d", b.State(), b.Seat())
+			}
+			if got := len(b.Game().Moves); got != seen {
+				t.Fatalf("Beth knows %d moves, Albert %d", got, seen)
+			}
+			if game != "aeroplane" && b.Game().Replica() == nil {
+				t.Fatal("the replica was dropped")
+			}
+			if !sameView(b.Game().Current(), b.Game().View) {
+				t.Fatalf("Beth's picture differs from the server's View after resuming")
+			}
+			if !b.MyTurn() {
+				t.Fatal("Beth's turn after the resume is not hers")
+			}
+			if len(kinds(n.take(b), EvResumed)) != 1 {
+				t.Fatal("no resumed event")
+			}
+			for i := 0; i < 2000 && !a.Game().Over(); i++ {
+				for _, c := range []*Client{a, b} {
+					if !c.MyTurn() {
+						continue
+					}
+					if c.Game().Replica() == nil {
+						// a client without its replica plays what the View allows
+						if c.Game().Current().Extra[2] == 0 {
+							n.do(c)(c.MoveText("roll"))
+						} else {
+							n.do(c)(c.Resign())
+						}
+						continue
+					}
+					play(c)
+				}
+			}
+			if !a.Game().Over() || !b.Game().Over() {
+				t.Fatal("the game did not end")
+			}
+			if len(b.Errors) > 0 || len(a.Errors) > 0 {
+				t.Fatalf("errors: %v %v", a.Errors, b.Errors)
+			}
+		})
+	}
+}

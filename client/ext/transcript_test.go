@@ -1,0 +1,183 @@
+package ext
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/segment/transcript"
+)
+
+// session feeds a Client what connection conn of a golden transcript
+// received, and records every event.
+func session(t *testing.T, file, conn, user string) (*Client, []Event) {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "testdata", "transcripts", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	entries, err := transcript.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := New()
+	c.Login(user, "123")
+	var evs []Event
+	for _, e := range entries {
+		if e.Conn != conn {
+			continue
+		}
+		switch e.Op {
+		case transcript.Open:
+			evs = append(evs, c.Connected().Events...)
+		case transcript.Recv:
+			var d segment.Decoder
+			d.SetDialect(segment.DialectExtended)
+			copy(d.Free(), e.Data)
+			d.Commit(len(e.Data))
+			s, ok, err := d.Next()
+			if err != nil || !ok {
+				t.Fatalf("line %d: %v", e.Line, err)
+			}
+			evs = append(evs, c.Receive(s).Events...)
+		}
+	}
+	for _, e := range evs {
+		if e.Kind == EvProtocol || e.Kind == EvBadBody && file != "20_ext_hello.txt" {
+			t.Fatalf("%s %s: %s", file, conn, e.Text)
+		}
+	}
+	return c, evs
+}
+
+// TestCatalogTranscript: the catalogue of the golden session, read whole;
+// the server's checkers entry, over its cap, arrives empty and is skipped.
+func TestCatalogTranscript(t *testing.T) {
+	c, evs := session(t, "20_ext_hello.txt", "a", "Albert")
+	var names []string
+	for _, g := range c.Catalog() {
+		names = append(names, fmt.Sprintf("%s %d-%d %d options", g.Name, g.Min, g.Max, len(g.Options)))
+	}
+	if fmt.Sprint(names) != "[bomber 2-2 1 options dots 2-4 2 options aeroplane 2-4 5 options paisho 2-2 1 options]" {
+		t.Fatalf("catalogue %q", names)
+	}
+	if len(kinds(evs, EvCatalog)) != 1 || c.State() != Lobby {
+		t.Fatalf("state %v", c.State())
+	}
+}
+
+// TestCheckersOffersTranscript reads Albert's side of the checkers golden
+// session: moves, refused moves, a declined takeback, a draw, a rematch, an
+// agreed takeback that undoes 11-15, and a resignation.
+func TestCheckersOffersTranscript(t *testing.T) {
+	c, evs := session(t, "22_checkers_offers.txt", "a", "Albert")
+	if n := len(kinds(evs, EvStarted)); n != 2 {
+		t.Fatalf("%d games started, want 2", n)
+	}
+	var ends []string
+	for _, e := range kinds(evs, EvGameEnd) {
+		ends = append(ends, e.Text)
+	}
+	if len(ends) != 2 || ends[0] != "game drawn: draw agreed" || ends[1] != "game over: Beth won (Black resigned)" {
+		t.Fatalf("game ends %q", ends)
+	}
+	var offers []string
+	for _, e := range kinds(evs, EvOffer) {
+		offers = append(offers, e.Text)
+	}
+	if len(offers) < 6 || offers[0] != "Beth offers a takeback" || offers[1] != "Albert declined the takeback" {
+		t.Fatalf("offers %q", offers)
+	}
+	var codes []uint8
+	for _, e := range kinds(evs, EvError) {
+		codes = append(codes, e.Err.Code)
+	}
+	if fmt.Sprint(codes) != "[7 6 18 20]" {
+		t.Fatalf("error codes %v", codes)
+	}
+	if c.Table() != nil || c.Seat() != NoSeat {
+		t.Fatalf("after Leave: table %+v seat %d", c.Table(), c.Seat())
+	}
+	g := c.Game()
+	if g == nil || !g.Over() || g.End.Reason != "Black resigned" {
+		t.Fatalf("last game %+v", g)
+	}
+}
+
+// TestTakebackRebuildsReplica stops Albert's session right after the
+// agreed takeback: the move is gone from the list and the replica matches
+// the server's View.
+func TestTakebackRebuildsReplica(t *testing.T) {
+	_, evs := session(t, "22_checkers_offers.txt", "a", "Albert")
+	started, moves := 0, 0
+	for _, e := range evs {
+		switch e.Kind {
+		case EvStarted:
+			started++
+			moves = 0
+		case EvMoved:
+			moves++
+		case EvOffer:
+			if started == 2 && e.Offer.What == segment.OfferTakeback && e.Offer.State == segment.OfferAgreed && moves != 1 {
+				t.Fatalf("takeback after %d moves", moves)
+			}
+		}
+	}
+	// replay to just after the takeback View
+	c2 := New()
+	c2.Login("Albert", "123")
+	f, _ := os.Open(filepath.Join("..", "..", "testdata", "transcripts", "22_checkers_offers.txt"))
+	defer f.Close()
+	entries, _ := transcript.Parse(f)
+	agreed, views := false, 0
+	for _, e := range entries {
+		if e.Conn != "a" || e.Op != transcript.Recv {
+			continue
+		}
+		var d segment.Decoder
+		d.SetDialect(segment.DialectExtended)
+		copy(d.Free(), e.Data)
+		d.Commit(len(e.Data))
+		s, _, _ := d.Next()
+		for _, ev := range c2.Receive(s).Events {
+			if ev.Kind == EvOffer && ev.Offer.What == segment.OfferTakeback && ev.Offer.State == segment.OfferAgreed {
+				agreed = true
+			}
+			if ev.Kind == EvView && agreed {
+				views++
+			}
+		}
+		if views == 1 {
+			break
+		}
+	}
+	g := c2.Game()
+	if views != 1 || g == nil || len(g.Moves) != 0 || g.Replica() == nil || !g.Replica().Matches(g.View) {
+		t.Fatalf("after the takeback: views %d game %+v", views, g)
+	}
+	if len(g.Legal(0)) != 7 {
+		t.Fatalf("Black has %d moves in the opening, want 7", len(g.Legal(0)))
+	}
+}
+
+// TestChatTranscript: Albert's lobby line and the players' lines land in
+// their own logs, in order, and the refused lines are errors.
+func TestChatTranscript(t *testing.T) {
+	c, _ := session(t, "25_chat.txt", "a", "Albert")
+	if fmt.Sprint(c.LobbyChat) != "[{0 Albert hello everyone}]" {
+		t.Fatalf("lobby chat %v", c.LobbyChat)
+	}
+	var table []string
+	for _, l := range c.TableChat {
+		table = append(table, l.From+": "+l.Text)
+	}
+	if fmt.Sprint(table) != "[Albert: first! Beth: hi Albert Beth: one Beth: two Beth: three Beth: four Beth: six]" {
+		t.Fatalf("table chat %q", table)
+	}
+	if len(c.Errors) != 5 {
+		t.Fatalf("errors %+v", c.Errors)
+	}
+}

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/bomber-game/bomber/client/ext"
+	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/statemachine"
+	"github.com/bomber-game/bomber/statemachine/replay"
+)
+
+// hubLink connects tables models and ext clients to the real hub in
+// process: what a model or client sends goes to the hub, what the hub
+// sends goes back to it.
+type hubLink struct {
+	t       *testing.T
+	hub     *statemachine.Hub
+	now     int64
+	models  map[statemachine.ConnID]*tmodel
+	clients map[statemachine.ConnID]*ext.Client
+	queue   []statemachine.ConnID
+	pending [][]segment.Segment
+}
+
+// connSender is one connection's sender.
+type connSender struct {
+	l  *hubLink
+	id statemachine.ConnID
+}
+
+func (s connSender) Send(segs []segment.Segment) error {
+	s.l.queue = append(s.l.queue, s.id)
+	s.l.pending = append(s.l.pending, append([]segment.Segment(nil), segs...))
+	return nil
+}
+func (s connSender) Close() error { return nil }
+
+func newHubLink(t *testing.T) *hubLink {
+	return &hubLink{t: t, hub: statemachine.New(statemachine.Config{Games: statemachine.Catalogue(), Entropy: statemachine.SeededEntropy(4)}),
+		models: map[statemachine.ConnID]*tmodel{}, clients: map[statemachine.ConnID]*ext.Client{}}
+}
+
+func (l *hubLink) model(user string) *tmodel {
+	id := statemachine.ConnID(len(l.models) + len(l.clients) + 1)
+	m := newTModel(config{user: user, password: "123", mono: true}, newTStyles(), func(int) tea.Cmd { return nil })
+	l.models[id] = m
+	l.hub.Open(l.now, id)
+	m.net, m.connected = connSender{l, id}, true
+	m.apply(m.c.Connected())
+	l.pump()
+	return m
+}
+
+func (l *hubLink) client(user string) *ext.Client {
+	id := statemachine.ConnID(len(l.models) + len(l.clients) + 1)
+	c := ext.New()
+	c.Login(user, "123")
+	l.clients[id] = c
+	l.hub.Open(l.now, id)
+	connSender{l, id}.Send(c.Connected().Send)
+	l.pump()
+	return c
+}
+
+func (l *hubLink) id(c *ext.Client) statemachine.ConnID {
+	for id, x := range l.clients {
+		if x == c {
+			return id
+		}
+	}
+	return 0
+}
+
+// do sends what an ext client built.
+func (l *hubLink) do(c *ext.Client) func(ext.Out, error) {
+	return func(o ext.Out, err error) {
+		l.t.Helper()
+		if err != nil {
+			l.t.Fatal(err)
+		}
+		connSender{l, l.id(c)}.Send(o.Send)
+		l.pump()
+	}
+}
+
+// press gives a model keys and delivers what follows.
+func (l *hubLink) press(m *tmodel, keys ...string) {
+	for _, k := range keys {
+		var msg tea.KeyPressMsg
+		switch k {
+		case "enter":
+			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+		case "tab":
+			msg = tea.KeyPressMsg{Code: tea.KeyTab}
+		default:
+			msg = tea.KeyPressMsg{Code: rune(k[0]), Text: k}
+		}
+		m.Update(msg)
+		l.pump()
+	}
+}
+
+func (l *hubLink) pump() {
+	accounts := replay.DemoAccounts()
+	for range 100000 {
+		for len(l.queue) > 0 {
+			id, segs := l.queue[0], l.pending[0]
+			l.queue, l.pending = l.queue[1:], l.pending[1:]
+			for _, s := range segs {
+				l.now++
+				l.hub.Receive(l.now, id, s)
+			}
+		}
+		r := l.hub.Ready()
+		if r.Empty() {
+			return
+		}
+		sends := append([]statemachine.Send(nil), r.Sends...)
+		checks := append([]statemachine.Check(nil), r.Checks...)
+		l.hub.Advance()
+		for _, s := range sends {
+			if m := l.models[s.Conn]; m != nil {
+				m.Update(segMsg{gen: m.gen, seg: s.Seg})
+			}
+			if c := l.clients[s.Conn]; c != nil {
+				connSender{l, s.Conn}.Send(c.Receive(s.Seg).Send)
+			}
+		}
+		for _, c := range checks {
+			l.hub.Answer(l.now, c.ID, accounts.Answer(c))
+		}
+	}
+	l.t.Fatal("the hub never went quiet")
+}
+
+func shows(t *testing.T, m *tmodel, want ...string) string {
+	t.Helper()
+	s := ansi.Strip(m.render())
+	for _, w := range want {
+		if !strings.Contains(s, w) {
+			t.Fatalf("the screen lacks %q:\n%s", w, s)
+		}
+	}
+	if n := strings.Count(s, "\n") + 1; n > 24 {
+		t.Fatalf("%d lines", n)
+	}
+	return s
+}
+
+// TestTablesOffersAndWatching: through the real hub, Albert (the tables
+// UI) plays Beth (a scripted client) at Checkers with Cindy (a second UI)
+// watching from the lobby list: a takeback Beth proposes is accepted with
+// y, a draw Albert offers with d is agreed, and everyone's screen says so.
+func TestTablesOffersAndWatching(t *testing.T) {
+	l := newHubLink(t)
+	a := l.model("Albert")
+	b := l.client("Beth")
+	w := l.model("Cindy")
+	shows(t, a, "Open tables (0)", "Beth", "Cindy")
+	l.press(a, "c", "l", "l", "l", "l", "enter") // the fifth game of the form: checkers
+	shows(t, a, "table #1 checkers", "seat 1")
+	l.do(b)(b.RequestList())
+	l.do(b)(b.Join(b.Tables()[0].ID, segment.SeatAny, ""))
+	l.press(w, "r", "w")
+	shows(t, w, "table #1 checkers", "watching")
+	l.press(a, "r")
+	l.do(b)(b.Ready())
+	shows(t, a, "Your turn.", "12b")
+	l.press(a, ":")
+	for _, k := range "11-15" {
+		l.press(a, string(k))
+	}
+	l.press(a, "enter")
+	shows(t, w, "Albert 11-15", "Waiting for Beth.")
+	l.do(b)(b.Offer(segment.OfferTakeback, segment.OfferPropose))
+	shows(t, a, "Beth offers a takeback: y accept, n decline")
+	l.press(a, "y")
+	s := shows(t, a, "moves 0", "Your turn.")
+	if strings.Contains(s, "11-15") {
+		t.Fatalf("the move taken back is still listed:\n%s", s)
+	}
+	l.press(a, "tab", "enter")
+	l.press(a, "d")
+	shows(t, a, "You offered a draw")
+	l.do(b)(b.Offer(segment.OfferDraw, segment.OfferAccept))
+	shows(t, a, "GAME OVER: drawn (draw agreed)")
+	shows(t, w, "GAME OVER: drawn (draw agreed)")
+	l.press(w, "q")
+	shows(t, w, "Open tables")
+}
+
+// TestTablesPrivateCodeAndInvite: Albert creates a private Dots and Boxes
+// table for three (the form's private field), reads its join code in the
+// header and invites Cindy; Beth, who cannot see it listed, joins with J
+// and the code; Cindy accepts the invitation with a.
+func TestTablesPrivateCodeAndInvite(t *testing.T) {
+	l := newHubLink(t)
+	a, b, c := l.model("Albert"), l.model("Beth"), l.model("Cindy")
+	l.press(a, "c", "l", "j", "l", "j", "l", "enter") // dots, 3 seats, private
+	s := shows(t, a, "table #1 dots code ")
+	code := strings.Fields(s[strings.Index(s, " code ")+6:])[0]
+	l.press(b, "r")
+	shows(t, b, "Open tables (0)")
+	l.press(a, "i")
+	for _, k := range "Cindy" {
+		l.press(a, string(k))
+	}
+	l.press(a, "enter")
+	shows(t, c, "Albert invites you to table #1 (dots): a accepts")
+	l.press(b, "J")
+	for _, k := range "1 " + code {
+		l.press(b, string(k))
+	}
+	l.press(b, "enter")
+	shows(t, b, "table #1 dots", "seat 2")
+	l.press(c, "a")
+	shows(t, c, "table #1 dots", "seat 3")
+	shows(t, a, "1 Albert  2 Beth  3 Cindy")
+}
+
+// TestTablesClock: a table created with the form's "30 s a move" clock
+// shows each seat's time beside the board, the seat to move marked.
+func TestTablesClock(t *testing.T) {
+	l := newHubLink(t)
+	a := l.model("Albert")
+	b := l.client("Beth")
+	l.press(a, "c", "l", "j", "j", "j", "j", "j", "l", "enter") // dots, clock: 30 s a move
+	l.do(b)(b.RequestList())
+	l.do(b)(b.Join(b.Tables()[0].ID, segment.SeatAny, ""))
+	l.press(a, "r")
+	l.do(b)(b.Ready())
+	s := shows(t, a, "Your turn.", "clock: Albert 0:")
+	if !strings.Contains(s, "Beth 0:30") || !strings.Contains(s[strings.Index(s, "clock:"):], "<") {
+		t.Fatalf("the clocks do not show whose time runs:\n%s", s)
+	}
+}

@@ -1,0 +1,383 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/bomber-game/bomber/client/ext"
+	"github.com/bomber-game/bomber/segment"
+)
+
+// tstyles are the tables client's colours. Every mark also has its own
+// character ([x] cursor, (x) chosen, *x destination), so the screens read
+// the same in monochrome (--mono, NO_COLOR).
+type tstyles struct {
+	title, dim, err, ok, key, plain lipgloss.Style
+	cursor, light, white, line      lipgloss.Style
+	temple                          lipgloss.Style
+}
+
+func newTStyles() *tstyles {
+	c := lipgloss.Color
+	return &tstyles{
+		title:  lipgloss.NewStyle().Bold(true),
+		dim:    lipgloss.NewStyle().Faint(true),
+		err:    lipgloss.NewStyle().Foreground(c("9")).Bold(true),
+		ok:     lipgloss.NewStyle().Foreground(c("10")).Bold(true),
+		key:    lipgloss.NewStyle().Foreground(c("14")),
+		plain:  lipgloss.NewStyle(),
+		cursor: lipgloss.NewStyle().Foreground(c("14")).Bold(true),
+		light:  lipgloss.NewStyle().Background(c("236")),
+		white:  lipgloss.NewStyle().Foreground(c("15")).Bold(true),
+		line:   lipgloss.NewStyle().Foreground(c("14")),
+		temple: lipgloss.NewStyle().Foreground(c("13")),
+	}
+}
+
+const screenW, screenH = 80, 24
+
+// View renders the screen; it fits 80x24.
+func (m *tmodel) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "Bomber tables"
+	return v
+}
+
+func (m *tmodel) render() string {
+	var lines []string
+	switch {
+	case m.replay != nil:
+		lines = m.replay.render(m.st)
+	case m.c.State() == ext.Kicked:
+		lines = []string{m.st.title.Render("Bomber tables"), "", m.st.err.Render("You were logged out: your account logged in elsewhere."), "", m.keys("q quit")}
+	case m.c.State() == ext.NeedLogin || m.c.State() == ext.Offline && !m.connected && m.attempts == 0:
+		lines = m.renderLogin()
+	case m.c.State() != ext.Lobby:
+		s := "Connecting..."
+		if m.attempts > 0 {
+			s = fmt.Sprintf("Disconnected. Reconnecting every 0.5 s (attempt %d).", m.attempts)
+		}
+		lines = []string{m.st.title.Render("Bomber tables"), "", s, "", m.keys("ctrl+c quit")}
+		lines = append(lines, m.status...)
+	case m.creating != nil:
+		lines = m.renderCreate()
+	case m.c.Table() != nil:
+		lines = m.renderTable()
+	default:
+		lines = m.renderLobby()
+	}
+	return fit(lines)
+}
+
+// fit cuts the screen to 80x24.
+func fit(lines []string) string {
+	var all []string
+	for _, l := range lines {
+		all = append(all, strings.Split(l, "\n")...)
+	}
+	if len(all) > screenH {
+		all = all[:screenH]
+	}
+	for i, l := range all {
+		all[i] = ansi.Truncate(l, screenW, "")
+	}
+	return strings.Join(all, "\n")
+}
+
+func (m *tmodel) keys(s string) string { return m.st.key.Render(s) }
+
+func (m *tmodel) header(extra string) string {
+	h := m.st.title.Render("Bomber tables")
+	if u := m.c.User(); u != "" && m.c.State() == ext.Lobby {
+		h += " - " + u
+	}
+	if extra != "" {
+		h += "  " + extra
+	}
+	return h
+}
+
+// footer is the prompt or error, the last event, and the keys.
+func (m *tmodel) footer(keys string) []string {
+	var out []string
+	last := ""
+	if n := len(m.status); n > 0 {
+		last = m.status[n-1]
+	}
+	out = append(out, m.st.dim.Render(last))
+	switch {
+	case m.input != nil:
+		out = append(out, m.input.label+m.input.text+"_")
+	case m.err != "":
+		out = append(out, m.st.err.Render(m.err))
+	default:
+		out = append(out, "")
+	}
+	return append(out, m.keys(keys))
+}
+
+func (m *tmodel) renderLogin() []string {
+	name, pass := m.name, strings.Repeat("*", len([]rune(m.pass)))
+	mark := func(i int) string {
+		if m.focus == i {
+			return "> "
+		}
+		return "  "
+	}
+	out := []string{m.header(m.st.dim.Render(m.cfg.addr)), "", "Log in", "",
+		mark(0) + "user:     " + name, mark(1) + "password: " + pass, ""}
+	if m.err != "" {
+		out = append(out, m.st.err.Render(m.err))
+	}
+	return append(out, m.keys("tab switch field   enter log in   esc quit"))
+}
+
+func seatsText(t segment.TableBody) string {
+	var parts []string
+	for i, s := range t.Seats {
+		n := s.Name
+		switch {
+		case n == "" && s.Flags&segment.SeatBot != 0:
+			n = "computer"
+		case n == "":
+			n = "-"
+		}
+		if s.Flags&segment.SeatReady != 0 {
+			n += "*"
+		}
+		if s.Flags&segment.SeatBot != 0 && s.Name != "" {
+			n += "(bot)"
+		}
+		if s.Flags&segment.SeatGone != 0 {
+			n += "(away)"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", i+1, n))
+	}
+	return strings.Join(parts, "  ")
+}
+
+var phaseNames = []string{"waiting", "playing", "over"}
+
+func phaseName(p uint8) string {
+	if int(p) < len(phaseNames) {
+		return phaseNames[p]
+	}
+	return "?"
+}
+
+func (m *tmodel) renderLobby() []string {
+	out := []string{m.header(m.st.dim.Render(m.cfg.addr)), ""}
+	tables := m.c.Tables()
+	online := m.c.Online()
+	left := []string{m.st.title.Render(fmt.Sprintf("Open tables (%d)", len(tables)))}
+	for i, t := range tables {
+		mark := "  "
+		if i == bound(m.sel, 0, len(tables)-1) {
+			mark = m.st.cursor.Render("> ")
+		}
+		lock := ""
+		if t.Flags&segment.FlagPrivate != 0 {
+			lock = " [private]"
+		}
+		left = append(left, fmt.Sprintf("%s#%-3d %-9s %-7s %s%s", mark, t.ID, t.Game, phaseName(t.Phase), seatsText(t), lock))
+	}
+	if len(tables) == 0 {
+		left = append(left, m.st.dim.Render("  none yet: c creates one"))
+	}
+	right := []string{m.st.title.Render(fmt.Sprintf("Online (%d)", len(online)))}
+	for _, u := range online {
+		right = append(right, " "+u)
+	}
+	out = append(out, columns(left[:min(len(left), 11)], right[:min(len(right), 11)], 58)...)
+	for len(out) < 14 {
+		out = append(out, "")
+	}
+	out = append(out, m.st.title.Render("Lobby chat"))
+	chat := m.c.LobbyChat
+	for _, l := range chat[max(0, len(chat)-5):] {
+		out = append(out, " "+l.From+": "+l.Text)
+	}
+	for len(out) < 21 {
+		out = append(out, "")
+	}
+	if n := len(m.c.Invites); n > 0 {
+		inv := m.c.Invites[n-1]
+		out[20] = m.st.ok.Render(fmt.Sprintf("%s invites you to table #%d (%s): a accepts", inv.From, inv.Table, inv.Game))
+	}
+	return append(out, m.footer("up/down choose  enter join  w watch  c create  J join by code  t chat  q quit")...)
+}
+
+// columns puts two blocks side by side, the left one padded to width w.
+func columns(left, right []string, w int) []string {
+	var out []string
+	for i := range max(len(left), len(right)) {
+		l, r := "", ""
+		if i < len(left) {
+			l = ansi.Truncate(left[i], w-1, "")
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		out = append(out, l+strings.Repeat(" ", max(0, w-lipgloss.Width(l)))+r)
+	}
+	return out
+}
+
+func (m *tmodel) renderCreate() []string {
+	f := m.creating
+	g := f.games[f.game]
+	out := []string{m.header(""), "", m.st.title.Render("Create a table"), ""}
+	row := func(i int, name, val, doc string) {
+		mark := "  "
+		if f.field == i {
+			mark = m.st.cursor.Render("> ")
+			val = "< " + val + " >"
+		}
+		out = append(out, fmt.Sprintf("%s%-16s %-14s %s", mark, name, val, m.st.dim.Render(doc)))
+	}
+	row(0, "game", g.Name, "")
+	row(1, "seats", fmt.Sprint(f.seats), fmt.Sprintf("%d..%d", g.Min, g.Max))
+	row(2, "private", fmt.Sprint(f.priv), "a join code; not listed")
+	row(3, "watchers", []string{"anyone", "with the code", "nobody"}[f.watch], "")
+	row(4, "computer players", fmt.Sprint(f.bots), "the computer takes the empty seats")
+	row(5, "clock", clockChoices[f.clock].name, "time control")
+	for i, o := range g.Options {
+		row(formFields+i, o.Key, f.vals[i], o.Doc)
+	}
+	for len(out) < 21 {
+		out = append(out, "")
+	}
+	return append(out, m.footer("up/down field  left/right change  enter create  esc back")...)
+}
+
+func (m *tmodel) renderTable() []string {
+	t := m.c.Table()
+	g := m.c.Game()
+	seat := m.c.Seat()
+	who := "watching"
+	if seat >= 0 {
+		who = fmt.Sprintf("seat %d", seat+1)
+	}
+	code := ""
+	if t.Code != "" {
+		code = " code " + t.Code
+	}
+	moves := ""
+	if g != nil {
+		moves = fmt.Sprintf("  moves %d", len(g.Moves))
+	}
+	out := []string{
+		m.header(fmt.Sprintf("table #%d %s%s  %s", t.ID, t.Game, code, who)),
+		fmt.Sprintf("%s  [%s]  watchers %d%s", seatsText(*t), phaseName(t.Phase), t.Watchers, moves),
+	}
+	var boardLines, info []string
+	b := m.board()
+	if v, ok := m.view(); ok {
+		dests, froms := m.marks()
+		u := boardUI{st: m.st, me: seat, cur: m.cur, sel: m.from, dests: dests, froms: froms, live: seat >= 0 && !g.Over()}
+		boardLines = b.render(v, u)
+		info = b.info(v, u)
+	} else {
+		boardLines = []string{"", "  Waiting for every seat to fill and be ready.", "", "  r  ready (start when everyone is)", "  i  invite a user", "  t  chat with the table", "  q  leave"}
+	}
+	side := info
+	if cl := m.clockLine(); cl != "" {
+		side = append([]string{cl}, side...)
+	}
+	if g != nil {
+		side = append(side, "", m.st.title.Render("Moves"))
+		moves := g.Moves
+		from := max(0, len(moves)-6)
+		for i, mv := range moves[from:] {
+			side = append(side, fmt.Sprintf("%3d %s %s", from+i+1, shortName(m.c.SeatName(int(mv.Seat))), mv.Notation))
+		}
+	}
+	side = append(side, "", m.st.title.Render("Chat"))
+	chat := m.c.TableChat
+	for _, l := range chat[max(0, len(chat)-4):] {
+		side = append(side, l.From+": "+l.Text)
+	}
+	w := 0
+	for _, l := range boardLines {
+		w = max(w, lipgloss.Width(l))
+	}
+	w = min(w+2, 56)
+	body := columns(boardLines, side, w)
+	if len(body) > 18 {
+		body = body[:18]
+	}
+	out = append(out, body...)
+	for len(out) < 20 {
+		out = append(out, "")
+	}
+	out = append(out, m.turnLine())
+	keys := "r ready  t chat  i invite  q leave"
+	if g != nil && !g.Over() && seat >= 0 {
+		keys = "arrows  enter  tab hint  : notation  d draw  u undo  R resign  t chat  q leave"
+	} else if g != nil && g.Over() {
+		keys = "r ready  M rematch  v replay  t chat  q leave"
+	}
+	return append(out, m.footer(keys)...)
+}
+
+func shortName(s string) string {
+	if r := []rune(s); len(r) > 8 {
+		return string(r[:8])
+	}
+	return s
+}
+
+// turnLine says whose turn it is, the offer standing and the result.
+func (m *tmodel) turnLine() string {
+	g := m.c.Game()
+	if of := m.c.Standing(); of != nil {
+		if int(of.Seat) == m.c.Seat() {
+			return m.st.ok.Render("You offered a " + ext.OfferName(of.What) + "; waiting for an answer.")
+		}
+		return m.st.ok.Render(m.c.SeatName(int(of.Seat)) + " offers a " + ext.OfferName(of.What) + ": y accept, n decline")
+	}
+	if g == nil {
+		return ""
+	}
+	if g.Over() {
+		e := g.End
+		if e.Status == segment.EndDrawn {
+			return m.st.ok.Render("GAME OVER: drawn (" + e.Reason + ")")
+		}
+		for _, w := range e.Winners {
+			if int(w) == m.c.Seat() {
+				return m.st.ok.Render("GAME OVER: YOU WON (" + e.Reason + ")")
+			}
+		}
+		var names []string
+		for _, w := range e.Winners {
+			names = append(names, m.c.SeatName(int(w)))
+		}
+		return m.st.ok.Render("GAME OVER: " + strings.Join(names, " and ") + " won (" + e.Reason + ")")
+	}
+	if m.c.MyTurn() {
+		if c := m.candidates(); len(c) > 0 && g.Replica() != nil {
+			mv := c[0]
+			if m.hint != nil && slices.Contains(c, *m.hint) {
+				mv = *m.hint
+			}
+			more := ""
+			if len(c) > 1 {
+				more = fmt.Sprintf(" (%d ways there: tab shows each)", len(c))
+			}
+			return m.st.ok.Render("Your turn. ") + "enter plays " + g.Replica().Game().FormatMove(mv) + more
+		}
+		return m.st.ok.Render("Your turn. ") + m.st.dim.Render(m.board().keys())
+	}
+	var to []string
+	for _, p := range g.Current().ToMove {
+		to = append(to, m.c.SeatName(int(p)))
+	}
+	return "Waiting for " + strings.Join(to, ", ") + "."
+}
