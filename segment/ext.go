@@ -55,7 +55,7 @@ const (
 	// then Ack(0x22).
 	//   22 00 00                         CatalogReq
 	CatalogReq Type = 0x22
-	// GameInfo 0x23 ("Game") S→C, cap 512: name str, minSeats u8, maxSeats
+	// GameInfo 0x23 ("Game") S→C, cap 1024: name str, minSeats u8, maxSeats
 	// u8, nOpts u8, nOpts × (key str, kind u8, default str, min i32, max i32,
 	// nChoices u8, nChoices × str, doc str).
 	//   23 00 08 04 64 6f 74 73 02 02 00 Game "dots" 2..2 seats, no options
@@ -164,7 +164,7 @@ const (
 // caps holds cap+1 per extended type (0: unassigned), indexed by t-extFirst.
 var caps = [extLast - extFirst + 1]int16{
 	Hello - extFirst: 29 + 1, Welcome - extFirst: 29 + 1, CatalogReq - extFirst: 0 + 1,
-	GameInfo - extFirst: 512 + 1, Create - extFirst: 256 + 1, ListReq - extFirst: 0 + 1,
+	GameInfo - extFirst: 1024 + 1, Create - extFirst: 256 + 1, ListReq - extFirst: 0 + 1,
 	Join - extFirst: 64 + 1, Watch - extFirst: 64 + 1, Leave - extFirst: 0 + 1,
 	Invite - extFirst: 32 + 1, Ready - extFirst: 0 + 1, Move - extFirst: 18 + 1,
 	MoveText - extFirst: 64 + 1, ViewReq - extFirst: 0 + 1, Offer - extFirst: 8 + 1,

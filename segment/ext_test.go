@@ -15,7 +15,7 @@ import (
 // assigned lists every extended message type of v1 with its cap, as the
 // spec's table gives them.
 var assigned = map[Type]int{
-	Hello: 29, Welcome: 29, CatalogReq: 0, GameInfo: 512, Create: 256, ListReq: 0, Join: 64,
+	Hello: 29, Welcome: 29, CatalogReq: 0, GameInfo: 1024, Create: 256, ListReq: 0, Join: 64,
 	Watch: 64, Leave: 0, Invite: 32, Ready: 0, Move: 18, MoveText: 64, ViewReq: 0, Offer: 8,
 	Resign: 0, Chat: 300, TableInfo: 512, Joined: 29, Started: 64, StepMsg: 29, Moved: 96,
 	ViewMsg: 1024, GameEnd: 128, ErrorMsg: 64, ChatMsg: 340, Invited: 96, Commit: 64, Ack: 29,

@@ -144,7 +144,14 @@ func (h *Hub) catalogue(s *session) {
 		for _, o := range e.Spec.Options {
 			g.Options = append(g.Options, segment.OptionInfo{Key: o.Key, Kind: uint8(o.Kind), Default: o.Default, Min: int32(o.Min), Max: int32(o.Max), Choices: o.Choices, Doc: o.Doc})
 		}
-		h.sendMsg(s, segment.GameInfo, g.Append(h.body()))
+		body, err := g.Encode(h.body())
+		if err != nil {
+			// a game whose description does not fit is a bug of this build,
+			// not of the client: leave it out rather than send it empty
+			h.stats.ExtErrors++
+			continue
+		}
+		h.sendMsg(s, segment.GameInfo, body)
 	}
 	h.sendMsg(s, segment.Ack, segment.AckBody{Req: segment.CatalogReq}.Append(h.body()))
 }

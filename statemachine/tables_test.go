@@ -383,3 +383,30 @@ func randomBoard(rng *rand.Rand) bomber.Board {
 		}
 	}
 }
+
+// TestCatalogueListsEveryGameWhole: each game of the catalogue arrives as a
+// Game message that decodes, with every option its Spec lists.
+func TestCatalogueListsEveryGameWhole(t *testing.T) {
+	x := newHarness(t, statemachine.Config{})
+	c := x.login("Albert")
+	x.send(c, segment.CatalogReq, nil)
+	var got []segment.GameInfoBody
+	for _, m := range x.take(c) {
+		if m.t == segment.GameInfo {
+			g, err := segment.DecodeGameInfoBody(m.body)
+			if err != nil {
+				t.Fatalf("Game message does not decode: %v", err)
+			}
+			got = append(got, g)
+		}
+	}
+	cat := statemachine.Catalogue()
+	if len(got) != len(cat) {
+		t.Fatalf("%d games in the catalogue, want %d", len(got), len(cat))
+	}
+	for i, e := range cat {
+		if got[i].Name != e.Spec.Name || len(got[i].Options) != len(e.Spec.Options) {
+			t.Errorf("game %d: %q with %d options, want %q with %d", i, got[i].Name, len(got[i].Options), e.Spec.Name, len(e.Spec.Options))
+		}
+	}
+}

@@ -172,7 +172,10 @@ func (m *tmodel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.c.Resumable() {
 			m.say("reconnected: taking the seat back")
 		}
-		return m, msg.l.next()
+		if l, ok := msg.l.(*link); ok {
+			return m, l.next()
+		}
+		return m, nil
 	case segMsg:
 		if msg.gen != m.gen {
 			return m, nil
