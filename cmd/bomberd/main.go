@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"reflect"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -89,6 +90,7 @@ type daemonState struct {
 	store   account.Store
 	tr      server.Transport
 	tls     *tlsListener
+	web     *webListener
 	admin   *adminServer
 	metrics *metrics
 	hasher  *account.Hasher
@@ -293,6 +295,9 @@ func (d *daemonState) reload() {
 	}
 	if cfg.Admin != old.Admin {
 		restart = append(restart, "admin")
+	}
+	if !reflect.DeepEqual(cfg.Web, old.Web) {
+		restart = append(restart, "web")
 	}
 	if cfg.TLS.Listen != old.TLS.Listen {
 		restart = append(restart, "tls.listen")

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +30,7 @@ func TestShippedConfigMatchesDefaults(t *testing.T) {
 	if err != nil || used != "" {
 		t.Fatalf("no file: %v (used %q)", err, used)
 	}
-	if *shipped != *bare {
+	if !reflect.DeepEqual(*shipped, *bare) {
 		t.Fatalf("config.yaml differs from the defaults:\n%+v\n%+v", *shipped, *bare)
 	}
 }
@@ -57,6 +58,8 @@ func TestRejects(t *testing.T) {
 		{"no_such_key: 1\n", "no_such_key"},
 		{"limits:\n  max_output_bytes: 10\n", "limits"},
 		{"tls:\n  listen: ':1'\n", "tls"},
+		{"web:\n  tls: true\n", "web.tls"},
+		{"web:\n  max_message: 10\n", "web.max_message"},
 	}
 	for _, tt := range tests {
 		file := filepath.Join(t.TempDir(), "c.yaml")
