@@ -18,6 +18,8 @@ import (
 	"net/netip"
 	"path"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/coder/websocket"
 	"go.uber.org/zap"
@@ -199,7 +201,7 @@ func (g *Gateway) serveWS(w http.ResponseWriter, r *http.Request) {
 	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
 		ip = ap.Addr().Unmap()
 	}
-	err = server.ServeMessages(g.cfg.Transport, conn{c}, ip, "ws:"+r.RemoteAddr)
+	err = server.ServeMessages(g.cfg.Transport, &conn{c: c}, ip, "ws:"+r.RemoteAddr)
 	if err != nil && !errors.Is(err, server.ErrClosed) {
 		g.cfg.Logger.Warn("websocket", zap.Error(err))
 	}
@@ -209,39 +211,47 @@ func (g *Gateway) serveWS(w http.ResponseWriter, r *http.Request) {
 var errText = errors.New("text message on a binary protocol")
 
 // conn is a WebSocket as a server.MessageConn.
-type conn struct{ c *websocket.Conn }
+type conn struct {
+	c    *websocket.Conn
+	text atomic.Bool // the client sent a text message
+	once sync.Once
+}
 
-func (c conn) ReadMessage(ctx context.Context) ([]byte, error) {
+func (c *conn) ReadMessage(ctx context.Context) ([]byte, error) {
 	typ, p, err := c.c.Read(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if typ != websocket.MessageBinary {
-		go c.c.Close(websocket.StatusUnsupportedData, "binary messages only")
+		c.text.Store(true)
 		return nil, errText
 	}
 	return p, nil
 }
 
-func (c conn) WriteMessage(ctx context.Context, p []byte) error {
+func (c *conn) WriteMessage(ctx context.Context, p []byte) error {
 	return c.c.Write(ctx, websocket.MessageBinary, p)
 }
 
 // Close runs the closing handshake on its own goroutine: it may wait for
 // the peer (up to 10 s), and the server calls Close from its event loop.
-func (c conn) Close(why server.CloseReason) {
+func (c *conn) Close(why server.CloseReason) {
 	code, reason := websocket.StatusNormalClosure, ""
-	switch why {
-	case server.ReasonProtocol:
+	switch {
+	case c.text.Load():
+		code, reason = websocket.StatusUnsupportedData, "binary messages only"
+	case why == server.ReasonProtocol:
 		code, reason = websocket.StatusPolicyViolation, "protocol error"
-	case server.ReasonLimit:
+	case why == server.ReasonLimit:
 		code, reason = websocket.StatusTryAgainLater, "too many connections"
-	case server.ReasonShutdown:
+	case why == server.ReasonShutdown:
 		code, reason = websocket.StatusGoingAway, "shutting down"
 	}
-	go func() {
-		if err := c.c.Close(code, reason); err != nil {
-			c.c.CloseNow()
-		}
-	}()
+	c.once.Do(func() {
+		go func() {
+			if err := c.c.Close(code, reason); err != nil {
+				c.c.CloseNow()
+			}
+		}()
+	})
 }
