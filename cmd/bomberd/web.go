@@ -61,7 +61,7 @@ func (d *daemonState) startWeb(cfg *config.Config) error {
 	}
 	d.web = w
 	d.log.Info("web listening", zap.String("addr", l.Addr().String()))
-	d.log.Info("web client at "+scheme+"://"+l.Addr().String()+"/")
+	d.log.Info("web client at " + scheme + "://" + l.Addr().String() + "/")
 	go func() {
 		if err := w.srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			d.errc <- fmt.Errorf("web: %w", err)
