@@ -28,6 +28,8 @@ vet:
 # with BOMBER_REQUIRE_MYSQL=1 they fail instead of skipping when it is absent.
 test: vet test-js
 	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+	# two thousand random games through the hub, no byte leaking a secret (fast without -race)
+	BOMBER_LEAK_GAMES=400 $(GO) test -count=1 -run 'TestRandomGamesKeepSecrets' ./statemachine/
 
 # The JavaScript client library's tests (clients/js, Node 20 or later) with
 # Node's test runner, against a bomberd built from this tree. Node 20 needs

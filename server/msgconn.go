@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -79,6 +80,8 @@ type mconn struct {
 	ready    chan bool
 	once     sync.Once
 	admitted bool
+	finished bool         // closed: output sent now goes nowhere
+	pending  atomic.Int64 // output queued or being written (link.unread)
 	writing  bool
 	since    time.Time
 }
@@ -161,12 +164,14 @@ func (m *mconn) writer() {
 		for len(out) > 0 {
 			k := wholePrefix(out, maxOutMessage)
 			if err := m.mc.WriteMessage(ctx, out[:k]); err != nil {
+				m.account(-len(out))
 				cancel()
 				m.t.post(func() { m.t.engine().closed(m.c, ReasonPeer) })
 				m.finish()
 				return
 			}
 			out = out[k:]
+			m.account(-k)
 		}
 		cancel()
 		m.mu.Lock()
@@ -201,7 +206,11 @@ func (m *mconn) finish() {
 	m.once.Do(func() {
 		m.mu.Lock()
 		killed := m.killed
+		m.finished = true
+		rest := len(m.out)
+		m.out = nil
 		m.mu.Unlock()
+		m.account(-rest)
 		why := ReasonServer
 		if killed {
 			why = ReasonProtocol
@@ -222,9 +231,22 @@ func (m *mconn) send(p []byte) bool {
 	if size > hardCap*bound || size > bound && m.writing && time.Since(m.since) > stallAfter {
 		return false
 	}
+	if m.finished {
+		return true // the engine hears of the close soon
+	}
 	m.out = append(m.out, p...)
+	m.account(len(p))
 	return true
 }
+
+// account counts d more (or fewer) bytes of output queued for m.
+func (m *mconn) account(d int) {
+	m.pending.Add(int64(d))
+	m.t.engine().outQueued.Add(int64(d))
+}
+
+// unread implements link.
+func (m *mconn) unread() int { return int(m.pending.Load()) }
 
 func (m *mconn) flush() {
 	select {

@@ -66,7 +66,7 @@ func (d *daemonState) startExtras(cfg *config.Config, _ server.Config) error {
 		}
 	}
 	if cfg.Admin.Listen != "" {
-		a, err := startAdmin(cfg.Admin.Listen, d)
+		a, err := startAdmin(cfg.Admin, d)
 		if err != nil {
 			return err
 		}

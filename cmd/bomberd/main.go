@@ -119,10 +119,14 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		MaxConns:       cfg.Limits.MaxConnections,
 		MaxConnsPerIP:  cfg.Limits.MaxConnectionsPerIP,
 		MaxOutput:      cfg.Limits.MaxOutputBytes,
+		MaxOutputTotal: cfg.Limits.MaxOutputTotal,
 		SegmentTimeout: cfg.Limits.SegmentTimeout,
 		Workers:        cfg.Limits.AccountWorkers,
 		QueueLen:       cfg.Limits.AccountQueue,
 		CheckTimeout:   cfg.Limits.AccountTimeout,
+		BotWorkers:     cfg.Tables.BotWorkers,
+		BotQueue:       cfg.Tables.BotQueue,
+		BotBudget:      cfg.Tables.BotBudget,
 		OnLoop:         watchdog(log),
 	}
 	if cfg.Admin.Listen != "" {
@@ -268,6 +272,7 @@ func (d *daemonState) reload() {
 		c.MaxConns = cfg.Limits.MaxConnections
 		c.MaxConnsPerIP = cfg.Limits.MaxConnectionsPerIP
 		c.MaxOutput = cfg.Limits.MaxOutputBytes
+		c.MaxOutputTotal = cfg.Limits.MaxOutputTotal
 		c.SegmentTimeout = cfg.Limits.SegmentTimeout
 		c.QueueLen = cfg.Limits.AccountQueue
 		c.CheckTimeout = cfg.Limits.AccountTimeout
