@@ -2,7 +2,7 @@
 // TCP and over the WebSocket gateway.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BomberClient, RequestError, T, ErrCode, OfferState, Scope, SEAT_WATCHER } from '../src/index.js';
+import { BomberClient, RequestError, T, ErrCode, OfferState, Scope, SeatFlag, SEAT_WATCHER } from '../src/index.js';
 import { startDaemon } from './daemon.js';
 import { playRandom, dotsCandidates, checkersCandidates, rng } from './bots.js';
 
@@ -11,7 +11,8 @@ const open = [];
 
 before(async () => {
   assert.equal(typeof WebSocket, 'function', 'run with a global WebSocket (Node 22+, or node --experimental-websocket on Node 20)');
-  d = await startDaemon();
+  // seats are held after a client closes (resume), so tables outlive tests
+  d = await startDaemon({ BOMBER_TABLES_MAX_TABLES_PER_USER: '50' });
 });
 after(async () => {
   for (const c of open) c.close();
@@ -218,5 +219,53 @@ test('reference Bomber by invitation between the two transports', { timeout: 300
     assert.deepEqual(await back, { kind: 'single', x: 9, y: 9 - i });
   }
   await lost;
+  closeAll();
+});
+
+test('computer players: a bot takes the empty seat and the game is played to its end', { timeout: 60000 }, async () => {
+  const a = await websocket('Albert');
+  const t = await a.createTable({ game: 'dots', seats: 2, options: { rows: 3, cols: 3 } });
+  await rejects(a.addBot(0), ErrCode.TableFull, T.Bot);
+  const started = a.next('started');
+  const game = playRandom(a, dotsCandidates, rng(5));
+  await a.addBot(1);
+  assert.equal((await started).table, t.id);
+  assert.ok(a.table.seats[1].flags & SeatFlag.Bot, JSON.stringify(a.table.seats));
+  const end = await game;
+  assert.equal(end.scores.reduce((x, y) => x + y, 0), 4);
+  assert.equal(a.moves.length, 12);
+  assert.ok(a.moves.some((m) => m.seat === 1), 'the bot moved');
+  closeAll();
+});
+
+test('resume: a dropped player takes its seat back and the game goes on', { timeout: 30000 }, async () => {
+  const a = await tcp('Albert');
+  const b = await websocket('Beth');
+  const t = await a.createTable({ game: 'dots', seats: 2, options: { rows: 3, cols: 3 } });
+  await b.join(t.id);
+  assert.deepEqual([b.seated.table, b.seated.seat, b.seated.token.length], [t.id, 1, 16]);
+  await Promise.all([a.ready(), b.ready()]);
+  await a.moveText('a1-b1');
+  await b.requestView();
+  const { seated, lastSeq } = b;
+  assert.equal(lastSeq, 1);
+  const away = a.next('away');
+  b.close(); // the page is reloaded
+  const gone = await away;
+  assert.equal(gone.seat, 1);
+  assert.ok(gone.grace > 0, `grace ${gone.grace}`);
+  const back = a.next('away', (e) => e.grace === 0);
+  const b2 = await websocket('Beth');
+  await rejects(b2.resume({ ...seated, token: new Uint8Array(16), lastSeq }), ErrCode.NotAllowed, T.Resume);
+  const table = await b2.resume({ ...seated, lastSeq });
+  assert.equal(table.id, t.id);
+  assert.equal(b2.seat, 1);
+  await back;
+  const view = await b2.requestView();
+  assert.deepEqual(view.toMove, [1]);
+  await b2.moveText('a1-a2');
+  const end = a.next('gameEnd');
+  await b2.resign();
+  assert.deepEqual((await end).winners, [0]);
   closeAll();
 });

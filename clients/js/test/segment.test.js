@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import * as S from '../src/segment.js';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '../../../testdata/transcripts');
-const files = readdirSync(dir).filter((f) => /^2\d_.*\.txt$/.test(f));
+const files = readdirSync(dir).filter((f) => /^[2-9]\d_.*\.txt$/.test(f)); // 20 on: the extended protocol
 
 // Each "who > hex # comment" and "who < hex # comment" line, in order.
 function lines(file) {
@@ -30,7 +30,8 @@ const ENCODERS = {
   [S.T.Started]: S.encodeStarted, [S.T.Step]: S.encodeStep, [S.T.Moved]: S.encodeMoved,
   [S.T.View]: S.encodeView, [S.T.GameEnd]: S.encodeGameEnd, [S.T.Error]: S.encodeError,
   [S.T.ChatMsg]: S.encodeChatMsg, [S.T.Invited]: S.encodeInvited, [S.T.Commit]: S.encodeCommit,
-  [S.T.Ack]: S.encodeAck,
+  [S.T.Ack]: S.encodeAck, [S.T.Bot]: S.encodeBot, [S.T.Seated]: S.encodeSeated,
+  [S.T.Resume]: S.encodeResume, [S.T.Clock]: S.encodeClock, [S.T.Away]: S.encodeAway,
 };
 
 function reencode(type, msg, body) {
