@@ -41,12 +41,16 @@ func TestOverrides(t *testing.T) {
 	os.WriteFile(file, []byte("listen: ':1'\nprotocol:\n  kick_grace: 1m\n"), 0o644)
 	t.Setenv("BOMBER_PROTOCOL_KICK_GRACE", "2m")
 	t.Setenv("BOMBER_LIMITS_MAX_CONNECTIONS", "7")
+	t.Setenv("BOMBER_WEB_ALLOWED_ORIGINS", "play.example.com,*.example.org")
 	c, _, err := Load(flags("--config", file, "--listen", ":2"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Listen != ":2" || c.Protocol.KickGrace != 2*time.Minute || c.Limits.MaxConnections != 7 {
 		t.Fatalf("overrides not applied: %+v", c)
+	}
+	if !reflect.DeepEqual(c.Web.AllowedOrigins, []string{"play.example.com", "*.example.org"}) {
+		t.Fatalf("web.allowed_origins from the environment: %q", c.Web.AllowedOrigins)
 	}
 }
 
