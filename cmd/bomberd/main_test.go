@@ -191,9 +191,10 @@ func needsSimulation(entries []transcript.Entry) bool {
 
 // client is a minimal protocol client for the daemon tests.
 type client struct {
-	t  *testing.T
-	nc net.Conn
-	d  segment.Decoder
+	t    *testing.T
+	nc   net.Conn
+	d    segment.Decoder
+	wait time.Duration // how long expect waits; 0 means 10s
 }
 
 func dial(t *testing.T, addr string) *client {
@@ -216,7 +217,11 @@ func (c *client) send(s segment.Segment) {
 // expect reads segments until one of type want, returning it.
 func (c *client) expect(want segment.Type) segment.Segment {
 	c.t.Helper()
-	c.nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	wait := c.wait
+	if wait == 0 {
+		wait = 10 * time.Second
+	}
+	c.nc.SetReadDeadline(time.Now().Add(wait))
 	for {
 		s, ok, err := c.d.Next()
 		if err != nil {
@@ -539,7 +544,9 @@ func TestSocketActivation(t *testing.T) {
 	for i := 0; ; i++ {
 		nc, err := net.Dial("tcp", addr)
 		if err == nil {
-			c = &client{t: t, nc: nc}
+			// the first connection starts bomberd (store, migrations,
+			// demo accounts), slow on a loaded machine with the race detector
+			c = &client{t: t, nc: nc, wait: time.Minute}
 			defer nc.Close()
 			break
 		}
