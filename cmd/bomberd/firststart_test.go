@@ -50,6 +50,13 @@ func TestDemoAccountsOnlyOnLoopback(t *testing.T) {
 	if code := dial(t, d.addr).login("Novate", "123"); code == segment.CodeOK {
 		t.Fatal("demo password 123 accepted on a public listener")
 	}
+	stopDaemon(t, d)
+
+	// the web listener is a way in too: public web, loopback game port
+	d = startDaemon(t, "BOMBER_STORE_SQLITE_PATH="+db, "BOMBER_WEB_LISTEN=:0")
+	if code := dial(t, d.addr).login("Novate", "123"); code == segment.CodeOK {
+		t.Fatal("demo password 123 accepted while the web listener is public")
+	}
 	if !strings.Contains(d.log.String(), "their password 123 is refused") {
 		t.Errorf("no warning about the demo accounts:\n%s", d.log.String())
 	}

@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"reflect"
 	"slices"
 	"sync/atomic"
 	"syscall"
@@ -90,6 +91,7 @@ type daemonState struct {
 	store   account.Store
 	tr      server.Transport
 	tls     *tlsListener
+	web     *webListener
 	admin   *adminServer
 	metrics *metrics
 	hasher  *account.Hasher
@@ -116,7 +118,7 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 	if err != nil {
 		return err
 	}
-	exposed := publicAddrs(listeners, cfg.TLS.Listen)
+	exposed := publicAddrs(listeners, cfg.TLS.Listen, cfg.Web.Listen)
 	store, h, err := openStore(ctx, cfg, log, exposed)
 	if err != nil {
 		closeAll(listeners)
@@ -322,6 +324,9 @@ func (d *daemonState) reload() {
 	if cfg.Admin != old.Admin {
 		restart = append(restart, "admin")
 	}
+	if !reflect.DeepEqual(cfg.Web, old.Web) {
+		restart = append(restart, "web")
+	}
 	if cfg.TLS.Listen != old.TLS.Listen {
 		restart = append(restart, "tls.listen")
 	}
@@ -443,15 +448,18 @@ func openStore(ctx context.Context, cfg *config.Config, log *zap.Logger, exposed
 
 // publicAddrs lists the game listeners (and the TLS address, if any) that
 // are not on loopback: anyone on the network can reach those.
-func publicAddrs(ls []net.Listener, tlsListen string) []string {
+func publicAddrs(ls []net.Listener, others ...string) []string {
 	var out []string
 	for _, l := range ls {
 		if a, ok := l.Addr().(*net.TCPAddr); ok && !a.IP.IsLoopback() {
 			out = append(out, a.String())
 		}
 	}
-	if tlsListen != "" && !loopbackAddr(tlsListen) {
-		out = append(out, tlsListen)
+	// the TLS listener and the web listener (the browser's way in) count too
+	for _, addr := range others {
+		if addr != "" && !loopbackAddr(addr) {
+			out = append(out, addr)
+		}
 	}
 	return out
 }

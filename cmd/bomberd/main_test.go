@@ -123,7 +123,7 @@ func startDaemon(t *testing.T, env ...string) *proc {
 	d.cmd.Dir = dir
 	d.cmd.Env = append(os.Environ(),
 		// port 0: the kernel picks free ports and the log says which
-		"BOMBER_LISTEN=127.0.0.1:0", "BOMBER_ADMIN_LISTEN=127.0.0.1:0",
+		"BOMBER_LISTEN=127.0.0.1:0", "BOMBER_ADMIN_LISTEN=127.0.0.1:0", "BOMBER_WEB_LISTEN=127.0.0.1:0",
 		"BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1", "BOMBER_LOG_LEVEL=debug")
 	d.cmd.Env = append(d.cmd.Env, env...)
 	d.cmd.Stdout, d.cmd.Stderr = d.log, d.log
@@ -550,7 +550,7 @@ func TestSocketActivation(t *testing.T) {
 	}
 	addr := freeAddr(t)
 	dir := t.TempDir()
-	cmd := exec.Command(activate, "-l", addr, bomberdBin, "--admin-listen", "", "--listen", "127.0.0.1:1")
+	cmd := exec.Command(activate, "-l", addr, bomberdBin, "--admin-listen", "", "--web-listen", "", "--listen", "127.0.0.1:1")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1")
 	log := &syncBuffer{}

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
+	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/statemachine"
 )
 
@@ -33,6 +34,7 @@ type Config struct {
 	Capture         Capture       `mapstructure:"capture"`
 	Admin           Admin         `mapstructure:"admin"`
 	TLS             TLS           `mapstructure:"tls"`
+	Web             Web           `mapstructure:"web"`
 }
 
 // Store selects the account store.
@@ -138,6 +140,14 @@ type TLS struct {
 	KeyFile  string `mapstructure:"key_file"`
 }
 
+// Web is the HTTP listener of the WebSocket gateway and the web client.
+type Web struct {
+	Listen         string   `mapstructure:"listen"`
+	TLS            bool     `mapstructure:"tls"`
+	AllowedOrigins []string `mapstructure:"allowed_origins"`
+	MaxMessage     int      `mapstructure:"max_message"`
+}
+
 // setDefaults gives every key its default: the daemon runs with no config
 // file at all.
 func setDefaults(v *viper.Viper) {
@@ -194,6 +204,10 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("tls.listen", "")
 	v.SetDefault("tls.cert_file", "")
 	v.SetDefault("tls.key_file", "")
+	v.SetDefault("web.listen", "127.0.0.1:20380")
+	v.SetDefault("web.tls", false)
+	v.SetDefault("web.allowed_origins", []string{})
+	v.SetDefault("web.max_message", 4096)
 }
 
 // Flags registers the command-line flags that override keys.
@@ -207,6 +221,7 @@ func Flags(fs *pflag.FlagSet) {
 	fs.String("log-level", "", "debug, info, warn or error (log.level)")
 	fs.String("log-format", "", "json or console (log.format)")
 	fs.String("admin-listen", "", "operators' HTTP address, empty to disable (admin.listen)")
+	fs.String("web-listen", "", "web client and WebSocket address, empty to disable (web.listen)")
 }
 
 // StoreFlags registers the flags a store and admin client needs (bomberctl):
@@ -222,7 +237,7 @@ func StoreFlags(fs *pflag.FlagSet) {
 var flagKeys = map[string]string{
 	"listen": "listen", "transport": "transport", "store-driver": "store.driver",
 	"sqlite-path": "store.sqlite_path", "mysql-dsn": "store.mysql_dsn", "log-level": "log.level",
-	"log-format": "log.format", "admin-listen": "admin.listen",
+	"log-format": "log.format", "admin-listen": "admin.listen", "web-listen": "web.listen",
 }
 
 // Load reads the configuration: defaults, then the file (the --config flag,
@@ -404,6 +419,12 @@ func (c *Config) Validate() error {
 	}
 	if (c.TLS.Listen != "") && (c.TLS.CertFile == "" || c.TLS.KeyFile == "") {
 		bad("tls.cert_file, tls.key_file: needed with tls.listen")
+	}
+	if c.Web.TLS && (c.TLS.CertFile == "" || c.TLS.KeyFile == "") {
+		bad("web.tls: set without tls.cert_file and tls.key_file")
+	}
+	if c.Web.MaxMessage < segment.MaxSegment || c.Web.MaxMessage > 1<<20 {
+		bad("web.max_message: %d (want %d..%d)", c.Web.MaxMessage, segment.MaxSegment, 1<<20)
 	}
 	if c.Admin.Listen != "" && c.Admin.Token == "" && c.Admin.TokenFile == "" {
 		bad("admin: listen set without token or token_file")
