@@ -118,7 +118,7 @@ func TestTmuxTables(t *testing.T) {
 	c.keys("t", "hello lobby", "Enter")
 	c.waitFor("Albert: hello lobby")
 
-	// create: the form lists bomber, dots, aeroplane, paisho, checkers
+	// create: the form lists the catalogue: bomber, checkers, dots, aeroplane, paisho
 	create := func(game int, keys ...string) {
 		c.keys("c")
 		c.waitFor("Create a table")
@@ -162,7 +162,7 @@ func TestTmuxTables(t *testing.T) {
 
 	if !t.Run("checkers", func(t *testing.T) {
 		c.t = t
-		create(4, "Down", "Down", "Down", "Down", "Right") // computer players: true
+		create(1, "Down", "Down", "Down", "Down", "Right") // computer players: true
 		s := c.waitFor("Your turn.")
 		if !strings.Contains(s, "12b") || !strings.Contains(s, "21w") {
 			t.Fatalf("no opening position:\n%s", s)
@@ -199,7 +199,7 @@ func TestTmuxTables(t *testing.T) {
 	if !t.Run("dots", func(t *testing.T) {
 		c.t = t
 		// three seats, 3x3 dots, two computer players
-		create(1, "Down", "Right", "Down", "Down", "Down", "Right", "Down", "Down", "Left", "Left", "Down", "Left", "Left")
+		create(2, "Down", "Right", "Down", "Down", "Down", "Right", "Down", "Down", "Left", "Left", "Down", "Left", "Left")
 		s := c.waitFor("Your turn.")
 		if !strings.Contains(s, "computer") || !strings.Contains(s, "seat 3 boxes 0") {
 			t.Fatalf("not a table of three:\n%s", s)
@@ -218,7 +218,7 @@ func TestTmuxTables(t *testing.T) {
 	}
 	if !t.Run("aeroplane", func(t *testing.T) {
 		c.t = t
-		create(2, "Down", "Down", "Down", "Down", "Right")
+		create(3, "Down", "Down", "Down", "Down", "Right")
 		s := c.waitFor("Your turn.")
 		if !strings.Contains(s, "yellow to roll") || !strings.Contains(s, "Y0") || !strings.Contains(s, "B0") {
 			t.Fatalf("no board:\n%s", s)
@@ -234,7 +234,7 @@ func TestTmuxTables(t *testing.T) {
 	}
 	if !t.Run("paisho", func(t *testing.T) {
 		c.t = t
-		create(3, "Down", "Down", "Down", "Down", "Down", "Down", "Right") // move-limit 10
+		create(4, "Down", "Down", "Down", "Down", "Down", "Down", "Right") // move-limit 10
 		s := c.waitFor("table #")
 		id := regexp.MustCompile(`table #(\d+)`).FindStringSubmatch(s)[1]
 		n, _ := strconv.Atoi(id)
@@ -297,7 +297,7 @@ func TestTmuxTables(t *testing.T) {
 	}
 	if !t.Run("resume", func(t *testing.T) {
 		c.t = t
-		create(4, "Down", "Down", "Down", "Down", "Right")
+		create(1, "Down", "Down", "Down", "Down", "Right")
 		c.waitFor("Your turn.")
 		c.keys("Tab", "Enter")
 		s := c.waitFor("Your turn.")

@@ -161,7 +161,7 @@ func TestTablesOffersAndWatching(t *testing.T) {
 	b := l.client("Beth")
 	w := l.model("Cindy")
 	shows(t, a, "Open tables (0)", "Beth", "Cindy")
-	l.press(a, "c", "l", "l", "l", "l", "enter") // the fifth game of the form: checkers
+	l.press(a, "c", "l", "enter") // the second game of the form: checkers
 	shows(t, a, "table #1 checkers", "seat 1")
 	l.do(b)(b.RequestList())
 	l.do(b)(b.Join(b.Tables()[0].ID, segment.SeatAny, ""))
@@ -200,7 +200,7 @@ func TestTablesOffersAndWatching(t *testing.T) {
 func TestTablesPrivateCodeAndInvite(t *testing.T) {
 	l := newHubLink(t)
 	a, b, c := l.model("Albert"), l.model("Beth"), l.model("Cindy")
-	l.press(a, "c", "l", "j", "l", "j", "l", "enter") // dots, 3 seats, private
+	l.press(a, "c", "l", "l", "j", "l", "j", "l", "enter") // dots, 3 seats, private
 	s := shows(t, a, "table #1 dots code ")
 	code := strings.Fields(s[strings.Index(s, " code ")+6:])[0]
 	l.press(b, "r")
@@ -228,7 +228,7 @@ func TestTablesClock(t *testing.T) {
 	l := newHubLink(t)
 	a := l.model("Albert")
 	b := l.client("Beth")
-	l.press(a, "c", "l", "j", "j", "j", "j", "j", "l", "enter") // dots, clock: 30 s a move
+	l.press(a, "c", "l", "l", "j", "j", "j", "j", "j", "l", "enter") // dots, clock: 30 s a move
 	l.do(b)(b.RequestList())
 	l.do(b)(b.Join(b.Tables()[0].ID, segment.SeatAny, ""))
 	l.press(a, "r")
