@@ -87,6 +87,7 @@ type mconn struct {
 	dead     chan struct{}
 	once     sync.Once
 	admitted bool
+	released bool         // its slot was given back (only touched on the loop)
 	finished bool         // closed: output sent now goes nowhere
 	pending  atomic.Int64 // output queued or being written (link.unread)
 	writing  bool
@@ -114,7 +115,7 @@ func (m *mconn) reader() {
 	for {
 		p, err := m.mc.ReadMessage(ctx)
 		if err != nil {
-			m.t.post(func() { m.t.engine().closed(m.c, ReasonPeer) })
+			m.t.post(m.peerClosed)
 			m.finish()
 			return
 		}
@@ -173,7 +174,7 @@ func (m *mconn) writer() {
 			if err := m.mc.WriteMessage(ctx, out[:k]); err != nil {
 				m.account(-len(out))
 				cancel()
-				m.t.post(func() { m.t.engine().closed(m.c, ReasonPeer) })
+				m.t.post(m.peerClosed)
 				m.finish()
 				return
 			}
@@ -225,7 +226,7 @@ func (m *mconn) finish() {
 		m.mc.Close(why)
 		close(m.dead)
 		if m.admitted {
-			m.t.post(func() { m.t.engine().release(m.ip) })
+			m.t.post(m.releaseSlot)
 		}
 	})
 }
@@ -274,4 +275,19 @@ func (m *mconn) kill() {
 	m.killed = true
 	m.mu.Unlock()
 	m.finish()
+}
+
+// peerClosed tells the engine the peer has gone and gives back the
+// connection's slot in the same step (see nconn.peerClosed). Runs on the loop.
+func (m *mconn) peerClosed() {
+	m.t.engine().closed(m.c, ReasonPeer)
+	m.releaseSlot()
+}
+
+// releaseSlot gives back the connection's slot, once. Runs on the loop.
+func (m *mconn) releaseSlot() {
+	if m.admitted && !m.released {
+		m.released = true
+		m.t.engine().release(m.ip)
+	}
 }

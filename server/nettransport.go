@@ -46,6 +46,7 @@ type nconn struct {
 	dead     chan struct{}
 	once     sync.Once
 	admitted bool
+	released bool         // its slot was given back (only touched on the loop)
 	finished bool         // closed: output sent now goes nowhere
 	pending  atomic.Int64 // output queued or being written (link.unread)
 	writing  bool         // the writer is inside a Write: output is waiting on the client
@@ -216,7 +217,7 @@ func (n *nconn) reader() {
 			}
 		}
 		if err != nil {
-			n.t.post(func() { n.t.engine().closed(n.c, ReasonPeer) })
+			n.t.post(n.peerClosed)
 			return
 		}
 	}
@@ -243,7 +244,7 @@ func (n *nconn) writer() {
 				k := wholeSegments(out)
 				if _, err := n.nc.Write(out[:k]); err != nil {
 					n.account(-len(out))
-					n.t.post(func() { n.t.engine().closed(n.c, ReasonPeer) })
+					n.t.post(n.peerClosed)
 					n.finish()
 					return
 				}
@@ -273,9 +274,25 @@ func (n *nconn) finish() {
 		close(n.dead)
 		n.nc.Close()
 		if n.admitted {
-			n.t.post(func() { n.t.engine().release(n.ip) })
+			n.t.post(n.releaseSlot)
 		}
 	})
+}
+
+// peerClosed tells the engine the peer has gone and gives back its
+// connection slot in the same step, so whoever hears of the close (another
+// user's NewOffline) finds the slot free at once. Runs on the loop.
+func (n *nconn) peerClosed() {
+	n.t.engine().closed(n.c, ReasonPeer)
+	n.releaseSlot()
+}
+
+// releaseSlot gives back the connection's slot, once. Runs on the loop.
+func (n *nconn) releaseSlot() {
+	if n.admitted && !n.released {
+		n.released = true
+		n.t.engine().release(n.ip)
+	}
 }
 
 // send implements link. The bound applies once the writer has been stuck
