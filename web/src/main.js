@@ -1,0 +1,508 @@
+// The Bomber web client: log in, the lobby (who is online, lobby chat,
+// open tables, create a table), a table (seats, board, moves, chat,
+// offers) and a step-by-step replay of finished games. Built on the
+// BomberClient library of clients/js; every board is SVG.
+import { BomberClient } from 'bomber-client';
+import { h } from './dom.js';
+import * as bomber from './games/bomber.js';
+import * as checkers from './games/checkers.js';
+import * as dots from './games/dots.js';
+import * as aeroplane from './games/aeroplane.js';
+import * as paisho from './games/paisho.js';
+
+const GAMES = { bomber, checkers, dots, aeroplane, paisho };
+const TITLES = { bomber: 'Bomber', checkers: 'Checkers', dots: 'Dots and Boxes', aeroplane: 'Aeroplane Chess', paisho: 'Pai Sho' };
+const PHASES = ['waiting', 'playing', 'over'];
+const SEAT_FLAG_READY = 1, SEAT_FLAG_BOT = 2, SEAT_FLAG_GONE = 4;
+const NO_SEAT = 255;
+
+const $ = (sel) => document.querySelector(sel);
+const app = {
+  client: null, me: '', catalog: [], tables: new Map(), users: [],
+  ui: {}, // per-game selection state (cleared on each new game)
+  history: [], // [{seq, move, view}] of the current or last game, for replay
+  replay: -1, // index into history while replaying, -1 live
+  ended: null, // the last GameEnd
+  offer: null, invites: [], clocks: {}, away: {},
+};
+
+// ---------- connection ----------
+
+function wsURL() {
+  const u = new URL('ws', location.href);
+  u.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return u.href;
+}
+
+async function connect(name, password) {
+  const client = await BomberClient.connectWebSocket(wsURL());
+  app.client = client;
+  for (const ev of ['users', 'online', 'offline', 'table', 'joined', 'started', 'moved', 'step', 'view',
+    'gameEnd', 'commit', 'offer', 'chat', 'invited', 'error', 'close', 'seated', 'clock', 'away',
+    'recvInvite', 'inviteAnswer', 'refuse', 'board', 'guess', 'gameOver']) {
+    client.addEventListener(ev, (e) => handle(ev, e.detail ?? {}));
+  }
+  await client.login(name, password);
+  app.me = name;
+  sessionStorage.setItem('bomber.login', JSON.stringify({ name, password }));
+  app.catalog = await client.catalog();
+  await refreshTables();
+  await tryResume();
+}
+
+async function refreshTables() {
+  try {
+    const list = await app.client.listTables();
+    app.tables = new Map((list || []).map((t) => [t.id, t]));
+  } catch (e) { showError(e); }
+  renderTables();
+}
+
+// A resume token (Seated) kept in sessionStorage lets a reloaded page take
+// its seat back; it is used only if the library and server support it.
+async function tryResume() {
+  const raw = sessionStorage.getItem('bomber.seat');
+  if (!raw || typeof app.client.resume !== 'function') return;
+  try {
+    const s = JSON.parse(raw);
+    await app.client.resume(s.table, s.seat, s.token, s.lastSeq ?? 0);
+  } catch (e) {
+    sessionStorage.removeItem('bomber.seat');
+  }
+}
+
+// ---------- events ----------
+
+let pending = false;
+function redraw() {
+  if (pending) return;
+  pending = true;
+  requestAnimationFrame(() => { pending = false; renderAll(); });
+}
+
+function handle(ev, d) {
+  const c = app.client;
+  switch (ev) {
+    case 'users': case 'online': case 'offline':
+      renderUsers(); break;
+    case 'table':
+      if (d && d.id !== undefined) app.tables.set(d.id, d);
+      renderTables(); redraw(); break;
+    case 'joined':
+      app.ui = {}; app.offer = null;
+      if (!c.tableId) { sessionStorage.removeItem('bomber.seat'); app.history = []; app.replay = -1; app.ended = null; }
+      showScreen(c.tableId ? 'table' : 'lobby'); clearChat('#table-chat-log'); redraw(); break;
+    case 'started':
+      app.ui = {}; app.history = [{ seq: 0, move: null, view: null }]; app.replay = -1; app.ended = null; app.offer = null;
+      addLog(`Game started (seed commitment ${hex(d.seedCommit).slice(0, 16)}…)`); redraw(); break;
+    case 'moved':
+      record(d);
+      c.requestView().catch(() => {}); // a closed connection says so itself
+      app.ui = keepUI(app.ui);
+      redraw(); break;
+    case 'view':
+      snapshot(c.view || d); redraw(); break;
+    case 'gameEnd':
+      app.ended = d; app.offer = null;
+      addLog(endText(d)); redraw(); break;
+    case 'offer':
+      app.offer = d.state === 0 ? d : null;
+      addLog(offerText(d)); redraw(); break;
+    case 'chat':
+      addChat(d); break;
+    case 'invited':
+      app.invites.push(d); renderInvites(); break;
+    case 'error':
+      showError(d); redraw(); break;
+    case 'close':
+      showError({ text: 'Connection closed. Reload the page to log in again.' });
+      document.body.classList.add('offline'); break;
+    case 'seated':
+      if (d.token) sessionStorage.setItem('bomber.seat', JSON.stringify({ table: d.table, seat: d.seat, token: Array.from(d.token) }));
+      break;
+    case 'clock':
+      app.clocks = d; redraw(); break;
+    case 'away':
+      app.away[d.seat] = d; redraw(); break;
+    default:
+      refEvent(ev, d);
+  }
+}
+
+// keepUI keeps nothing but the Bomber planes being drawn across moves.
+const keepUI = (ui) => (ui.planes ? { planes: ui.planes } : {});
+
+function snapshot(view) {
+  if (!view) return;
+  if (!app.history.length) app.history.push({ seq: view.seq, move: null, view });
+  for (let i = app.history.length - 1; i >= 0; i--) {
+    if (app.history[i].seq === view.seq) { app.history[i].view = view; break; }
+  }
+}
+
+// record adds a Moved to the history in sequence order (a secret move
+// revealed after GameEnd arrives late with its original number).
+function record(m) {
+  let i = app.history.length;
+  while (i > 1 && app.history[i - 1].seq > m.seq) i--;
+  app.history.splice(i, 0, { seq: m.seq, move: m, view: null });
+}
+
+// ---------- screens ----------
+
+function showScreen(name) {
+  for (const el of document.querySelectorAll('.screen')) el.hidden = el.id !== name;
+  document.body.dataset.screen = name;
+}
+
+function renderAll() {
+  renderUsers();
+  renderTables();
+  renderTable();
+}
+
+function renderUsers() {
+  const el = $('#users');
+  if (!el || !app.client) return;
+  const list = [app.me, ...[...(app.client.users || [])].filter((u) => u !== app.me).sort()];
+  el.replaceChildren(...list.map((name) => h('li', { 'data-user': name }, name, name === app.me ? ' (you)' : '',
+    name !== app.me ? h('button', { class: 'ref-invite', title: 'invite to Bomber the reference-client way', onclick: () => refInvite(name) }, 'Bomber duel') : '')));
+  $('#online-count').textContent = String(list.length);
+}
+
+function seatsText(t) {
+  return (t.seats || []).map((s) => s.name ? s.name + (s.flags & SEAT_FLAG_BOT ? ' (computer)' : '') : '—').join(', ');
+}
+
+function optionsText(t) {
+  const o = t.options || [];
+  const pairs = Array.isArray(o) ? o.map((x) => [x.key, x.value]) : Object.entries(o);
+  return pairs.map(([k, v]) => `${k}=${v}`).join(' ');
+}
+
+function renderTables() {
+  const el = $('#tables');
+  if (!el) return;
+  const rows = [...app.tables.values()].filter((t) => t.phase !== 2 || isMine(t)).sort((a, b) => a.id - b.id);
+  el.replaceChildren(...rows.map((t) => {
+    const free = (t.seats || []).some((s) => !s.name);
+    return h('li', { 'data-table': t.id, class: 'table-row' },
+      h('span', { class: 'tname' }, `#${t.id} ${TITLES[t.game] || t.game}`),
+      h('span', { class: 'tmeta' }, ` ${PHASES[t.phase] || ''} · ${seatsText(t)} · ${t.watchers} watching ${optionsText(t)}`),
+      h('span', { class: 'tact' },
+        h('button', { 'data-join': t.id, disabled: !free || t.phase !== 0, onclick: () => act(() => app.client.join(t.id, { seat: NO_SEAT, code: t.code || '' })) }, 'Join'),
+        h('button', { 'data-watch': t.id, onclick: () => act(() => app.client.watch(t.id, { code: t.code || '' })) }, 'Watch')));
+  }));
+  if (!rows.length) el.append(h('li', { class: 'empty' }, 'No open tables yet: create one.'));
+}
+
+const isMine = (t) => app.client?.tableId === t.id;
+
+function currentTable() {
+  const id = app.client?.tableId;
+  if (!id) return null;
+  return app.client.table || app.tables.get(id) || null;
+}
+
+function mySeat() {
+  const s = app.client?.seat;
+  return s === undefined || s === null || s === NO_SEAT || s < 0 ? -1 : s;
+}
+
+function option(t, key) {
+  const o = t?.options || [];
+  if (Array.isArray(o)) return o.find((x) => x.key === key)?.value;
+  return o[key];
+}
+
+function renderTable() {
+  const t = currentTable();
+  if (!t || document.body.dataset.screen !== 'table') return;
+  const seat = mySeat();
+  const watching = seat < 0;
+  $('#table-title').textContent = `Table #${t.id}: ${TITLES[t.game] || t.game}${t.code ? ` · join code ${t.code}` : ''} · ${PHASES[t.phase]}${watching ? ' · watching' : ''}`;
+  $('#table-title').dataset.phase = t.phase;
+  const seats = $('#seats');
+  seats.replaceChildren(...(t.seats || []).map((s, i) => {
+    const clock = clockText(i);
+    const li = h('li', { 'data-seat': i, class: i === seat ? 'me' : '' },
+      h('span', { class: 'seat-dot', style: `background:${['#d9a400', '#2f6fd0', '#d0392b', '#239b56'][i]}` }),
+      s.name || 'free seat',
+      s.flags & SEAT_FLAG_BOT ? ' 🤖 computer' : '',
+      s.flags & SEAT_FLAG_READY ? ' ✓ ready' : '',
+      s.flags & SEAT_FLAG_GONE || app.away[i]?.away ? ' (away)' : '',
+      clock ? h('span', { class: 'clock', 'data-clock': i }, ' ⏱ ' + clock) : '');
+    if (!s.name && t.phase === 0 && seat === 0 && typeof app.client.addBot === 'function') {
+      li.append(' ', h('button', { 'data-bot': i, onclick: () => act(() => app.client.addBot(i)) }, 'Add computer'));
+    }
+    return li;
+  }));
+  $('#ready').hidden = watching || t.phase === 1;
+  $('#ready').disabled = !!((t.seats || [])[seat]?.flags & SEAT_FLAG_READY);
+  $('#resign').hidden = watching || t.phase !== 1;
+  $('#offer-draw').hidden = watching || t.phase !== 1 || t.game === 'dots' || t.game === 'aeroplane' || t.game === 'bomber';
+  $('#offer-takeback').hidden = watching || t.phase !== 1 || !['checkers', 'dots', 'paisho'].includes(t.game);
+  $('#offer-rematch').hidden = watching || !app.ended;
+  $('#invite-box').hidden = watching || t.phase !== 0;
+  const offerBox = $('#offer-box');
+  offerBox.hidden = !app.offer || watching || app.offer.seat === seat;
+  if (app.offer) $('#offer-text').textContent = offerText(app.offer);
+  renderBoard(t, seat);
+  renderMoves();
+}
+
+function clockText(i) {
+  const c = app.clocks?.seats?.[i] ?? app.clocks?.[i];
+  if (c === undefined || c === null) return '';
+  const ms = typeof c === 'number' ? c : c.remaining ?? c.left ?? c.total;
+  if (typeof ms !== 'number') return '';
+  const sec = Math.max(0, Math.round(ms / 1000));
+  return `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, '0')}`;
+}
+
+function renderBoard(t, seat) {
+  const live = app.client.view;
+  const replaying = app.replay >= 0;
+  const entry = replaying ? app.history[app.replay] : null;
+  const view = replaying ? viewAt(app.replay) : live;
+  const boardEl = $('#board');
+  const ctl = $('#controls');
+  if (!view || !GAMES[t.game]) {
+    boardEl.replaceChildren(h('p', { class: 'waiting' }, t.phase === 0 ? 'Waiting for every seat to be filled and ready.' : 'Loading the board…'));
+    ctl.replaceChildren(); $('#game-info').textContent = '';
+    return;
+  }
+  const toMove = Array.from(view.toMove || []);
+  const ctx = {
+    view: { ...view, cells: bytes(view.cells), extra: bytes(view.extra), toMove, scores: Array.from(view.scores || []) },
+    seat, table: t,
+    canMove: !replaying && t.phase === 1 && seat >= 0 && toMove.includes(seat) && view.status === 0,
+    seatName: (i) => t.seats?.[i]?.name || `seat ${i}`,
+    option: (k) => option(t, k),
+    send: (text) => act(() => app.client.moveText(text)),
+    error: (text) => showError({ text }),
+    redraw,
+  };
+  const out = GAMES[t.game].render(ctx, app.ui);
+  out.board.id = 'board-svg';
+  out.board.dataset.seq = view.seq;
+  out.board.dataset.status = view.status;
+  out.board.dataset.tomove = toMove.join(',');
+  out.board.dataset.game = t.game;
+  boardEl.replaceChildren(out.board);
+  ctl.replaceChildren(...(out.controls ? [out.controls] : []));
+  let info = out.info;
+  if (replaying) info = `Replay ${app.replay}/${app.history.length - 1}${entry?.move ? ': ' + moveText(entry.move) : ' (start)'} · ` + info;
+  if (app.ended && !replaying && t.phase !== 1) info = endText(app.ended) + ' · ' + info;
+  else if (ctx.canMove) info = 'Your move · ' + info;
+  $('#game-info').textContent = info;
+  $('#move-hint').textContent = out.hint || '';
+  $('#move-form').hidden = !ctx.canMove;
+  $('#replay').hidden = !(app.ended && t.phase !== 1 && app.history.length > 1);
+}
+
+// viewAt gives the View after history entry i, or the nearest one before
+// it that the client received (views are asked for after each move).
+function viewAt(i) {
+  for (let k = i; k >= 0; k--) if (app.history[k]?.view) return app.history[k].view;
+  return app.client.view;
+}
+
+function renderMoves() {
+  const el = $('#moves');
+  const items = app.history.filter((x) => x.move);
+  el.replaceChildren(...items.map((x, i) => h('li', {
+    'data-seq': x.seq, class: app.replay >= 0 && app.history[app.replay] === x ? 'current' : '',
+  }, moveText(x.move))));
+  el.scrollTop = el.scrollHeight;
+}
+
+function moveText(m) {
+  const t = currentTable();
+  const who = t?.seats?.[m.seat]?.name || `seat ${m.seat}`;
+  return `${who}: ${m.notation || '(secret)'}`;
+}
+
+const bytes = (b) => (b instanceof Uint8Array ? b : Uint8Array.from(b || []));
+const hex = (b) => Array.from(bytes(b)).map((x) => x.toString(16).padStart(2, '0')).join('');
+
+function endText(d) {
+  const t = currentTable();
+  const names = Array.from(d.winners || []).map((w) => t?.seats?.[w]?.name || `seat ${w}`);
+  const st = d.status === 2 ? 'Drawn' : `Won by ${names.join(' and ')}`;
+  return `Game over: ${st}${d.reason ? ` (${d.reason})` : ''}`;
+}
+
+const OFFERS = ['', 'a draw', 'a rematch', 'a takeback'];
+const OFFER_STATES = ['offers', 'agreed to', 'declined', 'expired:', 'withdrew'];
+function offerText(d) {
+  const t = currentTable();
+  const who = t?.seats?.[d.seat]?.name || `seat ${d.seat}`;
+  return `${who} ${OFFER_STATES[d.state] || ''} ${OFFERS[d.what] || ''}`;
+}
+
+// ---------- chat, log, errors ----------
+
+function addChat(d) {
+  const log = d.scope === 0 ? $('#lobby-chat-log') : $('#table-chat-log');
+  const room = d.scope === 2 ? ' (watchers)' : '';
+  log.append(h('li', { 'data-from': d.from }, h('b', {}, d.from + room + ': '), d.text));
+  log.scrollTop = log.scrollHeight;
+}
+function addLog(text) {
+  const log = $('#table-chat-log');
+  log.append(h('li', { class: 'sys' }, text));
+  log.scrollTop = log.scrollHeight;
+}
+function clearChat(sel) { $(sel).replaceChildren(); }
+
+function showError(e) {
+  const text = e?.text || e?.message || String(e);
+  const box = $('#toast');
+  box.textContent = text;
+  box.hidden = false;
+  box.dataset.count = String(Number(box.dataset.count || 0) + 1);
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => { box.hidden = true; }, 5000);
+}
+
+async function act(fn) {
+  try { await fn(); } catch (e) { showError(e); }
+}
+
+function renderInvites() {
+  const el = $('#invites');
+  el.replaceChildren(...app.invites.map((inv, i) => h('li', { 'data-invite': inv.from },
+    `${inv.from} invites you to ${TITLES[inv.game] || inv.game} (table #${inv.table}) `,
+    h('button', { class: 'accept-invite', onclick: () => { app.invites.splice(i, 1); renderInvites(); act(() => app.client.join(inv.table, { seat: NO_SEAT, code: inv.code || '' })); } }, 'Join'),
+    h('button', { onclick: () => { app.invites.splice(i, 1); renderInvites(); } }, 'Dismiss'))));
+}
+
+// ---------- the reference Bomber invitation (play a reference client) ----------
+
+function refEvent(ev, d) {
+  if (ev === 'refInvite' || ev === 'refInvitation') {
+    const from = d.from || d.name || d;
+    const el = $('#invites');
+    el.append(h('li', { 'data-ref-invite': from }, `${from} invites you to Bomber (reference client) `,
+      h('button', { onclick: (e) => { e.target.parentNode.remove(); act(() => app.client.answerInvite(true)); } }, 'Accept'),
+      h('button', { onclick: (e) => { e.target.parentNode.remove(); act(() => app.client.answerInvite(false)); } }, 'Refuse')));
+  } else if (ev === 'refGameOver') {
+    addLog('Reference Bomber game over');
+  }
+}
+
+// ---------- create form ----------
+
+function renderCreate() {
+  const sel = $('#game');
+  sel.replaceChildren(...app.catalog.map((g) => h('option', { value: g.name }, TITLES[g.name] || g.name)));
+  sel.onchange = renderCreateOptions;
+  renderCreateOptions();
+}
+
+function renderCreateOptions() {
+  const g = app.catalog.find((x) => x.name === $('#game').value);
+  if (!g) return;
+  const seats = $('#seats-n');
+  const min = g.min ?? g.minSeats, max = g.max ?? g.maxSeats;
+  seats.min = min; seats.max = max; seats.value = min;
+  seats.disabled = min === max;
+  const box = $('#game-options');
+  box.replaceChildren(...(g.options || []).map((o) => {
+    const id = 'opt-' + o.key;
+    let input;
+    if (o.kind === 1) input = h('input', { type: 'checkbox', id, 'data-key': o.key, checked: /^(true|on|yes|1)$/i.test(o.default) });
+    else if (o.kind === 2) input = h('select', { id, 'data-key': o.key }, (o.choices || []).map((c) => h('option', { value: c, selected: c === o.default }, c)));
+    else if (o.kind === 0) input = h('input', { type: 'number', id, 'data-key': o.key, min: o.min, max: o.max, value: o.default });
+    else input = h('input', { type: 'text', id, 'data-key': o.key, value: o.default, placeholder: o.default });
+    return h('label', { class: 'opt', title: o.doc || '' }, h('span', {}, o.key + (o.kind === 0 ? ` (${o.min}–${o.max})` : '')), input,
+      o.doc ? h('small', {}, o.doc) : '');
+  }));
+}
+
+function createRequest() {
+  const g = app.catalog.find((x) => x.name === $('#game').value);
+  const options = {};
+  for (const el of $('#game-options').querySelectorAll('[data-key]')) {
+    const o = g.options.find((x) => x.key === el.dataset.key);
+    const v = el.type === 'checkbox' ? (el.checked ? 'true' : 'false') : el.value;
+    const def = o.kind === 1 ? (/^(true|on|yes|1)$/i.test(o.default) ? 'true' : 'false') : o.default;
+    if (v !== def) options[o.key] = v;
+  }
+  return { game: g.name, seats: Number($('#seats-n').value), private: $('#private').checked, watch: Number($('#watch').value), options };
+}
+
+// ---------- wiring ----------
+
+function wire() {
+  const form = (sel, fn) => $(sel).addEventListener('submit', (e) => { e.preventDefault(); fn(e.target); });
+  form('#login-form', async () => {
+    const name = $('#name').value.trim(), password = $('#password').value;
+    $('#login-error').textContent = '';
+    $('#login-btn').disabled = true;
+    try {
+      await connect(name, password);
+      $('#me').textContent = name;
+      renderCreate();
+      showScreen(app.client.tableId ? 'table' : 'lobby');
+      renderAll();
+      performance.mark?.('bomber-lobby');
+    } catch (e) {
+      $('#login-error').textContent = e?.text || e?.message || String(e);
+      try { app.client?.close?.(); } catch { /* already closed */ }
+    } finally {
+      $('#login-btn').disabled = false;
+    }
+  });
+  form('#lobby-chat-form', (f) => sendChat(0, f));
+  form('#table-chat-form', (f) => sendChat(mySeat() < 0 ? 2 : 1, f));
+  form('#create-form', () => act(async () => { await app.client.createTable(createRequest()); }));
+  form('#code-form', () => act(async () => {
+    const id = Number($('#code-table').value), code = $('#code').value.trim().toUpperCase();
+    await app.client.join(id, { seat: NO_SEAT, code });
+  }));
+  form('#move-form', () => { const v = $('#move-input').value.trim(); if (v) { $('#move-input').value = ''; act(() => app.client.moveText(v)); } });
+  form('#invite-form', () => { const u = $('#invite-name').value.trim(); if (u) act(async () => { await app.client.invite(u); addLog(`Invited ${u}`); }); });
+  $('#refresh').onclick = refreshTables;
+  $('#ready').onclick = () => act(() => app.client.ready());
+  $('#leave').onclick = () => act(async () => { await app.client.leave(); });
+  $('#resign').onclick = () => { if (confirm('Resign this game?')) act(() => app.client.resign()); };
+  $('#offer-draw').onclick = () => act(() => app.client.offer(1, 0));
+  $('#offer-rematch').onclick = () => act(() => app.client.offer(2, 0));
+  $('#offer-takeback').onclick = () => act(() => app.client.offer(3, 0));
+  $('#offer-accept').onclick = () => act(() => app.client.offer(app.offer.what, 1));
+  $('#offer-decline').onclick = () => act(() => app.client.offer(app.offer.what, 2));
+  const step = (to) => { app.replay = Math.max(0, Math.min(app.history.length - 1, to)); redraw(); };
+  $('#replay-start').onclick = () => step(0);
+  $('#replay-prev').onclick = () => step((app.replay < 0 ? app.history.length - 1 : app.replay) - 1);
+  $('#replay-next').onclick = () => step((app.replay < 0 ? app.history.length - 1 : app.replay) + 1);
+  $('#replay-end').onclick = () => { app.replay = -1; redraw(); };
+  document.addEventListener('keydown', (e) => {
+    if (e.target.closest?.('input, textarea, select')) return;
+    if (app.ui.keys?.(e)) { e.preventDefault(); return; }
+    if (!$('#replay').hidden && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+      (e.key === 'ArrowLeft' ? $('#replay-prev') : $('#replay-next')).click();
+    }
+  });
+  const saved = sessionStorage.getItem('bomber.login');
+  if (saved) {
+    try {
+      const { name, password } = JSON.parse(saved);
+      $('#name').value = name; $('#password').value = password;
+      if (sessionStorage.getItem('bomber.seat')) $('#login-form').requestSubmit();
+    } catch { sessionStorage.removeItem('bomber.login'); }
+  }
+}
+
+function sendChat(scope, f) {
+  const input = f.querySelector('input');
+  const text = input.value.trim();
+  if (!text) return;
+  input.value = '';
+  act(() => app.client.chat(scope, text));
+}
+
+wire();
+showScreen('login');
+window.bomberApp = app; // for the browser tests and curious players
