@@ -1,0 +1,500 @@
+// BomberClient: the extended protocol's client state machine over a byte
+// transport (TCP in Node and Electron, WebSocket in browsers). It keeps what
+// a user interface needs (who is online, the table, the seat, the last view,
+// the moves) and turns every server message into a typed event.
+
+import {
+  T, MORE, FEATURE_TABLES, FEATURE_CHAT, PROTOCOL_VERSION, SEAT_ANY, SEAT_WATCHER,
+  FLAG_PRIVATE, Phase, SeatFlag, OfferWhat, OfferAnswer, Scope, ErrCode,
+  MessageDecoder, encodeMessage, encodeHello, decodeWelcome, decodeGame, encodeCreate,
+  encodeJoin, encodeWatch, encodeInvite, encodeMove, encodeMoveText, encodeOfferRequest,
+  encodeChat, decodeTable, decodeJoined, decodeStarted, decodeStep, decodeMoved,
+  decodeView, decodeGameEnd, decodeError, decodeChatMsg, decodeInvited, decodeCommit,
+  decodeAck, decodeOffer, encodeName, decodeName, encodeCoords, decodeCoords, errCodeName,
+  typeName,
+} from './segment.js';
+
+/** A request the server refused: `.code` is the reply or Error code, `.req` the request type. */
+export class RequestError extends Error {
+  constructor(req, code, text) {
+    super(`${typeName(req)} refused: ${text || errCodeName(code)} (code ${code})`);
+    this.name = 'RequestError';
+    /** The Error code (section 8.5), or the reference reply code for Info and Passwd. */
+    this.code = code;
+    /** The request type it answers (T.Join, ...). */
+    this.req = req;
+    /** The server's reason for people. */
+    this.text = text;
+  }
+}
+
+/** The connection closed before the server answered. */
+export class ClosedError extends Error {
+  constructor(message = 'connection closed') { super(message); this.name = 'ClosedError'; }
+}
+
+const OFFER_WHAT = { draw: OfferWhat.Draw, rematch: OfferWhat.Rematch, takeback: OfferWhat.Takeback };
+const OFFER_ANSWER = { propose: OfferAnswer.Propose, accept: OfferAnswer.Accept, decline: OfferAnswer.Decline };
+const SCOPES = { lobby: Scope.Lobby, table: Scope.Table, watchers: Scope.Watchers };
+const WATCH = { anyone: 0, code: 1, nobody: 2 };
+
+function lookup(map, v, what) {
+  if (typeof v === 'number') return v;
+  if (!(v in map)) throw new TypeError(`unknown ${what} ${JSON.stringify(v)}`);
+  return map[v];
+}
+
+function cell(p) {
+  if (Array.isArray(p)) return p;
+  return [p.x, p.y];
+}
+
+/**
+ * A client of bomberd's extended protocol. Create one with connectTCP or
+ * connectWebSocket; both say Hello and resolve once the server's Welcome
+ * arrived.
+ */
+export class BomberClient extends EventTarget {
+  /**
+   * Wraps a connected transport: {send(Uint8Array), close()}, whose owner
+   * calls client._data(bytes) and client._closed(error) (see the connect
+   * functions). Most callers use connectTCP or connectWebSocket instead.
+   */
+  constructor(transport, { features = FEATURE_TABLES | FEATURE_CHAT } = {}) {
+    super();
+    this._t = transport;
+    this._dec = new MessageDecoder();
+    this._out = [];
+    this._flushing = false;
+    this._pending = [];
+    this._login = null;
+    this._features = features;
+    /** The Welcome body, once it arrived. */
+    this.welcome = null;
+    /** The name this client logged in as (null before login). */
+    this.user = null;
+    /** Names of the other users online. */
+    this.users = new Set();
+    /** The last Table message of the table you sit or watch at (null: none). */
+    this.table = null;
+    /** The id of the table you sit or watch at (0: none). */
+    this.tableId = 0;
+    /** Your seat (SEAT_WATCHER, 255, when watching; null when at no table). */
+    this.seat = null;
+    /** The last View. */
+    this.view = null;
+    /** The Moved messages since the last Started. */
+    this.moves = [];
+    /** Whether the connection is closed. */
+    this.closed = false;
+    this._welcome = new Promise((res, rej) => { this._welcomeRes = res; this._welcomeRej = rej; });
+    this._welcome.catch(() => {});
+  }
+
+  /** Connects over TCP (Node and Electron's main process only), says Hello and waits for Welcome. */
+  static async connectTCP({ host = '127.0.0.1', port = 20343, features } = {}) {
+    const net = await import('node:net'); // imported here so that browsers never load it
+    const sock = net.connect({ host, port });
+    sock.setNoDelay(true);
+    await new Promise((res, rej) => {
+      sock.once('connect', res);
+      sock.once('error', rej);
+    });
+    const client = new BomberClient({
+      send: (b) => sock.write(b),
+      close: () => sock.end(),
+    }, { features });
+    sock.on('data', (b) => client._data(new Uint8Array(b.buffer, b.byteOffset, b.length)));
+    sock.on('error', (e) => client._closed(e));
+    sock.on('close', () => client._closed(null));
+    client._hello();
+    await client._welcome;
+    return client;
+  }
+
+  /**
+   * Connects to bomberd's WebSocket gateway (ws://host:20380/ws), says Hello
+   * and waits for Welcome. Uses the global WebSocket (browsers, Node 22+,
+   * Electron's renderer) unless a constructor is given.
+   */
+  static async connectWebSocket(url, { WebSocket: WS = globalThis.WebSocket, features } = {}) {
+    if (typeof WS !== 'function') throw new TypeError('no WebSocket constructor: pass {WebSocket}');
+    const ws = new WS(url);
+    ws.binaryType = 'arraybuffer';
+    await new Promise((res, rej) => {
+      ws.onopen = res;
+      ws.onerror = (e) => rej(new Error(`WebSocket ${url}: ${e?.message ?? 'connection failed'}`));
+    });
+    const client = new BomberClient({
+      send: (b) => ws.send(b),
+      close: () => ws.close(1000),
+    }, { features });
+    ws.onmessage = (e) => {
+      if (typeof e.data === 'string') { client._closed(new Error('text frame from server')); ws.close(); return; }
+      client._data(new Uint8Array(e.data));
+    };
+    ws.onerror = () => client._closed(new Error('WebSocket error'));
+    ws.onclose = (e) => client._closed(e.code === 1000 || e.code === 1005 ? null : new Error(`WebSocket closed: ${e.code} ${e.reason ?? ''}`.trim()));
+    client._hello();
+    await client._welcome;
+    return client;
+  }
+
+  /** Closes the connection. */
+  close() {
+    this._flush();
+    this._t.close();
+  }
+
+  /**
+   * Adds a listener for a typed event and returns a function that removes it.
+   * The listener receives the event's detail.
+   */
+  on(type, fn) {
+    const h = (e) => fn(e.detail);
+    this.addEventListener(type, h);
+    return () => this.removeEventListener(type, h);
+  }
+
+  /** Resolves with the detail of the next event of type for which pred is true. */
+  next(type, pred = () => true) {
+    return new Promise((res, rej) => {
+      const off = this.on(type, (d) => { if (pred(d)) { off(); offc(); res(d); } });
+      const offc = type === 'close' ? () => {} : this.on('close', () => { off(); offc(); rej(new ClosedError()); });
+    });
+  }
+
+  // ---- lobby ----
+
+  /** Logs in; resolves once the user list is in (client.users). Rejects with a RequestError (code 0 no such user, 3 wrong password, 4 unavailable). */
+  login(name, password) {
+    if (this._login) return Promise.reject(new Error('a login is in progress'));
+    return new Promise((resolve, reject) => {
+      this._login = { resolve, reject, phase: 'info', name, password };
+      this._send(T.Info, encodeName(name));
+    });
+  }
+
+  /** The games of the catalog. */
+  catalog() {
+    const games = [];
+    return this._request(T.CatalogReq, new Uint8Array(0), (k, m) => {
+      if (k === T.Game) { if (m) games.push(m); return undefined; }
+      if (k === T.Ack && m.req === T.CatalogReq) return games;
+      return undefined;
+    });
+  }
+
+  /** The public tables and the one you are at. */
+  listTables() {
+    const tables = new Map();
+    return this._request(T.ListReq, new Uint8Array(0), (k, m) => {
+      if (k === T.Table) { tables.set(m.id, m); return undefined; }
+      if (k === T.Ack && m.req === T.ListReq) return [...tables.values()];
+      return undefined;
+    });
+  }
+
+  /**
+   * Creates a table and sits at seat 0; resolves with its Table. options is
+   * an object ({rows: 4}) or a list of {key, value}; watch is 'anyone',
+   * 'code' or 'nobody'.
+   */
+  createTable({ game, seats = 2, private: priv = false, watch = 'anyone', options = {} }) {
+    const opts = Array.isArray(options) ? options : Object.entries(options).map(([key, value]) => ({ key, value: String(value) }));
+    const flags = (priv ? FLAG_PRIVATE : 0) | (lookup(WATCH, watch, 'watch policy') << 1);
+    return this._request(T.Create, encodeCreate({ game, seats, flags, options: opts }), this._joinedThenTable());
+  }
+
+  /** Sits at a table (seat: any free one unless given); resolves with its Table. */
+  join(tableId, { seat = SEAT_ANY, code = '' } = {}) {
+    return this._request(T.Join, encodeJoin({ table: tableId, seat, code }), this._joinedThenTable());
+  }
+
+  /** Watches a table; resolves with its Table. */
+  watch(tableId, { code = '' } = {}) {
+    return this._request(T.Watch, encodeWatch({ table: tableId, code }), this._joinedThenTable());
+  }
+
+  /** Leaves the table (resigning a running game you play). */
+  leave() {
+    return this._request(T.Leave, new Uint8Array(0), (k, m) => (k === T.Joined && m.table === 0 ? true : undefined));
+  }
+
+  /** Invites a user to the table you sit at. */
+  invite(user) {
+    return this._request(T.Invite, encodeInvite({ user }), null, true);
+  }
+
+  /** Says you are ready; resolves once the table shows it (or the game started). */
+  ready() {
+    return this._request(T.Ready, new Uint8Array(0), (k, m) => {
+      if (k === T.Started) return true;
+      if (k === T.Table && m.id === this.tableId && this.seat != null && this.seat !== SEAT_WATCHER &&
+        (m.phase === Phase.Playing || (m.seats[this.seat]?.flags & SeatFlag.Ready))) return true;
+      return undefined;
+    });
+  }
+
+  /** Plays a move {kind, arg}; resolves with its Moved. */
+  move({ kind, arg = [] }) {
+    return this._request(T.Move, encodeMove({ kind, arg }), this._movedBySeat());
+  }
+
+  /** Plays a move in the game's notation ("11-15", "a1-b1"); resolves with its Moved. */
+  moveText(text) {
+    return this._request(T.MoveText, encodeMoveText({ notation: text }), this._movedBySeat());
+  }
+
+  /** Asks for a fresh View; resolves with it. */
+  requestView() {
+    return this._request(T.ViewReq, new Uint8Array(0), (k, m) => (k === T.View ? m : undefined));
+  }
+
+  /** Proposes or answers an offer: what 'draw' | 'rematch' | 'takeback', answer 'propose' | 'accept' | 'decline'. */
+  offer(what, answer = 'propose') {
+    const w = lookup(OFFER_WHAT, what, 'offer');
+    const a = lookup(OFFER_ANSWER, answer, 'answer');
+    if (a === OfferAnswer.Accept) return this._request(T.Offer, encodeOfferRequest({ what: w, answer: a }), null, true);
+    return this._request(T.Offer, encodeOfferRequest({ what: w, answer: a }),
+      (k, m) => (k === T.Offer && m.what === w && m.seat === this.seat ? m : undefined));
+  }
+
+  /** Gives the game up. */
+  resign() {
+    return this._request(T.Resign, new Uint8Array(0), null, true);
+  }
+
+  /** Says something: scope 'lobby', 'table' (the players) or 'watchers'. */
+  chat(scope, text) {
+    const s = lookup(SCOPES, scope, 'scope');
+    return this._request(T.Chat, encodeChat({ scope: s, text }),
+      (k, m) => (k === T.ChatMsg && m.from === this.user && m.scope === s && m.text === text ? m : undefined));
+  }
+
+  // ---- the reference client's Bomber (section 2) ----
+
+  /** Invites a user to a game of Bomber the reference way (answered by an 'inviteAnswer' event). */
+  sendInvite(user) { this._send(T.SendInvit, encodeName(user)); }
+
+  /** Answers a 'recvInvite'. */
+  answerInvite(accept) { this._send(T.InvitResponse, Uint8Array.of(accept ? 1 : 2)); }
+
+  /** Sends your three planes: [{head: [x, y], tail: [x, y]}, ...] (x the row, y the column). */
+  sendBoard(planes) {
+    if (planes.length !== 3) throw new TypeError('a board has three planes');
+    const nums = planes.flatMap((p) => (Array.isArray(p) ? p : [...cell(p.head), ...cell(p.tail)]));
+    this._send(T.Board, encodeCoords(...nums));
+  }
+
+  /** Guesses one cell. */
+  guess(x, y) { this._send(T.SingleCoord, encodeCoords(x, y)); }
+
+  /** Guesses a whole plane by its head and tail centre. */
+  guessPlane(head, tail) { this._send(T.DoubleCoord, encodeCoords(...cell(head), ...cell(tail))); }
+
+  // ---- internals ----
+
+  _hello() {
+    this._send(T.Hello, encodeHello({ version: PROTOCOL_VERSION, features: this._features }));
+  }
+
+  _joinedThenTable() {
+    let joined = null;
+    return (k, m) => {
+      if (k === T.Joined && m.table !== 0) { joined = m; return undefined; }
+      if (k === T.Table && joined && m.id === joined.table) return m;
+      return undefined;
+    };
+  }
+
+  _movedBySeat() {
+    return (k, m) => (k === T.Moved && m.seat === this.seat ? m : undefined);
+  }
+
+  // _request sends a request and settles its promise: rejected by an Error
+  // naming its type, resolved by the first message match accepts. The hub
+  // answers requests in order, so any answer to a later request proves an
+  // earlier one without an answer of its own went through; requests with no
+  // answer on success (barrier) are followed by a ViewReq for that proof.
+  _request(type, body, match, barrier = false) {
+    if (this.closed) return Promise.reject(new ClosedError());
+    return new Promise((resolve, reject) => {
+      this._pending.push({ type, match, resolve, reject });
+      this._send(type, body);
+      if (barrier) {
+        this._pending.push({ type: T.ViewReq, match: (k) => (k === T.View ? true : undefined), resolve: () => {}, reject: () => {}, internal: true });
+        this._send(T.ViewReq, new Uint8Array(0));
+      }
+    });
+  }
+
+  _settle(i, ok, value) {
+    const done = this._pending.splice(0, i + 1);
+    const last = done.pop();
+    for (const p of done) p.resolve(undefined);
+    if (ok) last.resolve(value); else last.reject(value);
+  }
+
+  _send(type, body) {
+    this._out.push(encodeMessage(type, body));
+    if (!this._flushing) {
+      this._flushing = true;
+      queueMicrotask(() => this._flush());
+    }
+  }
+
+  // _flush writes what was queued since the last flush in one write (one
+  // WebSocket message).
+  _flush() {
+    this._flushing = false;
+    if (this._out.length === 0 || this.closed) { this._out = []; return; }
+    const n = this._out.reduce((s, b) => s + b.length, 0);
+    const buf = new Uint8Array(n);
+    let off = 0;
+    for (const b of this._out) { buf.set(b, off); off += b.length; }
+    this._out = [];
+    this._t.send(buf);
+  }
+
+  _emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }
+
+  /** Feeds bytes from the transport. */
+  _data(bytes) {
+    let msgs;
+    try {
+      msgs = this._dec.push(bytes);
+    } catch (e) {
+      this._emit('error', { error: e });
+      this._closed(e);
+      this._t.close();
+      return;
+    }
+    for (const { type, body } of msgs) {
+      try {
+        this._message(type, body);
+      } catch (e) {
+        this._emit('error', { error: e, type });
+      }
+    }
+  }
+
+  /** The transport closed (error: why, or null). */
+  _closed(error) {
+    if (this.closed) return;
+    this.closed = true;
+    const err = new ClosedError(error ? `connection closed: ${error.message}` : 'connection closed');
+    this._welcomeRej(err);
+    if (this._login) { this._login.reject(err); this._login = null; }
+    const pend = this._pending;
+    this._pending = [];
+    for (const p of pend) p.reject(err);
+    this._emit('close', { error });
+  }
+
+  _message(type, body) {
+    switch (type) {
+      case T.Welcome:
+        this.welcome = decodeWelcome(body);
+        this._welcomeRes(this.welcome);
+        return;
+      case T.InfoResp:
+      case T.PasswdResp: {
+        const l = this._login;
+        const code = body[0];
+        if (!l) return;
+        if (code !== 1) {
+          this._login = null;
+          l.reject(new RequestError(type === T.InfoResp ? T.Info : T.Passwd, code,
+            type === T.InfoResp ? (code === 0 ? 'no such user' : 'unavailable') : (code === 3 ? 'wrong password' : 'unavailable')));
+          return;
+        }
+        if (type === T.InfoResp) { l.phase = 'passwd'; this._send(T.Passwd, encodeName(l.password)); } else {
+          l.phase = 'sync';
+          this.user = l.name;
+          this.users.clear();
+        }
+        return;
+      }
+      case T.SyncBegin: this.users.add(decodeName(body)); return;
+      case T.SyncEnd:
+        this._emit('users', { users: this.users });
+        if (this._login?.phase === 'sync') { const l = this._login; this._login = null; l.resolve(); }
+        return;
+      case T.NewOnline: { const name = decodeName(body); this.users.add(name); this._emit('online', { user: name }); return; }
+      case T.NewOffline: { const name = decodeName(body); this.users.delete(name); this._emit('offline', { user: name }); return; }
+      case T.Refuse: this._emit('refuse', { code: body[0] }); return;
+      case T.RecvInvit: this._emit('recvInvite', { from: decodeName(body) }); return;
+      case T.InvitResponse: this._emit('inviteAnswer', { code: body[0], accepted: body[0] === 1 }); return;
+      case T.Board: {
+        const c = decodeCoords(body);
+        const planes = [];
+        for (let i = 0; c && i + 3 < c.length; i += 4) planes.push({ head: [c[i], c[i + 1]], tail: [c[i + 2], c[i + 3]] });
+        this._emit('board', { planes });
+        return;
+      }
+      case T.SingleCoord: { const c = decodeCoords(body) ?? []; this._emit('guess', { kind: 'single', x: c[0], y: c[1] }); return; }
+      case T.DoubleCoord: { const c = decodeCoords(body) ?? []; this._emit('guess', { kind: 'double', head: [c[0], c[1]], tail: [c[2], c[3]] }); return; }
+      case T.GameOver: this._emit('gameOver', {}); return;
+      default:
+    }
+    this._ext(type, body);
+  }
+
+  _ext(type, body) {
+    let m;
+    switch (type) {
+      case T.Game:
+        try { m = decodeGame(body); } catch (e) { this._emit('error', { error: e, type }); m = null; }
+        break;
+      case T.Table:
+        m = decodeTable(body);
+        if (m.id === this.tableId) { this.table = m; this._emit('table', m); }
+        break;
+      case T.Joined:
+        m = decodeJoined(body);
+        this.tableId = m.table;
+        this.seat = m.table === 0 ? null : m.seat;
+        if (m.table === 0) { this.table = null; }
+        this._emit('joined', m);
+        break;
+      case T.Started:
+        m = decodeStarted(body);
+        this.moves = [];
+        this._emit('started', m);
+        break;
+      case T.Step: m = decodeStep(body); this._emit('step', m); break;
+      case T.Moved: m = decodeMoved(body); this.moves.push(m); this._emit('moved', m); break;
+      case T.View: m = decodeView(body); this.view = m; this._emit('view', m); break;
+      case T.GameEnd: m = decodeGameEnd(body); this._emit('gameEnd', m); break;
+      case T.Commit: m = decodeCommit(body); this._emit('commit', m); break;
+      case T.Offer: m = decodeOffer(body); this._emit('offer', m); break;
+      case T.ChatMsg: m = decodeChatMsg(body); this._emit('chat', m); break;
+      case T.Invited: m = decodeInvited(body); this._emit('invited', m); break;
+      case T.Ack: m = decodeAck(body); break;
+      case T.Error: {
+        m = decodeError(body);
+        const i = this._pending.findIndex((p) => p.type === m.req);
+        if (i >= 0) {
+          const p = this._pending[i];
+          this._settle(i, false, new RequestError(m.req, m.code, m.text));
+          if (p.internal) return;
+          return;
+        }
+        this._emit('error', { error: new RequestError(m.req, m.code, m.text), ...m });
+        return;
+      }
+      default:
+        this._emit('error', { error: new Error(`unexpected ${typeName(type)}`), type });
+        return;
+    }
+    for (let i = 0; i < this._pending.length; i++) {
+      const p = this._pending[i];
+      if (!p.match) continue;
+      const v = p.match(type, m);
+      if (v !== undefined) { this._settle(i, true, v); break; }
+    }
+  }
+}
+
+export { T, MORE, SEAT_ANY, SEAT_WATCHER, ErrCode, Phase, SeatFlag, Scope };

@@ -1,0 +1,3 @@
+// @bomber-game/client: the Bomber protocol for browsers, Node and Electron.
+export * from './segment.js';
+export { BomberClient, RequestError, ClosedError } from './client.js';

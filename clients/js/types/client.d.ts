@@ -1,0 +1,101 @@
+// Type declarations for src/client.js: BomberClient and its events.
+import type {
+  Game, Table, JoinedBody, StartedBody, StepBody, MovedBody, ViewBody, GameEndBody,
+  CommitBody, OfferBody, ChatMsgBody, InvitedBody, WelcomeBody, ErrorBody, KV,
+} from './segment.js';
+
+/** A request the server refused. */
+export declare class RequestError extends Error {
+  /** The Error code (docs/protocol.md 8.5), or the reference reply code for a login (0 no such user, 3 wrong password, 4 unavailable). */
+  code: number;
+  /** The request type it answers (T.Join, ...; T.Info or T.Passwd for a login). */
+  req: number;
+  text: string;
+}
+/** The connection closed before the answer came. */
+export declare class ClosedError extends Error {}
+
+/** A cell (x the row, y the column, 0..9) of the reference Bomber board. */
+export type Cell = [number, number] | { x: number; y: number };
+export interface Plane { head: Cell; tail: Cell }
+
+export interface BomberEvents {
+  online: { user: string };
+  offline: { user: string };
+  users: { users: Set<string> };
+  table: Table;
+  joined: JoinedBody;
+  started: StartedBody;
+  moved: MovedBody;
+  step: StepBody;
+  view: ViewBody;
+  gameEnd: GameEndBody;
+  commit: CommitBody;
+  offer: OfferBody;
+  chat: ChatMsgBody;
+  invited: InvitedBody;
+  error: { error: Error; type?: number } & Partial<ErrorBody>;
+  close: { error: Error | null };
+  refuse: { code: number };
+  recvInvite: { from: string };
+  inviteAnswer: { code: number; accepted: boolean };
+  board: { planes: { head: [number, number]; tail: [number, number] }[] };
+  guess: { kind: 'single'; x: number; y: number } | { kind: 'double'; head: [number, number]; tail: [number, number] };
+  gameOver: {};
+}
+
+export interface Transport { send(bytes: Uint8Array): void; close(): void }
+
+export interface CreateOptions {
+  game: string;
+  seats?: number;
+  private?: boolean;
+  watch?: 'anyone' | 'code' | 'nobody' | 0 | 1 | 2;
+  options?: Record<string, string | number | boolean> | KV[];
+}
+
+export declare class BomberClient extends EventTarget {
+  constructor(transport: Transport, opts?: { features?: number });
+  static connectTCP(opts?: { host?: string; port?: number; features?: number }): Promise<BomberClient>;
+  static connectWebSocket(url: string, opts?: { WebSocket?: typeof WebSocket; features?: number }): Promise<BomberClient>;
+
+  readonly welcome: WelcomeBody | null;
+  readonly user: string | null;
+  readonly users: Set<string>;
+  readonly table: Table | null;
+  readonly tableId: number;
+  readonly seat: number | null;
+  readonly view: ViewBody | null;
+  readonly moves: MovedBody[];
+  readonly closed: boolean;
+
+  close(): void;
+  on<K extends keyof BomberEvents>(type: K, fn: (detail: BomberEvents[K]) => void): () => void;
+  next<K extends keyof BomberEvents>(type: K, pred?: (detail: BomberEvents[K]) => boolean): Promise<BomberEvents[K]>;
+  addEventListener<K extends keyof BomberEvents>(type: K, fn: (e: CustomEvent<BomberEvents[K]>) => void, opts?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, fn: EventListenerOrEventListenerObject | null, opts?: boolean | AddEventListenerOptions): void;
+
+  login(name: string, password: string): Promise<void>;
+  catalog(): Promise<Game[]>;
+  listTables(): Promise<Table[]>;
+  createTable(opts: CreateOptions): Promise<Table>;
+  join(tableId: number, opts?: { seat?: number; code?: string }): Promise<Table>;
+  watch(tableId: number, opts?: { code?: string }): Promise<Table>;
+  leave(): Promise<true>;
+  invite(user: string): Promise<void>;
+  ready(): Promise<true>;
+  move(m: { kind: number; arg?: ArrayLike<number> }): Promise<MovedBody>;
+  moveText(text: string): Promise<MovedBody>;
+  requestView(): Promise<ViewBody>;
+  offer(what: 'draw' | 'rematch' | 'takeback' | number, answer?: 'propose' | 'accept' | 'decline' | number): Promise<OfferBody | undefined>;
+  resign(): Promise<void>;
+  chat(scope: 'lobby' | 'table' | 'watchers' | number, text: string): Promise<ChatMsgBody>;
+
+  sendInvite(user: string): void;
+  answerInvite(accept: boolean): void;
+  sendBoard(planes: Plane[] | number[][]): void;
+  guess(x: number, y: number): void;
+  guessPlane(head: Cell, tail: Cell): void;
+}
+
+export { T, SEAT_ANY, SEAT_WATCHER, ErrCode, Phase, SeatFlag, Scope } from './segment.js';
