@@ -19,6 +19,7 @@ const NO_SEAT = 255;
 const $ = (sel) => document.querySelector(sel);
 const app = {
   client: null, me: '', catalog: [], tables: new Map(), users: [],
+  view: null, // the last View of the current table
   ui: {}, // per-game selection state (cleared on each new game)
   history: [], // [{seq, move, view}] of the current or last game, for replay
   replay: -1, // index into history while replaying, -1 live
@@ -45,7 +46,7 @@ async function connect(name, password) {
   await client.login(name, password);
   app.me = name;
   sessionStorage.setItem('bomber.login', JSON.stringify({ name, password }));
-  app.catalog = await client.catalog();
+  app.catalog = withFallbacks(await client.catalog());
   await refreshTables();
   await tryResume();
 }
@@ -89,19 +90,21 @@ function handle(ev, d) {
       if (d && d.id !== undefined) app.tables.set(d.id, d);
       renderTables(); redraw(); break;
     case 'joined':
-      app.ui = {}; app.offer = null;
+      app.ui = {}; app.offer = null; app.view = null;
       if (!c.tableId) { sessionStorage.removeItem('bomber.seat'); app.history = []; app.replay = -1; app.ended = null; }
       showScreen(c.tableId ? 'table' : 'lobby'); clearChat('#table-chat-log'); redraw(); break;
     case 'started':
-      app.ui = {}; app.history = [{ seq: 0, move: null, view: null }]; app.replay = -1; app.ended = null; app.offer = null;
+      app.ui = {}; app.history = [{ seq: 0, move: null, view: null }]; app.replay = -1; app.ended = null; app.offer = null; app.view = null;
       addLog(`Game started (seed commitment ${hex(d.seedCommit).slice(0, 16)}…)`); redraw(); break;
     case 'moved':
       record(d);
-      c.requestView().catch(() => {}); // a closed connection says so itself
+      askView();
       app.ui = keepUI(app.ui);
       redraw(); break;
+    case 'step': case 'commit':
+      askView(); break; // another seat's secret move shows only as steps and a commit
     case 'view':
-      snapshot(c.view || d); redraw(); break;
+      app.view = d; snapshot(d); redraw(); break;
     case 'gameEnd':
       app.ended = d; app.offer = null;
       addLog(endText(d)); redraw(); break;
@@ -127,6 +130,18 @@ function handle(ev, d) {
     default:
       refEvent(ev, d);
   }
+}
+
+// askView asks for a fresh View once per burst of messages (the server
+// sends moves and steps, not positions).
+let viewAsked = false;
+function askView() {
+  if (viewAsked) return;
+  viewAsked = true;
+  setTimeout(() => {
+    viewAsked = false;
+    if (app.client.tableId) app.client.requestView().catch(() => {}); // a closed connection says so itself
+  }, 0);
 }
 
 // keepUI keeps nothing but the Bomber planes being drawn across moves.
@@ -261,7 +276,7 @@ function clockText(i) {
 }
 
 function renderBoard(t, seat) {
-  const live = app.client.view;
+  const live = app.view; // the library keeps the last View of any table; this one is this table's
   const replaying = app.replay >= 0;
   const entry = replaying ? app.history[app.replay] : null;
   const view = replaying ? viewAt(app.replay) : live;
@@ -289,6 +304,8 @@ function renderBoard(t, seat) {
   out.board.dataset.status = view.status;
   out.board.dataset.tomove = toMove.join(',');
   out.board.dataset.game = t.game;
+  out.board.dataset.canmove = ctx.canMove ? 1 : 0;
+  out.board.dataset.pick = JSON.stringify([app.ui.path, app.ui.pick, app.ui.hand, app.ui.from, app.ui.planes?.length]);
   boardEl.replaceChildren(out.board);
   ctl.replaceChildren(...(out.controls ? [out.controls] : []));
   let info = out.info;
@@ -296,6 +313,7 @@ function renderBoard(t, seat) {
   if (app.ended && !replaying && t.phase !== 1) info = endText(app.ended) + ' · ' + info;
   else if (ctx.canMove) info = 'Your move · ' + info;
   $('#game-info').textContent = info;
+  $('#game-info').dataset.ended = app.ended && !replaying ? 1 : 0;
   $('#move-hint').textContent = out.hint || '';
   $('#move-form').hidden = !ctx.canMove;
   $('#replay').hidden = !(app.ended && t.phase !== 1 && app.history.length > 1);
@@ -305,7 +323,7 @@ function renderBoard(t, seat) {
 // it that the client received (views are asked for after each move).
 function viewAt(i) {
   for (let k = i; k >= 0; k--) if (app.history[k]?.view) return app.history[k].view;
-  return app.client.view;
+  return app.view;
 }
 
 function renderMoves() {
@@ -357,7 +375,7 @@ function addLog(text) {
 function clearChat(sel) { $(sel).replaceChildren(); }
 
 function showError(e) {
-  const text = e?.text || e?.message || String(e);
+  const text = e?.text || e?.message || e?.error?.text || e?.error?.message || String(e);
   const box = $('#toast');
   box.textContent = text;
   box.hidden = false;
@@ -408,6 +426,7 @@ function renderCreateOptions() {
   const min = g.min ?? g.minSeats, max = g.max ?? g.maxSeats;
   seats.min = min; seats.max = max; seats.value = min;
   seats.disabled = min === max;
+  $('#opt-extra').value = '';
   const box = $('#game-options');
   box.replaceChildren(...(g.options || []).map((o) => {
     const id = 'opt-' + o.key;
@@ -421,6 +440,28 @@ function renderCreateOptions() {
   }));
 }
 
+// SEAT_RANGES are the five games' seat counts, for a game whose catalogue
+// entry did not arrive (its options can still be given as key=value).
+const SEAT_RANGES = { bomber: [2, 2], checkers: [2, 2], dots: [2, 4], aeroplane: [2, 4], paisho: [2, 2] };
+function withFallbacks(list) {
+  const out = (list || []).filter(Boolean);
+  for (const [name, [min, max]] of Object.entries(SEAT_RANGES)) {
+    if (!out.some((g) => g.name === name)) out.push({ name, min, max, options: [], fallback: true });
+  }
+  return out;
+}
+
+// extraOptions reads the free "key=value key=value" field (options the
+// form does not list, such as a later server's clock settings).
+function extraOptions(text) {
+  const out = {};
+  for (const pair of text.trim().split(/\s+/).filter(Boolean)) {
+    const i = pair.indexOf('=');
+    if (i > 0) out[pair.slice(0, i)] = pair.slice(i + 1);
+  }
+  return out;
+}
+
 function createRequest() {
   const g = app.catalog.find((x) => x.name === $('#game').value);
   const options = {};
@@ -430,6 +471,7 @@ function createRequest() {
     const def = o.kind === 1 ? (/^(true|on|yes|1)$/i.test(o.default) ? 'true' : 'false') : o.default;
     if (v !== def) options[o.key] = v;
   }
+  Object.assign(options, extraOptions($('#opt-extra').value));
   return { game: g.name, seats: Number($('#seats-n').value), private: $('#private').checked, watch: Number($('#watch').value), options };
 }
 
@@ -441,6 +483,7 @@ function wire() {
     const name = $('#name').value.trim(), password = $('#password').value;
     $('#login-error').textContent = '';
     $('#login-btn').disabled = true;
+    performance.mark('bomber-login');
     try {
       await connect(name, password);
       $('#me').textContent = name;
@@ -467,7 +510,13 @@ function wire() {
   $('#refresh').onclick = refreshTables;
   $('#ready').onclick = () => act(() => app.client.ready());
   $('#leave').onclick = () => act(async () => { await app.client.leave(); });
-  $('#resign').onclick = () => { if (confirm('Resign this game?')) act(() => app.client.resign()); };
+  // Resign asks to be pressed twice (no modal dialog, so keyboards and tests reach it).
+  $('#resign').onclick = (e) => {
+    const b = e.currentTarget;
+    if (b.dataset.armed) { delete b.dataset.armed; b.textContent = 'Resign'; act(() => app.client.resign()); return; }
+    b.dataset.armed = 1; b.textContent = 'Really resign?';
+    setTimeout(() => { delete b.dataset.armed; b.textContent = 'Resign'; }, 4000);
+  };
   $('#offer-draw').onclick = () => act(() => app.client.offer(1, 0));
   $('#offer-rematch').onclick = () => act(() => app.client.offer(2, 0));
   $('#offer-takeback').onclick = () => act(() => app.client.offer(3, 0));

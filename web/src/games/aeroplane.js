@@ -55,7 +55,7 @@ export function render(ctx, ui) {
       const n = stacks.get(key) || 0; stacks.set(key, n + 1);
       x += n * 4; y -= n * 4;
     }
-    const movable = mine && phase === 1 && v !== 57 && (v !== 0 || face === 6 || (face === 5 && view.extra[5] & 8));
+    const movable = mine && seat === actor && phase === 1 && v !== 57 && (v !== 0 || face === 6 || (face === 5 && view.extra[5] & 8));
     const g = s('g', { 'data-piece': `${seat}-${k}`, 'data-pos': v, class: movable ? 'ae-movable' : '' },
       s('circle', { cx: x, cy: y, r: 8, fill: SEAT_COLORS[seat], class: 'ae-piece' }),
       s('text', { x, y: y + 4, class: 'ae-label' }, k + 1));
