@@ -4,7 +4,7 @@ PKGS      ?= ./...
 FUZZTIME  ?= 30s
 BENCHTIME ?= 1s
 
-.PHONY: all build bin test vet bench bench-micro fuzz run clean
+.PHONY: all build bin test test-js vet bench bench-micro fuzz run clean
 
 all: build
 
@@ -26,8 +26,18 @@ vet:
 # The whole suite with the race detector. Fuzz corpora under testdata/fuzz are
 # replayed as ordinary tests. MySQL tests need MariaDB (scripts/mariadb.sh);
 # with BOMBER_REQUIRE_MYSQL=1 they fail instead of skipping when it is absent.
-test: vet
+test: vet test-js
 	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+	# two thousand random games through the hub, no byte leaking a secret (fast without -race)
+	BOMBER_LEAK_GAMES=400 $(GO) test -count=1 -run 'TestRandomGamesKeepSecrets' ./statemachine/
+
+# The JavaScript client library's tests (clients/js, Node 20 or later) with
+# Node's test runner, against a bomberd built from this tree. Node 20 needs
+# --experimental-websocket for its global WebSocket; later versions have it.
+NODE ?= node
+test-js:
+	@command -v $(NODE) >/dev/null || { echo "test-js: $(NODE) not found (Node 20 or later is needed)"; exit 1; }
+	cd clients/js && $(NODE) $$($(NODE) -e 'process.stdout.write(typeof WebSocket === "function" ? "" : "--experimental-websocket")') --test test/*.test.js
 
 # The comparison table of docs/performance.md: bomberd on the epoll reactor
 # and on the net transport side by side (BENCH_QUICK=1 for a shorter run).

@@ -165,6 +165,11 @@ func (c *Capture) Out(id statemachine.ConnID, seg segment.Segment) {
 
 // Closed records the end of a connection: "closed" when the server ended
 // it, "close" when the client did.
+// Bot records a computer player's move, an input the hub needs to replay.
+func (c *Capture) Bot(a statemachine.BotAnswer) {
+	c.emit(transcript.Entry{Op: transcript.Bot, Bot: transcript.BotMove{Table: a.Table, Seat: int8(a.Seat), Seq: a.Seq, Move: a.Move}}, "")
+}
+
 func (c *Capture) Closed(id statemachine.ConnID, byServer bool) {
 	cs := c.conns[id]
 	if cs == nil {

@@ -48,8 +48,8 @@ func asCaptured(es []transcript.Entry) []transcript.Entry {
 	var out []transcript.Entry
 	for _, e := range transcript.Events(es) {
 		switch e.Op {
-		case transcript.Clock, transcript.StoreDown, transcript.StoreUp:
-			continue
+		case transcript.Clock, transcript.StoreDown, transcript.StoreUp, transcript.Bot:
+			continue // not on the wire (a computer player's move is an input inside the daemon)
 		case transcript.Open:
 			names[e.Conn] = fmt.Sprintf("c%d", len(names)+1)
 		}

@@ -18,7 +18,7 @@ work=$(mktemp -d /tmp/bomber-soak.XXXXXX)
 port=$((21000 + RANDOM % 2000)); admin=$((port + 1))
 export BOMBER_STORE_SQLITE_PATH=$work/bomber.db BOMBER_STORE_DEMO_ACCOUNTS=false \
   BOMBER_HASHING_MEMORY_KIB=64 BOMBER_HASHING_ITERATIONS=1 \
-  BOMBER_LISTEN=127.0.0.1:$port BOMBER_ADMIN_LISTEN=127.0.0.1:$admin \
+  BOMBER_LISTEN=127.0.0.1:$port BOMBER_ADMIN_LISTEN=127.0.0.1:$admin BOMBER_WEB_LISTEN= \
   BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0 BOMBER_LIMITS_SEGMENT_RATE=0 BOMBER_LOG_LEVEL=warn
 # bomber-load's users u000000... with password 123, imported as reference-server MD5 rows
 md5=$(printf 123 | md5sum | cut -d' ' -f1)

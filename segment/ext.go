@@ -26,13 +26,16 @@ const (
 	More Type = 0x80
 
 	extFirst Type = 0x20 // first extended descriptor
-	extLast  Type = 0x3F // last extended descriptor
+	extLast  Type = 0x46 // last extended descriptor (0x3C-0x3E and 0x42 are unassigned)
 )
 
 // Feature bits of Hello and Welcome (u32).
 const (
-	FeatureTables uint32 = 1 // rooms: the game catalog, tables, games played at them
-	FeatureChat   uint32 = 2 // Chat and ChatMsg
+	FeatureTables uint32 = 1  // rooms: the game catalog, tables, games played at them
+	FeatureChat   uint32 = 2  // Chat and ChatMsg
+	FeatureResume uint32 = 4  // Seated, Resume, Away, Bye: seats held through a dropped connection
+	FeatureBots   uint32 = 8  // Bot: computer players in seats
+	FeatureClocks uint32 = 16 // Clock: turn clocks
 )
 
 // The extended message types. "C→S" is client to server. Each line gives
@@ -170,6 +173,8 @@ var caps = [extLast - extFirst + 1]int16{
 	Moved - extFirst: 96 + 1, ViewMsg - extFirst: 1024 + 1, GameEnd - extFirst: 128 + 1,
 	ErrorMsg - extFirst: 64 + 1, ChatMsg - extFirst: 340 + 1, Invited - extFirst: 96 + 1,
 	Commit - extFirst: 64 + 1, Ack - extFirst: 29 + 1,
+	Bot - extFirst: 1 + 1, Seated - extFirst: 29 + 1, Resume - extFirst: 29 + 1,
+	Clock - extFirst: 64 + 1, Away - extFirst: 29 + 1, Bye - extFirst: 0 + 1,
 }
 
 // extNames are the spec's names (what transcripts and people read).
@@ -178,9 +183,10 @@ var extNames = [extLast - extFirst + 1]string{
 	"Leave", "Invite", "Ready", "Move", "MoveText", "ViewReq", "Offer", "Resign",
 	"Chat", "Table", "Joined", "Started", "Step", "Moved", "View", "GameEnd",
 	"Error", "ChatMsg", "Invited", "Commit", "", "", "", "Ack",
+	"Bot", "Seated", "", "Resume", "Clock", "Away", "Bye",
 }
 
-// Extended reports whether t lies in the extended range 0x20..0x3F, with or
+// Extended reports whether t lies in the extended range 0x20..0x46, with or
 // without the More bit (assigned or not; see KnownExtended).
 func (t Type) Extended() bool { b := t &^ More; return b >= extFirst && b <= extLast }
 

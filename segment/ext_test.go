@@ -19,6 +19,7 @@ var assigned = map[Type]int{
 	Watch: 64, Leave: 0, Invite: 32, Ready: 0, Move: 18, MoveText: 64, ViewReq: 0, Offer: 8,
 	Resign: 0, Chat: 300, TableInfo: 512, Joined: 29, Started: 64, StepMsg: 29, Moved: 96,
 	ViewMsg: 1024, GameEnd: 128, ErrorMsg: 64, ChatMsg: 340, Invited: 96, Commit: 64, Ack: 29,
+	Bot: 1, Seated: 29, Resume: 29, Clock: 64, Away: 29, Bye: 0,
 }
 
 func TestExtendedDescriptors(t *testing.T) {
@@ -37,7 +38,7 @@ func TestExtendedDescriptors(t *testing.T) {
 		if ty.KnownExtended() != (ok || frag) {
 			t.Errorf("%#x KnownExtended = %v", d, ty.KnownExtended())
 		}
-		if ty.Extended() != (d&0x7f >= 0x20 && d&0x7f <= 0x3f) {
+		if ty.Extended() != (d&0x7f >= 0x20 && d&0x7f <= 0x46) {
 			t.Errorf("%#x Extended = %v", d, ty.Extended())
 		}
 		if ty.Extended() && ty.Known() {
@@ -73,14 +74,18 @@ func TestExtendedDescriptors(t *testing.T) {
 }
 
 // TestDocExamples checks every hex example beside the extended constants
-// in ext.go: it parses as one segment whose type is the one the comment
+// in ext.go and seats.go: it parses as one segment whose type is the one the comment
 // names, and single-segment messages decode.
 func TestDocExamples(t *testing.T) {
-	f, err := os.Open("ext.go")
+	a, err := os.ReadFile("ext.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	b, err := os.ReadFile("seats.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := bytes.NewReader(append(a, b...))
 	example := regexp.MustCompile(`^\t//   ((?:[0-9a-f]{2}(?:×[0-9]+)?(?: |$))+)\s*(?:\((?:C→S|S→C)\)\s+)?(\S*)`)
 	sc := bufio.NewScanner(f)
 	count := 0

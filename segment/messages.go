@@ -1018,7 +1018,7 @@ func DecodeAckBody(body []byte) (m AckBody, err error) {
 // 2 bytes and as OfferBody otherwise; empty types give EmptyMsg.
 func DecodeMessage(t Type, body []byte) (Message, error) {
 	switch t {
-	case CatalogReq, ListReq, Leave, Ready, ViewReq, Resign:
+	case CatalogReq, ListReq, Leave, Ready, ViewReq, Resign, Bye:
 		return EmptyMsg{t}, DecodeEmpty(body)
 	case Hello:
 		return DecodeHelloMsg(body)
@@ -1067,6 +1067,16 @@ func DecodeMessage(t Type, body []byte) (Message, error) {
 		return DecodeInvitedBody(body)
 	case Commit:
 		return DecodeCommitBody(body)
+	case Bot:
+		return DecodeBotMsg(body)
+	case Seated:
+		return DecodeSeatedBody(body)
+	case Resume:
+		return DecodeResumeMsg(body)
+	case Clock:
+		return DecodeClockBody(body)
+	case Away:
+		return DecodeAwayBody(body)
 	case Ack:
 		return DecodeAckBody(body)
 	}

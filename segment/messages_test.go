@@ -44,6 +44,12 @@ func samples() []Message {
 		OfferMsg{What: OfferDraw, Answer: OfferPropose},
 		OfferBody{What: OfferTakeback, State: OfferWithdrawn, Seat: 2},
 		EmptyMsg{Resign},
+		BotMsg{Seat: SeatAny},
+		SeatedBody{Table: 1, Seat: 2, Token: [TokenLen]byte{1, 2, 3, 15: 0xff}},
+		ResumeMsg{Table: 1, Seat: 2, Token: [TokenLen]byte{9, 15: 1}, LastSeq: 77},
+		ClockBody{Table: 3, Seats: []ClockSeat{{Left: 30000, Flags: ClockRunning}, {Left: -1}, {Left: 5, Flags: ClockPaused}}},
+		AwayBody{Table: 3, Seat: 1, Grace: 60000},
+		EmptyMsg{Bye},
 		ChatBody{Scope: ScopeTable, Text: "héllo"},
 		ChatBody{Scope: ScopeLobby, Text: strings.Repeat("ab", 149) + "c"}, // 300 bytes: the cap
 		TableBody{ID: 7, Game: "dots", Flags: FlagPrivate, Phase: PhasePlaying, Watchers: 513, Code: "ABCDEF",

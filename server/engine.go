@@ -1,8 +1,11 @@
 package server
 
 import (
+	"cmp"
 	"errors"
 	"net/netip"
+	"slices"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -22,11 +25,15 @@ type link interface {
 	shut()
 	// kill closes the connection at once.
 	kill()
+	// unread is how many bytes are queued for the peer and not yet taken
+	// by the kernel (the engine's outQueued is the sum over all links).
+	unread() int
 }
 
 // conn is one connection as the engine sees it.
 type conn struct {
 	id      statemachine.ConnID
+	ip      netip.Addr // the source address (account checks are bounded per address)
 	dec     segment.Decoder
 	link    link
 	partial int64 // engine time the current incomplete segment started; 0 for none
@@ -40,6 +47,7 @@ type engine struct {
 	cfg      Config
 	hub      *statemachine.Hub
 	pool     *pool
+	bots     *botPool
 	log      *zap.Logger
 	start    time.Time
 	conns    map[statemachine.ConnID]*conn
@@ -51,6 +59,10 @@ type engine struct {
 	scratch  []byte
 	admitted int
 	perIP    map[netip.Addr]int
+	// outQueued is the output queued for every connection and not yet
+	// taken by the kernel (the net transport's writers subtract from it on
+	// their own goroutines).
+	outQueued atomic.Int64
 }
 
 func newEngine(cfg Config, p *pool) *engine {
@@ -62,6 +74,7 @@ func newEngine(cfg Config, p *pool) *engine {
 		cfg:     cfg,
 		hub:     statemachine.New(cfg.Hub),
 		pool:    p,
+		bots:    newBotPool(p.ctx, cfg, p.wake),
 		log:     cfg.Logger,
 		start:   cfg.Clock.Now(),
 		conns:   make(map[statemachine.ConnID]*conn),
@@ -109,7 +122,7 @@ func (e *engine) wall(t int64) time.Time { return e.start.Add(time.Duration(t - 
 
 func (e *engine) open(l link, ip netip.Addr, remote string) *conn {
 	e.nextID++
-	c := &conn{id: e.nextID, link: l}
+	c := &conn{id: e.nextID, link: l, ip: ip}
 	e.conns[c.id] = c
 	if e.cfg.Tap != nil {
 		e.cfg.Tap.Opened(c.id, remote)
@@ -183,6 +196,7 @@ func (e *engine) drop(c *conn, reason CloseReason, kill bool) {
 	delete(e.conns, c.id)
 	delete(e.partial, c)
 	e.hub.Closed(e.now(), c.id)
+	e.cancelChecks(c)
 	e.obs.ConnClosed(reason)
 	if e.cfg.Tap != nil {
 		e.cfg.Tap.Closed(c.id, reason != ReasonPeer)
@@ -192,6 +206,13 @@ func (e *engine) drop(c *conn, reason CloseReason, kill bool) {
 	} else {
 		c.link.shut()
 	}
+}
+
+// cancelChecks withdraws c's account checks that are still waiting: the
+// hub forgets them (a cancelled check was never run, so it counts as
+// nothing).
+func (e *engine) cancelChecks(c *conn) {
+	e.pool.cancel(c.id, func(id uint64) { e.hub.Answer(e.now(), id, statemachine.Unavailable) })
 }
 
 // tick passes time: hub deadlines and incomplete-segment timeouts.
@@ -209,9 +230,34 @@ func (e *engine) tick() {
 	}
 }
 
-// answer delivers a worker's account answer.
-func (e *engine) answer(id uint64, a statemachine.Answer) {
-	e.hub.Answer(e.now(), id, a)
+// drainBots delivers the moves bot workers have chosen.
+func (e *engine) drainBots() {
+	for {
+		select {
+		case a := <-e.bots.results:
+			e.botAnswer(a)
+		default:
+			return
+		}
+	}
+}
+
+func (e *engine) botAnswer(a statemachine.BotAnswer) {
+	if e.cfg.Tap != nil {
+		e.cfg.Tap.Bot(a)
+	}
+	e.hub.BotMove(e.now(), a)
+}
+
+// answer delivers a worker's account answer. A failure that locks its
+// address out also drops the password checks that address has waiting:
+// they are answered code 4 without hashing.
+func (e *engine) answer(res result) {
+	now := e.now()
+	e.hub.Answer(now, res.id, res.a)
+	if (res.a == statemachine.WrongPassword || res.a == statemachine.NotFound) && e.hub.AddressLocked(now, res.src.String()) {
+		e.pool.dropSource(res.src, func(id uint64) { e.hub.Answer(now, id, statemachine.Unavailable) })
+	}
 	e.bound()
 }
 
@@ -233,6 +279,7 @@ func (e *engine) bound() {
 // is told) whose outputs must not be lost. Sends are coalesced per
 // connection and written once per call.
 func (e *engine) process() {
+	e.drainBots()
 	for {
 		rd := e.hub.Ready()
 		if rd.Empty() {
@@ -244,6 +291,7 @@ func (e *engine) process() {
 		b.Checks = append(b.Checks[:0], rd.Checks...)
 		b.Records = append(b.Records[:0], rd.Records...)
 		b.Notices = append(b.Notices[:0], rd.Notices...)
+		b.Bots = append(b.Bots[:0], rd.Bots...)
 		e.hub.Advance()
 		for _, n := range b.Notices {
 			e.log.Warn(n.Kind.String(), zap.Uint64("conn", uint64(n.Conn)), zap.String("user", n.User), zap.String("source", n.Source))
@@ -274,6 +322,7 @@ func (e *engine) process() {
 				c.gone = true
 				delete(e.conns, id)
 				delete(e.partial, c)
+				e.cancelChecks(c)
 				e.obs.ConnClosed(ReasonServer)
 				if e.cfg.Tap != nil {
 					e.cfg.Tap.Closed(c.id, true)
@@ -282,11 +331,23 @@ func (e *engine) process() {
 			}
 		}
 		for _, ch := range b.Checks {
-			if !e.pool.check(ch) {
-				e.log.Warn("account check queue full; answering unavailable", zap.String("user", ch.User))
+			c := e.conns[ch.Conn]
+			switch {
+			case c == nil || c.gone:
+				e.hub.Answer(e.now(), ch.ID, statemachine.Unavailable) // closed already: not worth asking
+			case !e.pool.check(ch, c.ip):
+				e.log.Warn("account check refused (queue full, or too many from this address or for this name); answering unavailable",
+					zap.String("user", ch.User), zap.String("source", c.ip.String()))
 				e.hub.Answer(e.now(), ch.ID, statemachine.Unavailable)
 			}
 		}
+		for _, req := range b.Bots {
+			if !e.bots.ask(req) {
+				e.log.Warn("bot queue full; playing a random legal move", zap.String("game", req.Game))
+				e.botAnswer(fallbackMove(req))
+			}
+		}
+		clear(b.Bots) // they hold game copies
 		for _, r := range b.Records {
 			e.obs.GameEnded(r.Reason)
 			e.pool.record(r, e.wall(r.Start), e.wall(r.End))
@@ -303,6 +364,50 @@ func (e *engine) process() {
 	}
 	clear(e.flushq)
 	e.flushq = e.flushq[:0]
+	if e.shedOutput() {
+		e.process() // the hub has told the others; send that
+	}
+}
+
+// shedOutput keeps the output queued for all connections together within
+// MaxOutputTotal: past it, the connections with the most unread output
+// (the slowest readers) are disconnected, as many as it takes. It reports
+// whether it disconnected any.
+func (e *engine) shedOutput() bool {
+	over := e.outQueued.Load() - int64(e.cfg.MaxOutputTotal)
+	if e.cfg.MaxOutputTotal <= 0 || over <= 0 {
+		return false
+	}
+	type backlog struct {
+		c *conn
+		n int
+	}
+	var bl []backlog
+	for _, c := range e.conns {
+		if n := c.link.unread(); n > 0 {
+			bl = append(bl, backlog{c, n})
+		}
+	}
+	slices.SortFunc(bl, func(a, b backlog) int {
+		if a.n != b.n {
+			return cmp.Compare(b.n, a.n)
+		}
+		return cmp.Compare(a.c.id, b.c.id)
+	})
+	n := 0
+	for _, b := range bl {
+		if over <= 0 {
+			break
+		}
+		over -= int64(b.n)
+		e.drop(b.c, ReasonOutputMemory, true)
+		n++
+	}
+	if n > 0 {
+		e.log.Warn("unread output of all connections over limits.max_output_total; disconnected the slowest readers",
+			zap.Int("connections", n), zap.Int("max_output_total", e.cfg.MaxOutputTotal))
+	}
+	return n > 0
 }
 
 // shutdown ends games as aborted and closes every connection.

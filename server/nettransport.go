@@ -6,11 +6,10 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
-
-	"github.com/bomber-game/bomber/statemachine"
 )
 
 // NetTransport serves over the net package with a goroutine per connection
@@ -18,16 +17,14 @@ import (
 // It works on every system and under TLS, and is the baseline the reactor
 // is measured against.
 type NetTransport struct {
+	door
 	cfg    Config
-	eng    *engine
 	pool   *pool
-	events chan func()
 	wakeCh chan struct{}
 
 	mu        sync.Mutex
 	listeners []net.Listener
 	startOnce sync.Once
-	done      chan struct{}
 	stopped   bool
 }
 
@@ -51,8 +48,10 @@ type nconn struct {
 	dead     chan struct{}
 	once     sync.Once
 	admitted bool
-	writing  bool      // the writer is inside a Write: output is waiting on the client
-	since    time.Time // when that Write began
+	finished bool         // closed: output sent now goes nowhere
+	pending  atomic.Int64 // output queued or being written (link.unread)
+	writing  bool         // the writer is inside a Write: output is waiting on the client
+	since    time.Time    // when that Write began
 }
 
 // stallAfter is how long the writer may sit in one Write before the output
@@ -66,10 +65,9 @@ const (
 func NewNetTransport(cfg Config) *NetTransport {
 	cfg.defaults()
 	t := &NetTransport{
+		door:   newDoor(1024, nil), // the loop selects on its channel
 		cfg:    cfg,
-		events: make(chan func(), 1024),
 		wakeCh: make(chan struct{}, 1),
-		done:   make(chan struct{}),
 	}
 	t.pool = newPool(cfg, func() {
 		select {
@@ -89,12 +87,12 @@ func (t *NetTransport) loop() {
 	defer tick.Stop()
 	for !t.stopped {
 		select {
-		case f := <-t.events:
+		case f := <-t.in:
 			t0 := time.Now()
 			f()
 			for i := 0; i < 256; i++ { // batch what is already waiting
 				select {
-				case f := <-t.events:
+				case f := <-t.in:
 					f()
 					continue
 				default:
@@ -121,41 +119,10 @@ func (t *NetTransport) drainResults() {
 	for {
 		select {
 		case res := <-t.pool.results:
-			t.eng.answer(res.id, res.a)
+			t.eng.answer(res)
 		default:
 			return
 		}
-	}
-}
-
-func (t *NetTransport) engine() *engine { return t.eng }
-
-// post runs f on the loop; false once the transport has stopped.
-func (t *NetTransport) post(f func()) bool {
-	select {
-	case t.events <- f:
-		return true
-	case <-t.done:
-		return false
-	}
-}
-
-func (t *NetTransport) do(ctx context.Context, f func()) error {
-	ran := make(chan struct{})
-	select {
-	case t.events <- func() { f(); close(ran) }:
-	case <-t.done:
-		return ErrClosed
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	select {
-	case <-ran:
-		return nil
-	case <-t.done:
-		return ErrClosed
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 }
 
@@ -270,11 +237,13 @@ func (n *nconn) writer() {
 			for len(out) > 0 {
 				k := wholeSegments(out)
 				if _, err := n.nc.Write(out[:k]); err != nil {
+					n.account(-len(out))
 					n.t.post(func() { n.t.engine().closed(n.c, ReasonPeer) })
 					n.finish()
 					return
 				}
 				out = out[k:]
+				n.account(-k)
 			}
 			n.mu.Lock()
 			n.writing = false
@@ -290,6 +259,12 @@ func (n *nconn) writer() {
 // finish ends the connection's goroutines; runs once.
 func (n *nconn) finish() {
 	n.once.Do(func() {
+		n.mu.Lock()
+		n.finished = true
+		rest := len(n.out)
+		n.out = nil
+		n.mu.Unlock()
+		n.account(-rest)
 		close(n.dead)
 		n.nc.Close()
 		if n.admitted {
@@ -309,9 +284,22 @@ func (n *nconn) send(p []byte) bool {
 	if size > hardCap*bound || size > bound && n.writing && time.Since(n.since) > stallAfter {
 		return false
 	}
+	if n.finished {
+		return true // the engine hears of the close soon
+	}
 	n.out = append(n.out, p...)
+	n.account(len(p))
 	return true
 }
+
+// account counts d more (or fewer) bytes of output queued for n.
+func (n *nconn) account(d int) {
+	n.pending.Add(int64(d))
+	n.t.engine().outQueued.Add(int64(d))
+}
+
+// unread implements link.
+func (n *nconn) unread() int { return int(n.pending.Load()) }
 
 func (n *nconn) flush() {
 	select {
@@ -350,28 +338,4 @@ func (t *NetTransport) Shutdown(ctx context.Context) error {
 		err = perr
 	}
 	return err
-}
-
-// Reconfigure applies new settings on the loop (hub behaviour and limits;
-// the worker pool keeps its size).
-func (t *NetTransport) Reconfigure(ctx context.Context, f func(*Config)) error {
-	return t.do(ctx, func() { t.eng.reconfigure(f) })
-}
-
-// Sessions implements Transport.
-func (t *NetTransport) Sessions(ctx context.Context) (out []statemachine.SessionInfo, err error) {
-	err = t.do(ctx, func() { out = t.eng.hub.Sessions(nil) })
-	return out, err
-}
-
-// Kick implements Transport.
-func (t *NetTransport) Kick(ctx context.Context, user string) (ok bool, err error) {
-	err = t.do(ctx, func() { ok = t.eng.kick(user) })
-	return ok, err
-}
-
-// Stats implements Transport.
-func (t *NetTransport) Stats(ctx context.Context) (s statemachine.Stats, err error) {
-	err = t.do(ctx, func() { s = *t.eng.hub.Stats() })
-	return s, err
 }

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"container/list"
 	"context"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -17,22 +19,87 @@ type timedRecord struct {
 }
 
 type result struct {
-	id uint64
-	a  statemachine.Answer
+	id  uint64
+	a   statemachine.Answer
+	src netip.Addr // the address the check came from
+}
+
+// Password checks are bounded per source address and per user name: at
+// most one of each runs at a time (the others of that address or name wait
+// while workers serve other addresses), and at most a share of the queue
+// waits: half of it for one address, verifyPerName for one name. Beyond,
+// the check is answered Unavailable (code 4) without hashing.
+const verifyPerName = 4
+
+// job is an account check waiting for a worker.
+type job struct {
+	c    statemachine.Check
+	src  netip.Addr
+	keys [2]string // what a password check is counted against: its address and its name
+}
+
+func newJob(c statemachine.Check, src netip.Addr) *job {
+	return &job{c: c, src: src, keys: [2]string{"ip\x00" + src.String(), "user\x00" + c.User}}
+}
+
+// queue is one kind of account check: its waiting jobs, oldest first, and
+// its own workers. Name look-ups and password checks have a queue each, so
+// a look-up (a cheap query) never waits behind password hashing.
+type queue struct {
+	kind    statemachine.CheckKind
+	jobs    list.List                             // of *job
+	byConn  map[statemachine.ConnID]*list.Element // a session has one check at a time
+	waiting map[string]int                        // Verify: waiting jobs by address and by name
+	running map[string]bool                       // Verify: addresses and names with a check running
+	wakeup  *sync.Cond
+}
+
+// next takes the oldest job a worker may run now: for password checks, the
+// oldest whose address and name have none running. qmu held.
+func (q *queue) next() *job {
+	for el := q.jobs.Front(); el != nil; el = el.Next() {
+		j := el.Value.(*job)
+		if q.kind == statemachine.Verify {
+			k := j.keys
+			if q.running[k[0]] || q.running[k[1]] {
+				continue
+			}
+			for _, key := range k {
+				q.running[key] = true
+				q.uncount(key)
+			}
+		}
+		q.jobs.Remove(el)
+		delete(q.byConn, j.c.Conn)
+		return j
+	}
+	return nil
+}
+
+func (q *queue) uncount(key string) {
+	if q.waiting[key]--; q.waiting[key] <= 0 {
+		delete(q.waiting, key)
+	}
 }
 
 // pool runs account checks and game records off the engine's goroutine, on
-// a fixed number of workers. Checks wait in a bounded queue: when it is
-// full the check is answered Unavailable at once (the client sees code 4),
-// so a login storm can neither stall the loop nor grow memory without
-// bound. Records have their own queue and worker so a slow database
-// delays no login; they are never dropped.
+// a fixed number of workers per kind of check. Checks wait in bounded
+// queues: when one is full, or a source address or user name already has
+// its share of waiting password checks, the check is answered Unavailable
+// at once (the client sees code 4), so a login storm can neither stall the
+// loop nor grow memory without bound; and one address or name has at most
+// one password hashed at a time, so it cannot hold more than one worker. A
+// check whose connection closes while it waits is cancelled (its password
+// is never hashed). Records have their own queue and worker so a slow
+// database delays no login; they are never dropped.
 type pool struct {
 	cfg     Config
-	checks  chan statemachine.Check
 	results chan result
 	wake    func()
 	obs     Observer
+
+	qmu    sync.Mutex // guards both queues
+	queues [2]*queue  // by CheckKind
 
 	mu      sync.Mutex
 	records []timedRecord
@@ -47,8 +114,7 @@ func newPool(cfg Config, wake func()) *pool {
 	ctx, stop := context.WithCancel(context.Background())
 	p := &pool{
 		cfg:     cfg,
-		checks:  make(chan statemachine.Check, cfg.QueueLen),
-		results: make(chan result, cfg.QueueLen+cfg.Workers),
+		results: make(chan result, 2*(cfg.QueueLen+cfg.Workers)),
 		wake:    wake,
 		obs:     cfg.Observer,
 		recWake: make(chan struct{}, 1),
@@ -59,40 +125,131 @@ func newPool(cfg Config, wake func()) *pool {
 	if p.obs == nil {
 		p.obs = nopObserver{}
 	}
-	for range cfg.Workers {
-		p.wg.Add(1)
-		go p.worker()
+	for _, kind := range []statemachine.CheckKind{statemachine.Lookup, statemachine.Verify} {
+		q := &queue{kind: kind, byConn: make(map[statemachine.ConnID]*list.Element), waiting: make(map[string]int), running: make(map[string]bool), wakeup: sync.NewCond(&p.qmu)}
+		p.queues[kind] = q
+		for range cfg.Workers {
+			p.wg.Add(1)
+			go p.worker(q)
+		}
 	}
 	go p.recorder()
 	return p
 }
 
-// check queues c; false when the queue is full (the caller answers
-// Unavailable itself). Called on the engine goroutine.
-func (p *pool) check(c statemachine.Check) bool {
-	select {
-	case p.checks <- c:
-		return true
-	default:
+// check queues c from source address src; false when it cannot wait (the
+// caller answers Unavailable itself). Called on the engine goroutine.
+func (p *pool) check(c statemachine.Check, src netip.Addr) bool {
+	if int(c.Kind) >= len(p.queues) {
 		return false
+	}
+	q := p.queues[c.Kind]
+	j := newJob(c, src)
+	p.qmu.Lock()
+	defer p.qmu.Unlock()
+	if q.jobs.Len() >= p.cfg.QueueLen {
+		return false
+	}
+	if q.kind == statemachine.Verify {
+		k := j.keys
+		if q.waiting[k[0]] >= max(p.cfg.QueueLen/2, 1) || q.waiting[k[1]] >= verifyPerName {
+			return false
+		}
+		q.waiting[k[0]]++
+		q.waiting[k[1]]++
+	}
+	q.byConn[c.Conn] = q.jobs.PushBack(j)
+	q.wakeup.Signal()
+	return true
+}
+
+// cancel takes the checks of connection conn that are still waiting out
+// of the queues (its session has closed: nobody needs the answer, and a
+// password nobody waits for is not worth hashing) and reports each one's
+// id to answer, so the hub forgets it. Checks already running finish and
+// are answered as usual. Called on the engine goroutine.
+func (p *pool) cancel(conn statemachine.ConnID, answer func(id uint64)) {
+	var ids [2]uint64
+	n := 0
+	p.qmu.Lock()
+	for _, q := range p.queues {
+		el := q.byConn[conn]
+		if el == nil {
+			continue
+		}
+		delete(q.byConn, conn)
+		j := q.jobs.Remove(el).(*job)
+		if q.kind == statemachine.Verify {
+			for _, key := range j.keys {
+				q.uncount(key)
+			}
+		}
+		ids[n] = j.c.ID
+		n++
+	}
+	p.qmu.Unlock()
+	for _, id := range ids[:n] {
+		answer(id)
 	}
 }
 
-func (p *pool) worker() {
+// dropSource takes the password checks of address src that are still
+// waiting out of the queue (the address has been locked out: its guesses
+// are not worth hashing) and reports each one's id to answer. Called on the
+// engine goroutine.
+func (p *pool) dropSource(src netip.Addr, answer func(id uint64)) {
+	q := p.queues[statemachine.Verify]
+	var ids []uint64
+	p.qmu.Lock()
+	for el := q.jobs.Front(); el != nil; {
+		next := el.Next()
+		if j := el.Value.(*job); j.src == src {
+			q.jobs.Remove(el)
+			delete(q.byConn, j.c.Conn)
+			for _, key := range j.keys {
+				q.uncount(key)
+			}
+			ids = append(ids, j.c.ID)
+		}
+		el = next
+	}
+	p.qmu.Unlock()
+	for _, id := range ids {
+		answer(id)
+	}
+}
+
+func (p *pool) worker(q *queue) {
 	defer p.wg.Done()
 	for {
-		select {
-		case <-p.ctx.Done():
-			return
-		case c := <-p.checks:
-			ctx, cancel := context.WithTimeout(p.ctx, p.cfg.CheckTimeout)
-			t0 := time.Now()
-			a := p.cfg.Check(ctx, c)
-			cancel()
-			p.obs.CheckLatency(c.Kind, time.Since(t0), a)
-			p.results <- result{c.ID, a}
-			p.wake()
+		p.qmu.Lock()
+		var j *job
+		for p.ctx.Err() == nil {
+			if j = q.next(); j != nil {
+				break
+			}
+			q.wakeup.Wait()
 		}
+		p.qmu.Unlock()
+		if j == nil {
+			return // stopping
+		}
+
+		ctx, cancel := context.WithTimeout(p.ctx, p.cfg.CheckTimeout)
+		t0 := time.Now()
+		a := p.cfg.Check(ctx, j.c)
+		cancel()
+		p.obs.CheckLatency(j.c.Kind, time.Since(t0), a)
+		if q.kind == statemachine.Verify {
+			p.qmu.Lock()
+			for _, key := range j.keys {
+				delete(q.running, key)
+			}
+			q.wakeup.Broadcast() // jobs of this address or name may run now
+			p.qmu.Unlock()
+		}
+		p.results <- result{j.c.ID, a, j.src}
+		p.wake()
 	}
 }
 
@@ -157,6 +314,11 @@ func (p *pool) closing() bool { return p.ctx.Err() != nil }
 // ctx ends.
 func (p *pool) close(ctx context.Context) error {
 	p.stop()
+	p.qmu.Lock()
+	for _, q := range p.queues {
+		q.wakeup.Broadcast()
+	}
+	p.qmu.Unlock()
 	p.wg.Wait()
 	select {
 	case <-p.recDone:

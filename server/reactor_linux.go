@@ -14,8 +14,6 @@ import (
 
 	"go.uber.org/zap"
 	"golang.org/x/sys/unix"
-
-	"github.com/bomber-game/bomber/statemachine"
 )
 
 // Reactor is the epoll transport: one goroutine waits on every socket with
@@ -23,19 +21,17 @@ import (
 // engine. Account checks come back from the worker pool through a channel
 // and an eventfd that wakes the loop.
 type Reactor struct {
+	door
 	cfg     Config
-	eng     *engine
 	pool    *pool
 	epfd    int
 	evfd    int
 	lis     map[int]*os.File
 	fds     map[int]*rconn
-	admin   chan func()
 	readBuf []byte
 
 	startOnce sync.Once
 	stopOnce  sync.Once
-	done      chan struct{}
 	stopped   bool
 	err       error
 }
@@ -74,10 +70,9 @@ func NewReactor(cfg Config) (*Reactor, error) {
 		evfd:    evfd,
 		lis:     make(map[int]*os.File),
 		fds:     make(map[int]*rconn),
-		admin:   make(chan func(), 64),
 		readBuf: make([]byte, 64<<10),
-		done:    make(chan struct{}),
 	}
+	r.door = newDoor(64, r.wake)
 	r.pool = newPool(cfg, r.wake)
 	r.eng = newEngine(cfg, r.pool)
 	return r, nil
@@ -87,40 +82,6 @@ func NewReactor(cfg Config) (*Reactor, error) {
 func (r *Reactor) wake() {
 	var one = [8]byte{1, 0, 0, 0, 0, 0, 0, 0}
 	unix.Write(r.evfd, one[:]) // EAGAIN means a wake-up is already pending
-}
-
-// do runs f on the loop and waits for it (or ctx).
-func (r *Reactor) do(ctx context.Context, f func()) error {
-	ran := make(chan struct{})
-	select {
-	case r.admin <- func() { f(); close(ran) }:
-	case <-r.done:
-		return ErrClosed
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	r.wake()
-	select {
-	case <-ran:
-		return nil
-	case <-r.done:
-		return ErrClosed
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-func (r *Reactor) engine() *engine { return r.eng }
-
-// post runs f on the loop (for connections served by goroutines).
-func (r *Reactor) post(f func()) bool {
-	select {
-	case r.admin <- f:
-		r.wake()
-		return true
-	case <-r.done:
-		return false
-	}
 }
 
 // Serve accepts on l until Shutdown. A TCP listener is polled with epoll
@@ -237,7 +198,7 @@ func (r *Reactor) drainResults() {
 	for {
 		select {
 		case res := <-r.pool.results:
-			r.eng.answer(res.id, res.a)
+			r.eng.answer(res)
 		default:
 			return
 		}
@@ -247,7 +208,7 @@ func (r *Reactor) drainResults() {
 func (r *Reactor) drainAdmin() {
 	for {
 		select {
-		case f := <-r.admin:
+		case f := <-r.in:
 			f()
 		default:
 			return
@@ -334,8 +295,12 @@ func (rc *rconn) send(p []byte) bool {
 		return false
 	}
 	rc.out = append(rc.out, p...)
+	rc.r.eng.outQueued.Add(int64(len(p)))
 	return true
 }
+
+// unread implements link.
+func (rc *rconn) unread() int { return len(rc.out) }
 
 // flush implements link: write now unless the kernel said it is full.
 func (rc *rconn) flush() {
@@ -350,6 +315,7 @@ func (rc *rconn) write() {
 		n, err := unix.Write(rc.fd, rc.out[:wholeSegments(rc.out)])
 		if n > 0 {
 			rc.out = rc.out[n:]
+			rc.r.eng.outQueued.Add(-int64(n))
 		}
 		if err != nil {
 			if errors.Is(err, unix.EAGAIN) {
@@ -402,6 +368,7 @@ func (rc *rconn) kill() {
 	delete(r.fds, rc.fd)
 	r.eng.release(rc.ip)
 	unix.Close(rc.fd)
+	r.eng.outQueued.Add(-int64(len(rc.out)))
 	rc.out = nil
 }
 
@@ -433,28 +400,4 @@ func (r *Reactor) shutdown(ctx context.Context) error {
 	unix.Close(r.epfd)
 	unix.Close(r.evfd)
 	return err
-}
-
-// Reconfigure applies new settings on the loop (hub behaviour and limits;
-// the worker pool keeps its size).
-func (r *Reactor) Reconfigure(ctx context.Context, f func(*Config)) error {
-	return r.do(ctx, func() { r.eng.reconfigure(f) })
-}
-
-// Sessions implements Transport.
-func (r *Reactor) Sessions(ctx context.Context) (out []statemachine.SessionInfo, err error) {
-	err = r.do(ctx, func() { out = r.eng.hub.Sessions(nil) })
-	return out, err
-}
-
-// Kick implements Transport.
-func (r *Reactor) Kick(ctx context.Context, user string) (ok bool, err error) {
-	err = r.do(ctx, func() { ok = r.eng.kick(user) })
-	return ok, err
-}
-
-// Stats implements Transport.
-func (r *Reactor) Stats(ctx context.Context) (s statemachine.Stats, err error) {
-	err = r.do(ctx, func() { s = *r.eng.hub.Stats() })
-	return s, err
 }

@@ -49,6 +49,7 @@ const (
 	ReasonServer         CloseReason = "server"          // the hub closed it (kick grace over, login timeout, bad board)
 	ReasonProtocol       CloseReason = "protocol"        // a framing error
 	ReasonBacklog        CloseReason = "backlog"         // the client did not read its output
+	ReasonOutputMemory   CloseReason = "output_memory"   // all clients' unread output passed its bound; this one had the most
 	ReasonSegmentTimeout CloseReason = "segment_timeout" // an incomplete segment waited too long
 	ReasonLimit          CloseReason = "limit"           // over a connection limit at accept
 	ReasonShutdown       CloseReason = "shutdown"        // the daemon is stopping
@@ -66,6 +67,9 @@ type Observer interface {
 	GameEnded(reason string)
 	LoopLatency(d time.Duration)
 	CheckLatency(kind statemachine.CheckKind, d time.Duration, a statemachine.Answer)
+	// BotMove: a computer player chose a move in d (from a bot worker);
+	// ok is false when it failed or ran over its budget.
+	BotMove(game string, d time.Duration, ok bool)
 }
 
 type nopObserver struct{}
@@ -79,6 +83,7 @@ func (nopObserver) ProtocolError(string)                                        
 func (nopObserver) GameEnded(string)                                                        {}
 func (nopObserver) LoopLatency(time.Duration)                                               {}
 func (nopObserver) CheckLatency(statemachine.CheckKind, time.Duration, statemachine.Answer) {}
+func (nopObserver) BotMove(string, time.Duration, bool)                                     {}
 
 // Tap sees every connection's traffic, for capture. Its methods are called
 // on the engine goroutine in the order things happen and must not block for
@@ -92,6 +97,9 @@ type Tap interface {
 	Out(id statemachine.ConnID, seg segment.Segment)
 	// Closed: the connection ended; byServer tells who ended it.
 	Closed(id statemachine.ConnID, byServer bool)
+	// Bot: a computer player's move reached the hub (an input, like bytes
+	// from a client: a capture that records it replays exactly).
+	Bot(a statemachine.BotAnswer)
 }
 
 // Config is everything a transport needs.
@@ -109,12 +117,18 @@ type Config struct {
 	MaxConns       int           // connections at once; beyond, new ones are closed at accept. 0: 10000
 	MaxConnsPerIP  int           // connections from one source address; 0: unlimited
 	MaxOutput      int           // unread output per connection before it is closed; 0: 256 KiB
+	MaxOutputTotal int           // unread output of all connections together; past it the slowest readers are closed. 0: 128 MiB
 	SegmentTimeout time.Duration // an incomplete segment may wait this long; 0: never times out
 	Workers        int           // account workers; 0: 4
 	QueueLen       int           // account checks waiting for a worker; beyond, answered Unavailable. 0: 1024
 	CheckTimeout   time.Duration // one account check; 0: 5s
-	TickEvery      time.Duration // how often deadlines are checked; 0: 100ms
-	SendBuffer     int           // SO_SNDBUF for accepted sockets; 0: the kernel's default
+	BotWorkers     int           // computer players running at once; 0: 2
+	BotQueue       int           // bot moves waiting for a worker; beyond, a random legal move is played. 0: 1024
+	BotBudget      time.Duration // one bot move; past it a random legal move is played. 0: 200ms
+	// Bot plays a computer player's move; nil means statemachine.RunBot.
+	Bot        func(statemachine.BotRequest) (statemachine.BotAnswer, error)
+	TickEvery  time.Duration // how often deadlines are checked; 0: 100ms
+	SendBuffer int           // SO_SNDBUF for accepted sockets; 0: the kernel's default
 	// OnLoop is called on the engine goroutine at every tick (the systemd
 	// watchdog is pinged from here, proving the loop is alive).
 	OnLoop func()
@@ -126,6 +140,9 @@ func (c *Config) defaults() {
 	}
 	if c.MaxOutput <= 0 {
 		c.MaxOutput = 256 << 10
+	}
+	if c.MaxOutputTotal <= 0 {
+		c.MaxOutputTotal = DefaultMaxOutputTotal
 	}
 	if c.Workers <= 0 {
 		c.Workers = 4
@@ -139,6 +156,21 @@ func (c *Config) defaults() {
 	if c.TickEvery <= 0 {
 		c.TickEvery = 100 * time.Millisecond
 	}
+	if c.BotWorkers <= 0 {
+		c.BotWorkers = 2
+	}
+	if c.BotQueue <= 0 {
+		c.BotQueue = 1024
+	}
+	if c.BotBudget <= 0 {
+		c.BotBudget = 200 * time.Millisecond
+	}
+	if c.Bot == nil {
+		c.Bot = statemachine.RunBot
+	}
+	if c.Observer == nil {
+		c.Observer = nopObserver{}
+	}
 	if c.Logger == nil {
 		c.Logger = zap.NewNop()
 	}
@@ -146,6 +178,11 @@ func (c *Config) defaults() {
 		c.Clock = SystemClock{}
 	}
 }
+
+// DefaultMaxOutputTotal bounds the unread output of all connections
+// together: 512 connections' worth of a full default backlog, where
+// max_connections times max_output_bytes would be 2.5 GiB.
+const DefaultMaxOutputTotal = 128 << 20
 
 // ErrClosed is returned by Serve after Shutdown.
 var ErrClosed = errors.New("server closed")

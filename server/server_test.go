@@ -137,7 +137,8 @@ func TestGoldenOverSockets(t *testing.T) {
 						t.Skip("the transcript's connections come from several addresses; loopback has one")
 					}
 				}
-				f := start(t, kind, hub, nil)
+				// the computer players play the transcript's bot lines
+				f := start(t, kind, hub, func(c *server.Config) { c.Bot, c.BotBudget = replay.BotOracle(entries), time.Minute })
 				diffs, err := netreplay.Run(context.Background(), entries, netreplay.Options{
 					Addr:  f.addr,
 					Clock: func(d time.Duration) { f.clock.Advance(d) },

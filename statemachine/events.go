@@ -69,7 +69,11 @@ func (h *Hub) Answer(now int64, id uint64, a Answer) {
 		return
 	}
 	delete(h.checks, id)
-	if s.closed || s.check != id {
+	if s.closed {
+		h.answeredLate(now, s, a) // the store did the work: a failure still counts
+		return
+	}
+	if s.check != id {
 		return
 	}
 	s.check = 0
@@ -88,6 +92,9 @@ func (h *Hub) Answer(now int64, id uint64, a Answer) {
 func (h *Hub) Tick(now int64) {
 	h.sweepFailures(now)
 	h.expireOffers(now)
+	h.expireAways(now)
+	h.expireClocks(now)
+	h.releaseHeld(now)
 	for {
 		c, ok := h.kicks.pop(now)
 		if !ok {
@@ -152,10 +159,7 @@ func (h *Hub) drop(now int64, s *session) {
 	}
 	s.closed = true
 	delete(h.sessions, s.conn)
-	if s.check != 0 {
-		delete(h.checks, s.check)
-		s.check = 0
-	}
+	// a check in flight stays in h.checks: its answer counts (answeredLate)
 	if !s.state.LoggedIn() {
 		return
 	}

@@ -11,7 +11,7 @@ import (
 // descriptor.
 
 // Features the hub offers.
-const hubFeatures = segment.FeatureTables | segment.FeatureChat
+const hubFeatures = segment.FeatureTables | segment.FeatureChat | segment.FeatureResume | segment.FeatureBots | segment.FeatureClocks
 
 // extSession is what the hub keeps for an extended-protocol connection.
 type extSession struct {
@@ -19,6 +19,7 @@ type extSession struct {
 	asm        segment.Assembler
 	chatCredit int64 // chat rate limit: nanoseconds of allowance saved up
 	chatLast   int64
+	bye        bool // the client said it is closing on purpose
 }
 
 // extSegment handles an extended segment from s.
@@ -121,6 +122,12 @@ func (h *Hub) message(now int64, s *session, t segment.Type, body []byte) {
 		h.resign(now, s)
 	case segment.Chat:
 		h.chat(now, s, body)
+	case segment.Bot:
+		h.botMsg(now, s, body)
+	case segment.Resume:
+		h.resume(now, s, body)
+	case segment.Bye:
+		s.x.bye = true
 	default:
 		// a server-to-client type sent by a client
 		h.fail(s, t, segment.ErrCodeBadRequest, "not a request")

@@ -65,13 +65,23 @@ var fuzzMoves = []string{
 func fuzzMessage(op, arg byte) (segment.Type, []byte) {
 	games := []string{"bomber", "checkers", "dots", "aeroplane", "paisho", "chess"}
 	table := uint32(arg%4) + 1
-	switch op % 13 {
+	switch op % 15 {
 	case 0:
 		m := segment.CreateMsg{Game: games[int(arg)%len(games)], Seats: 2 + arg/6%3, Flags: arg / 18 % 8}
 		if arg%7 == 0 {
 			m.Options = []segment.KV{{Key: "rows", Value: "3"}, {Key: "cols", Value: "3"}}
 		}
+		if arg%5 == 1 {
+			m.Options = append(m.Options, segment.KV{Key: "clock.move", Value: "5"}, segment.KV{Key: "clock.pause", Value: "true"})
+		}
+		if arg%5 == 2 {
+			m.Options = append(m.Options, segment.KV{Key: "clock.total", Value: "20"}, segment.KV{Key: "clock.increment", Value: "2"})
+		}
 		return segment.Create, m.Append(nil)
+	case 13:
+		return segment.Bot, segment.BotMsg{Seat: []uint8{0xFF, 1, 2, 9}[arg%4]}.Append(nil)
+	case 14:
+		return segment.Bye, nil
 	case 1:
 		seat := uint8(0xFF)
 		if arg%3 == 0 {
@@ -112,6 +122,8 @@ func FuzzHub(f *testing.F) {
 			Games: statemachine.Catalogue(), Entropy: statemachine.SeededEntropy(uint64(len(ops))), MaxWatchers: 2, MaxTables: 3, OfferTTL: 10 * time.Second})
 		asm := map[statemachine.ConnID]*segment.Assembler{}
 		place := map[statemachine.ConnID]int{} // seat from the last Joined, -1 watching, absent elsewhere
+		var bots []statemachine.BotRequest
+		var tokens [4]segment.SeatedBody // the last resume token each slot was given
 		var now int64
 		conns := [4]statemachine.ConnID{}
 		next := statemachine.ConnID(0)
@@ -128,7 +140,29 @@ func FuzzHub(f *testing.F) {
 				conns[who] = next
 				h.Open(now, next)
 				if op%24 == 20 {
-					h.Receive(now, next, segment.AppendMessage(nil, segment.Hello, segment.HelloMsg{Version: 1, Features: 3}.Append(nil))[0])
+					h.Receive(now, next, segment.AppendMessage(nil, segment.Hello, segment.HelloMsg{Version: 1, Features: 31}.Append(nil))[0])
+				}
+			case 6 + 11: // answer a bot request: the newest, the oldest, or one that is stale
+				if len(bots) > 0 {
+					k := int(arg) % len(bots)
+					b := bots[k]
+					bots = append(bots[:k], bots[k+1:]...)
+					if a, err := statemachine.RunBot(b); err == nil {
+						if arg%7 == 0 {
+							a.Seq++ // late or wrong
+						}
+						h.BotMove(now, a)
+					}
+				}
+			case 6 + 12: // resume with the last token this slot's user was given, or a wrong one
+				if conns[who] != 0 {
+					m := segment.ResumeMsg{Table: tokens[who].Table, Seat: tokens[who].Seat, Token: tokens[who].Token, LastSeq: uint32(arg % 8)}
+					if arg%9 == 0 {
+						m.Token[0]++
+					}
+					for _, s := range segment.AppendMessage(nil, segment.Resume, m.Append(nil)) {
+						h.Receive(now, conns[who], s)
+					}
 				}
 			case 21, 22, 23: // an extended message
 				if conns[who] != 0 {
@@ -173,6 +207,7 @@ func FuzzHub(f *testing.F) {
 			}
 			rd := h.Ready()
 			pending = append(pending, rd.Checks...)
+			bots = append(bots, rd.Bots...)
 			for _, c := range rd.Closes {
 				for k := range conns {
 					if conns[k] == c {
@@ -209,6 +244,13 @@ func FuzzHub(f *testing.F) {
 						place[s.Conn] = -1
 					default:
 						place[s.Conn] = int(j.Seat)
+					}
+				case segment.Seated:
+					sb, _ := segment.DecodeSeatedBody(body)
+					for k := range conns {
+						if conns[k] == s.Conn {
+							tokens[k] = sb
+						}
 					}
 				case segment.Moved:
 					// a secret move (a Bomber board) reaches its mover only

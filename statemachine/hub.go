@@ -76,10 +76,15 @@ type Config struct {
 	// password, so nobody can probe which accounts exist.
 	HideUnknownUsers bool
 	// LoginFailures failed logins (unknown user or wrong password) within
-	// LoginWindow, from one source address or for one user name, lock that
-	// address or name out for LoginLockout: its logins are answered with
-	// code 4 without asking the store. Names that do not exist are counted
-	// like names that do, so the lock reveals nothing. 0 disables it.
+	// LoginWindow from one source address, or for one user name from one
+	// address, lock that address (or that name from that address) out for
+	// LoginLockout: its logins are answered with code 4 without asking the
+	// store. As many failures for one name from anywhere put the name under
+	// attack for LoginLockout: its passwords are then checked one at a
+	// time, LoginWindow/LoginFailures apart, and only from addresses that
+	// have not failed, so nobody can lock a user out of their own address
+	// and guessing from many addresses stays slow. Names that do not exist
+	// are counted like names that do. 0 disables it.
 	LoginFailures int
 	LoginWindow   time.Duration
 	LoginLockout  time.Duration
@@ -109,6 +114,11 @@ type Config struct {
 	ChatBurst int
 	// OfferTTL is how long a draw, rematch or takeback offer stands; 0 means 30s.
 	OfferTTL time.Duration
+	// ResumeGrace is how long a seat is held for a player whose connection
+	// dropped; ResumeGraceBye the same after the client said Bye. 0 means
+	// 60s and 10s.
+	ResumeGrace    time.Duration
+	ResumeGraceBye time.Duration
 }
 
 // Defaults for the table limits.
@@ -119,6 +129,8 @@ const (
 	DefaultChatRate         = 1
 	DefaultChatBurst        = 5
 	DefaultOfferTTL         = 30 * time.Second
+	DefaultResumeGrace      = 60 * time.Second
+	DefaultResumeGraceBye   = 10 * time.Second
 )
 
 // withDefaults fills the zero limits.
@@ -143,6 +155,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.OfferTTL <= 0 {
 		c.OfferTTL = DefaultOfferTTL
+	}
+	if c.ResumeGrace <= 0 {
+		c.ResumeGrace = DefaultResumeGrace
+	}
+	if c.ResumeGraceBye <= 0 {
+		c.ResumeGraceBye = DefaultResumeGraceBye
 	}
 	return c
 }
@@ -186,7 +204,8 @@ type Hub struct {
 	kicks       timerQueue
 	ready       Ready
 	stats       Stats
-	failures    map[string]*failures // login throttling by "ip " + address and "user " + name
+	failures    map[string]*failures // login throttling by address, address and name, and name (limits.go)
+	held        []heldCheck          // password checks held back by throttling (limits.go)
 	sweepAt     int64
 	steps       []rules.Step // reused by every Play
 	tables      map[uint32]*table
@@ -197,6 +216,9 @@ type Hub struct {
 	scratch     []byte            // message bodies being built
 	segs        []segment.Segment // a message cut into segments
 	offerTimers timerQueue        // offer expiries, by table id
+	awayTimers  [2]timerQueue     // seats held for their players (table id<<8 | seat), without and after Bye
+	clockTables []uint32          // tables with a time control
+	toMove      []rules.Player    // reused by ToMove
 }
 
 // New returns an empty hub.
@@ -210,6 +232,7 @@ func New(cfg Config) *Hub {
 		failures: make(map[string]*failures),
 		steps:    make([]rules.Step, 0, 64),
 		tables:   make(map[uint32]*table),
+		toMove:   make([]rules.Player, 0, 4),
 		codes:    make(map[string]*table),
 	}
 	h.setGames(cfg.Games)

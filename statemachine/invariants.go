@@ -82,6 +82,12 @@ func (h *Hub) CheckInvariants() error {
 		}
 		for i, sl := range t.seats {
 			p := sl.s
+			if p != nil && (sl.bot || sl.away) {
+				bad("table %d seat %d is held for someone or the computer but %q sits there", id, i, p.name)
+			}
+			if t.phase != phasePlaying && (sl.auto || sl.ticking) {
+				bad("table %d seat %d has a running clock or a timeout action with no game", id, i)
+			}
 			if p == nil {
 				continue
 			}
@@ -120,7 +126,8 @@ func (h *Hub) CheckInvariants() error {
 		}
 	}
 	for id, s := range h.checks {
-		if s.check != id || s.closed {
+		// a closed session's check waits for its answer, which still counts
+		if s.check != id {
 			bad("check %d belongs to a session that moved on", id)
 		}
 	}

@@ -124,7 +124,14 @@ func (h *Hub) passwd(now int64, s *session, seg segment.Segment) {
 		h.reply(s, segment.PasswdResp, ReplyWrongPassword)
 		return
 	}
-	h.newCheck(s, Verify, string(seg.Payload()))
+	if !h.verifyPassword(now, s, string(seg.Payload())) {
+		// the name is under attack and this address has failed: refused
+		// like a locked address, without asking the store
+		h.stats.Throttled++
+		h.notice(s, NoticeThrottled)
+		s.state, s.name = Accept, ""
+		h.reply(s, segment.PasswdResp, ReplyError)
+	}
 }
 
 // answered continues a login with the account store's answer.
@@ -166,7 +173,7 @@ func (h *Hub) answered(now int64, s *session, a Answer) {
 // kicked (it stays open for the grace period but is no longer the user's).
 func (h *Hub) login(now int64, s *session) {
 	h.stats.LoginsOK++
-	h.succeeded(s.name)
+	h.succeeded(s)
 	old := h.users[s.name]
 	s.state = ServerStandBy
 	h.users[s.name] = s

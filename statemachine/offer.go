@@ -106,7 +106,7 @@ func (h *Hub) agree(now int64, t *table) {
 // games without chance or secrets allow it) and sends everyone a fresh view.
 func (h *Hub) takeback(t *table) {
 	moves := t.moves[:len(t.moves)-1]
-	g, err := t.kind.Spec.New(len(t.seats), t.opts, record.Rand(t.seed))
+	g, err := t.kind.Spec.New(len(t.seats), t.gameOptions(), record.Rand(t.seed))
 	if err != nil {
 		return
 	}

@@ -65,6 +65,7 @@ type Ready struct {
 	Closes  []ConnID      // close these after writing their pending sends
 	Checks  []Check       // account checks to run
 	Records []record.Game // games to record
+	Bots    []BotRequest  // moves to ask computer players for
 	Notices []Notice      // things an operator wants logged
 }
 
@@ -91,7 +92,7 @@ type Notice struct {
 
 // Empty reports whether there is nothing to do.
 func (r *Ready) Empty() bool {
-	return len(r.Sends) == 0 && len(r.Closes) == 0 && len(r.Checks) == 0 && len(r.Records) == 0 && len(r.Notices) == 0
+	return len(r.Sends) == 0 && len(r.Closes) == 0 && len(r.Checks) == 0 && len(r.Records) == 0 && len(r.Notices) == 0 && len(r.Bots) == 0
 }
 
 // Ready returns the pending outputs.
@@ -112,6 +113,8 @@ func (h *Hub) Advance() {
 	h.ready.Checks = h.ready.Checks[:0]
 	h.ready.Records = h.ready.Records[:0]
 	h.ready.Notices = h.ready.Notices[:0]
+	clear(h.ready.Bots) // they hold game copies
+	h.ready.Bots = h.ready.Bots[:0]
 }
 
 // Reply is the meaning of a one-byte reply code, independent of dialect.
@@ -189,6 +192,14 @@ type Stats struct {
 	TableMoves    uint64 // moves accepted at extended tables
 	ChatLines     uint64
 	ChatFlood     uint64 // chat lines refused by the chat rate limit
+	BotSeats      uint64 // seats given to the computer
+	BotMoves      uint64 // computer players' moves played
+	BotLate       uint64 // bot answers for a table that had moved on
+	BotIllegal    uint64 // bot answers the rules refused (replaced by a legal move)
+	SeatsHeld     uint64 // seats held for a player whose connection dropped
+	HoldsExpired  uint64
+	Resumes       uint64
+	ClockExpiries uint64
 }
 
 // Stats returns the hub's counters.

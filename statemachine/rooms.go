@@ -59,8 +59,13 @@ func (h *Hub) create(now int64, s *session, body []byte) {
 	for _, kv := range m.Options {
 		opts[kv.Key] = kv.Value
 	}
+	clock, gameOpts, err := parseClock(opts)
+	if err != nil {
+		h.fail(s, segment.Create, segment.ErrCodeBadOption, trim(err.Error()))
+		return
+	}
 	// the rules validate the options: a game made now and thrown away
-	if _, err := e.Spec.New(n, opts, record.Rand([32]byte{})); err != nil {
+	if _, err := e.Spec.New(n, gameOpts, record.Rand([32]byte{})); err != nil {
 		h.fail(s, segment.Create, segment.ErrCodeBadOption, trim(err.Error()))
 		return
 	}
@@ -69,7 +74,10 @@ func (h *Hub) create(now int64, s *session, body []byte) {
 		return
 	}
 	h.tableSeq++
-	t := &table{id: h.tableSeq, kind: e, opts: opts, seats: make([]seatSlot, n), creator: s.name, private: m.Flags&flagPrivate != 0, watch: watch}
+	t := &table{id: h.tableSeq, kind: e, opts: opts, seats: make([]seatSlot, n), creator: s.name, private: m.Flags&flagPrivate != 0, watch: watch, clock: clock}
+	if clock != nil {
+		h.clockTables = append(h.clockTables, t.id)
+	}
 	if t.private || watch == watchCode {
 		t.code = h.newCode()
 		h.codes[t.code] = t
@@ -126,8 +134,12 @@ func trim(s string) string {
 // sit seats s at t's seat i and tells the table.
 func (h *Hub) sit(s *session, t *table, i int) {
 	t.seats[i] = seatSlot{s: s, name: s.name}
+	if s.has(segment.FeatureResume) {
+		h.entropy(t.seats[i].token[:])
+	}
 	s.table, s.seat, s.state = t, rules.Player(i), AtTable
 	h.sendMsg(s, segment.Joined, segment.JoinedBody{Table: t.id, Seat: uint8(i)}.Append(h.body()))
+	h.sendSeated(s, t, i)
 	h.broadcastTable(t)
 	h.sendChatHistory(s, &t.chat, 1)
 }
@@ -162,8 +174,11 @@ func (h *Hub) sendTable(s *session, t *table) {
 		if sl.ready {
 			f |= seatReady
 		}
-		if sl.gone {
+		if sl.gone || sl.away {
 			f |= seatGone
+		}
+		if sl.bot {
+			f |= seatBot
 		}
 		b.Seats = append(b.Seats, segment.SeatInfo{Name: sl.name, Flags: f})
 	}
@@ -226,7 +241,7 @@ func (h *Hub) join(now int64, s *session, body []byte) {
 	if m.Seat == 0xFF {
 		i = -1
 		for j, sl := range t.seats {
-			if sl.s == nil {
+			if sl.s == nil && !sl.bot && !sl.away {
 				i = j
 				break
 			}
@@ -240,7 +255,7 @@ func (h *Hub) join(now int64, s *session, body []byte) {
 		h.fail(s, segment.Join, segment.ErrCodeBadRequest, "no such seat")
 		return
 	}
-	if t.seats[i].s != nil {
+	if sl := t.seats[i]; sl.s != nil || sl.bot || sl.away {
 		h.fail(s, segment.Join, segment.ErrCodeTableFull, "seat taken")
 		return
 	}
@@ -304,6 +319,8 @@ func (h *Hub) leaveTable(now int64, s *session, closed bool) {
 				break
 			}
 		}
+	} else if closed && s.has(segment.FeatureResume) {
+		h.hold(now, s, t) // its player may come back with the token
 	} else {
 		sl := &t.seats[s.seat]
 		if t.phase == phasePlaying {
@@ -313,7 +330,7 @@ func (h *Hub) leaveTable(now int64, s *session, closed bool) {
 		} else {
 			*sl = seatSlot{}
 			for i := range t.seats {
-				t.seats[i].ready = false // the ready check starts over
+				t.seats[i].ready = t.seats[i].bot // the ready check starts over
 			}
 		}
 	}
@@ -333,15 +350,9 @@ func (h *Hub) leaveTable(now int64, s *session, closed bool) {
 	}
 }
 
-// empty reports whether nobody sits at t (watchers alone keep no table open).
-func (h *Hub) empty(t *table) bool {
-	for _, sl := range t.seats {
-		if sl.s != nil {
-			return false
-		}
-	}
-	return true
-}
+// empty reports whether no person sits at t or has a seat held there
+// (watchers and computer players alone keep no table open).
+func (h *Hub) empty(t *table) bool { return t.humans() == 0 }
 
 // closeTable forgets t; a running game ends as abandoned.
 func (h *Hub) closeTable(now int64, t *table) {
@@ -404,7 +415,7 @@ func (h *Hub) ready_(now int64, s *session) {
 	}
 	t.seats[s.seat].ready = true
 	for _, sl := range t.seats {
-		if sl.s == nil || !sl.ready {
+		if sl.s == nil && !sl.bot || !sl.ready {
 			h.broadcastTable(t)
 			return
 		}
@@ -415,14 +426,18 @@ func (h *Hub) ready_(now int64, s *session) {
 // startTable draws the seed, starts the game and tells everyone at t.
 func (h *Hub) startTable(now int64, t *table) {
 	h.entropy(t.seed[:])
-	g, err := t.kind.Spec.New(len(t.seats), t.opts, record.Rand(t.seed))
+	g, err := t.kind.Spec.New(len(t.seats), t.gameOptions(), record.Rand(t.seed))
 	if err != nil {
 		panic("statemachine: options validated at create were refused: " + err.Error())
 	}
 	t.game, t.phase, t.start, t.seq, t.offer = g, phasePlaying, now, 0, nil
 	t.moves = make([]playedMove, 0, 64)
 	for i := range t.seats {
-		t.seats[i].ready, t.seats[i].gone = false, false
+		sl := &t.seats[i]
+		sl.ready, sl.gone, sl.auto, sl.asked, sl.ticking, sl.expired = sl.bot, false, false, 0, false, false
+		if t.clock != nil {
+			sl.left = t.clock.total
+		}
 	}
 	h.stats.GamesStarted++
 	h.broadcastTable(t)
@@ -430,6 +445,9 @@ func (h *Hub) startTable(now int64, t *table) {
 		h.sendStarted(p, t)
 		h.sendView(p, t)
 	})
+	h.startClock(now, t)
+	h.sendClocks(now, t)
+	h.askBots(t)
 }
 
 // each calls f for every player and watcher at t.
@@ -545,7 +563,22 @@ func (h *Hub) afterMove(now int64, t *table, p rules.Player, m rules.Move) {
 	}
 	if o := t.game.Outcome(); o.Status != rules.Running {
 		h.endTable(now, t, o.Status.String(), rules.Spectator)
+		return
 	}
+	if sl := &t.seats[p]; sl.auto && !slicesContains(t.game.ToMove(h.toMove[:0]), p) {
+		sl.auto = false // the timeout action is done: the turn passed
+	}
+	h.clocksAfterMove(now, t, p)
+	h.askBots(t)
+}
+
+func slicesContains(ps []rules.Player, p rules.Player) bool {
+	for _, q := range ps {
+		if q == p {
+			return true
+		}
+	}
+	return false
 }
 
 // commitMove is the commitment to seat p's secret move text: SHA-256 of a
@@ -625,9 +658,10 @@ func (h *Hub) extEnd(now int64, t *table, reason string) {
 	h.revealSecrets(t)
 	t.phase, t.offer = phaseWaiting, nil
 	for i := range t.seats {
-		t.seats[i].ready = false
-		if t.seats[i].gone {
-			t.seats[i] = seatSlot{}
+		sl := &t.seats[i]
+		sl.ready, sl.ticking, sl.auto = sl.bot && !sl.took, false, false
+		if sl.gone || sl.took && sl.s == nil && !sl.away {
+			*sl = seatSlot{} // a seat whose player left, or that the computer only kept for it
 		}
 	}
 	if h.empty(t) {

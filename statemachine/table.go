@@ -3,6 +3,7 @@ package statemachine
 import (
 	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/rules/record"
+	"github.com/bomber-game/bomber/segment"
 )
 
 // GameEntry is one game the hub offers: its rules and what the hub allows
@@ -27,7 +28,20 @@ type seatSlot struct {
 	s     *session // nil while empty (or after its player left a running game)
 	name  string   // who sits or sat there
 	ready bool
-	gone  bool // left a running game of three or four; the game goes on without it
+	gone  bool   // left a running game of three or four; the game goes on without it
+	bot   bool   // a computer player holds the seat
+	took  bool   // the computer took the seat over from its absent player
+	auto  bool   // the seat's clock ran out: the computer moves for it this turn
+	asked uint32 // update sequence+1 of the last BotRequest for this seat
+
+	token     [segment.TokenLen]byte // resume token of the seat's player
+	away      bool                   // held for its player, whose connection dropped
+	awayUntil int64
+
+	left    int64 // clock: time left for the game (total time control), ns
+	since   int64 // clock: when it started running
+	ticking bool  // clock: running
+	expired bool  // clock: ran out and the timeout action was taken
 }
 
 // playedMove is an accepted move, kept compact until the record is written.
@@ -56,8 +70,10 @@ type table struct {
 	start    int64
 	moves    []playedMove
 	offer    *offer
-	chat     chatLog // players' chat
-	wchat    chatLog // watchers' chat
+	clock    *clockSpec // nil: no time control
+	timeout  bool       // the move being played is a clock's timeout action
+	chat     chatLog    // players' chat
+	wchat    chatLog    // watchers' chat
 }
 
 // ext reports whether t is a table of the extended protocol (not a reference
@@ -80,6 +96,9 @@ func (h *Hub) play(now int64, t *table, p rules.Player, m rules.Move) error {
 // "drawn" when the rules ended it, else why it stopped; leaver is the seat
 // whose player left with "abandoned".
 func (h *Hub) endTable(now int64, t *table, reason string, leaver rules.Player) {
+	if t.timeout && reason != "abandoned" && reason != "aborted" {
+		reason = "timeout"
+	}
 	if t.game != nil {
 		h.ready.Records = append(h.ready.Records, h.recordOf(now, t, reason, leaver))
 		h.stats.GamesEnded[endIndex(reason)]++
@@ -120,6 +139,11 @@ func outcomeOf(t *table, reason string) rules.Outcome {
 	case "abandoned", "aborted":
 		return rules.Outcome{Status: rules.Running}
 	}
+	if t.timeout {
+		o := t.game.Outcome()
+		o.Reason = "out of time"
+		return o
+	}
 	return t.game.Outcome()
 }
 
@@ -131,7 +155,7 @@ func (h *Hub) recordOf(now int64, t *table, reason string, leaver rules.Player) 
 		Seats: make([]record.Seat, len(t.seats)), Moves: make([]record.Move, len(t.moves)),
 	}
 	for i, sl := range t.seats {
-		r.Seats[i] = record.Seat{Name: sl.name}
+		r.Seats[i] = record.Seat{Name: sl.name, Bot: sl.bot || sl.took}
 	}
 	for i, m := range t.moves {
 		r.Moves[i] = record.Move{Seat: m.seat, Text: t.game.FormatMove(m.move), At: m.at}

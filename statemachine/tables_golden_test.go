@@ -43,6 +43,7 @@ func TestGenerateTableTranscripts(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := replay.New(cfg, replay.DemoAccounts())
+		r.PlayBots = true
 		for n, l := range strings.Split(string(raw), "\n") {
 			if strings.TrimSpace(l) == "" {
 				continue
@@ -84,6 +85,9 @@ func scenarioLine(t *testing.T, r *replay.Runner, l string) []transcript.Entry {
 	for i, a := range args {
 		if from, ok := strings.CutPrefix(a, "$code:"); ok {
 			args[i] = lastCode(r, from)
+		}
+		if from, ok := strings.CutPrefix(a, "$token:"); ok {
+			args[i] = lastToken(r, from)
 		}
 	}
 	num := func(i int) uint64 {
@@ -162,6 +166,15 @@ func scenarioLine(t *testing.T, r *replay.Runner, l string) []transcript.Entry {
 		t8, body = segment.Offer, segment.OfferMsg{What: uint8(num(0)), Answer: uint8(num(1))}.Append(nil)
 	case "resign":
 		t8 = segment.Resign
+	case "bot": // bot SEAT
+		t8, body = segment.Bot, segment.BotMsg{Seat: uint8(num(0))}.Append(nil)
+	case "resume": // resume TABLE SEAT TOKENHEX LASTSEQ
+		m := segment.ResumeMsg{Table: uint32(num(0)), Seat: uint8(num(1)), LastSeq: uint32(num(3))}
+		tok, _ := hex.DecodeString(args[2])
+		copy(m.Token[:], tok)
+		t8, body = segment.Resume, m.Append(nil)
+	case "bye":
+		t8 = segment.Bye
 	case "chat": // chat SCOPE TEXT...
 		t8, body = segment.Chat, segment.ChatBody{Scope: uint8(num(0)), Text: rest(1)}.Append(nil)
 	default:
@@ -172,6 +185,27 @@ func scenarioLine(t *testing.T, r *replay.Runner, l string) []transcript.Entry {
 		out = append(out, seg(s)...)
 	}
 	return out
+}
+
+// lastToken is the resume token (hex) in the last Seated message conn received.
+func lastToken(r *replay.Runner, conn string) string {
+	var asm segment.Assembler
+	tok := "00"
+	for _, e := range r.Output() {
+		if e.Op != transcript.Recv || e.Conn != conn {
+			continue
+		}
+		s, err := segment.Parse(e.Data)
+		if err != nil || !s.Type.Extended() {
+			continue
+		}
+		if t, body, done, err := asm.Add(s); err == nil && done && t == segment.Seated {
+			if sb, err := segment.DecodeSeatedBody(body); err == nil {
+				tok = hex.EncodeToString(sb.Token[:])
+			}
+		}
+	}
+	return tok
 }
 
 // lastCode is the join code in the last Table message conn received.

@@ -56,7 +56,7 @@ func startDaemon(bin, tr, db string, cpu int, tmp string) (*daemon, error) {
 	d.cmd.Dir = dir
 	d.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the driver
 	d.cmd.Env = append(os.Environ(),
-		"BOMBER_TRANSPORT="+tr, "BOMBER_LISTEN="+d.addr, "BOMBER_ADMIN_LISTEN="+d.admin,
+		"BOMBER_TRANSPORT="+tr, "BOMBER_LISTEN="+d.addr, "BOMBER_ADMIN_LISTEN="+d.admin, "BOMBER_WEB_LISTEN=",
 		"BOMBER_STORE_DRIVER=sqlite", "BOMBER_STORE_SQLITE_PATH="+store, "BOMBER_STORE_DEMO_ACCOUNTS=false",
 		"BOMBER_LOG_LEVEL=warn", "BOMBER_LOG_FORMAT=json",
 		"BOMBER_LIMITS_MAX_CONNECTIONS=200000", "BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0",

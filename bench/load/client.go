@@ -87,7 +87,13 @@ func (c *client) login(ctx context.Context, sem chan struct{}) error {
 	if src := f.cfg.Sources; len(src) > 0 {
 		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(src[c.i%len(src)])}
 	}
-	conn, err := d.DialContext(ctx, "tcp", f.cfg.Addr)
+	var conn net.Conn
+	var err error
+	if f.cfg.WS != "" {
+		conn, err = dialWS(ctx, f.cfg.WS, &d)
+	} else {
+		conn, err = d.DialContext(ctx, "tcp", f.cfg.Addr)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: dial: %w", c.name, err)
 	}

@@ -16,6 +16,7 @@ import (
 // Config is what a fleet needs.
 type Config struct {
 	Addr         string        // the server, host:port
+	WS           string        // when set, the WebSocket gateway's URL (ws://host:port/ws): clients connect there instead of Addr
 	Sources      []string      // local source addresses, used round-robin; none: the kernel's choice
 	Password     string        // every user's password; "" means "123"
 	LoginTimeout time.Duration // dial plus login, per connection; 0: 60s

@@ -2,6 +2,7 @@ package load_test
 
 import (
 	"context"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/server/servertest"
+	"github.com/bomber-game/bomber/server/ws"
 	"github.com/bomber-game/bomber/statemachine"
 )
 
@@ -17,7 +19,26 @@ import (
 // accounts are every u* name with password 123.
 func startServer(t *testing.T, transport string) string {
 	t.Helper()
-	cfg := server.Config{
+	addr, _ := servertest.Start(t, serverConfig(), transport != "net")
+	return addr
+}
+
+// startGateway runs the same server behind the WebSocket gateway and
+// returns its ws:// URL.
+func startGateway(t *testing.T) string {
+	t.Helper()
+	_, tr := servertest.Start(t, serverConfig(), true)
+	g, err := ws.New(ws.Config{Transport: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(g)
+	t.Cleanup(srv.Close)
+	return "ws" + strings.TrimPrefix(srv.URL, "http") + ws.Path
+}
+
+func serverConfig() server.Config {
+	return server.Config{
 		Check: func(_ context.Context, c statemachine.Check) statemachine.Answer {
 			switch {
 			case !strings.HasPrefix(c.User, "u"):
@@ -29,8 +50,6 @@ func startServer(t *testing.T, transport string) string {
 		},
 		Record: func(context.Context, record.Game, time.Time, time.Time) error { return nil },
 	}
-	addr, _ := servertest.Start(t, cfg, transport != "net")
-	return addr
 }
 
 // waitFor polls cond every 10 ms until it holds or the deadline passes.
@@ -97,6 +116,22 @@ func TestFleetPlaysWholeGames(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFleetOverWebSocket: the same games through the WebSocket gateway.
+func TestFleetOverWebSocket(t *testing.T) {
+	url := startGateway(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	f := load.New(load.Config{WS: url, Seed: 1})
+	defer f.Close(10 * time.Second)
+	if err := f.Games(ctx, 0, 2); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 15*time.Second, "4 finished games", func() bool { return f.Counters().Games >= 4 })
+	if c := f.Counters(); c.Relayed < 4*59 {
+		t.Errorf("%d relayed guesses for %d games; a game has at least 59", c.Relayed, c.Games)
 	}
 }
 

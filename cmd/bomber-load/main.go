@@ -5,6 +5,7 @@
 //
 //	bomber-load --addr 127.0.0.1:20343 --games 1000 --duration 30s
 //	bomber-load --games 1000 --rate 50000 --idle 5000 --storm 1000
+//	bomber-load --ws ws://127.0.0.1:20380/ws --games 100 --pid $(pidof bomberd)
 //
 // Users are u000000, u000001, ... with password 123 (bench/driver creates
 // them); games use the first 2×games names, idle clients the next ones.
@@ -15,6 +16,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -28,6 +31,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("bomber-load", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:20343", "bomberd address")
+	wsURL := fs.String("ws", "", "connect through the WebSocket gateway at this URL (ws://host:20380/ws) instead of --addr")
+	pid := fs.Int("pid", 0, "bomberd's process id: also report its CPU per relayed guess over the window (Linux)")
 	games := fs.Int("games", 100, "concurrent games (2 clients each)")
 	idle := fs.Int("idle", 0, "idle logged-in clients besides the players")
 	storm := fs.Int("storm", 0, "clients that log in all at once halfway through the run")
@@ -50,7 +55,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *warmup+*duration+10*time.Minute)
 	defer cancel()
-	f := load.New(load.Config{Addr: *addr, Sources: *sources, Password: *password, Concurrency: *conc, Seed: *seed})
+	f := load.New(load.Config{Addr: *addr, WS: *wsURL, Sources: *sources, Password: *password, Concurrency: *conc, Seed: *seed})
 	defer f.Close(30 * time.Second)
 	t0 := time.Now()
 	if err := f.Games(ctx, 0, *games); err != nil {
@@ -69,6 +74,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	f.TakeLatency()
 	f.Record(true)
 	c0, m0 := f.Counters(), time.Now()
+	cpu0, cpuErr := cpuTime(*pid)
 	stormDone := make(chan error, 1)
 	go func() {
 		if *storm == 0 {
@@ -89,13 +95,50 @@ func run(args []string, stdout, stderr io.Writer) int {
 	f.Record(false)
 	el := time.Since(m0)
 	c := f.Counters().Sub(c0)
+	cpu1, err := cpuTime(*pid)
+	if cpuErr == nil {
+		cpuErr = err
+	}
 	l := load.Summarise(f.TakeLatency())
 	mode := "closed loop"
 	if *rate > 0 {
 		mode = fmt.Sprintf("open loop at %.0f/s", *rate)
 	}
-	fmt.Fprintf(stdout, "%s, %d games, %v: %d relayed guesses (%.0f/s), %d games finished\n", mode, *games, el.Round(time.Millisecond), c.Relayed, float64(c.Relayed)/el.Seconds(), c.Games)
+	via := "TCP"
+	if *wsURL != "" {
+		via = "WebSocket"
+	}
+	fmt.Fprintf(stdout, "%s, %s, %d games, %v: %d relayed guesses (%.0f/s), %d games finished\n", via, mode, *games, el.Round(time.Millisecond), c.Relayed, float64(c.Relayed)/el.Seconds(), c.Games)
 	fmt.Fprintf(stdout, "relay latency from intended send: p50 %v  p99 %v  p99.9 %v  max %v  (n=%d)\n",
 		l.P50, l.P99, l.P999, l.Max, l.Count)
+	switch {
+	case *pid == 0:
+	case cpuErr != nil:
+		fmt.Fprintln(stderr, "bomber-load: server CPU:", cpuErr)
+	case c.Relayed > 0:
+		cpu := cpu1 - cpu0
+		fmt.Fprintf(stdout, "server CPU: %v over the window (%.0f%% of a CPU), %.2f µs per relayed guess\n",
+			cpu, 100*cpu.Seconds()/el.Seconds(), float64(cpu.Microseconds())/float64(c.Relayed))
+	}
 	return 0
+}
+
+// cpuTime is the user and system CPU time of process pid so far, from
+// /proc/PID/stat (fields 14 and 15, in clock ticks of 10 ms).
+func cpuTime(pid int) (time.Duration, error) {
+	if pid == 0 {
+		return 0, nil
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:]) // fields from 3 on
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("parsing /proc/%d/stat", pid)
+	}
+	return time.Duration(ut+st) * 10 * time.Millisecond, nil
 }

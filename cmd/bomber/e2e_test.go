@@ -148,6 +148,7 @@ func startBomberd(t *testing.T, bin, dir string) string {
 	// port 0: the kernel picks a free port and the log says which
 	cmd.Env = append(os.Environ(), "BOMBER_LISTEN=127.0.0.1:0", "BOMBER_ADMIN_LISTEN=",
 		"BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1")
+	cmd.Env = append(cmd.Env, "BOMBER_WEB_LISTEN=") // no web listener: the default port may be taken
 	log := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {

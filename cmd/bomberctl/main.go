@@ -338,6 +338,16 @@ func (c *ctl) admin(ctx context.Context, method, path string, form url.Values) e
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
+	token := c.cfg.Admin.Token
+	if token == "" {
+		token, err = config.ReadAdminToken(c.cfg.Admin)
+		if err != nil && method != http.MethodGet {
+			return fmt.Errorf("%w (bomberd writes it on its first start; run bomberctl where bomberd runs, or set admin.token_file or BOMBER_ADMIN_TOKEN)", err)
+		}
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return fmt.Errorf("admin listener: %w", err)

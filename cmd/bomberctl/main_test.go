@@ -89,7 +89,7 @@ func TestImportLegacy(t *testing.T) {
 func TestKickAndOnlineTalkToTheAdminListener(t *testing.T) {
 	var got []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got = append(got, r.Method+" "+r.URL.Path+" "+r.FormValue("user"))
+		got = append(got, r.Method+" "+r.URL.Path+" "+r.FormValue("user")+" "+r.Header.Get("Authorization"))
 		if r.FormValue("user") == "Ghost" {
 			http.Error(w, "not online: Ghost", http.StatusNotFound)
 			return
@@ -98,7 +98,14 @@ func TestKickAndOnlineTalkToTheAdminListener(t *testing.T) {
 	}))
 	defer srv.Close()
 	t.Setenv("BOMBER_ADMIN_LISTEN", strings.TrimPrefix(srv.URL, "http://"))
-	db := filepath.Join(t.TempDir(), "x.db")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "x.db")
+	// the token bomberd wrote on its first start
+	t.Setenv("BOMBER_ADMIN_TOKEN_FILE", filepath.Join(dir, "admin.token"))
+	if code, out := ctlRun(t, db, "", "kick", "Alice"); code != 1 || !strings.Contains(out, "admin token") {
+		t.Fatalf("kick without a token file: %d %s", code, out)
+	}
+	os.WriteFile(filepath.Join(dir, "admin.token"), []byte("s3cret\n"), 0o600)
 	if code, out := ctlRun(t, db, "", "kick", "Alice"); code != 0 {
 		t.Fatalf("kick: %d %s", code, out)
 	}
@@ -108,7 +115,7 @@ func TestKickAndOnlineTalkToTheAdminListener(t *testing.T) {
 	if code, out := ctlRun(t, db, "", "online"); code != 0 || out != "[]\n" {
 		t.Fatalf("online: %d %q", code, out)
 	}
-	want := "POST /kick Alice|POST /kick Ghost|GET /users "
+	want := "POST /kick Alice Bearer s3cret|POST /kick Ghost Bearer s3cret|GET /users  Bearer s3cret"
 	if strings.Join(got, "|") != want {
 		t.Fatalf("requests %q, want %q", got, want)
 	}

@@ -2,14 +2,27 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"go.uber.org/zap"
+	"golang.org/x/net/netutil"
+
+	"github.com/bomber-game/bomber/cmd/internal/config"
 )
 
 // adminServer is the operators' HTTP listener (loopback by default).
@@ -17,7 +30,98 @@ type adminServer struct {
 	srv *http.Server
 }
 
-func startAdmin(addr string, d *daemonState) (*adminServer, error) {
+// adminLimits bound the admin listener's connections.
+type adminLimits struct {
+	maxConns          int
+	readHeaderTimeout time.Duration
+	readTimeout       time.Duration
+	writeTimeout      time.Duration // longer than pprof's default 30 s profile
+	idleTimeout       time.Duration
+}
+
+var defaultAdminLimits = adminLimits{
+	maxConns:          16,
+	readHeaderTimeout: 5 * time.Second,
+	readTimeout:       10 * time.Second,
+	writeTimeout:      2 * time.Minute,
+	idleTimeout:       30 * time.Second,
+}
+
+// serveAdmin serves h on l within lim: at most lim.maxConns connections at
+// once (more wait in the kernel's backlog), and none held open idle.
+func serveAdmin(l net.Listener, h http.Handler, lim adminLimits, log *zap.Logger) *adminServer {
+	a := &adminServer{srv: &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: lim.readHeaderTimeout,
+		ReadTimeout:       lim.readTimeout,
+		WriteTimeout:      lim.writeTimeout,
+		IdleTimeout:       lim.idleTimeout,
+		ErrorLog:          zap.NewStdLog(log),
+	}}
+	go func() {
+		if err := a.srv.Serve(netutil.LimitListener(l, lim.maxConns)); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("admin listener", zap.Error(err))
+		}
+	}()
+	return a
+}
+
+// adminGuard protects the admin listener from the browsers of the
+// operators who can reach it: every request must name a loopback host (or
+// the configured one) in its Host header, so a DNS-rebinding page cannot
+// read /users, /metrics or pprof; a request that carries a foreign Origin
+// is refused; and every request that changes state (any method but GET and
+// HEAD) must carry the admin token as "Authorization: Bearer TOKEN".
+func adminGuard(next http.Handler, hosts []string, token string, log *zap.Logger) http.Handler {
+	allowed := func(hostport string) bool {
+		host := hostport
+		if h, _, err := net.SplitHostPort(hostport); err == nil {
+			host = h
+		}
+		host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+		return slices.ContainsFunc(hosts, func(a string) bool { return strings.EqualFold(a, host) })
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !allowed(r.Host) {
+			log.Warn("admin request refused: foreign Host header", zap.String("host", r.Host), zap.String("remote", r.RemoteAddr))
+			http.Error(w, "forbidden host", http.StatusForbidden)
+			return
+		}
+		if o := r.Header.Get("Origin"); o != "" {
+			u, err := url.Parse(o)
+			if err != nil || u.Host == "" || !allowed(u.Host) {
+				log.Warn("admin request refused: foreign Origin", zap.String("origin", o), zap.String("remote", r.RemoteAddr))
+				http.Error(w, "forbidden origin", http.StatusForbidden)
+				return
+			}
+		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
+				log.Warn("admin request refused: no valid token", zap.String("method", r.Method), zap.String("path", r.URL.Path), zap.String("remote", r.RemoteAddr))
+				http.Error(w, "admin token required (Authorization: Bearer; see admin.token_file)", http.StatusUnauthorized)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// adminHosts are the names the admin listener answers to: loopback, and
+// the host it is configured to listen on.
+func adminHosts(listen string) []string {
+	hosts := []string{"localhost", "127.0.0.1", "::1"}
+	if h, _, err := net.SplitHostPort(listen); err == nil && h != "" {
+		hosts = append(hosts, h)
+	}
+	return hosts
+}
+
+func startAdmin(cfg config.Admin, d *daemonState) (*adminServer, error) {
+	token, err := adminToken(cfg, d.log)
+	if err != nil {
+		return nil, err
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		// alive when the engine loop answers
@@ -84,18 +188,49 @@ func startAdmin(addr string, d *daemonState) (*adminServer, error) {
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	d.registerMetrics(mux)
-	l, err := net.Listen("tcp", addr)
+	l, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return nil, err
 	}
-	a := &adminServer{srv: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}}
 	d.log.Info("admin listening", zap.String("addr", l.Addr().String()))
-	go func() {
-		if err := a.srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			d.log.Error("admin listener", zap.Error(err))
-		}
-	}()
-	return a, nil
+	return serveAdmin(l, adminGuard(mux, adminHosts(cfg.Listen), token, d.log), defaultAdminLimits, d.log), nil
+}
+
+// adminToken is the token state-changing admin requests must carry:
+// admin.token (BOMBER_ADMIN_TOKEN) when set, else the contents of
+// admin.token_file, which is generated (32 random bytes, hex, mode 0600)
+// when it does not exist yet.
+func adminToken(cfg config.Admin, log *zap.Logger) (string, error) {
+	if cfg.Token != "" {
+		return cfg.Token, nil
+	}
+	tok, err := config.ReadAdminToken(cfg)
+	if err == nil {
+		return tok, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	var b [32]byte
+	rand.Read(b[:])
+	tok = hex.EncodeToString(b[:])
+	if err := os.MkdirAll(filepath.Dir(cfg.TokenFile), 0o700); err != nil {
+		return "", fmt.Errorf("admin token: %w", err)
+	}
+	f, err := os.OpenFile(cfg.TokenFile, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("admin token: %w", err)
+	}
+	_, err = f.WriteString(tok + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(cfg.TokenFile)
+		return "", fmt.Errorf("admin token: %w", err)
+	}
+	log.Info("generated the admin token", zap.String("token_file", cfg.TokenFile))
+	return tok, nil
 }
 
 func (a *adminServer) shutdown(ctx context.Context) { a.srv.Shutdown(ctx) }

@@ -60,8 +60,13 @@ func (d *daemonState) startExtras(cfg *config.Config, _ server.Config) error {
 		d.log.Info("listening (TLS)", zap.String("addr", raw.Addr().String()))
 		go func() { d.errc <- d.tr.Serve(t.l) }()
 	}
+	if cfg.Web.Listen != "" {
+		if err := d.startWeb(cfg); err != nil {
+			return err
+		}
+	}
 	if cfg.Admin.Listen != "" {
-		a, err := startAdmin(cfg.Admin.Listen, d)
+		a, err := startAdmin(cfg.Admin, d)
 		if err != nil {
 			return err
 		}
@@ -71,6 +76,11 @@ func (d *daemonState) startExtras(cfg *config.Config, _ server.Config) error {
 }
 
 func (d *daemonState) reloadExtras(cfg *config.Config) {
+	if d.web != nil && d.web.cert != nil {
+		if err := d.web.cert.load(cfg.TLS); err != nil {
+			d.log.Error("reload: keeping the old web TLS certificate", zap.Error(err))
+		}
+	}
 	if d.tls != nil {
 		if err := d.tls.load(cfg.TLS); err != nil {
 			d.log.Error("reload: keeping the old TLS certificate", zap.Error(err))
@@ -86,6 +96,9 @@ func (d *daemonState) stopExtras(ctx context.Context) {
 	}
 	if d.tls != nil {
 		d.tls.l.Close()
+	}
+	if d.web != nil {
+		d.web.stop(ctx)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"reflect"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -89,6 +90,7 @@ type daemonState struct {
 	store   account.Store
 	tr      server.Transport
 	tls     *tlsListener
+	web     *webListener
 	admin   *adminServer
 	metrics *metrics
 	hasher  *account.Hasher
@@ -117,10 +119,14 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		MaxConns:       cfg.Limits.MaxConnections,
 		MaxConnsPerIP:  cfg.Limits.MaxConnectionsPerIP,
 		MaxOutput:      cfg.Limits.MaxOutputBytes,
+		MaxOutputTotal: cfg.Limits.MaxOutputTotal,
 		SegmentTimeout: cfg.Limits.SegmentTimeout,
 		Workers:        cfg.Limits.AccountWorkers,
 		QueueLen:       cfg.Limits.AccountQueue,
 		CheckTimeout:   cfg.Limits.AccountTimeout,
+		BotWorkers:     cfg.Tables.BotWorkers,
+		BotQueue:       cfg.Tables.BotQueue,
+		BotBudget:      cfg.Tables.BotBudget,
 		OnLoop:         watchdog(log),
 	}
 	if cfg.Admin.Listen != "" {
@@ -266,6 +272,7 @@ func (d *daemonState) reload() {
 		c.MaxConns = cfg.Limits.MaxConnections
 		c.MaxConnsPerIP = cfg.Limits.MaxConnectionsPerIP
 		c.MaxOutput = cfg.Limits.MaxOutputBytes
+		c.MaxOutputTotal = cfg.Limits.MaxOutputTotal
 		c.SegmentTimeout = cfg.Limits.SegmentTimeout
 		c.QueueLen = cfg.Limits.AccountQueue
 		c.CheckTimeout = cfg.Limits.AccountTimeout
@@ -293,6 +300,9 @@ func (d *daemonState) reload() {
 	}
 	if cfg.Admin != old.Admin {
 		restart = append(restart, "admin")
+	}
+	if !reflect.DeepEqual(cfg.Web, old.Web) {
+		restart = append(restart, "web")
 	}
 	if cfg.TLS.Listen != old.TLS.Listen {
 		restart = append(restart, "tls.listen")

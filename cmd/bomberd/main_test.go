@@ -87,7 +87,7 @@ func startDaemon(t *testing.T, env ...string) *proc {
 	d.cmd.Dir = dir
 	d.cmd.Env = append(os.Environ(),
 		// port 0: the kernel picks free ports and the log says which
-		"BOMBER_LISTEN=127.0.0.1:0", "BOMBER_ADMIN_LISTEN=127.0.0.1:0",
+		"BOMBER_LISTEN=127.0.0.1:0", "BOMBER_ADMIN_LISTEN=127.0.0.1:0", "BOMBER_WEB_LISTEN=127.0.0.1:0",
 		"BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1", "BOMBER_LOG_LEVEL=debug")
 	d.cmd.Env = append(d.cmd.Env, env...)
 	d.cmd.Stdout, d.cmd.Stderr = d.log, d.log
@@ -191,9 +191,10 @@ func needsSimulation(entries []transcript.Entry) bool {
 
 // client is a minimal protocol client for the daemon tests.
 type client struct {
-	t  *testing.T
-	nc net.Conn
-	d  segment.Decoder
+	t    *testing.T
+	nc   net.Conn
+	d    segment.Decoder
+	wait time.Duration // how long expect waits; 0 means 10s
 }
 
 func dial(t *testing.T, addr string) *client {
@@ -216,7 +217,11 @@ func (c *client) send(s segment.Segment) {
 // expect reads segments until one of type want, returning it.
 func (c *client) expect(want segment.Type) segment.Segment {
 	c.t.Helper()
-	c.nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	wait := c.wait
+	if wait == 0 {
+		wait = 10 * time.Second
+	}
+	c.nc.SetReadDeadline(time.Now().Add(wait))
 	for {
 		s, ok, err := c.d.Next()
 		if err != nil {
@@ -526,7 +531,7 @@ func TestSocketActivation(t *testing.T) {
 	}
 	addr := freeAddr(t)
 	dir := t.TempDir()
-	cmd := exec.Command(activate, "-l", addr, bomberdBin, "--admin-listen", "", "--listen", "127.0.0.1:1")
+	cmd := exec.Command(activate, "-l", addr, bomberdBin, "--admin-listen", "", "--web-listen", "", "--listen", "127.0.0.1:1")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1")
 	log := &syncBuffer{}
@@ -539,7 +544,9 @@ func TestSocketActivation(t *testing.T) {
 	for i := 0; ; i++ {
 		nc, err := net.Dial("tcp", addr)
 		if err == nil {
-			c = &client{t: t, nc: nc}
+			// the first connection starts bomberd (store, migrations,
+			// demo accounts), slow on a loaded machine with the race detector
+			c = &client{t: t, nc: nc, wait: time.Minute}
 			defer nc.Close()
 			break
 		}

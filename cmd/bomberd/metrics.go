@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -31,6 +32,7 @@ type metrics struct {
 	gamesEnded  *prometheus.CounterVec
 	loop        prometheus.Histogram
 	store       *prometheus.HistogramVec
+	bots        *prometheus.HistogramVec
 }
 
 func newMetrics() *metrics {
@@ -57,13 +59,15 @@ func newMetrics() *metrics {
 			m.segOut[t] = segOut.WithLabelValues(t.String())
 		}
 	}
-	for _, r := range []server.CloseReason{server.ReasonPeer, server.ReasonServer, server.ReasonProtocol, server.ReasonBacklog, server.ReasonSegmentTimeout, server.ReasonShutdown} {
+	for _, r := range []server.CloseReason{server.ReasonPeer, server.ReasonServer, server.ReasonProtocol, server.ReasonBacklog, server.ReasonOutputMemory, server.ReasonSegmentTimeout, server.ReasonShutdown} {
 		m.closed.WithLabelValues(string(r))
 	}
 	for _, r := range []statemachine.EndReason{statemachine.Won, statemachine.Abandoned, statemachine.Aborted} {
 		m.gamesEnded.WithLabelValues(r.String())
 	}
-	reg.MustRegister(m.conns, m.accepted, m.closed, m.rejected, segIn, segOut, m.protoErrors, m.gamesEnded, m.loop, m.store)
+	m.bots = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "bomber_bot_move_seconds", Help: "Time a computer player took for a move, by game and whether it answered in its budget.",
+		Buckets: prometheus.ExponentialBuckets(1e-4, 3, 10)}, []string{"game", "ok"})
+	reg.MustRegister(m.conns, m.accepted, m.closed, m.rejected, segIn, segOut, m.protoErrors, m.gamesEnded, m.loop, m.store, m.bots)
 	version := "devel"
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		version = bi.Main.Version
@@ -92,6 +96,9 @@ func (m *metrics) SegmentOut(t segment.Type) {
 func (m *metrics) ProtocolError(reason string) { m.protoErrors.WithLabelValues(reason).Inc() }
 func (m *metrics) GameEnded(r string)          { m.gamesEnded.WithLabelValues(r).Inc() }
 func (m *metrics) LoopLatency(d time.Duration) { m.loop.Observe(d.Seconds()) }
+func (m *metrics) BotMove(game string, d time.Duration, ok bool) {
+	m.bots.WithLabelValues(game, strconv.FormatBool(ok)).Observe(d.Seconds())
+}
 func (m *metrics) CheckLatency(k statemachine.CheckKind, d time.Duration, a statemachine.Answer) {
 	m.store.WithLabelValues([...]string{"lookup", "verify"}[k], [...]string{"found", "not_found", "wrong_password", "unavailable"}[a]).Observe(d.Seconds())
 }

@@ -76,9 +76,9 @@ func TestMetricsAndAdmin(t *testing.T) {
 			t.Errorf("%s: %q", path, got)
 		}
 	}
-	resp, err := http.PostForm("http://"+d.admin+"/kick", url.Values{"user": {"Albert"}})
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("kick: %v %v", err, resp)
+	token := daemonToken(t, d)
+	if code, body := adminDo(t, d, "POST", "/kick", url.Values{"user": {"Albert"}}, token, "", ""); code != 200 {
+		t.Fatalf("kick: %d %s", code, body)
 	}
 	a.nc.SetReadDeadline(time.Now().Add(5 * time.Second))
 	for {
@@ -86,9 +86,8 @@ func TestMetricsAndAdmin(t *testing.T) {
 			break
 		}
 	}
-	resp, _ = http.PostForm("http://"+d.admin+"/kick", url.Values{"user": {"Albert"}})
-	if resp.StatusCode != http.StatusNotFound {
-		t.Fatalf("kick of an offline user: %d", resp.StatusCode)
+	if code, _ := adminDo(t, d, "POST", "/kick", url.Values{"user": {"Albert"}}, token, "", ""); code != http.StatusNotFound {
+		t.Fatalf("kick of an offline user: %d", code)
 	}
 }
 

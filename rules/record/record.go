@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/bomber-game/bomber/rules"
 )
@@ -62,6 +63,18 @@ func (s *Seed) UnmarshalText(b []byte) error {
 	return err
 }
 
+// GameOptions are a table's options without the hub's own keys (the
+// "clock." time control), as the game's New takes them.
+func GameOptions(o rules.Options) rules.Options {
+	out := make(rules.Options, len(o))
+	for k, v := range o {
+		if !strings.HasPrefix(k, "clock.") {
+			out[k] = v
+		}
+	}
+	return out
+}
+
 // Rand is the generator a table with seed uses for every chance draw.
 func Rand(seed [32]byte) *rand.Rand { return rand.New(rand.NewChaCha8(seed)) }
 
@@ -79,7 +92,7 @@ func Replay(spec rules.Spec, rec *Game) (rules.Game, error) {
 	if spec.Name != rec.Game {
 		return nil, fmt.Errorf("record of %q replayed as %q", rec.Game, spec.Name)
 	}
-	g, err := spec.New(len(rec.Seats), rec.Options, Rand(rec.Seed))
+	g, err := spec.New(len(rec.Seats), GameOptions(rec.Options), Rand(rec.Seed))
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", rec.Game, err)
 	}

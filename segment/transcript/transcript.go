@@ -45,6 +45,7 @@ const (
 	StoreDown           // store down
 	StoreUp             // store up
 	Note                // a comment line, kept for people reading the file
+	Bot                 // bot TABLE SEAT SEQ MOVE: a computer player's move (an input, like a client's bytes)
 )
 
 // Entry is one line.
@@ -55,7 +56,16 @@ type Entry struct {
 	Data    []byte        // Send: raw bytes; Recv: one whole segment
 	Advance time.Duration // Clock
 	Comment string
-	Line    int // 1-based line number when parsed
+	Line    int     // 1-based line number when parsed
+	Bot     BotMove // Bot
+}
+
+// BotMove is the computer player's move in a seat: the hub's BotAnswer.
+type BotMove struct {
+	Table uint32
+	Seat  int8
+	Seq   uint32
+	Move  string // in the game's notation
 }
 
 // ErrSyntax: a line does not follow the format.
@@ -116,6 +126,16 @@ func ParseLine(line string) (e Entry, ok bool, err error) {
 			return e, false, fmt.Errorf("%w: bad duration %q", ErrSyntax, f[1])
 		}
 		e.Op, e.Advance = Clock, d
+		return e, true, nil
+	case f[0] == "bot" && len(f) >= 5 && f[1] != ">" && f[1] != "<":
+		tb, err1 := strconv.ParseUint(f[1], 10, 32)
+		seat, err2 := strconv.ParseInt(f[2], 10, 8)
+		seq, err3 := strconv.ParseUint(f[3], 10, 32)
+		if err1 != nil || err2 != nil || err3 != nil {
+			return e, false, fmt.Errorf("%w: want 'bot TABLE SEAT SEQ MOVE'", ErrSyntax)
+		}
+		e.Op, e.Comment = Bot, ""
+		e.Bot = BotMove{Table: uint32(tb), Seat: int8(seat), Seq: uint32(seq), Move: strings.Join(f[4:], " ")}
 		return e, true, nil
 	case f[0] == "store":
 		if len(f) != 2 || (f[1] != "down" && f[1] != "up") {
@@ -190,6 +210,8 @@ func (e Entry) Format(showPasswords bool) string {
 		b.WriteString("store down")
 	case StoreUp:
 		b.WriteString("store up")
+	case Bot:
+		fmt.Fprintf(&b, "bot %d %d %d %s", e.Bot.Table, e.Bot.Seat, e.Bot.Seq, e.Bot.Move)
 	case Open, Close, Closed:
 		b.WriteString(e.Conn + " " + [...]string{Open: "open", Close: "close", Closed: "closed"}[e.Op])
 	case Send, Recv:

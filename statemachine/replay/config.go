@@ -70,3 +70,23 @@ func ConfigFromNotes(entries []transcript.Entry) (statemachine.Config, error) {
 	}
 	return cfg, nil
 }
+
+// BotOracle answers a server's bot requests with the bot lines of a
+// transcript, so a transcript with computer players replays exactly
+// against a real server (whose own bots could choose otherwise, or run out
+// of time on a loaded machine).
+func BotOracle(entries []transcript.Entry) func(statemachine.BotRequest) (statemachine.BotAnswer, error) {
+	moves := map[[3]uint32]string{}
+	for _, e := range entries {
+		if e.Op == transcript.Bot {
+			moves[[3]uint32{e.Bot.Table, uint32(e.Bot.Seat), e.Bot.Seq}] = e.Bot.Move
+		}
+	}
+	return func(r statemachine.BotRequest) (statemachine.BotAnswer, error) {
+		m, ok := moves[[3]uint32{r.Table, uint32(r.Seat), r.Seq}]
+		if !ok {
+			return statemachine.BotAnswer{}, fmt.Errorf("the transcript has no bot move for table %d seat %d at %d", r.Table, r.Seat, r.Seq)
+		}
+		return statemachine.BotAnswer{Table: r.Table, Seat: r.Seat, Seq: r.Seq, Move: m}, nil
+	}
+}

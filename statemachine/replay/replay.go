@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/segment/transcript"
@@ -43,6 +44,10 @@ type Runner struct {
 	conns    map[string]*conn
 	names    map[statemachine.ConnID]string
 	out      []transcript.Entry
+	// PlayBots makes the runner answer the hub's bot requests itself (and
+	// write the moves down as bot lines); otherwise the bot lines of the
+	// transcript being replayed answer them.
+	PlayBots bool
 	records  []record.Game
 }
 
@@ -90,6 +95,9 @@ func (r *Runner) Feed(e transcript.Entry) {
 		r.out = append(r.out, e)
 		r.now += e.Advance
 		r.hub.Tick(int64(r.now))
+	case transcript.Bot:
+		r.out = append(r.out, e)
+		r.hub.BotMove(now, statemachine.BotAnswer{Table: e.Bot.Table, Seat: rules.Player(e.Bot.Seat), Seq: e.Bot.Seq, Move: e.Bot.Move})
 	case transcript.StoreDown, transcript.StoreUp:
 		r.out = append(r.out, e)
 		r.down = e.Op == transcript.StoreDown
@@ -177,9 +185,23 @@ func (r *Runner) drain(now int64) {
 		}
 		r.records = append(r.records, rd.Records...)
 		checks := append([]statemachine.Check(nil), rd.Checks...)
+		var bots []statemachine.BotRequest
+		if r.PlayBots {
+			bots = append(bots, rd.Bots...)
+		}
 		r.hub.Advance()
 		for _, c := range checks {
 			r.hub.Answer(now, c.ID, r.answer(c))
+		}
+		for _, b := range bots {
+			// the computer answers at once; the answer is written down as an
+			// input, so the transcript replays without running a bot
+			a, err := statemachine.RunBot(b)
+			if err != nil {
+				continue
+			}
+			r.out = append(r.out, transcript.Entry{At: -1, Op: transcript.Bot, Bot: transcript.BotMove{Table: a.Table, Seat: int8(a.Seat), Seq: a.Seq, Move: a.Move}})
+			r.hub.BotMove(now, a)
 		}
 	}
 }

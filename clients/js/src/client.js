@@ -4,7 +4,8 @@
 // the moves) and turns every server message into a typed event.
 
 import {
-  T, MORE, FEATURE_TABLES, FEATURE_CHAT, PROTOCOL_VERSION, SEAT_ANY, SEAT_WATCHER,
+  T, MORE, FEATURES_ALL, PROTOCOL_VERSION, SEAT_ANY, SEAT_WATCHER, encodeBot, encodeResume,
+  decodeSeated, decodeClock, decodeAway,
   FLAG_PRIVATE, Phase, SeatFlag, OfferWhat, OfferAnswer, Scope, ErrCode,
   MessageDecoder, encodeMessage, encodeHello, decodeWelcome, decodeGame, encodeCreate,
   encodeJoin, encodeWatch, encodeInvite, encodeMove, encodeMoveText, encodeOfferRequest,
@@ -60,7 +61,7 @@ export class BomberClient extends EventTarget {
    * calls client._data(bytes) and client._closed(error) (see the connect
    * functions). Most callers use connectTCP or connectWebSocket instead.
    */
-  constructor(transport, { features = FEATURE_TABLES | FEATURE_CHAT } = {}) {
+  constructor(transport, { features = FEATURES_ALL } = {}) {
     super();
     this._t = transport;
     this._dec = new MessageDecoder();
@@ -85,6 +86,12 @@ export class BomberClient extends EventTarget {
     this.view = null;
     /** The Moved messages since the last Started. */
     this.moves = [];
+    /** The last Seated: {table, seat, token} — what resume() needs after a reconnect. */
+    this.seated = null;
+    /** The highest update sequence seen since the last Started (Moved, Step, View). */
+    this.lastSeq = 0;
+    /** The last Clock of your table: {table, seats: [{left, flags}]}. */
+    this.clock = null;
     /** Whether the connection is closed. */
     this.closed = false;
     this._welcome = new Promise((res, rej) => { this._welcomeRes = res; this._welcomeRej = rej; });
@@ -272,6 +279,31 @@ export class BomberClient extends EventTarget {
       (k, m) => (k === T.ChatMsg && m.from === this.user && m.scope === s && m.text === text ? m : undefined));
   }
 
+  // ---- seats that survive (docs/protocol.md section 9) ----
+
+  /** Gives an empty seat (255: every empty seat) of your waiting table to the computer. */
+  addBot(seat = SEAT_ANY) {
+    return this._request(T.Bot, encodeBot({ seat }), null, true);
+  }
+
+  /**
+   * Takes a held seat back after a reconnect and login; resolves with the
+   * Table. Defaults come from the Seated and the moves this client saw, so
+   * after a reload pass what you stored of `client.seated` and `client.lastSeq`.
+   */
+  resume({ table, seat, token, lastSeq } = {}) {
+    const s = this.seated ?? {};
+    return this._request(T.Resume, encodeResume({
+      table: table ?? s.table, seat: seat ?? s.seat, token: token ?? s.token, lastSeq: lastSeq ?? this.lastSeq,
+    }), this._joinedThenTable());
+  }
+
+  /** Says goodbye (the seat is held for the shorter grace) and closes the connection. */
+  bye() {
+    this._send(T.Bye, new Uint8Array(0));
+    this.close();
+  }
+
   // ---- the reference client's Bomber (section 2) ----
 
   /** Invites a user to a game of Bomber the reference way (answered by an 'inviteAnswer' event). */
@@ -356,6 +388,8 @@ export class BomberClient extends EventTarget {
     this._out = [];
     this._t.send(buf);
   }
+
+  _seq(seq) { if (seq > this.lastSeq) this.lastSeq = seq; }
 
   _emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }
 
@@ -461,11 +495,15 @@ export class BomberClient extends EventTarget {
       case T.Started:
         m = decodeStarted(body);
         this.moves = [];
+        this.lastSeq = 0;
         this._emit('started', m);
         break;
-      case T.Step: m = decodeStep(body); this._emit('step', m); break;
-      case T.Moved: m = decodeMoved(body); this.moves.push(m); this._emit('moved', m); break;
-      case T.View: m = decodeView(body); this.view = m; this._emit('view', m); break;
+      case T.Step: m = decodeStep(body); this._seq(m.seq); this._emit('step', m); break;
+      case T.Moved: m = decodeMoved(body); this._seq(m.seq); this.moves.push(m); this._emit('moved', m); break;
+      case T.View: m = decodeView(body); this._seq(m.seq); this.view = m; this._emit('view', m); break;
+      case T.Seated: m = decodeSeated(body); this.seated = m; this._emit('seated', m); break;
+      case T.Clock: m = decodeClock(body); this.clock = m; this._emit('clock', m); break;
+      case T.Away: m = decodeAway(body); this._emit('away', m); break;
       case T.GameEnd: m = decodeGameEnd(body); this._emit('gameEnd', m); break;
       case T.Commit: m = decodeCommit(body); this._emit('commit', m); break;
       case T.Offer: m = decodeOffer(body); this._emit('offer', m); break;

@@ -16,6 +16,13 @@ export const PROTOCOL_VERSION = 1;
 /** Feature bits of Hello and Welcome. */
 export const FEATURE_TABLES = 1;
 export const FEATURE_CHAT = 2;
+export const FEATURE_RESUME = 4;
+export const FEATURE_BOTS = 8;
+export const FEATURE_CLOCKS = 16;
+/** Every feature this library speaks (what it asks for in Hello). */
+export const FEATURES_ALL = 31;
+/** Length of a resume token (Seated, Resume). */
+export const TOKEN_LEN = 16;
 
 /** Segment and message types, by the spec's names. */
 export const T = Object.freeze({
@@ -28,6 +35,7 @@ export const T = Object.freeze({
   MoveText: 0x2c, ViewReq: 0x2d, Offer: 0x2e, Resign: 0x2f, Chat: 0x30, Table: 0x31,
   Joined: 0x32, Started: 0x33, Step: 0x34, Moved: 0x35, View: 0x36, GameEnd: 0x37,
   Error: 0x38, ChatMsg: 0x39, Invited: 0x3a, Commit: 0x3b, Ack: 0x3f,
+  Bot: 0x40, Seated: 0x41, Resume: 0x43, Clock: 0x44, Away: 0x45, Bye: 0x46,
 });
 
 const NAMES = Object.fromEntries(Object.entries(T).map(([k, v]) => [v, k]));
@@ -51,6 +59,7 @@ const CAPS = {
   0x29: 32, 0x2a: 0, 0x2b: 18, 0x2c: 64, 0x2d: 0, 0x2e: 8, 0x2f: 0, 0x30: 300, 0x31: 512,
   0x32: 29, 0x33: 64, 0x34: 29, 0x35: 96, 0x36: 1024, 0x37: 128, 0x38: 64, 0x39: 340,
   0x3a: 96, 0x3b: 64, 0x3f: 29,
+  0x40: 1, 0x41: 29, 0x43: 29, 0x44: 64, 0x45: 29, 0x46: 0,
 };
 
 /** Error codes of the extended protocol (section 8.5). */
@@ -73,6 +82,7 @@ export const Watch = Object.freeze({ Anyone: 0, WithCode: 1, Nobody: 2 });
 export const OptKind = Object.freeze({ Int: 0, Bool: 1, Choice: 2, Text: 3 });
 export const Phase = Object.freeze({ Waiting: 0, Playing: 1, Over: 2 });
 export const SeatFlag = Object.freeze({ Ready: 1, Bot: 2, Gone: 4 });
+export const ClockFlag = Object.freeze({ Running: 1, Paused: 2 });
 export const OfferWhat = Object.freeze({ Draw: 1, Rematch: 2, Takeback: 3 });
 export const OfferAnswer = Object.freeze({ Propose: 0, Accept: 1, Decline: 2 });
 export const OfferState = Object.freeze({ Proposed: 0, Agreed: 1, Declined: 2, Expired: 3, Withdrawn: 4 });
@@ -94,8 +104,8 @@ export class BodyError extends Error {
   constructor(message) { super(message); this.name = 'BodyError'; }
 }
 
-/** Whether t lies in 0x20..0x3F, with or without the More bit. */
-export function isExtended(t) { const b = t & ~MORE; return b >= 0x20 && b <= 0x3f; }
+/** Whether t lies in the extended range 0x20..0x46, with or without the More bit. */
+export function isExtended(t) { const b = t & ~MORE; return b >= 0x20 && b <= 0x46; }
 
 /** The largest body of t's base type, or -1 when t is no extended message type. */
 export function messageCap(t) {
@@ -683,6 +693,70 @@ export function decodeAck(body) {
   return m;
 }
 
+/** Bot (C→S): {seat} (255: every empty seat). */
+export function encodeBot({ seat = SEAT_ANY } = {}) { return new Writer(T.Bot).u8(seat).done(); }
+export function decodeBot(body) {
+  const r = new Reader(T.Bot, body);
+  const m = { seat: r.u8() };
+  r.done();
+  return m;
+}
+
+function token(w, t) {
+  if (!t || t.length !== TOKEN_LEN) throw new BodyError(`${typeName(w.type)}: a token has ${TOKEN_LEN} bytes`);
+  w.raw(t);
+}
+
+/** Seated (S→C): {table, seat, token} — the resume token of your seat. */
+export function encodeSeated({ table, seat, token: t }) {
+  const w = new Writer(T.Seated).u32(table).u8(seat);
+  token(w, t);
+  return w.done();
+}
+export function decodeSeated(body) {
+  const r = new Reader(T.Seated, body);
+  const m = { table: r.u32(), seat: r.u8(), token: r.take(TOKEN_LEN).slice() };
+  r.done();
+  return m;
+}
+
+/** Resume (C→S): {table, seat, token, lastSeq}. */
+export function encodeResume({ table, seat, token: t, lastSeq = 0 }) {
+  const w = new Writer(T.Resume).u32(table).u8(seat);
+  token(w, t);
+  return w.u32(lastSeq).done();
+}
+export function decodeResume(body) {
+  const r = new Reader(T.Resume, body);
+  const m = { table: r.u32(), seat: r.u8(), token: r.take(TOKEN_LEN).slice(), lastSeq: r.u32() };
+  r.done();
+  return m;
+}
+
+/** Clock (S→C): {table, seats: [{left (ms, -1 without time), flags}]}. */
+export function encodeClock({ table, seats = [] }) {
+  const w = new Writer(T.Clock).u32(table).count(seats.length);
+  for (const s of seats) w.i32(s.left).u8(s.flags);
+  return w.done();
+}
+export function decodeClock(body) {
+  const r = new Reader(T.Clock, body);
+  const m = { table: r.u32(), seats: [] };
+  const n = r.count(5);
+  for (let i = 0; i < n; i++) m.seats.push({ left: r.i32(), flags: r.u8() });
+  r.done();
+  return m;
+}
+
+/** Away (S→C): {table, seat, grace} (ms; 0: back). */
+export function encodeAway({ table, seat, grace }) { return new Writer(T.Away).u32(table).u8(seat).u32(grace).done(); }
+export function decodeAway(body) {
+  const r = new Reader(T.Away, body);
+  const m = { table: r.u32(), seat: r.u8(), grace: r.u32() };
+  r.done();
+  return m;
+}
+
 /** Checks that a body that should be empty is. */
 export function decodeEmpty(body) {
   if (body.length !== 0) throw new BodyError(`${body.length} bytes in an empty body`);
@@ -698,6 +772,8 @@ const DECODERS = {
   [T.Invited]: decodeInvited, [T.Commit]: decodeCommit, [T.Ack]: decodeAck,
   [T.CatalogReq]: decodeEmpty, [T.ListReq]: decodeEmpty, [T.Leave]: decodeEmpty,
   [T.Ready]: decodeEmpty, [T.ViewReq]: decodeEmpty, [T.Resign]: decodeEmpty,
+  [T.Bot]: decodeBot, [T.Seated]: decodeSeated, [T.Resume]: decodeResume, [T.Clock]: decodeClock,
+  [T.Away]: decodeAway, [T.Bye]: decodeEmpty,
 };
 
 /**

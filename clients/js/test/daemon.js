@@ -46,7 +46,7 @@ export async function startDaemon(env = {}) {
     const look = (chunk) => {
       log += chunk;
       for (const [key, what] of [['tcp', 'listening'], ['web', 'web listening']]) {
-        const m = log.match(new RegExp(`\\t${what}\\t\\{"addr": "([^"]+)"\\}`));
+        const m = log.match(new RegExp(`\\t${what}\\t\\{"addr": "([^"]+)"`));
         if (m) found[key] = m[1];
       }
       if (found.tcp && (found.web || env.BOMBER_WEB_LISTEN === '')) res(found);

@@ -2,6 +2,7 @@
 import type {
   Game, Table, JoinedBody, StartedBody, StepBody, MovedBody, ViewBody, GameEndBody,
   CommitBody, OfferBody, ChatMsgBody, InvitedBody, WelcomeBody, ErrorBody, KV,
+  SeatedBody, ClockBody, AwayBody,
 } from './segment.js';
 
 /** A request the server refused. */
@@ -42,6 +43,9 @@ export interface BomberEvents {
   board: { planes: { head: [number, number]; tail: [number, number] }[] };
   guess: { kind: 'single'; x: number; y: number } | { kind: 'double'; head: [number, number]; tail: [number, number] };
   gameOver: {};
+  seated: SeatedBody;
+  clock: ClockBody;
+  away: AwayBody;
 }
 
 export interface Transport { send(bytes: Uint8Array): void; close(): void }
@@ -67,6 +71,9 @@ export declare class BomberClient extends EventTarget {
   readonly seat: number | null;
   readonly view: ViewBody | null;
   readonly moves: MovedBody[];
+  readonly seated: SeatedBody | null;
+  readonly lastSeq: number;
+  readonly clock: ClockBody | null;
   readonly closed: boolean;
 
   close(): void;
@@ -90,6 +97,10 @@ export declare class BomberClient extends EventTarget {
   offer(what: 'draw' | 'rematch' | 'takeback' | number, answer?: 'propose' | 'accept' | 'decline' | number): Promise<OfferBody | undefined>;
   resign(): Promise<void>;
   chat(scope: 'lobby' | 'table' | 'watchers' | number, text: string): Promise<ChatMsgBody>;
+
+  addBot(seat?: number): Promise<void>;
+  resume(opts?: { table?: number; seat?: number; token?: Uint8Array; lastSeq?: number }): Promise<Table>;
+  bye(): void;
 
   sendInvite(user: string): void;
   answerInvite(accept: boolean): void;

@@ -10,6 +10,11 @@ export declare const MAX_MOVE_ARG: 16;
 export declare const PROTOCOL_VERSION: 1;
 export declare const FEATURE_TABLES: 1;
 export declare const FEATURE_CHAT: 2;
+export declare const FEATURE_RESUME: 4;
+export declare const FEATURE_BOTS: 8;
+export declare const FEATURE_CLOCKS: 16;
+export declare const FEATURES_ALL: 31;
+export declare const TOKEN_LEN: 16;
 
 /** Segment and message types by the spec's names. */
 export declare const T: Readonly<{
@@ -22,6 +27,7 @@ export declare const T: Readonly<{
   MoveText: 0x2c; ViewReq: 0x2d; Offer: 0x2e; Resign: 0x2f; Chat: 0x30; Table: 0x31;
   Joined: 0x32; Started: 0x33; Step: 0x34; Moved: 0x35; View: 0x36; GameEnd: 0x37;
   Error: 0x38; ChatMsg: 0x39; Invited: 0x3a; Commit: 0x3b; Ack: 0x3f;
+  Bot: 0x40; Seated: 0x41; Resume: 0x43; Clock: 0x44; Away: 0x45; Bye: 0x46;
 }>;
 
 export declare const ErrCode: Readonly<{
@@ -38,6 +44,7 @@ export declare const Watch: Readonly<{ Anyone: 0; WithCode: 1; Nobody: 2 }>;
 export declare const OptKind: Readonly<{ Int: 0; Bool: 1; Choice: 2; Text: 3 }>;
 export declare const Phase: Readonly<{ Waiting: 0; Playing: 1; Over: 2 }>;
 export declare const SeatFlag: Readonly<{ Ready: 1; Bot: 2; Gone: 4 }>;
+export declare const ClockFlag: Readonly<{ Running: 1; Paused: 2 }>;
 export declare const OfferWhat: Readonly<{ Draw: 1; Rematch: 2; Takeback: 3 }>;
 export declare const OfferAnswer: Readonly<{ Propose: 0; Accept: 1; Decline: 2 }>;
 export declare const OfferState: Readonly<{ Proposed: 0; Agreed: 1; Declined: 2; Expired: 3; Withdrawn: 4 }>;
@@ -126,6 +133,12 @@ export interface ChatMsgBody { scope: number; table: number; from: string; text:
 export interface InvitedBody { from: string; table: number; game: string; code: string }
 export interface CommitBody { table: number; seat: number; hash: Uint8Array }
 export interface AckBody { req: number }
+export interface BotMsg { seat: number }
+export interface SeatedBody { table: number; seat: number; token: Uint8Array }
+export interface ResumeMsg { table: number; seat: number; token: Uint8Array; lastSeq: number }
+export interface ClockSeat { left: number; flags: number }
+export interface ClockBody { table: number; seats: ClockSeat[] }
+export interface AwayBody { table: number; seat: number; grace: number }
 
 export declare function encodeHello(m?: Partial<HelloMsg>): Uint8Array;
 export declare function decodeHello(body: Uint8Array): HelloMsg;
@@ -175,6 +188,16 @@ export declare function encodeCommit(m: { table: number; seat: number; hash: Arr
 export declare function decodeCommit(body: Uint8Array): CommitBody;
 export declare function encodeAck(m: AckBody): Uint8Array;
 export declare function decodeAck(body: Uint8Array): AckBody;
+export declare function encodeBot(m?: Partial<BotMsg>): Uint8Array;
+export declare function decodeBot(body: Uint8Array): BotMsg;
+export declare function encodeSeated(m: SeatedBody): Uint8Array;
+export declare function decodeSeated(body: Uint8Array): SeatedBody;
+export declare function encodeResume(m: Omit<ResumeMsg, 'lastSeq'> & { lastSeq?: number }): Uint8Array;
+export declare function decodeResume(body: Uint8Array): ResumeMsg;
+export declare function encodeClock(m: ClockBody): Uint8Array;
+export declare function decodeClock(body: Uint8Array): ClockBody;
+export declare function encodeAway(m: AwayBody): Uint8Array;
+export declare function decodeAway(body: Uint8Array): AwayBody;
 export declare function decodeEmpty(body: Uint8Array): {};
 export declare function decodeMessage(t: number, body: Uint8Array): object;
 

@@ -7,12 +7,14 @@ import (
 	crand "crypto/rand"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
+	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/statemachine"
 )
 
@@ -30,6 +32,7 @@ type Config struct {
 	Capture         Capture       `mapstructure:"capture"`
 	Admin           Admin         `mapstructure:"admin"`
 	TLS             TLS           `mapstructure:"tls"`
+	Web             Web           `mapstructure:"web"`
 }
 
 // Store selects the account store.
@@ -61,6 +64,7 @@ type Limits struct {
 	MaxConnections      int           `mapstructure:"max_connections"`
 	MaxConnectionsPerIP int           `mapstructure:"max_connections_per_ip"`
 	MaxOutputBytes      int           `mapstructure:"max_output_bytes"`
+	MaxOutputTotal      int           `mapstructure:"max_output_total"`
 	SegmentTimeout      time.Duration `mapstructure:"segment_timeout"`
 	LoginTimeout        time.Duration `mapstructure:"login_timeout"`
 	AccountWorkers      int           `mapstructure:"account_workers"`
@@ -81,6 +85,11 @@ type Tables struct {
 	ChatRate         int           `mapstructure:"chat_rate"`
 	ChatBurst        int           `mapstructure:"chat_burst"`
 	OfferTTL         time.Duration `mapstructure:"offer_ttl"`
+	ResumeGrace      time.Duration `mapstructure:"resume_grace"`
+	ResumeGraceBye   time.Duration `mapstructure:"resume_grace_bye"`
+	BotWorkers       int           `mapstructure:"bot_workers"`
+	BotQueue         int           `mapstructure:"bot_queue"`
+	BotBudget        time.Duration `mapstructure:"bot_budget"`
 }
 
 // Log sets logging.
@@ -101,6 +110,25 @@ type Capture struct {
 // Admin is the operators' HTTP listener.
 type Admin struct {
 	Listen string `mapstructure:"listen"`
+	// Token authorises requests that change state (POST /kick); meant for
+	// the environment (BOMBER_ADMIN_TOKEN). Empty: TokenFile's contents.
+	Token string `mapstructure:"token"`
+	// TokenFile holds the token; bomberd generates it (mode 0600) on its
+	// first start, and bomberctl reads it.
+	TokenFile string `mapstructure:"token_file"`
+}
+
+// ReadAdminToken reads the admin token from c.TokenFile.
+func ReadAdminToken(c Admin) (string, error) {
+	b, err := os.ReadFile(c.TokenFile)
+	if err != nil {
+		return "", fmt.Errorf("admin token: %w", err)
+	}
+	tok := strings.TrimSpace(string(b))
+	if tok == "" {
+		return "", fmt.Errorf("admin token: %s is empty", c.TokenFile)
+	}
+	return tok, nil
 }
 
 // TLS is an optional second listener speaking the protocol inside TLS.
@@ -108,6 +136,14 @@ type TLS struct {
 	Listen   string `mapstructure:"listen"`
 	CertFile string `mapstructure:"cert_file"`
 	KeyFile  string `mapstructure:"key_file"`
+}
+
+// Web is the HTTP listener of the WebSocket gateway and the web client.
+type Web struct {
+	Listen         string   `mapstructure:"listen"`
+	TLS            bool     `mapstructure:"tls"`
+	AllowedOrigins []string `mapstructure:"allowed_origins"`
+	MaxMessage     int      `mapstructure:"max_message"`
 }
 
 // setDefaults gives every key its default: the daemon runs with no config
@@ -131,6 +167,7 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("limits.max_connections", 10000)
 	v.SetDefault("limits.max_connections_per_ip", 64)
 	v.SetDefault("limits.max_output_bytes", 256<<10)
+	v.SetDefault("limits.max_output_total", 128<<20)
 	v.SetDefault("limits.segment_timeout", 30*time.Second)
 	v.SetDefault("limits.login_timeout", 2*time.Minute)
 	v.SetDefault("limits.account_workers", 4)
@@ -147,6 +184,11 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("tables.chat_rate", statemachine.DefaultChatRate)
 	v.SetDefault("tables.chat_burst", statemachine.DefaultChatBurst)
 	v.SetDefault("tables.offer_ttl", statemachine.DefaultOfferTTL)
+	v.SetDefault("tables.resume_grace", statemachine.DefaultResumeGrace)
+	v.SetDefault("tables.resume_grace_bye", statemachine.DefaultResumeGraceBye)
+	v.SetDefault("tables.bot_workers", 2)
+	v.SetDefault("tables.bot_queue", 1024)
+	v.SetDefault("tables.bot_budget", 200*time.Millisecond)
 	v.SetDefault("log.level", "info")
 	v.SetDefault("log.format", "json")
 	v.SetDefault("capture.enabled", false)
@@ -155,9 +197,15 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("capture.max_file_bytes", 16<<20)
 	v.SetDefault("capture.max_files", 20)
 	v.SetDefault("admin.listen", "127.0.0.1:20344")
+	v.SetDefault("admin.token", "")
+	v.SetDefault("admin.token_file", "var/admin.token")
 	v.SetDefault("tls.listen", "")
 	v.SetDefault("tls.cert_file", "")
 	v.SetDefault("tls.key_file", "")
+	v.SetDefault("web.listen", "127.0.0.1:20380")
+	v.SetDefault("web.tls", false)
+	v.SetDefault("web.allowed_origins", []string{})
+	v.SetDefault("web.max_message", 4096)
 }
 
 // Flags registers the command-line flags that override keys.
@@ -171,12 +219,13 @@ func Flags(fs *pflag.FlagSet) {
 	fs.String("log-level", "", "debug, info, warn or error (log.level)")
 	fs.String("log-format", "", "json or console (log.format)")
 	fs.String("admin-listen", "", "operators' HTTP address, empty to disable (admin.listen)")
+	fs.String("web-listen", "", "web client and WebSocket address, empty to disable (web.listen)")
 }
 
 var flagKeys = map[string]string{
 	"listen": "listen", "transport": "transport", "store-driver": "store.driver",
 	"sqlite-path": "store.sqlite_path", "mysql-dsn": "store.mysql_dsn", "log-level": "log.level",
-	"log-format": "log.format", "admin-listen": "admin.listen",
+	"log-format": "log.format", "admin-listen": "admin.listen", "web-listen": "web.listen",
 }
 
 // Load reads the configuration: defaults, then the file (the --config flag,
@@ -257,18 +306,28 @@ func (c *Config) Validate() error {
 		bad("hashing: memory_kib %d, iterations %d, parallelism %d, max_concurrent %d out of range", c.Hashing.MemoryKiB, c.Hashing.Iterations, c.Hashing.Parallelism, c.Hashing.MaxConcurrent)
 	}
 	l := c.Limits
-	if l.MaxConnections < 1 || l.MaxConnectionsPerIP < 0 || l.MaxOutputBytes < 512 || l.AccountWorkers < 1 || l.AccountQueue < 1 || l.AccountTimeout <= 0 || l.SegmentTimeout < 0 || l.LoginTimeout < 0 ||
+	if l.MaxConnections < 1 || l.MaxConnectionsPerIP < 0 || l.MaxOutputBytes < 512 || l.MaxOutputTotal < l.MaxOutputBytes || l.AccountWorkers < 1 || l.AccountQueue < 1 || l.AccountTimeout <= 0 || l.SegmentTimeout < 0 || l.LoginTimeout < 0 ||
 		l.LoginFailures < 0 || l.LoginWindow < 0 || l.LoginLockout < 0 || l.SegmentRate < 0 || l.SegmentBurst < 0 || l.SegmentRate > 0 && l.SegmentBurst < 1 {
 		bad("limits: a value is out of range (%+v)", l)
 	}
-	if t := c.Tables; t.MaxTables < 1 || t.MaxTablesPerUser < 1 || t.MaxWatchers < 0 || t.ChatRate < 1 || t.ChatBurst < 1 || t.OfferTTL < time.Second {
-		bad("tables: a value is out of range (max_tables and max_tables_per_user >= 1, chat_rate and chat_burst >= 1, offer_ttl >= 1s)")
+	if t := c.Tables; t.MaxTables < 1 || t.MaxTablesPerUser < 1 || t.MaxWatchers < 0 || t.ChatRate < 1 || t.ChatBurst < 1 || t.OfferTTL < time.Second ||
+		t.ResumeGrace < time.Second || t.ResumeGraceBye < time.Second || t.BotWorkers < 1 || t.BotQueue < 1 || t.BotBudget < time.Millisecond {
+		bad("tables: a value is out of range (max_tables, max_tables_per_user, chat_rate, chat_burst, bot_workers and bot_queue >= 1; offer_ttl and the resume graces >= 1s; bot_budget >= 1ms)")
 	}
 	if c.Log.Format != "json" && c.Log.Format != "console" {
 		bad("log.format: %q (want json or console)", c.Log.Format)
 	}
 	if (c.TLS.Listen != "") && (c.TLS.CertFile == "" || c.TLS.KeyFile == "") {
 		bad("tls: listen set without cert_file and key_file")
+	}
+	if c.Web.TLS && (c.TLS.CertFile == "" || c.TLS.KeyFile == "") {
+		bad("web.tls: set without tls.cert_file and tls.key_file")
+	}
+	if c.Web.MaxMessage < segment.MaxSegment || c.Web.MaxMessage > 1<<20 {
+		bad("web.max_message: %d (want %d..%d)", c.Web.MaxMessage, segment.MaxSegment, 1<<20)
+	}
+	if c.Admin.Listen != "" && c.Admin.Token == "" && c.Admin.TokenFile == "" {
+		bad("admin: listen set without token or token_file")
 	}
 	if c.ShutdownTimeout <= 0 {
 		bad("shutdown_timeout: must be positive")
@@ -302,5 +361,7 @@ func (c *Config) Hub() statemachine.Config {
 		ChatRate:         c.Tables.ChatRate,
 		ChatBurst:        c.Tables.ChatBurst,
 		OfferTTL:         c.Tables.OfferTTL,
+		ResumeGrace:      c.Tables.ResumeGrace,
+		ResumeGraceBye:   c.Tables.ResumeGraceBye,
 	}
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +30,7 @@ func TestShippedConfigMatchesDefaults(t *testing.T) {
 	if err != nil || used != "" {
 		t.Fatalf("no file: %v (used %q)", err, used)
 	}
-	if *shipped != *bare {
+	if !reflect.DeepEqual(*shipped, *bare) {
 		t.Fatalf("config.yaml differs from the defaults:\n%+v\n%+v", *shipped, *bare)
 	}
 }
@@ -40,12 +41,16 @@ func TestOverrides(t *testing.T) {
 	os.WriteFile(file, []byte("listen: ':1'\nprotocol:\n  kick_grace: 1m\n"), 0o644)
 	t.Setenv("BOMBER_PROTOCOL_KICK_GRACE", "2m")
 	t.Setenv("BOMBER_LIMITS_MAX_CONNECTIONS", "7")
+	t.Setenv("BOMBER_WEB_ALLOWED_ORIGINS", "play.example.com,*.example.org")
 	c, _, err := Load(flags("--config", file, "--listen", ":2"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Listen != ":2" || c.Protocol.KickGrace != 2*time.Minute || c.Limits.MaxConnections != 7 {
 		t.Fatalf("overrides not applied: %+v", c)
+	}
+	if !reflect.DeepEqual(c.Web.AllowedOrigins, []string{"play.example.com", "*.example.org"}) {
+		t.Fatalf("web.allowed_origins from the environment: %q", c.Web.AllowedOrigins)
 	}
 }
 
@@ -57,6 +62,8 @@ func TestRejects(t *testing.T) {
 		{"no_such_key: 1\n", "no_such_key"},
 		{"limits:\n  max_output_bytes: 10\n", "limits"},
 		{"tls:\n  listen: ':1'\n", "tls"},
+		{"web:\n  tls: true\n", "web.tls"},
+		{"web:\n  max_message: 10\n", "web.max_message"},
 	}
 	for _, tt := range tests {
 		file := filepath.Join(t.TempDir(), "c.yaml")

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// adminToken reads the token bomberd generated in its working directory.
+func daemonToken(t *testing.T, d *proc) string {
+	t.Helper()
+	file := filepath.Join(d.cmd.Dir, "var", "admin.token")
+	st, err := os.Stat(file)
+	if err != nil {
+		t.Fatalf("no admin token generated: %v", err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Fatalf("admin token file mode %v, want 0600", st.Mode().Perm())
+	}
+	b, _ := os.ReadFile(file)
+	return strings.TrimSpace(string(b))
+}
+
+// adminDo sends a request to the daemon's admin listener with the given
+// token, Origin and Host (empty: none, none, the listener's address).
+func adminDo(t *testing.T, d *proc, method, path string, form url.Values, token, origin, host string) (int, string) {
+	t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, "http://"+d.admin+path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if origin != "" {
+		req.Header.Set("Origin", origin)
+	}
+	if host != "" {
+		req.Host = host
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// TestAdminListenerGuards: POST /kick needs the token bomberd generated
+// (mode 0600), a foreign Origin is refused even with it, and no endpoint
+// answers a foreign Host header (DNS rebinding).
+func TestAdminListenerGuards(t *testing.T) {
+	d := startDaemon(t)
+	token := daemonToken(t, d)
+	a := dial(t, d.addr)
+	if a.login("Albert", "123") != 1 {
+		t.Fatal("login")
+	}
+	kick := url.Values{"user": {"Albert"}}
+	if code, body := adminDo(t, d, "POST", "/kick", kick, "", "", ""); code != http.StatusUnauthorized {
+		t.Fatalf("kick without a token: %d %s", code, body)
+	}
+	if code, body := adminDo(t, d, "POST", "/kick", kick, "not-the-token", "", ""); code != http.StatusUnauthorized {
+		t.Fatalf("kick with a wrong token: %d %s", code, body)
+	}
+	if code, body := adminDo(t, d, "POST", "/kick", kick, token, "http://evil.example", ""); code != http.StatusForbidden {
+		t.Fatalf("kick from a foreign origin: %d %s", code, body)
+	}
+	for _, path := range []string{"/users", "/metrics", "/debug/pprof/cmdline", "/healthz"} {
+		if code, body := adminDo(t, d, "GET", path, nil, "", "", "rebound.evil.example:20344"); code != http.StatusForbidden {
+			t.Errorf("GET %s with a foreign Host: %d %.80s", path, code, body)
+		}
+	}
+	_, port, _ := net.SplitHostPort(d.admin)
+	if code, body := adminDo(t, d, "GET", "/users", nil, "", "", "localhost:"+port); code != 200 || !strings.Contains(body, "Albert") {
+		t.Fatalf("GET /users as localhost: %d %s (Albert must still be online)", code, body)
+	}
+	if code, body := adminDo(t, d, "POST", "/kick", kick, token, "http://127.0.0.1:"+port, ""); code != 200 {
+		t.Fatalf("kick with the token: %d %s", code, body)
+	}
+}
+
+// waitClosed waits until the server closes nc (read returns an error), or
+// fails after limit.
+func waitClosed(t *testing.T, nc net.Conn, limit time.Duration) {
+	t.Helper()
+	nc.SetReadDeadline(time.Now().Add(limit))
+	buf := make([]byte, 4096)
+	for {
+		if _, err := nc.Read(buf); err != nil {
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				t.Fatal("the admin listener kept the connection open")
+			}
+			return
+		}
+	}
+}
+
+// TestAdminListenerLimits: idle and slow connections are closed, and at
+// most maxConns are served at once.
+func TestAdminListenerLimits(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	lim := adminLimits{maxConns: 2, readHeaderTimeout: 200 * time.Millisecond, readTimeout: time.Second, writeTimeout: time.Second, idleTimeout: 200 * time.Millisecond}
+	a := serveAdmin(l, h, lim, zap.NewNop())
+	defer a.shutdown(context.Background())
+	addr := l.Addr().String()
+
+	t.Run("idle keep-alive closed", func(t *testing.T) {
+		nc, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer nc.Close()
+		nc.Write([]byte("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+		waitClosed(t, nc, 10*time.Second)
+	})
+	t.Run("slow header closed", func(t *testing.T) {
+		nc, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer nc.Close()
+		nc.Write([]byte("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"))
+		waitClosed(t, nc, 10*time.Second)
+	})
+	t.Run("connections capped", func(t *testing.T) {
+		lim := lim
+		lim.readHeaderTimeout, lim.idleTimeout = time.Minute, time.Minute
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := serveAdmin(l, h, lim, zap.NewNop())
+		defer a.shutdown(context.Background())
+		var hold []net.Conn
+		for range lim.maxConns {
+			nc, err := net.Dial("tcp", l.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer nc.Close()
+			hold = append(hold, nc)
+		}
+		c := &http.Client{Timeout: 500 * time.Millisecond}
+		if _, err := c.Get("http://" + l.Addr().String() + "/"); err == nil {
+			t.Fatal("a request was served past the connection cap")
+		}
+		hold[0].Close()
+		c.Timeout = 10 * time.Second
+		if resp, err := c.Get("http://" + l.Addr().String() + "/"); err != nil {
+			t.Fatalf("no room after a connection closed: %v", err)
+		} else {
+			resp.Body.Close()
+		}
+	})
+}
+
+// TestAdminGuardUnit covers the guard's decisions without a daemon.
+func TestAdminGuardUnit(t *testing.T) {
+	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
+	g := adminGuard(ok, adminHosts("192.0.2.10:20344"), "tok", zap.NewNop())
+	for _, tt := range []struct {
+		method, host, origin, auth string
+		want                       int
+	}{
+		{"GET", "127.0.0.1:20344", "", "", 200},
+		{"GET", "[::1]:20344", "", "", 200},
+		{"GET", "LOCALHOST", "", "", 200},
+		{"GET", "192.0.2.10:20344", "", "", 200},
+		{"GET", "attacker.example", "", "", 403},
+		{"GET", "127.0.0.1.nip.io:20344", "", "", 403},
+		{"GET", "127.0.0.1:20344", "null", "", 403},
+		{"POST", "127.0.0.1:20344", "", "Bearer tok", 200},
+		{"POST", "127.0.0.1:20344", "", "Bearer tok2", 401},
+		{"DELETE", "127.0.0.1:20344", "", "", 401},
+		{"POST", "127.0.0.1:20344", "https://attacker.example", "Bearer tok", 403},
+	} {
+		r := httptest.NewRequest(tt.method, "/kick", nil)
+		r.Host = tt.host
+		if tt.origin != "" {
+			r.Header.Set("Origin", tt.origin)
+		}
+		if tt.auth != "" {
+			r.Header.Set("Authorization", tt.auth)
+		}
+		w := httptest.NewRecorder()
+		g.ServeHTTP(w, r)
+		if w.Code != tt.want {
+			t.Errorf("%s Host %q Origin %q Authorization %q: %d, want %d", tt.method, tt.host, tt.origin, tt.auth, w.Code, tt.want)
+		}
+	}
+}

@@ -1,0 +1,270 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/bomber-game/bomber/segment"
+)
+
+// MessageConn is a connection that carries the protocol in messages rather
+// than a byte stream (a WebSocket): every message holds one or more whole
+// segments. The server knows no more about it than that.
+type MessageConn interface {
+	// ReadMessage blocks for the client's next message.
+	ReadMessage(ctx context.Context) ([]byte, error)
+	// WriteMessage sends one message to the client.
+	WriteMessage(ctx context.Context, p []byte) error
+	// Close ends the connection, saying why: ReasonPeer, ReasonServer and
+	// ReasonShutdown are ordinary ends, ReasonProtocol a broken rule,
+	// ReasonLimit a connection over a limit at admission.
+	Close(why CloseReason)
+}
+
+// ErrNotMessageHost: the transport cannot host message connections (it is
+// neither the reactor nor the net transport).
+var ErrNotMessageHost = errors.New("server: transport cannot host message connections")
+
+// ErrPartialMessage: a message from a message connection did not hold whole
+// segments; like a framing error it closes the connection.
+var ErrPartialMessage = errors.New("message does not hold whole segments")
+
+// maxOutMessage bounds one message to the client; a longer backlog (a login's
+// user list among thousands) goes as several messages, each of whole segments.
+const maxOutMessage = 64 << 10
+
+// ServeMessages runs mc as one more connection of t's engine, from source
+// address ip (remote names it in captures), under the same limits as a TCP
+// connection: connections per address, the segment rate, login throttling
+// and the output bound. It blocks until the connection ends.
+func ServeMessages(t Transport, mc MessageConn, ip netip.Addr, remote string) error {
+	h, ok := t.(host)
+	if !ok {
+		mc.Close(ReasonServer)
+		return ErrNotMessageHost
+	}
+	m := &mconn{t: h, mc: mc, ip: ip, remote: remote, notify: make(chan struct{}, 1), dead: make(chan struct{}), ready: make(chan bool, 1)}
+	if !h.post(m.opened) {
+		mc.Close(ReasonShutdown)
+		return ErrClosed
+	}
+	if !<-m.ready {
+		return nil
+	}
+	go m.writer()
+	m.reader()
+	<-m.dead
+	return nil
+}
+
+// mconn is a MessageConn as the engine's link.
+type mconn struct {
+	t        host
+	mc       MessageConn
+	ip       netip.Addr
+	remote   string
+	c        *conn
+	mu       sync.Mutex
+	out      []byte
+	closing  bool
+	killed   bool
+	notify   chan struct{}
+	dead     chan struct{}
+	ready    chan bool
+	once     sync.Once
+	admitted bool
+	finished bool         // closed: output sent now goes nowhere
+	pending  atomic.Int64 // output queued or being written (link.unread)
+	writing  bool
+	since    time.Time
+}
+
+// opened runs on the loop: limits, then the connection.
+func (m *mconn) opened() {
+	e := m.t.engine()
+	if reason := e.admit(m.ip); reason != "" {
+		e.obs.ConnRejected(reason)
+		m.mc.Close(ReasonLimit)
+		m.ready <- false
+		return
+	}
+	m.admitted = true
+	m.c = e.open(m, m.ip, m.remote)
+	m.ready <- true
+}
+
+// reader hands each message to the engine; a message that does not hold
+// whole segments closes the connection as a framing error would.
+func (m *mconn) reader() {
+	ctx := context.Background()
+	for {
+		p, err := m.mc.ReadMessage(ctx)
+		if err != nil {
+			m.t.post(func() { m.t.engine().closed(m.c, ReasonPeer) })
+			m.finish()
+			return
+		}
+		if err := wholeMessage(p); err != nil {
+			ok := m.t.post(func() {
+				e := m.t.engine()
+				e.obs.ProtocolError("partial_message")
+				e.log.Info("protocol error, closing", zap.Uint64("conn", uint64(m.c.id)), zap.Error(err))
+				e.drop(m.c, ReasonProtocol, true)
+			})
+			if !ok {
+				m.finish()
+			}
+			return // the drop kills the connection, which ends the writer
+		}
+		if !m.t.post(func() { m.t.engine().input(m.c, p) }) {
+			m.finish()
+			return
+		}
+	}
+}
+
+// wholeMessage checks that p is a sequence of whole segments (headers are
+// checked by the engine's decoder; only the boundaries are checked here).
+func wholeMessage(p []byte) error {
+	n := 0
+	for n+segment.HeaderLen <= len(p) {
+		n += segment.HeaderLen + (int(p[n+1])<<8 | int(p[n+2]))
+	}
+	if n != len(p) || len(p) == 0 {
+		return fmt.Errorf("%w (%d bytes)", ErrPartialMessage, len(p))
+	}
+	return nil
+}
+
+// writer sends what the engine queued: what one flush produced goes as one
+// message (several when over maxOutMessage), each of whole segments.
+func (m *mconn) writer() {
+	for {
+		select {
+		case <-m.notify:
+		case <-m.dead:
+			return
+		}
+		m.mu.Lock()
+		out, closing := m.out, m.closing
+		m.out = nil
+		m.writing, m.since = len(out) > 0, time.Now()
+		m.mu.Unlock()
+		ctx, cancel := context.Background(), context.CancelFunc(func() {})
+		if closing {
+			ctx, cancel = context.WithTimeout(ctx, 5*time.Second)
+		}
+		for len(out) > 0 {
+			k := wholePrefix(out, maxOutMessage)
+			if err := m.mc.WriteMessage(ctx, out[:k]); err != nil {
+				m.account(-len(out))
+				cancel()
+				m.t.post(func() { m.t.engine().closed(m.c, ReasonPeer) })
+				m.finish()
+				return
+			}
+			out = out[k:]
+			m.account(-k)
+		}
+		cancel()
+		m.mu.Lock()
+		m.writing = false
+		m.mu.Unlock()
+		if closing {
+			m.finish()
+			return
+		}
+	}
+}
+
+// wholePrefix is how many leading bytes of out (whole segments) make up the
+// whole segments that fit in limit, and at least one segment.
+func wholePrefix(out []byte, limit int) int {
+	n := 0
+	for n+segment.HeaderLen <= len(out) {
+		size := segment.HeaderLen + (int(out[n+1])<<8 | int(out[n+2]))
+		if n > 0 && n+size > limit {
+			break
+		}
+		n += size
+	}
+	if n > len(out) || n == 0 {
+		n = len(out)
+	}
+	return n
+}
+
+// finish ends the connection; runs once.
+func (m *mconn) finish() {
+	m.once.Do(func() {
+		m.mu.Lock()
+		killed := m.killed
+		m.finished = true
+		rest := len(m.out)
+		m.out = nil
+		m.mu.Unlock()
+		m.account(-rest)
+		why := ReasonServer
+		if killed {
+			why = ReasonProtocol
+		}
+		m.mc.Close(why)
+		close(m.dead)
+		if m.admitted {
+			m.t.post(func() { m.t.engine().release(m.ip) })
+		}
+	})
+}
+
+// send implements link, with the bound of the net transport's nconn.send.
+func (m *mconn) send(p []byte) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	size, bound := len(m.out)+len(p), m.t.engine().cfg.MaxOutput
+	if size > hardCap*bound || size > bound && m.writing && time.Since(m.since) > stallAfter {
+		return false
+	}
+	if m.finished {
+		return true // the engine hears of the close soon
+	}
+	m.out = append(m.out, p...)
+	m.account(len(p))
+	return true
+}
+
+// account counts d more (or fewer) bytes of output queued for m.
+func (m *mconn) account(d int) {
+	m.pending.Add(int64(d))
+	m.t.engine().outQueued.Add(int64(d))
+}
+
+// unread implements link.
+func (m *mconn) unread() int { return int(m.pending.Load()) }
+
+func (m *mconn) flush() {
+	select {
+	case m.notify <- struct{}{}:
+	default:
+	}
+}
+
+func (m *mconn) shut() {
+	m.mu.Lock()
+	m.closing = true
+	m.mu.Unlock()
+	m.flush()
+}
+
+func (m *mconn) kill() {
+	m.mu.Lock()
+	m.killed = true
+	m.mu.Unlock()
+	m.finish()
+}
