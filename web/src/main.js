@@ -9,6 +9,7 @@ import * as checkers from './games/checkers.js';
 import * as dots from './games/dots.js';
 import * as aeroplane from './games/aeroplane.js';
 import * as paisho from './games/paisho.js';
+import * as duel from './duel.js';
 
 const GAMES = { bomber, checkers, dots, aeroplane, paisho };
 const TITLES = { bomber: 'Bomber', checkers: 'Checkers', dots: 'Dots and Boxes', aeroplane: 'Aeroplane Chess', paisho: 'Pai Sho' };
@@ -63,12 +64,15 @@ async function refreshTables() {
 // its seat back; it is used only if the library and server support it.
 async function tryResume() {
   const raw = sessionStorage.getItem('bomber.seat');
-  if (!raw || typeof app.client.resume !== 'function') return;
+  if (!raw) return;
   try {
     const s = JSON.parse(raw);
-    await app.client.resume(s.table, s.seat, s.token, s.lastSeq ?? 0);
+    // lastSeq 0: the server resends every move, which rebuilds the move list.
+    await app.client.resume({ table: s.table, seat: s.seat, token: Uint8Array.from(s.token), lastSeq: 0 });
+    addLog('Back at your seat.');
   } catch (e) {
     sessionStorage.removeItem('bomber.seat');
+    showError({ text: 'Could not take your seat back: ' + (e?.text || e?.message || e) });
   }
 }
 
@@ -90,7 +94,7 @@ function handle(ev, d) {
       if (d && d.id !== undefined) app.tables.set(d.id, d);
       renderTables(); redraw(); break;
     case 'joined':
-      app.ui = {}; app.offer = null; app.view = null;
+      app.ui = {}; app.offer = null; app.view = null; app.clocks = {}; app.away = {};
       if (!c.tableId) { sessionStorage.removeItem('bomber.seat'); app.history = []; app.replay = -1; app.ended = null; }
       showScreen(c.tableId ? 'table' : 'lobby'); clearChat('#table-chat-log'); redraw(); break;
     case 'started':
@@ -124,9 +128,12 @@ function handle(ev, d) {
       if (d.token) sessionStorage.setItem('bomber.seat', JSON.stringify({ table: d.table, seat: d.seat, token: Array.from(d.token) }));
       break;
     case 'clock':
-      app.clocks = d; redraw(); break;
+      app.clocks = { at: performance.now(), seats: d.seats || [] }; redraw(); break;
     case 'away':
-      app.away[d.seat] = d; redraw(); break;
+      if (d.grace) app.away[d.seat] = { until: performance.now() + d.grace };
+      else delete app.away[d.seat];
+      addLog(`${currentTable()?.seats?.[d.seat]?.name || 'seat ' + d.seat} ${d.grace ? `dropped; the seat is held for ${Math.round(d.grace / 1000)} s` : 'is back'}`);
+      redraw(); break;
     default:
       refEvent(ev, d);
   }
@@ -245,9 +252,9 @@ function renderTable() {
       s.name || 'free seat',
       s.flags & SEAT_FLAG_BOT ? ' 🤖 computer' : '',
       s.flags & SEAT_FLAG_READY ? ' ✓ ready' : '',
-      s.flags & SEAT_FLAG_GONE || app.away[i]?.away ? ' (away)' : '',
+      s.flags & SEAT_FLAG_GONE || app.away[i] ? ' (away)' : '',
       clock ? h('span', { class: 'clock', 'data-clock': i }, ' ⏱ ' + clock) : '');
-    if (!s.name && t.phase === 0 && seat === 0 && typeof app.client.addBot === 'function') {
+    if (!s.name && t.phase === 0 && seat === 0) {
       li.append(' ', h('button', { 'data-bot': i, onclick: () => act(() => app.client.addBot(i)) }, 'Add computer'));
     }
     return li;
@@ -259,6 +266,7 @@ function renderTable() {
   $('#offer-takeback').hidden = watching || t.phase !== 1 || !['checkers', 'dots', 'paisho'].includes(t.game);
   $('#offer-rematch').hidden = watching || !app.ended;
   $('#invite-box').hidden = watching || t.phase !== 0;
+  $('#add-bots').hidden = seat !== 0 || t.phase !== 0 || !(t.seats || []).some((x) => !x.name);
   const offerBox = $('#offer-box');
   offerBox.hidden = !app.offer || watching || app.offer.seat === seat;
   if (app.offer) $('#offer-text').textContent = offerText(app.offer);
@@ -266,12 +274,13 @@ function renderTable() {
   renderMoves();
 }
 
+// clockText is seat i's time left, counting down locally while its clock runs.
 function clockText(i) {
-  const c = app.clocks?.seats?.[i] ?? app.clocks?.[i];
-  if (c === undefined || c === null) return '';
-  const ms = typeof c === 'number' ? c : c.remaining ?? c.left ?? c.total;
-  if (typeof ms !== 'number') return '';
-  const sec = Math.max(0, Math.round(ms / 1000));
+  const c = app.clocks?.seats?.[i];
+  if (!c) return '';
+  const running = (c.flags & 1) && currentTable()?.phase === 1;
+  const ms = c.left - (running ? performance.now() - app.clocks.at : 0);
+  const sec = Math.max(0, Math.ceil(ms / 1000));
   return `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, '0')}`;
 }
 
@@ -398,16 +407,111 @@ function renderInvites() {
 
 // ---------- the reference Bomber invitation (play a reference client) ----------
 
+function refInvite(name) {
+  if (app.duel && !app.duel.over) { showError({ text: 'Finish your Bomber duel first.' }); return; }
+  app.client.sendInvite(name);
+  app.pendingDuel = name;
+  addLobbyNote(`Invited ${name} to a Bomber duel…`);
+}
+
 function refEvent(ev, d) {
-  if (ev === 'refInvite' || ev === 'refInvitation') {
-    const from = d.from || d.name || d;
-    const el = $('#invites');
-    el.append(h('li', { 'data-ref-invite': from }, `${from} invites you to Bomber (reference client) `,
-      h('button', { onclick: (e) => { e.target.parentNode.remove(); act(() => app.client.answerInvite(true)); } }, 'Accept'),
-      h('button', { onclick: (e) => { e.target.parentNode.remove(); act(() => app.client.answerInvite(false)); } }, 'Refuse')));
-  } else if (ev === 'refGameOver') {
-    addLog('Reference Bomber game over');
+  const c = app.client;
+  if (ev === 'recvInvite') {
+    const from = d.from;
+    $('#invites').append(h('li', { 'data-ref-invite': from }, `${from} invites you to a Bomber duel `,
+      h('button', { class: 'accept-duel', onclick: (e) => { e.target.parentNode.remove(); c.answerInvite(true); startDuel(from, 1); } }, 'Accept'),
+      h('button', { onclick: (e) => { e.target.parentNode.remove(); c.answerInvite(false); } }, 'Refuse')));
+  } else if (ev === 'inviteAnswer') {
+    const who = app.pendingDuel; app.pendingDuel = null;
+    if (d.accepted && who) startDuel(who, 0);
+    else addLobbyNote(`${who || 'The player'} ${['is not online', '', 'refused', '', '', '', 'is busy'][d.code] || 'refused'}.`);
+  } else if (!app.duel) {
+    return;
+  } else if (ev === 'board') {
+    app.duel.theirs = duel.planesOf(d.planes); drawDuel();
+  } else if (ev === 'guess') {
+    const g = d.kind === 'single' ? { kind: 'single', cell: d.x * 10 + d.y } : { kind: 'double', head: d.head[0] * 10 + d.head[1], tail: d.tail[0] * 10 + d.tail[1] };
+    duelGuess(1 - app.duel.role, g);
+  } else if (ev === 'gameOver') {
+    if (!app.duel.over) app.duel.over = { winner: 1 - app.duel.role };
+    drawDuel();
   }
+}
+
+function startDuel(opponent, role) {
+  app.duel = duel.newDuel(opponent, role);
+  app.ui = {};
+  showScreen('duel');
+  drawDuel();
+}
+
+// duelGuess applies a guess of seat to the duel: the turn passes, and a
+// seat that revealed all 30 cells has won.
+function duelGuess(seat, g) {
+  const d = app.duel;
+  d.guesses[seat].push(g);
+  d.log.push({ seat, g });
+  d.turn = 1 - seat;
+  const target = seat === d.role ? d.theirs : d.mine;
+  if (duel.found(target, d.guesses[seat]) === 30) d.over = { winner: seat };
+  drawDuel();
+}
+
+function drawDuel() {
+  const d = app.duel;
+  if (!d) return;
+  const names = [];
+  names[d.role] = app.me; names[1 - d.role] = d.opponent;
+  const v = duel.view(d);
+  const ctx = {
+    view: v, seat: d.role, table: null,
+    canMove: !d.over && v.toMove.includes(d.role),
+    seatName: (i) => names[i],
+    option: () => undefined,
+    send: (text) => duelSend(text),
+    error: (text) => showError({ text }),
+    redraw: drawDuel,
+  };
+  const out = GAMES.bomber.render(ctx, app.ui);
+  out.board.id = 'duel-svg';
+  out.board.dataset.canmove = ctx.canMove ? 1 : 0;
+  $('#duel-board').replaceChildren(out.board);
+  $('#duel-controls').replaceChildren(...(out.controls ? [out.controls] : []));
+  const end = d.over ? (d.over.winner === d.role ? 'You won! · ' : `${d.opponent} won · `) : '';
+  $('#duel-title').textContent = `Bomber duel with ${d.opponent} (reference protocol)`;
+  $('#duel-info').textContent = end + out.info;
+  $('#duel-info').dataset.over = d.over ? 1 : 0;
+  $('#duel-moves').replaceChildren(...d.log.map((x) => h('li', {}, `${names[x.seat]}: ${x.g.kind === 'single' ? cellText(x.g.cell) : cellText(x.g.head) + '-' + cellText(x.g.tail)}`)));
+}
+
+const cellText = (c) => `${Math.floor(c / 10)}${c % 10}`;
+
+// duelSend turns the Bomber board's notation into the reference segments.
+function duelSend(text) {
+  const d = app.duel, c = app.client;
+  const pairs = text.trim().split(/\s+/).map((p) => p.split('-').map((x) => Number(x)));
+  if (pairs.length === 3) {
+    c.sendBoard(pairs.map(([hd, tl]) => [Math.floor(hd / 10), hd % 10, Math.floor(tl / 10), tl % 10]));
+    d.mine = pairs.map(([hd, tl]) => [hd, tl]);
+    app.ui = {};
+  } else if (pairs[0].length === 1) {
+    const x = pairs[0][0];
+    c.guess(Math.floor(x / 10), x % 10);
+    duelGuess(d.role, { kind: 'single', cell: x });
+    return;
+  } else {
+    const [hd, tl] = pairs[0];
+    c.guessPlane([Math.floor(hd / 10), hd % 10], [Math.floor(tl / 10), tl % 10]);
+    duelGuess(d.role, { kind: 'double', head: hd, tail: tl });
+    return;
+  }
+  drawDuel();
+}
+
+function addLobbyNote(text) {
+  const log = $('#lobby-chat-log');
+  log.append(h('li', { class: 'sys' }, text));
+  log.scrollTop = log.scrollHeight;
 }
 
 // ---------- create form ----------
@@ -471,6 +575,10 @@ function createRequest() {
     const def = o.kind === 1 ? (/^(true|on|yes|1)$/i.test(o.default) ? 'true' : 'false') : o.default;
     if (v !== def) options[o.key] = v;
   }
+  for (const k of ['move', 'total', 'increment']) {
+    const v = $('#clock-' + k).value.trim();
+    if (v) options['clock.' + k] = v;
+  }
   Object.assign(options, extraOptions($('#opt-extra').value));
   return { game: g.name, seats: Number($('#seats-n').value), private: $('#private').checked, watch: Number($('#watch').value), options };
 }
@@ -508,7 +616,9 @@ function wire() {
   form('#move-form', () => { const v = $('#move-input').value.trim(); if (v) { $('#move-input').value = ''; act(() => app.client.moveText(v)); } });
   form('#invite-form', () => { const u = $('#invite-name').value.trim(); if (u) act(async () => { await app.client.invite(u); addLog(`Invited ${u}`); }); });
   $('#refresh').onclick = refreshTables;
+  $('#duel-back').onclick = () => { if (app.duel && !app.duel.over) return; app.duel = null; app.ui = {}; showScreen('lobby'); };
   $('#ready').onclick = () => act(() => app.client.ready());
+  $('#add-bots').onclick = () => act(() => app.client.addBot(NO_SEAT));
   $('#leave').onclick = () => act(async () => { await app.client.leave(); });
   // Resign asks to be pressed twice (no modal dialog, so keyboards and tests reach it).
   $('#resign').onclick = (e) => {
@@ -554,4 +664,7 @@ function sendChat(scope, f) {
 
 wire();
 showScreen('login');
+setInterval(() => {
+  for (const el of document.querySelectorAll('[data-clock]')) el.textContent = ' ⏱ ' + clockText(Number(el.dataset.clock));
+}, 500);
 window.bomberApp = app; // for the browser tests and curious players
