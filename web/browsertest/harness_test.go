@@ -65,10 +65,10 @@ func logged(log, what string) string {
 // startDaemon runs bomberd on a fresh embedded store (with the demo
 // accounts) and its web listener on a free loopback port, and returns
 // the page's URL. BOMBER_BROWSER_URL names a running server instead.
-func startDaemon(t *testing.T) string {
+func startDaemon(t *testing.T) (url, tcp string) {
 	t.Helper()
 	if u := os.Getenv("BOMBER_BROWSER_URL"); u != "" {
-		return u // a running server (its accounts must include the demo ones)
+		return u, os.Getenv("BOMBER_BROWSER_TCP") // a running server (with the demo accounts)
 	}
 	dir := t.TempDir()
 	log := &syncBuffer{}
@@ -100,7 +100,7 @@ func startDaemon(t *testing.T) string {
 		if addr := logged(log.String(), webListening); addr != "" {
 			if c, err := net.Dial("tcp", addr); err == nil {
 				c.Close()
-				return "http://" + addr + "/"
+				return "http://" + addr + "/", logged(log.String(), "listening")
 			}
 		}
 		select {
@@ -113,6 +113,8 @@ func startDaemon(t *testing.T) string {
 		}
 	}
 }
+
+// the TCP listener's address is logged as "listening".
 
 // webListening is the message bomberd logs with the web listener's address.
 const webListening = "web listening"
@@ -296,9 +298,15 @@ func (p *page) login(url, name string) time.Duration {
 // checks that it is not blank.
 func (p *page) screenshot(name string) []byte {
 	p.t.Helper()
+	return p.screenshotOf("#board-svg", name)
+}
+
+// screenshotOf saves the element sel as name.png.
+func (p *page) screenshotOf(sel, name string) []byte {
+	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, step)
 	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#board-svg"), chromedp.NodeVisible))
+	png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(sel), chromedp.NodeVisible))
 	if err != nil {
 		p.t.Fatalf("%s: screenshot: %v", p.name, err)
 	}

@@ -17,7 +17,7 @@ import (
 // the Dots and Boxes game and sees its moves. Each finished board is saved
 // as a screenshot, and no page may log a console error.
 func TestPlayAllGamesInTheBrowser(t *testing.T) {
-	url := startDaemon(t)
+	url, tcp := startDaemon(t)
 	b := newBrowser(t)
 	albert, beth, cindy := b.page("Albert"), b.page("Beth"), b.page("Cindy")
 	for _, p := range []*page{albert, beth, cindy} {
@@ -67,6 +67,30 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 		leaveAll(cindy, albert, beth)
 	})
 
+	t.Run("dots-computer", func(t *testing.T) {
+		use(t, albert, beth, cindy)
+		// A computer takes the other seat; that counts as Albert's Ready.
+		albert.create(t, "dots", map[string]string{"rows": "3", "cols": "3"}, false)
+		albert.click(`[data-bot="1"]`)
+		albert.wait("the computer seated", `document.querySelector('#seats [data-seat="1"]').textContent.includes('🤖')`)
+		albert.wait("the board", `!!document.querySelector('#board-svg')`)
+		playUntilEnd(t, []*page{albert}, func(p *page) {
+			p.clickJS(`#board-svg g.hot[data-line]`)
+		})
+		if n := eval[int](albert, `document.querySelectorAll('#moves li').length`); n != 12 {
+			t.Errorf("Albert's move list has %d lines, want 12", n)
+		}
+		leaveAll(albert)
+	})
+
+	t.Run("duel", func(t *testing.T) {
+		use(t, albert, beth, cindy)
+		if tcp == "" {
+			t.Skip("no TCP address (BOMBER_BROWSER_TCP) for the reference client")
+		}
+		duelWithReferenceClient(t, albert, tcp)
+	})
+
 	t.Run("checkers", func(t *testing.T) {
 		use(t, albert, beth, cindy)
 		// A short endgame (every line ends within three plies).
@@ -113,7 +137,7 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 		guess := func(p *page, opp int, cells ...string) {
 			seq := boardSeq(p)
 			if len(cells) == 2 {
-				p.click("#mode-double")
+				p.clickJS("#mode-double")
 			}
 			for _, c := range cells {
 				p.clickJS(fmt.Sprintf(`#board-svg [data-grid="%d"] [data-cell="%s"]`, opp, c))
@@ -121,7 +145,11 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 			p.wait("the guess answered", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q`, seq))
 		}
 		guess(albert, 1, "99") // a miss
-		beth.wait("Beth's turn", `document.querySelector('#board-svg').dataset.canmove === '1'`)
+		// Beth reloads the page mid-game: it logs in again and resumes her seat.
+		beth.do("reload", chromedp.Reload())
+		beth.wait("the seat taken back", `document.body.dataset.screen === 'table' && document.querySelector('#board-svg')?.dataset.canmove === '1'`)
+		beth.wait("the moves so far", `[...document.querySelectorAll('#moves li')].some(l => l.textContent === 'Albert: 99')`)
+		albert.wait("Beth back", `[...document.querySelectorAll('#table-chat-log li')].some(l => l.textContent.includes('Beth is back'))`)
 		guess(beth, 0, "02", "32")
 		for k := 0; k < 2; k++ {
 			albert.wait("Albert's turn", `document.querySelector('#board-svg').dataset.canmove === '1'`)
@@ -172,7 +200,7 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 
 	t.Run("paisho", func(t *testing.T) {
 		use(t, albert, beth, cindy)
-		id := albert.create(t, "paisho", map[string]string{"move-limit": "4"}, true)
+		id := albert.create(t, "paisho", map[string]string{"move-limit": "4", "clock-total": "600"}, true)
 		code := eval[string](albert, `window.bomberApp.client.table.code`)
 		if len(code) != 6 {
 			t.Fatalf("private table without a join code: %q", code)
@@ -182,6 +210,8 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 		beth.click("#code-form button")
 		beth.wait("the table", `document.body.dataset.screen === 'table'`)
 		startGame(albert, beth)
+		// The table has a ten-minute clock per player; the host's runs.
+		albert.wait("the clocks", `/⏱ (10:00|9:5\d)/.test(document.querySelector('[data-clock="0"]')?.textContent) && /⏱ 10:00/.test(document.querySelector('[data-clock="1"]')?.textContent)`)
 		turn := func(p *page, clicks ...string) {
 			seq := boardSeq(p)
 			for _, c := range clicks {
@@ -219,7 +249,11 @@ func (p *page) create(t *testing.T, game string, opts map[string]string, private
 	p.wait("the lobby", `document.body.dataset.screen === 'lobby'`)
 	eval[bool](p, fmt.Sprintf(`(() => { const g = document.querySelector('#game'); g.value = %q; g.dispatchEvent(new Event('change')); return true; })()`, game))
 	for k, v := range opts {
-		p.fill("#opt-"+k, v)
+		if strings.HasPrefix(k, "clock-") {
+			p.fill("#"+k, v)
+		} else {
+			p.fill("#opt-"+k, v)
+		}
 	}
 	if private {
 		p.click("#private")
@@ -320,7 +354,11 @@ func waitMover(t *testing.T, players []*page) *page {
 			}
 		}
 	}
-	t.Fatalf("nobody may move:\n%s\n%s", players[0].state(), players[1].state())
+	var states []string
+	for _, p := range players {
+		states = append(states, p.state())
+	}
+	t.Fatalf("nobody may move:\n%s", strings.Join(states, "\n"))
 	return nil
 }
 

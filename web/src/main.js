@@ -132,7 +132,7 @@ function handle(ev, d) {
     case 'away':
       if (d.grace) app.away[d.seat] = { until: performance.now() + d.grace };
       else delete app.away[d.seat];
-      addLog(`${currentTable()?.seats?.[d.seat]?.name || 'seat ' + d.seat} ${d.grace ? `dropped; the seat is held for ${Math.round(d.grace / 1000)} s` : 'is back'}`);
+      addLog(`${seatLabel(currentTable(), d.seat)} ${d.grace ? `dropped; the seat is held for ${Math.round(d.grace / 1000)} s` : 'is back'}`);
       redraw(); break;
     default:
       refEvent(ev, d);
@@ -151,8 +151,8 @@ function askView() {
   }, 0);
 }
 
-// keepUI keeps nothing but the Bomber planes being drawn across moves.
-const keepUI = (ui) => (ui.planes ? { planes: ui.planes } : {});
+// keepUI keeps the Bomber planes being drawn and the guess mode across moves.
+const keepUI = (ui) => ({ planes: ui.planes, mode: ui.mode });
 
 function snapshot(view) {
   if (!view) return;
@@ -190,6 +190,13 @@ function renderUsers() {
   el.replaceChildren(...list.map((name) => h('li', { 'data-user': name }, name, name === app.me ? ' (you)' : '',
     name !== app.me ? h('button', { class: 'ref-invite', title: 'invite to Bomber the reference-client way', onclick: () => refInvite(name) }, 'Bomber duel') : '')));
   $('#online-count').textContent = String(list.length);
+}
+
+// seatLabel names seat i of table t: its player, "computer", or "seat i".
+function seatLabel(t, i) {
+  const s = t?.seats?.[i];
+  if (s?.name) return s.name;
+  return s && s.flags & SEAT_FLAG_BOT ? 'computer' : `seat ${i}`;
 }
 
 function seatsText(t) {
@@ -249,8 +256,7 @@ function renderTable() {
     const clock = clockText(i);
     const li = h('li', { 'data-seat': i, class: i === seat ? 'me' : '' },
       h('span', { class: 'seat-dot', style: `background:${['#d9a400', '#2f6fd0', '#d0392b', '#239b56'][i]}` }),
-      s.name || 'free seat',
-      s.flags & SEAT_FLAG_BOT ? ' 🤖 computer' : '',
+      s.flags & SEAT_FLAG_BOT ? `🤖 ${s.name || 'computer'}` : s.name || 'free seat',
       s.flags & SEAT_FLAG_READY ? ' ✓ ready' : '',
       s.flags & SEAT_FLAG_GONE || app.away[i] ? ' (away)' : '',
       clock ? h('span', { class: 'clock', 'data-clock': i }, ' ⏱ ' + clock) : '');
@@ -301,7 +307,7 @@ function renderBoard(t, seat) {
     view: { ...view, cells: bytes(view.cells), extra: bytes(view.extra), toMove, scores: Array.from(view.scores || []) },
     seat, table: t,
     canMove: !replaying && t.phase === 1 && seat >= 0 && toMove.includes(seat) && view.status === 0,
-    seatName: (i) => t.seats?.[i]?.name || `seat ${i}`,
+    seatName: (i) => seatLabel(t, i),
     option: (k) => option(t, k),
     send: (text) => act(() => app.client.moveText(text)),
     error: (text) => showError({ text }),
@@ -346,8 +352,7 @@ function renderMoves() {
 
 function moveText(m) {
   const t = currentTable();
-  const who = t?.seats?.[m.seat]?.name || `seat ${m.seat}`;
-  return `${who}: ${m.notation || '(secret)'}`;
+  return `${seatLabel(t, m.seat)}: ${m.notation || '(secret)'}`;
 }
 
 const bytes = (b) => (b instanceof Uint8Array ? b : Uint8Array.from(b || []));
@@ -355,7 +360,7 @@ const hex = (b) => Array.from(bytes(b)).map((x) => x.toString(16).padStart(2, '0
 
 function endText(d) {
   const t = currentTable();
-  const names = Array.from(d.winners || []).map((w) => t?.seats?.[w]?.name || `seat ${w}`);
+  const names = Array.from(d.winners || []).map((w) => seatLabel(t, w));
   const st = d.status === 2 ? 'Drawn' : `Won by ${names.join(' and ')}`;
   return `Game over: ${st}${d.reason ? ` (${d.reason})` : ''}`;
 }
@@ -364,7 +369,7 @@ const OFFERS = ['', 'a draw', 'a rematch', 'a takeback'];
 const OFFER_STATES = ['offers', 'agreed to', 'declined', 'expired:', 'withdrew'];
 function offerText(d) {
   const t = currentTable();
-  const who = t?.seats?.[d.seat]?.name || `seat ${d.seat}`;
+  const who = seatLabel(t, d.seat);
   return `${who} ${OFFER_STATES[d.state] || ''} ${OFFERS[d.what] || ''}`;
 }
 

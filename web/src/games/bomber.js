@@ -88,8 +88,13 @@ export function render(ctx, ui) {
   } else if (guessing) {
     controls.append(
       h('label', {}, h('input', { type: 'radio', name: 'bmode', id: 'mode-single', checked: ui.mode === 'single', onchange: () => { ui.mode = 'single'; ui.pick = -1; ctx.redraw(); } }), ' single guess '),
-      h('label', {}, h('input', { type: 'radio', name: 'bmode', id: 'mode-double', checked: ui.mode === 'double', onchange: () => { ui.mode = 'double'; ui.pick = -1; ctx.redraw(); } }), ' whole plane (head, then tail)'));
+      h('label', {}, h('input', { type: 'radio', name: 'bmode', id: 'mode-double', checked: ui.mode === 'double', onchange: () => { ui.mode = 'double'; ui.pick = -1; ctx.redraw(); } }), ' whole plane (head, then tail)'), h('small', {}, ' keys: s single, d double'));
   }
+  ui.keys = (e) => {
+    if (!guessing || (e.key !== 'd' && e.key !== 's')) return false;
+    ui.mode = e.key === 'd' ? 'double' : 'single'; ui.pick = -1; ctx.redraw();
+    return true;
+  };
   const phaseText = ['drawing planes', 'guessing', 'over'][phase] || '';
   const turn = phase === 1 ? ` · ${ctx.seatName(view.extra[1])} to guess` : '';
   return {
