@@ -54,6 +54,11 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 			t.Errorf("the watcher sees %d boxes coloured, want 4", boxes)
 		}
 		albert.screenshot("dots")
+		// On a phone-sized screen the watcher's page fits the width.
+		cindy.do("phone viewport", chromedp.EmulateViewport(390, 844))
+		cindy.wait("no sideways scrolling", `document.documentElement.scrollWidth <= window.innerWidth`)
+		cindy.screenshotOf("body", "phone-watcher")
+		cindy.do("desktop viewport", chromedp.EmulateViewport(1100, 850))
 		// Step through the finished game from its start.
 		albert.click("#replay-start")
 		albert.wait("replay at the start", `document.querySelector('#game-info').textContent.startsWith('Replay 0/12')`)

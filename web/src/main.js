@@ -120,6 +120,9 @@ function handle(ev, d) {
     case 'invited':
       app.invites.push(d); renderInvites(); break;
     case 'error':
+      // A catalogue entry the library could not read: the create form
+      // offers that game anyway (withFallbacks), so no alarm for it.
+      if (d.type === 0x23) break;
       showError(d); redraw(); break;
     case 'close':
       showError({ text: 'Connection closed. Reload the page to log in again.' });
@@ -537,6 +540,10 @@ function renderCreateOptions() {
   seats.disabled = min === max;
   $('#opt-extra').value = '';
   const box = $('#game-options');
+  if (g.fallback) {
+    box.replaceChildren(h('p', { class: 'hint' }, 'The server did not describe this game\'s options: give them under More options (key=value).'));
+    return;
+  }
   box.replaceChildren(...(g.options || []).map((o) => {
     const id = 'opt-' + o.key;
     let input;

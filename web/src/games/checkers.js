@@ -57,7 +57,7 @@ const notation = (p) => p.join(Math.abs(rc(p[0])[0] - rc(p[1])[0]) === 2 ? 'x' :
 export function render(ctx, ui) {
   const { view } = ctx;
   const cells = view.cells;
-  const flip = ctx.seat === 1;
+  const flip = ctx.seat === 0; // each player sees its own men at the bottom; watchers see Black on top
   const compulsory = !/^(false|off|no|0)$/i.test(ctx.option('compulsory_capture') || 'true');
   const legal = ctx.canMove ? paths(cells, view.extra[0], compulsory) : [];
   ui.path = ui.path || [];
