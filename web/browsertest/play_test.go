@@ -120,6 +120,17 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 			}
 		})
 		albert.screenshot("checkers")
+		// A rematch offered and accepted starts the next game at once;
+		// Albert then resigns it (the button asks to be pressed twice).
+		albert.click("#offer-rematch")
+		beth.wait("the rematch offer", `!document.querySelector('#offer-box').hidden && document.querySelector('#offer-text').textContent.includes('offers a rematch')`)
+		beth.click("#offer-accept")
+		for _, p := range []*page{albert, beth} {
+			p.wait("the second game", `document.querySelector('#game-info').dataset.ended === '0' && document.querySelector('#board-svg')?.dataset.seq === '0'`)
+		}
+		albert.click("#resign")
+		albert.click("#resign")
+		beth.wait("Beth's win by resignation", `document.querySelector('#game-info').dataset.ended === '1' && document.querySelector('#game-info').textContent.includes('Won by Beth')`)
 		leaveAll(albert, beth)
 	})
 
