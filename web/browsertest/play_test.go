@@ -42,8 +42,19 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 		beth.click("#table-chat-form button")
 		albert.wait("Beth's table line", `[...document.querySelectorAll('#table-chat-log li')].some(l => l.textContent.includes('good luck'))`)
 		playUntilEnd(t, []*page{albert, beth}, func(p *page) {
+			if p == beth { // Beth uses the keyboard: focus a line, press Enter
+				p.do("focus a line", chromedp.Focus(chromedp.CSS(`#board-svg g.hot[data-line]`)), chromedp.KeyEvent("\r"))
+				return
+			}
 			p.clickJS(`#board-svg g.hot[data-line]`)
 		}, cindy)
+		// Watchers talk in a room of their own.
+		cindy.fill("#table-chat-input", "nice game")
+		cindy.click("#table-chat-form button")
+		cindy.wait("the watchers' line", `[...document.querySelectorAll('#table-chat-log li')].some(l => l.textContent === 'Cindy (watchers): nice game')`)
+		if eval[bool](albert, `[...document.querySelectorAll('#table-chat-log li')].some(l => l.textContent.includes('nice game'))`) {
+			t.Error("a player saw the watchers' chat")
+		}
 		n := eval[int](albert, `document.querySelectorAll('#moves li').length`)
 		if n != 12 {
 			t.Errorf("a 3x3-dot game has 12 lines; Albert's move list has %d", n)
