@@ -219,6 +219,7 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 			if os.Getenv("DEBUG_AE") != "" {
 				t.Logf("%s %s %s", p.name, key, eval[string](p, `JSON.stringify([document.querySelector("#board-svg").dataset.seq, Array.from(bomberApp.client.view.cells), Array.from(bomberApp.client.view.extra)])`))
 			}
+			eval[bool](p, `(document.activeElement?.blur(), true)`) // keys typed into a text box are text
 			p.do("press "+key, chromedp.KeyEvent(key))
 		})
 		albert.screenshot("aeroplane")
