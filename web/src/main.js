@@ -95,7 +95,7 @@ function handle(ev, d) {
       renderTables(); redraw(); break;
     case 'joined':
       app.ui = {}; app.offer = null; app.view = null; app.clocks = {}; app.away = {};
-      if (!c.tableId) { sessionStorage.removeItem('bomber.seat'); app.history = []; app.replay = -1; app.ended = null; }
+      if (!c.tableId) { sessionStorage.removeItem('bomber.seat'); app.history = []; app.replay = -1; app.ended = null; refreshTables(); }
       showScreen(c.tableId ? 'table' : 'lobby'); clearChat('#table-chat-log'); redraw(); break;
     case 'started':
       app.ui = {}; app.history = [{ seq: 0, move: null, view: null }]; app.replay = -1; app.ended = null; app.offer = null; app.view = null;
@@ -676,6 +676,9 @@ function sendChat(scope, f) {
 
 wire();
 showScreen('login');
+// The server tells only a table's members about it: the lobby asks for the
+// list again every 15 s while it is on screen.
+setInterval(() => { if (document.body.dataset.screen === 'lobby' && app.client && !app.client.closed) refreshTables(); }, 15000);
 setInterval(() => {
   for (const el of document.querySelectorAll('[data-clock]')) el.textContent = ' ⏱ ' + clockText(Number(el.dataset.clock));
 }, 500);
