@@ -45,23 +45,31 @@ const maxOutMessage = 64 << 10
 // connection: connections per address, the segment rate, login throttling
 // and the output bound. It blocks until the connection ends.
 func ServeMessages(t Transport, mc MessageConn, ip netip.Addr, remote string) error {
-	h, ok := t.(host)
+	h, ok := t.(messageHost)
 	if !ok {
 		mc.Close(ReasonServer)
 		return ErrNotMessageHost
 	}
-	m := &mconn{t: h, mc: mc, ip: ip, remote: remote, notify: make(chan struct{}, 1), dead: make(chan struct{}), ready: make(chan bool, 1)}
-	if !h.post(m.opened) {
-		mc.Close(ReasonShutdown)
+	m := &mconn{t: h, mc: mc, ip: ip, remote: remote, notify: make(chan struct{}, 1), dead: make(chan struct{})}
+	admitted := false
+	if err := h.do(context.Background(), func() { admitted = m.opened() }); err != nil {
+		mc.Close(ReasonShutdown) // the loop stopped before it saw the connection
 		return ErrClosed
 	}
-	if !<-m.ready {
+	if !admitted {
 		return nil
 	}
 	go m.writer()
 	m.reader()
 	<-m.dead
 	return nil
+}
+
+// messageHost is a transport that can host message connections: its loop
+// runs posted functions and waits for them (both transports, through door).
+type messageHost interface {
+	host
+	do(ctx context.Context, f func()) error
 }
 
 // mconn is a MessageConn as the engine's link.
@@ -77,7 +85,6 @@ type mconn struct {
 	killed   bool
 	notify   chan struct{}
 	dead     chan struct{}
-	ready    chan bool
 	once     sync.Once
 	admitted bool
 	finished bool         // closed: output sent now goes nowhere
@@ -86,18 +93,18 @@ type mconn struct {
 	since    time.Time
 }
 
-// opened runs on the loop: limits, then the connection.
-func (m *mconn) opened() {
+// opened runs on the loop: limits, then the connection; false when a limit
+// refused it.
+func (m *mconn) opened() bool {
 	e := m.t.engine()
 	if reason := e.admit(m.ip); reason != "" {
 		e.obs.ConnRejected(reason)
 		m.mc.Close(ReasonLimit)
-		m.ready <- false
-		return
+		return false
 	}
 	m.admitted = true
 	m.c = e.open(m, m.ip, m.remote)
-	m.ready <- true
+	return true
 }
 
 // reader hands each message to the engine; a message that does not hold

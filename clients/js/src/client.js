@@ -69,6 +69,7 @@ export class BomberClient extends EventTarget {
     this._flushing = false;
     this._pending = [];
     this._login = null;
+    this._ending = false;
     this._features = features;
     /** The Welcome body, once it arrived. */
     this.welcome = null;
@@ -149,7 +150,9 @@ export class BomberClient extends EventTarget {
 
   /** Closes the connection. */
   close() {
+    if (this._ending) return;
     this._flush();
+    this._ending = true; // what is sent from now on goes nowhere; requests are refused
     this._t.close();
   }
 
@@ -175,6 +178,7 @@ export class BomberClient extends EventTarget {
 
   /** Logs in; resolves once the user list is in (client.users). Rejects with a RequestError (code 0 no such user, 3 wrong password, 4 unavailable). */
   login(name, password) {
+    if (this.closed || this._ending) return Promise.reject(new ClosedError());
     if (this._login) return Promise.reject(new Error('a login is in progress'));
     return new Promise((resolve, reject) => {
       this._login = { resolve, reject, phase: 'info', name, password };
@@ -350,7 +354,7 @@ export class BomberClient extends EventTarget {
   // earlier one without an answer of its own went through; requests with no
   // answer on success (barrier) are followed by a ViewReq for that proof.
   _request(type, body, match, barrier = false) {
-    if (this.closed) return Promise.reject(new ClosedError());
+    if (this.closed || this._ending) return Promise.reject(new ClosedError());
     return new Promise((resolve, reject) => {
       this._pending.push({ type, match, resolve, reject });
       this._send(type, body);
@@ -369,6 +373,7 @@ export class BomberClient extends EventTarget {
   }
 
   _send(type, body) {
+    if (this._ending || this.closed) return;
     this._out.push(encodeMessage(type, body));
     if (!this._flushing) {
       this._flushing = true;
@@ -514,9 +519,7 @@ export class BomberClient extends EventTarget {
         m = decodeError(body);
         const i = this._pending.findIndex((p) => p.type === m.req);
         if (i >= 0) {
-          const p = this._pending[i];
-          this._settle(i, false, new RequestError(m.req, m.code, m.text));
-          if (p.internal) return;
+          this._settle(i, false, new RequestError(m.req, m.code, m.text)); // a barrier's error is nobody's business
           return;
         }
         this._emit('error', { error: new RequestError(m.req, m.code, m.text), ...m });

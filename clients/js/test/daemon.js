@@ -41,6 +41,11 @@ export async function startDaemon(env = {}) {
   });
   let log = '';
   const exited = new Promise((res) => child.once('exit', res));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  };
   const addrs = await new Promise((res, rej) => {
     const found = {};
     const look = (chunk) => {
@@ -55,17 +60,13 @@ export async function startDaemon(env = {}) {
     child.stderr.on('data', look);
     child.once('exit', (code) => rej(new Error(`bomberd exited (${code}):\n${log}`)));
     setTimeout(() => rej(new Error(`bomberd did not start:\n${log}`)), 30000).unref();
-  });
+  }).catch(async (e) => { await stop(); throw e; }); // leave no daemon behind
   const i = addrs.tcp.lastIndexOf(':');
   return {
     tcp: { host: addrs.tcp.slice(0, i), port: Number(addrs.tcp.slice(i + 1)) },
     ws: addrs.web ? `ws://${addrs.web}/ws` : null,
     http: addrs.web ? `http://${addrs.web}/` : null,
     log: () => log,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop,
   };
 }
