@@ -76,6 +76,20 @@ async function tryResume() {
   }
 }
 
+// reconnect follows a dropped connection: with a seat held for us, the
+// page reloads once, which logs in again and resumes the seat (at most one
+// try in 20 s, so a server that is down does not make the page spin).
+function reconnect(error) {
+  const last = Number(sessionStorage.getItem('bomber.reconnect') || 0);
+  if (error && sessionStorage.getItem('bomber.seat') && Date.now() - last > 20000) {
+    sessionStorage.setItem('bomber.reconnect', String(Date.now()));
+    showError({ text: 'Connection lost: taking your seat back…' });
+    setTimeout(() => location.reload(), 1000);
+    return;
+  }
+  showError({ text: 'Connection closed. Reload the page to log in again.' });
+}
+
 // ---------- events ----------
 
 let pending = false;
@@ -125,8 +139,9 @@ function handle(ev, d) {
       if (d.type === 0x23) break;
       showError(d); redraw(); break;
     case 'close':
-      showError({ text: 'Connection closed. Reload the page to log in again.' });
-      document.body.classList.add('offline'); break;
+      document.body.classList.add('offline');
+      reconnect(d.error);
+      break;
     case 'seated':
       if (d.token) sessionStorage.setItem('bomber.seat', JSON.stringify({ table: d.table, seat: d.seat, token: Array.from(d.token) }));
       break;
