@@ -8,7 +8,7 @@ BENCHTIME ?= 1s
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 LDFLAGS   := -X github.com/bomber-game/bomber/cmd/internal/cli.version=$(VERSION)
 
-.PHONY: all build bin test test-js vet bench bench-micro fuzz run deb clean
+.PHONY: all build bin test test-js test-browser web vet bench bench-micro fuzz run deb clean
 
 all: build
 
@@ -55,6 +55,19 @@ NODE ?= node
 test-js:
 	@command -v $(NODE) >/dev/null || { echo "test-js: $(NODE) not found (Node 20 or later is needed)"; exit 1; }
 	cd clients/js && $(NODE) $$($(NODE) -e 'process.stdout.write(typeof WebSocket === "function" ? "" : "--experimental-websocket")') --test test/*.test.js
+
+# Rebuild the web client's bundle (web/src -> web/dist, esbuild's Go API; no
+# Node or npm needed). Commit web/dist: bomberd embeds it, and
+# TestCommittedBundleIsFresh fails when it is stale.
+web:
+	$(GO) generate ./web
+
+# The web client in headless Chromium against a real bomberd: the five
+# games played to the end through the page (chromium: apt-get install
+# chromium). Screenshots go to BOMBER_ARTIFACTS (default
+# $$TMPDIR/bomber-browser-artifacts).
+test-browser:
+	$(GO) test -count=1 -v -run . ./web/browsertest
 
 # The comparison table of docs/performance.md: bomberd on the epoll reactor
 # and on the net transport side by side (BENCH_QUICK=1 for a shorter run).

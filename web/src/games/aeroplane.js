@@ -1,0 +1,85 @@
+// Aeroplane Chess: the 52-space track on a ring, each colour's bridge to
+// the centre, camps outside, the shortcut flights across, and the die.
+// Roll, then click (or press 1-4 for) the piece to move.
+import { h, s, svg, activate, SEAT_COLORS } from '../dom.js';
+
+const R = 150, STEP = 360 / 52;
+const NAMES = ['yellow', 'blue', 'red', 'green'];
+
+const polar = (r, deg) => [r * Math.cos((deg - 90) * Math.PI / 180), r * Math.sin((deg - 90) * Math.PI / 180)];
+const trackAngle = (i) => i * STEP;
+
+/** spot gives the drawing position of seat's piece k with cell value v. */
+function spot(seat, k, v) {
+  const entry = trackAngle(13 * seat) - 8;
+  if (v === 0) { // camp: a 2x2 block outside the ring
+    const [cx, cy] = polar(R + 38, entry - 10);
+    return [cx + (k % 2 ? 9 : -9), cy + (k < 2 ? -9 : 9)];
+  }
+  if (v === 1) return polar(R + 18, entry);
+  if (v <= 51) return polar(R, trackAngle((13 * seat + v - 2) % 52));
+  if (v <= 56) return polar(R * (1 - (v - 51) / 6.2), trackAngle((13 * seat + 49) % 52));
+  return polar(12, 90 * seat);
+}
+
+export function render(ctx, ui) {
+  const { view } = ctx;
+  const N = view.extra[0], actor = view.extra[1], phase = view.extra[2], face = view.extra[3];
+  const mine = ctx.canMove && ctx.seat === actor;
+  const kids = [s('circle', { cx: 0, cy: 0, r: R + 12, class: 'ae-ring' })];
+  for (let i = 0; i < 52; i++) {
+    const [x, y] = polar(R, trackAngle(i));
+    kids.push(s('circle', { cx: x, cy: y, r: 8, fill: SEAT_COLORS[(i + 3) % 4], class: 'ae-space', 'data-track': i }));
+  }
+  for (let c = 0; c < 4; c++) {
+    const a = trackAngle((13 * c + 49) % 52);
+    for (let b = 1; b <= 5; b++) {
+      const [x, y] = polar(R * (1 - b / 6.2), a);
+      kids.push(s('rect', { x: x - 6, y: y - 6, width: 12, height: 12, rx: 2, fill: SEAT_COLORS[c], class: 'ae-bridge' }));
+    }
+    const [fx, fy] = polar(R, trackAngle((13 * c + 17) % 52)), [tx, ty] = polar(R, trackAngle((13 * c + 29) % 52));
+    kids.push(s('line', { x1: fx, y1: fy, x2: tx, y2: ty, stroke: SEAT_COLORS[c], class: 'ae-flight' }));
+    const [cx, cy] = polar(R + 38, trackAngle(13 * c) - 18);
+    kids.push(s('rect', { x: cx - 19, y: cy - 19, width: 38, height: 38, rx: 6, fill: SEAT_COLORS[c], class: 'ae-camp' }));
+    const [sx, sy] = polar(R + 18, trackAngle(13 * c) - 8);
+    kids.push(s('circle', { cx: sx, cy: sy, r: 7, fill: SEAT_COLORS[c], class: 'ae-start' }));
+  }
+  kids.push(s('circle', { cx: 0, cy: 0, r: 22, class: 'ae-centre' }));
+  const stacks = new Map();
+  for (let seat = 0; seat < N; seat++) for (let k = 0; k < 4; k++) {
+    const v = view.cells[seat * 4 + k];
+    if (v === 255) continue;
+    let [x, y] = spot(seat, k, v);
+    if (v !== 0) { // pieces sharing a spot fan out
+      const key = `${Math.round(x)},${Math.round(y)}`;
+      const n = stacks.get(key) || 0; stacks.set(key, n + 1);
+      x += n * 4; y -= n * 4;
+    }
+    const movable = mine && seat === actor && phase === 1 && v !== 57 && (v !== 0 || face === 6 || (face === 5 && view.extra[5] & 8));
+    const g = s('g', { 'data-piece': `${seat}-${k}`, 'data-pos': v, class: movable ? 'ae-movable' : '' },
+      s('circle', { cx: x, cy: y, r: 8, fill: SEAT_COLORS[seat], class: 'ae-piece' }),
+      s('text', { x, y: y + 4, class: 'ae-label' }, k + 1));
+    if (movable) activate(g, `move piece ${k + 1}`, () => ctx.send(`move ${k}`));
+    kids.push(g);
+  }
+  const dieText = face ? String(face) : '–';
+  kids.push(s('g', { class: 'ae-die', 'data-face': face },
+    s('rect', { x: -R - 45, y: -R - 45, width: 34, height: 34, rx: 6 }),
+    s('text', { x: -R - 28, y: -R - 21 }, dieText)));
+  const controls = h('div', { class: 'controls' });
+  if (mine && phase === 0) controls.append(h('button', { id: 'ae-roll', onclick: () => ctx.send('roll') }, 'Roll (r)'));
+  if (mine && phase === 1) controls.append(h('span', {}, `You rolled ${face}: click a piece or press 1-4.`));
+  ui.keys = (e) => {
+    if (!mine) return false;
+    if (e.key === 'r' && phase === 0) { ctx.send('roll'); return true; }
+    if (/^[1-4]$/.test(e.key) && phase === 1) { ctx.send(`move ${Number(e.key) - 1}`); return true; }
+    return false;
+  };
+  const who = phase === 2 ? `${ctx.seatName(actor)} won` : `${ctx.seatName(actor)} (${NAMES[actor]}) to ${phase === 0 ? 'roll' : 'move ' + face}`;
+  return {
+    board: svg(`${-R - 60} ${-R - 60} ${2 * R + 120} ${2 * R + 120}`, 'Aeroplane Chess board', ...kids),
+    controls,
+    info: `${who} · home: ${view.scores.map((v, i) => `${NAMES[i]} ${v}/4`).join(', ')}`,
+    hint: 'Notation: roll, move 0..3.',
+  };
+}

@@ -1,0 +1,105 @@
+// Bomber: draw three planes (click a head, then its tail three cells
+// away), then guess on the enemy grid: one cell, or a whole plane (head
+// then tail) in double mode. Cells are X*10+Y, X the row.
+import { h, s, svg, activate } from '../dom.js';
+
+const C = 26, GAP = 30;
+
+/** planeCells lists the cells of the plane with head hd and tail tl, or null. */
+export function planeCells(hd, tl) {
+  const hx = Math.floor(hd / 10), hy = hd % 10, tx = Math.floor(tl / 10), ty = tl % 10;
+  const dx = tx - hx, dy = ty - hy;
+  if (!((dx === 0 && Math.abs(dy) === 3) || (dy === 0 && Math.abs(dx) === 3))) return null;
+  const ux = dx / 3, uy = dy / 3, vx = uy, vy = ux;
+  const out = [];
+  const add = (a, b) => {
+    const x = hx + a * ux + b * vx, y = hy + a * uy + b * vy;
+    if (x < 0 || x > 9 || y < 0 || y > 9) return false;
+    out.push(x * 10 + y);
+    return true;
+  };
+  let ok = add(0, 0);
+  for (let k = -2; k <= 2; k++) ok = add(1, k) && ok;
+  ok = add(2, 0) && ok;
+  for (let k = -1; k <= 1; k++) ok = add(3, k) && ok;
+  return ok ? out : null;
+}
+
+const cellName = (c) => String(Math.floor(c / 10)) + String(c % 10);
+const FILL = ['cell-unknown', 'cell-plane', 'cell-head', 'cell-miss', 'cell-hit', 'cell-hithead'];
+
+export function render(ctx, ui) {
+  const { view } = ctx;
+  const phase = view.extra[0];
+  const me = ctx.seat === 0 || ctx.seat === 1 ? ctx.seat : -1;
+  const placing = phase === 0 && me >= 0 && view.toMove.includes(me);
+  const guessing = phase === 1 && me >= 0 && view.extra[1] === me && ctx.canMove;
+  ui.planes = ui.planes || [];
+  ui.pick = ui.pick ?? -1;
+  ui.mode = ui.mode || 'single';
+  const used = new Set(ui.planes.flatMap(([a, b]) => planeCells(a, b)));
+  const grid = (seat, x0, title) => {
+    const g = s('g', { 'data-grid': seat });
+    g.append(s('text', { x: x0 + 5 * C, y: 14, class: 'grid-title' }, title));
+    for (let i = 0; i < 10; i++) {
+      g.append(s('text', { x: x0 + i * C + C / 2, y: 30, class: 'coord' }, i));
+      g.append(s('text', { x: x0 - 8, y: 36 + i * C + C / 2 + 4, class: 'coord' }, i));
+    }
+    for (let c = 0; c < 100; c++) {
+      const x = x0 + (c % 10) * C, y = 36 + Math.floor(c / 10) * C;
+      let v = view.cells[seat * 100 + c];
+      let cls = FILL[v] || 'cell-unknown';
+      if (placing && seat === me) cls = used.has(c) ? (ui.planes.some(([a]) => a === c) ? 'cell-head' : 'cell-plane') : 'cell-unknown';
+      if (ui.pick === c && ((placing && seat === me) || (guessing && seat !== me))) cls += ' cell-pick';
+      const r = s('rect', { x, y, width: C - 2, height: C - 2, class: 'bcell ' + cls, 'data-cell': cellName(c), 'data-v': v });
+      const target = (placing && seat === me) || (guessing && seat !== me && v === 0) || (guessing && seat !== me && ui.mode === 'double');
+      if (target) activate(r, `cell ${cellName(c)}`, () => click(seat, c));
+      g.append(r);
+    }
+    return g;
+  };
+  const click = (seat, c) => {
+    if (placing) {
+      if (ui.pick < 0) { ui.pick = c; ctx.redraw(); return; }
+      const cells = planeCells(ui.pick, c);
+      if (!cells || cells.some((x) => used.has(x))) { ctx.error('A plane is its head and the middle of its tail, three cells apart in a row or column, on the board and clear of the others.'); ui.pick = -1; ctx.redraw(); return; }
+      ui.planes.push([ui.pick, c]);
+      ui.pick = -1;
+      ctx.redraw();
+      return;
+    }
+    if (ui.mode === 'single') { ctx.send(cellName(c)); return; }
+    if (ui.pick < 0) { ui.pick = c; ctx.redraw(); return; }
+    const hd = ui.pick; ui.pick = -1;
+    ctx.send(`${cellName(hd)}-${cellName(c)}`);
+  };
+  const left = me === 1 ? 1 : 0, right = 1 - left;
+  const name = (seat) => (seat === me ? 'Your planes' : `${ctx.seatName(seat)}'s planes`);
+  const board = svg(`-14 0 ${20 * C + GAP + 14} ${36 + 10 * C}`, 'Bomber boards',
+    grid(left, 0, name(left)), grid(right, 10 * C + GAP, name(right)));
+  const controls = h('div', { class: 'controls' });
+  if (placing) {
+    controls.append(
+      h('span', {}, `Planes drawn: ${ui.planes.length}/3. `),
+      h('button', { id: 'bomber-undo', onclick: () => { ui.planes.pop(); ui.pick = -1; ctx.redraw(); } }, 'Undo plane'),
+      h('button', { id: 'bomber-place', disabled: ui.planes.length !== 3, onclick: () => {
+        ctx.send(ui.planes.map(([a, b]) => `${cellName(a)}-${cellName(b)}`).join(' '));
+      } }, 'Place planes'));
+  } else if (guessing) {
+    controls.append(
+      h('label', {}, h('input', { type: 'radio', name: 'bmode', id: 'mode-single', checked: ui.mode === 'single', onchange: () => { ui.mode = 'single'; ui.pick = -1; ctx.redraw(); } }), ' single guess '),
+      h('label', {}, h('input', { type: 'radio', name: 'bmode', id: 'mode-double', checked: ui.mode === 'double', onchange: () => { ui.mode = 'double'; ui.pick = -1; ctx.redraw(); } }), ' whole plane (head, then tail)'), h('small', {}, ' keys: s single, d double'));
+  }
+  ui.keys = (e) => {
+    if (!guessing || (e.key !== 'd' && e.key !== 's')) return false;
+    ui.mode = e.key === 'd' ? 'double' : 'single'; ui.pick = -1; ctx.redraw();
+    return true;
+  };
+  const phaseText = ['drawing planes', 'guessing', 'over'][phase] || '';
+  const turn = phase === 1 ? ` · ${ctx.seatName(view.extra[1])} to guess` : '';
+  return {
+    board, controls,
+    info: `Bomber: ${phaseText}${turn} · found: ${view.scores.map((v, i) => `${ctx.seatName(i)} ${v}/30`).join(', ')}`,
+    hint: 'Notation: board "02-32 07-37 52-82", single "34", double "02-32".',
+  };
+}
