@@ -129,29 +129,7 @@ func compare(want, got []transcript.Entry, ig ignoreSet) string {
 	if !ig.order {
 		return transcript.Diff(want, got)
 	}
-	var conns []string
-	per := func(es []transcript.Entry) map[string][]transcript.Entry {
-		m := map[string][]transcript.Entry{}
-		for _, e := range es {
-			if _, ok := m[e.Conn]; !ok && !slices.Contains(conns, e.Conn) {
-				conns = append(conns, e.Conn)
-			}
-			m[e.Conn] = append(m[e.Conn], e)
-		}
-		return m
-	}
-	w, g := per(want), per(got)
-	var b strings.Builder
-	for _, c := range conns {
-		if d := transcript.Diff(w[c], g[c]); d != "" {
-			name := c
-			if name == "" {
-				name = "(clock and store lines)"
-			}
-			fmt.Fprintf(&b, "connection %s:\n%s", name, indent(d))
-		}
-	}
-	return b.String()
+	return transcript.DiffByConn(want, got)
 }
 
 // skip reports whether an event is left out of the comparison.

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -86,4 +87,38 @@ func diffPrefix(want, got []Entry) string {
 		return fmt.Sprintf("want %d events, got %d\n", len(want), len(got))
 	}
 	return ""
+}
+
+// DiffByConn is Diff for each connection alone: the order of events across
+// connections is left out (the order in which a server answers two clients
+// depends on timing), the order within one connection is kept. It names
+// each connection that differs; lines without a connection (clock, store)
+// are compared as one more group.
+func DiffByConn(want, got []Entry) string {
+	var conns []string
+	per := func(es []Entry) map[string][]Entry {
+		m := map[string][]Entry{}
+		for _, e := range es {
+			if _, ok := m[e.Conn]; !ok && !slices.Contains(conns, e.Conn) {
+				conns = append(conns, e.Conn)
+			}
+			m[e.Conn] = append(m[e.Conn], e)
+		}
+		return m
+	}
+	w, g := per(want), per(got)
+	var b strings.Builder
+	for _, c := range conns {
+		if d := Diff(w[c], g[c]); d != "" {
+			name := c
+			if name == "" {
+				name = "(clock and store lines)"
+			}
+			fmt.Fprintf(&b, "connection %s:\n", name)
+			for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
+				b.WriteString("  " + l + "\n")
+			}
+		}
+	}
+	return b.String()
 }
