@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -50,7 +48,7 @@ func ServeMessages(t Transport, mc MessageConn, ip netip.Addr, remote string) er
 		mc.Close(ReasonServer)
 		return ErrNotMessageHost
 	}
-	m := &mconn{t: h, mc: mc, ip: ip, remote: remote, notify: make(chan struct{}, 1), dead: make(chan struct{})}
+	m := &mconn{outbox: newOutbox(h, ip), mc: mc, remote: remote}
 	admitted := false
 	if err := h.do(context.Background(), func() { admitted = m.opened() }); err != nil {
 		mc.Close(ReasonShutdown) // the loop stopped before it saw the connection
@@ -74,24 +72,10 @@ type messageHost interface {
 
 // mconn is a MessageConn as the engine's link.
 type mconn struct {
-	t        host
-	mc       MessageConn
-	ip       netip.Addr
-	remote   string
-	c        *conn
-	mu       sync.Mutex
-	out      []byte
-	closing  bool
-	killed   bool
-	notify   chan struct{}
-	dead     chan struct{}
-	once     sync.Once
-	admitted bool
-	released bool         // its slot was given back (only touched on the loop)
-	finished bool         // closed: output sent now goes nowhere
-	pending  atomic.Int64 // output queued or being written (link.unread)
-	writing  bool
-	since    time.Time
+	outbox
+	mc     MessageConn
+	remote string
+	killed bool
 }
 
 // opened runs on the loop: limits, then the connection; false when a limit
@@ -231,63 +215,9 @@ func (m *mconn) finish() {
 	})
 }
 
-// send implements link, with the bound of the net transport's nconn.send.
-func (m *mconn) send(p []byte) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	size, bound := len(m.out)+len(p), m.t.engine().cfg.MaxOutput
-	if size > hardCap*bound || size > bound && m.writing && time.Since(m.since) > stallAfter {
-		return false
-	}
-	if m.finished {
-		return true // the engine hears of the close soon
-	}
-	m.out = append(m.out, p...)
-	m.account(len(p))
-	return true
-}
-
-// account counts d more (or fewer) bytes of output queued for m.
-func (m *mconn) account(d int) {
-	m.pending.Add(int64(d))
-	m.t.engine().outQueued.Add(int64(d))
-}
-
-// unread implements link.
-func (m *mconn) unread() int { return int(m.pending.Load()) }
-
-func (m *mconn) flush() {
-	select {
-	case m.notify <- struct{}{}:
-	default:
-	}
-}
-
-func (m *mconn) shut() {
-	m.mu.Lock()
-	m.closing = true
-	m.mu.Unlock()
-	m.flush()
-}
-
 func (m *mconn) kill() {
 	m.mu.Lock()
 	m.killed = true
 	m.mu.Unlock()
 	m.finish()
-}
-
-// peerClosed tells the engine the peer has gone and gives back the
-// connection's slot in the same step (see nconn.peerClosed). Runs on the loop.
-func (m *mconn) peerClosed() {
-	m.t.engine().closed(m.c, ReasonPeer)
-	m.releaseSlot()
-}
-
-// releaseSlot gives back the connection's slot, once. Runs on the loop.
-func (m *mconn) releaseSlot() {
-	if m.admitted && !m.released {
-		m.released = true
-		m.t.engine().release(m.ip)
-	}
 }

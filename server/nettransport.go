@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/netip"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -35,22 +34,8 @@ type host interface {
 }
 
 type nconn struct {
-	t        host
-	nc       net.Conn
-	ip       netip.Addr
-	c        *conn
-	mu       sync.Mutex
-	out      []byte
-	closing  bool
-	notify   chan struct{}
-	dead     chan struct{}
-	once     sync.Once
-	admitted bool
-	released bool         // its slot was given back (only touched on the loop)
-	finished bool         // closed: output sent now goes nowhere
-	pending  atomic.Int64 // output queued or being written (link.unread)
-	writing  bool         // the writer is inside a Write: output is waiting on the client
-	since    time.Time    // when that Write began
+	outbox
+	nc net.Conn
 }
 
 // stallAfter is how long the writer may sit in one Write before the output
@@ -184,7 +169,7 @@ func serveConns(h host, l net.Listener, done <-chan struct{}) error {
 				tcp.SetWriteBuffer(sendBuf)
 			}
 		}
-		n := &nconn{t: h, nc: nc, ip: ip, notify: make(chan struct{}, 1), dead: make(chan struct{})}
+		n := &nconn{outbox: newOutbox(h, ip), nc: nc}
 		if !h.post(n.opened) {
 			nc.Close()
 			return ErrClosed
@@ -277,64 +262,6 @@ func (n *nconn) finish() {
 			n.t.post(n.releaseSlot)
 		}
 	})
-}
-
-// peerClosed tells the engine the peer has gone and gives back its
-// connection slot in the same step, so whoever hears of the close (another
-// user's NewOffline) finds the slot free at once. Runs on the loop.
-func (n *nconn) peerClosed() {
-	n.t.engine().closed(n.c, ReasonPeer)
-	n.releaseSlot()
-}
-
-// releaseSlot gives back the connection's slot, once. Runs on the loop.
-func (n *nconn) releaseSlot() {
-	if n.admitted && !n.released {
-		n.released = true
-		n.t.engine().release(n.ip)
-	}
-}
-
-// send implements link. The bound applies once the writer has been stuck
-// in a Write for a while, i.e. to output the client is not reading; a burst
-// (a login's user list) queued while the writer keeps up goes through, up
-// to hardCap times the bound.
-func (n *nconn) send(p []byte) bool {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	size, bound := len(n.out)+len(p), n.t.engine().cfg.MaxOutput
-	if size > hardCap*bound || size > bound && n.writing && time.Since(n.since) > stallAfter {
-		return false
-	}
-	if n.finished {
-		return true // the engine hears of the close soon
-	}
-	n.out = append(n.out, p...)
-	n.account(len(p))
-	return true
-}
-
-// account counts d more (or fewer) bytes of output queued for n.
-func (n *nconn) account(d int) {
-	n.pending.Add(int64(d))
-	n.t.engine().outQueued.Add(int64(d))
-}
-
-// unread implements link.
-func (n *nconn) unread() int { return int(n.pending.Load()) }
-
-func (n *nconn) flush() {
-	select {
-	case n.notify <- struct{}{}:
-	default:
-	}
-}
-
-func (n *nconn) shut() {
-	n.mu.Lock()
-	n.closing = true
-	n.mu.Unlock()
-	n.flush()
 }
 
 func (n *nconn) kill() { n.finish() }

@@ -1,0 +1,94 @@
+package server
+
+import (
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// outbox is what the engine sees of a connection served by goroutines (the
+// net transport's, and a message connection's such as a WebSocket): its
+// output queue with the backlog bound, and its connection slot. The
+// connection's own writer drains out and keeps writing and since current.
+type outbox struct {
+	t        host
+	ip       netip.Addr
+	c        *conn
+	mu       sync.Mutex
+	out      []byte
+	closing  bool
+	notify   chan struct{}
+	dead     chan struct{}
+	once     sync.Once
+	admitted bool
+	released bool         // its slot was given back (only touched on the loop)
+	finished bool         // closed: output sent now goes nowhere
+	pending  atomic.Int64 // output queued or being written (link.unread)
+	writing  bool         // the writer is inside a write: output is waiting on the client
+	since    time.Time    // when that write began
+}
+
+func newOutbox(h host, ip netip.Addr) outbox {
+	return outbox{t: h, ip: ip, notify: make(chan struct{}, 1), dead: make(chan struct{})}
+}
+
+// send implements link. The bound applies once the writer has been stuck
+// in a write for a while, i.e. to output the client is not reading; a burst
+// (a login's user list) queued while the writer keeps up goes through, up
+// to hardCap times the bound.
+func (o *outbox) send(p []byte) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	size, bound := len(o.out)+len(p), o.t.engine().cfg.MaxOutput
+	if size > hardCap*bound || size > bound && o.writing && time.Since(o.since) > stallAfter {
+		return false
+	}
+	if o.finished {
+		return true // the engine hears of the close soon
+	}
+	o.out = append(o.out, p...)
+	o.account(len(p))
+	return true
+}
+
+// account counts d more (or fewer) bytes of output queued.
+func (o *outbox) account(d int) {
+	o.pending.Add(int64(d))
+	o.t.engine().outQueued.Add(int64(d))
+}
+
+// unread implements link.
+func (o *outbox) unread() int { return int(o.pending.Load()) }
+
+// flush implements link: it wakes the writer.
+func (o *outbox) flush() {
+	select {
+	case o.notify <- struct{}{}:
+	default:
+	}
+}
+
+// shut implements link: the writer closes after what is queued.
+func (o *outbox) shut() {
+	o.mu.Lock()
+	o.closing = true
+	o.mu.Unlock()
+	o.flush()
+}
+
+// peerClosed tells the engine the peer has gone and gives back the
+// connection's slot in the same step, so whoever hears of the close
+// (another user's NewOffline) finds the slot free at once. Runs on the loop.
+func (o *outbox) peerClosed() {
+	o.t.engine().closed(o.c, ReasonPeer)
+	o.releaseSlot()
+}
+
+// releaseSlot gives back the connection's slot, once. Runs on the loop.
+func (o *outbox) releaseSlot() {
+	if o.admitted && !o.released {
+		o.released = true
+		o.t.engine().release(o.ip)
+	}
+}
