@@ -9,7 +9,6 @@ import (
 
 	"github.com/bomber-game/bomber/client"
 	"github.com/bomber-game/bomber/rules/bomber"
-	"github.com/bomber-game/bomber/segment"
 )
 
 // reconnectDelay is how long the reference client waits before it
@@ -37,9 +36,7 @@ type model struct {
 	quitting  bool
 	kicked    bool // the connection ended after a kick: wait for the user
 
-	// login form
-	name, pass string
-	focus      int // 0 name, 1 password
+	loginForm
 
 	sel        int // selected user in the lobby
 	draw       drawing
@@ -57,9 +54,8 @@ type model struct {
 func newModel(cfg config, st styles, dialer func(gen int) tea.Cmd) *model {
 	return &model{
 		cfg: cfg, st: st, c: client.New(), dialer: dialer,
-		name: cfg.user, pass: cfg.password,
+		loginForm: loginForm{name: cfg.user, pass: cfg.password, focus: boolInt(cfg.user != "")},
 		autoLogin: cfg.user != "" && cfg.password != "",
-		focus:     boolInt(cfg.user != ""),
 		width:     80,
 	}
 }
@@ -316,30 +312,10 @@ func (m *model) loginKey(k tea.KeyPressMsg) {
 	if m.c.State() != client.GatherUserInfo {
 		return // waiting for the server's answer
 	}
-	field := &m.name
-	if m.focus == 1 {
-		field = &m.pass
-	}
-	switch k.String() {
-	case "tab", "shift+tab", "up", "down":
-		m.focus = 1 - m.focus
-	case "enter":
-		switch {
-		case m.name == "":
-			m.focus, m.err = 0, "type a user name"
-		case m.focus == 0:
-			m.focus = 1
-		default:
-			m.act(m.c.Login(m.name, m.pass))
-		}
-	case "backspace":
-		if r := []rune(*field); len(r) > 0 {
-			*field = string(r[:len(r)-1])
-		}
-	default:
-		if k.Text != "" && len(*field)+len(k.Text) <= segment.MaxPayload {
-			*field += k.Text
-		}
+	if submit, problem := m.loginForm.edit(k); problem != "" {
+		m.err = problem
+	} else if submit {
+		m.act(m.c.Login(m.name, m.pass))
 	}
 }
 

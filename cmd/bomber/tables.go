@@ -54,8 +54,7 @@ type tmodel struct {
 	connected bool
 	quitting  bool
 
-	name, pass string
-	focus      int
+	loginForm
 
 	creating *createForm
 	sel      int // table chosen in the lobby
@@ -76,7 +75,7 @@ type tmodel struct {
 }
 
 func newTModel(cfg config, st *tstyles, dialer func(gen int) tea.Cmd) *tmodel {
-	m := &tmodel{cfg: cfg, st: st, c: ext.New(), dialer: dialer, name: cfg.user, pass: cfg.password}
+	m := &tmodel{cfg: cfg, st: st, c: ext.New(), dialer: dialer, loginForm: loginForm{name: cfg.user, pass: cfg.password}}
 	if cfg.user != "" && cfg.password != "" {
 		m.c.Login(cfg.user, cfg.password)
 	}
@@ -283,32 +282,13 @@ func (m *tmodel) key(k tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *tmodel) loginKey(k tea.KeyPressMsg) tea.Cmd {
-	field := &m.name
-	if m.focus == 1 {
-		field = &m.pass
-	}
-	switch k.String() {
-	case "esc":
+	if k.String() == "esc" {
 		return m.quit()
-	case "tab", "shift+tab", "up", "down":
-		m.focus = 1 - m.focus
-	case "enter":
-		switch {
-		case m.name == "":
-			m.focus, m.err = 0, "type a user name"
-		case m.focus == 0:
-			m.focus = 1
-		default:
-			m.act(m.c.Login(m.name, m.pass))
-		}
-	case "backspace":
-		if r := []rune(*field); len(r) > 0 {
-			*field = string(r[:len(r)-1])
-		}
-	default:
-		if k.Text != "" && len(*field)+len(k.Text) <= segment.MaxPayload {
-			*field += k.Text
-		}
+	}
+	if submit, problem := m.loginForm.edit(k); problem != "" {
+		m.err = problem
+	} else if submit {
+		m.act(m.c.Login(m.name, m.pass))
 	}
 	return nil
 }
