@@ -135,34 +135,23 @@ const (
 
 // withDefaults fills the zero limits.
 func (c Config) withDefaults() Config {
-	if c.KickGrace <= 0 {
-		c.KickGrace = DefaultKickGrace
-	}
-	if c.MaxTables <= 0 {
-		c.MaxTables = DefaultMaxTables
-	}
-	if c.MaxTablesPerUser <= 0 {
-		c.MaxTablesPerUser = DefaultMaxTablesPerUser
-	}
-	if c.MaxWatchers <= 0 {
-		c.MaxWatchers = DefaultMaxWatchers
-	}
-	if c.ChatRate <= 0 {
-		c.ChatRate = DefaultChatRate
-	}
-	if c.ChatBurst <= 0 {
-		c.ChatBurst = DefaultChatBurst
-	}
-	if c.OfferTTL <= 0 {
-		c.OfferTTL = DefaultOfferTTL
-	}
-	if c.ResumeGrace <= 0 {
-		c.ResumeGrace = DefaultResumeGrace
-	}
-	if c.ResumeGraceBye <= 0 {
-		c.ResumeGraceBye = DefaultResumeGraceBye
-	}
+	orDefault(&c.KickGrace, DefaultKickGrace)
+	orDefault(&c.MaxTables, DefaultMaxTables)
+	orDefault(&c.MaxTablesPerUser, DefaultMaxTablesPerUser)
+	orDefault(&c.MaxWatchers, DefaultMaxWatchers)
+	orDefault(&c.ChatRate, DefaultChatRate)
+	orDefault(&c.ChatBurst, DefaultChatBurst)
+	orDefault(&c.OfferTTL, DefaultOfferTTL)
+	orDefault(&c.ResumeGrace, DefaultResumeGrace)
+	orDefault(&c.ResumeGraceBye, DefaultResumeGraceBye)
 	return c
+}
+
+// orDefault sets *v to def when it is zero or negative (unset).
+func orDefault[T int | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }
 
 // DefaultKickGrace is the grace period before a kicked connection is closed.
