@@ -2,6 +2,7 @@ package server
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"net/netip"
 	"slices"
@@ -63,6 +64,7 @@ type engine struct {
 	// taken by the kernel (the net transport's writers subtract from it on
 	// their own goroutines).
 	outQueued atomic.Int64
+	cl        *clusterState // nil on a node alone
 }
 
 func newEngine(cfg Config, p *pool) *engine {
@@ -70,7 +72,7 @@ func newEngine(cfg Config, p *pool) *engine {
 	if obs == nil {
 		obs = nopObserver{}
 	}
-	return &engine{
+	e := &engine{
 		cfg:     cfg,
 		hub:     statemachine.New(cfg.Hub),
 		pool:    p,
@@ -83,6 +85,11 @@ func newEngine(cfg Config, p *pool) *engine {
 		scratch: make([]byte, 0, 4096),
 		perIP:   make(map[netip.Addr]int),
 	}
+	if cfg.Log != nil {
+		e.start = time.Unix(0, 0) // engine time is the world's: ns since 1970
+		e.clustered()
+	}
+	return e
 }
 
 // admit counts a new connection from ip against the limits; it returns the
@@ -111,6 +118,9 @@ func (e *engine) release(ip netip.Addr) {
 func (e *engine) reconfigure(f func(*Config)) {
 	f(&e.cfg)
 	e.cfg.defaults()
+	if e.cl != nil {
+		e.cfg.Hub.Entropy = &e.cl.chacha // every node draws the log's randomness
+	}
 	e.hub.SetConfig(e.cfg.Hub)
 }
 
@@ -127,7 +137,7 @@ func (e *engine) open(l link, ip netip.Addr, remote string) *conn {
 	if e.cfg.Tap != nil {
 		e.cfg.Tap.Opened(c.id, remote)
 	}
-	e.hub.OpenFrom(e.now(), c.id, ip.String())
+	e.inOpen(e.now(), c.id, ip.String())
 	e.obs.ConnOpened()
 	return c
 }
@@ -163,7 +173,7 @@ func (e *engine) committed(c *conn, data []byte) {
 
 // receive gives the hub one segment of c's; false once c is gone.
 func (e *engine) receive(now int64, c *conn, seg segment.Segment) bool {
-	e.hub.Receive(now, c.id, seg)
+	e.inReceive(now, c.id, seg)
 	e.bound()
 	return !c.gone
 }
@@ -211,7 +221,7 @@ func (e *engine) drop(c *conn, reason CloseReason, kill bool) {
 	c.gone = true
 	delete(e.conns, c.id)
 	delete(e.partial, c)
-	e.hub.Closed(e.now(), c.id)
+	e.inClosed(e.now(), c.id)
 	e.cancelChecks(c)
 	e.obs.ConnClosed(reason)
 	if e.cfg.Tap != nil {
@@ -228,13 +238,17 @@ func (e *engine) drop(c *conn, reason CloseReason, kill bool) {
 // hub forgets them (a cancelled check was never run, so it counts as
 // nothing).
 func (e *engine) cancelChecks(c *conn) {
-	e.pool.cancel(c.id, func(id uint64) { e.hub.Answer(e.now(), id, statemachine.Unavailable) })
+	e.pool.cancel(c.id, func(id uint64) { e.inAnswer(e.now(), id, statemachine.Unavailable) })
 }
 
 // tick passes time: hub deadlines and incomplete-segment timeouts.
 func (e *engine) tick() {
 	now := e.now()
-	e.hub.Tick(now)
+	if e.cl == nil {
+		e.hub.Tick(now)
+	} else {
+		e.chores(now)
+	}
 	if lim := int64(e.cfg.SegmentTimeout); lim > 0 {
 		for c := range e.partial {
 			if now-c.partial > lim {
@@ -262,7 +276,7 @@ func (e *engine) botAnswer(a statemachine.BotAnswer) {
 	if e.cfg.Tap != nil {
 		e.cfg.Tap.Bot(a)
 	}
-	e.hub.BotMove(e.now(), a)
+	e.inBot(e.now(), a)
 }
 
 // answer delivers a worker's account answer. A failure that locks its
@@ -270,9 +284,9 @@ func (e *engine) botAnswer(a statemachine.BotAnswer) {
 // they are answered code 4 without hashing.
 func (e *engine) answer(res result) {
 	now := e.now()
-	e.hub.Answer(now, res.id, res.a)
+	e.inAnswer(now, res.id, res.a)
 	if (res.a == statemachine.WrongPassword || res.a == statemachine.NotFound) && e.hub.AddressLocked(now, res.src.String()) {
-		e.pool.dropSource(res.src, func(id uint64) { e.hub.Answer(now, id, statemachine.Unavailable) })
+		e.pool.dropSource(res.src, func(id uint64) { e.inAnswer(now, id, statemachine.Unavailable) })
 	}
 	e.bound()
 }
@@ -295,6 +309,9 @@ func (e *engine) bound() {
 
 // process carries out what the hub asked for and writes the output.
 func (e *engine) process() {
+	if e.cl != nil {
+		e.applyLog()
+	}
 	e.act()
 	for _, c := range e.flushq {
 		c.queued = false
@@ -306,6 +323,9 @@ func (e *engine) process() {
 	e.flushq = e.flushq[:0]
 	if e.shedOutput() {
 		e.process() // the hub has told the others; send that
+	}
+	if e.cl != nil {
+		e.flushLog()
 	}
 }
 
@@ -330,6 +350,9 @@ func (e *engine) act() {
 		b.Bots = append(b.Bots[:0], rd.Bots...)
 		e.hub.Advance()
 		for _, n := range b.Notices {
+			if !e.local(n.Conn) {
+				continue // the node that has the connection says it
+			}
 			e.log.Warn(n.Kind.String(), zap.Uint64("conn", uint64(n.Conn)), zap.String("user", n.User), zap.String("source", n.Source))
 		}
 		for i := range b.Sends {
@@ -368,22 +391,32 @@ func (e *engine) act() {
 		for _, ch := range b.Checks {
 			c := e.conns[ch.Conn]
 			switch {
+			case !e.local(ch.Conn):
+				// the node that has the connection asks the store
 			case c == nil || c.gone:
-				e.hub.Answer(e.now(), ch.ID, statemachine.Unavailable) // closed already: not worth asking
+				e.inAnswer(e.now(), ch.ID, statemachine.Unavailable) // closed already: not worth asking
 			case !e.pool.check(ch, c.ip):
 				e.log.Warn("account check refused (queue full, or too many from this address or for this name); answering unavailable",
 					zap.String("user", ch.User), zap.String("source", c.ip.String()))
-				e.hub.Answer(e.now(), ch.ID, statemachine.Unavailable)
+				e.inAnswer(e.now(), ch.ID, statemachine.Unavailable)
 			}
 		}
-		for _, req := range b.Bots {
-			if !e.bots.ask(req) {
-				e.log.Warn("bot queue full; playing a random legal move", zap.String("game", req.Game))
-				e.botAnswer(fallbackMove(req))
+		if e.cl != nil {
+			e.clusterBots(b.Bots)
+		} else {
+			for _, req := range b.Bots {
+				if !e.bots.ask(req) {
+					e.log.Warn("bot queue full; playing a random legal move", zap.String("game", req.Game))
+					e.botAnswer(fallbackMove(req))
+				}
 			}
 		}
 		clear(b.Bots) // they hold game copies
 		for _, r := range b.Records {
+			if e.cl != nil {
+				e.clusterRecord(r)
+				continue
+			}
 			e.pool.record(r, e.wall(r.Start), e.wall(r.End))
 		}
 		if cap(b.Sends) > 2*boundSends {
@@ -434,13 +467,18 @@ func (e *engine) shedOutput() bool {
 }
 
 // shutdown ends games as aborted and closes every connection.
-func (e *engine) shutdown() {
+func (e *engine) shutdown(ctx context.Context) {
+	if e.cl != nil {
+		e.process()
+		e.leave(ctx) // the world goes on without this node
+		return
+	}
 	e.hub.Shutdown(e.now())
 	e.process()
 }
 
 // kick disconnects a user for an operator.
-func (e *engine) kick(user string) bool { return e.hub.Disconnect(e.now(), user) }
+func (e *engine) kick(user string) bool { return e.inKick(e.now(), user) }
 
 // chunkMax bounds one write: about one TCP segment's payload on Ethernet, so
 // a write usually leaves as one packet and a client's read rarely ends

@@ -275,7 +275,7 @@ func (t *NetTransport) Shutdown(ctx context.Context) error {
 	}
 	t.mu.Unlock()
 	err := t.do(ctx, func() {
-		t.eng.shutdown()
+		t.eng.shutdown(ctx)
 		t.mu.Lock()
 		t.stopped = true
 		t.mu.Unlock()

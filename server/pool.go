@@ -16,6 +16,7 @@ import (
 type timedRecord struct {
 	r          record.Game
 	start, end time.Time
+	key        string // a clustered record's claim key: written only by the node that claims it
 }
 
 type result struct {
@@ -254,9 +255,13 @@ func (p *pool) worker(q *queue) {
 }
 
 // record queues r for storing. Called on the engine goroutine.
-func (p *pool) record(r record.Game, start, end time.Time) {
+func (p *pool) record(r record.Game, start, end time.Time) { p.recordOnce("", r, start, end) }
+
+// recordOnce records r unless another node of the cluster claimed key
+// (a key "" is never claimed: a node alone records everything).
+func (p *pool) recordOnce(key string, r record.Game, start, end time.Time) {
 	p.mu.Lock()
-	p.records = append(p.records, timedRecord{r, start, end})
+	p.records = append(p.records, timedRecord{r, start, end, key})
 	p.mu.Unlock()
 	select {
 	case p.recWake <- struct{}{}:
@@ -278,7 +283,13 @@ func (p *pool) recorder() {
 				continue
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), p.cfg.CheckTimeout)
-			err := p.cfg.Record(ctx, r, tr.start, tr.end)
+			mine, err := true, error(nil)
+			if tr.key != "" && p.cfg.Log != nil {
+				mine, err = p.cfg.Log.Claim(ctx, tr.key)
+			}
+			if err == nil && mine {
+				err = p.cfg.Record(ctx, r, tr.start, tr.end)
+			}
 			cancel()
 			if err != nil {
 				p.cfg.Logger.Warn("recording a game failed; retrying", zap.String("game", r.Game), zap.Error(err))

@@ -234,7 +234,9 @@ func (r *Reactor) loop() {
 		if err != nil && !errors.Is(err, unix.EINTR) {
 			r.err = fmt.Errorf("epoll_wait: %w", err)
 			r.cfg.Logger.Error("reactor stopped", zap.Error(r.err))
-			r.eng.shutdown()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			r.eng.shutdown(ctx)
+			cancel()
 			return
 		}
 		t0 := time.Now()
@@ -482,7 +484,7 @@ func (r *Reactor) shutdown(ctx context.Context) error {
 	unix.Write(r.stopfd, one[:])           // never read: every accepting goroutine sees it
 	r.startOnce.Do(func() { go r.loop() }) // Shutdown before any Serve
 	err := r.do(ctx, func() {
-		r.eng.shutdown()
+		r.eng.shutdown(ctx)
 		r.stopped = true
 	})
 	if errors.Is(err, ErrClosed) {

@@ -129,6 +129,9 @@ type Config struct {
 	Bot        func(statemachine.BotRequest) (statemachine.BotAnswer, error)
 	TickEvery  time.Duration // how often deadlines are checked; 0: 100ms
 	SendBuffer int           // SO_SNDBUF for accepted sockets; 0: the kernel's default
+	// Log, when set, makes this node one of a cluster sharing one world
+	// through it (package cluster); nil serves a world of its own.
+	Log Log
 	// OnLoop is called on the engine goroutine at every tick (the systemd
 	// watchdog is pinged from here, proving the loop is alive).
 	OnLoop func()

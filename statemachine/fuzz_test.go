@@ -270,6 +270,19 @@ func FuzzHub(f *testing.F) {
 			if err := h.CheckInvariants(); err != nil {
 				t.Fatalf("step %d (op %d who %d arg %d): %v", i/3, op, who, arg, err)
 			}
+			// a cluster ticks only when NextDeadline says so: a tick
+			// before the deadline (or at any time when there is none)
+			// must do nothing a user would see
+			quiet := now + int64(time.Hour)
+			if at, ok := h.NextDeadline(); ok {
+				quiet = at - 1
+			}
+			if quiet >= now {
+				h.Tick(quiet)
+				if rd := h.Ready(); !rd.Empty() {
+					t.Fatalf("step %d: a tick at %d, before the next deadline, did %+v", i/3, quiet, *rd)
+				}
+			}
 		}
 	})
 }

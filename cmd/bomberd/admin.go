@@ -144,6 +144,12 @@ func startAdmin(cfg config.Admin, d *daemonState) (*adminServer, error) {
 			http.Error(w, "not ready: account store unreachable: "+err.Error(), http.StatusServiceUnavailable)
 			return
 		}
+		if d.node != nil {
+			if err := d.node.Ready(); err != nil {
+				http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
+				return
+			}
+		}
 		w.Write([]byte("ready\n"))
 	})
 	mux.HandleFunc("GET /users", func(w http.ResponseWriter, r *http.Request) {

@@ -24,6 +24,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/bomber-game/bomber/account"
+	"github.com/bomber-game/bomber/cluster"
 	"github.com/bomber-game/bomber/capture"
 	"github.com/bomber-game/bomber/cmd/internal/cli"
 	"github.com/bomber-game/bomber/cmd/internal/config"
@@ -96,6 +97,7 @@ type daemonState struct {
 	metrics *metrics
 	hasher  *account.Hasher
 	capture *capture.Capture
+	node    *cluster.Node // nil when the daemon serves a world of its own
 	ready   atomic.Bool
 	errc    chan error
 	sigs    chan os.Signal
@@ -158,6 +160,12 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 	if err := d.extend(&scfg, cfg); err != nil {
 		closeAll(listeners)
 		return err
+	}
+	if cfg.Cluster.NATSURL != "" {
+		if err := d.join(ctx, cfg, &scfg); err != nil {
+			closeAll(listeners)
+			return err
+		}
 	}
 	if cfg.Transport == "net" {
 		d.tr = server.NewNetTransport(scfg)
@@ -262,6 +270,9 @@ func (d *daemonState) stop() int {
 		d.log.Error("shutdown", zap.Error(err))
 		code = 1
 	}
+	if d.node != nil {
+		d.node.Close()
+	}
 	d.closeCapture()
 	if err := d.store.Close(); err != nil {
 		d.log.Warn("closing the store", zap.Error(err))
@@ -291,7 +302,9 @@ func (d *daemonState) reload() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err = d.tr.Reconfigure(ctx, func(c *server.Config) {
-		c.Hub = cfg.Hub()
+		if d.node == nil {
+			c.Hub = cfg.Hub()
+		}
 		c.MaxConns = fit.MaxConns
 		c.MaxConnsPerIP = cfg.Limits.MaxConnectionsPerIP
 		c.MaxOutput = cfg.Limits.MaxOutputBytes
@@ -314,6 +327,13 @@ func (d *daemonState) reload() {
 	}
 	if cfg.Store != old.Store {
 		restart = append(restart, "store")
+	}
+	if cfg.Cluster != old.Cluster {
+		restart = append(restart, "cluster")
+	}
+	if d.node != nil && !sameHub(cfg, old) {
+		// every node's copy of the world must apply the same rules
+		restart = append(restart, "protocol, tables and login limits (in a cluster: stop every node, then start them with the new settings)")
 	}
 	if cfg.Hashing != old.Hashing {
 		restart = append(restart, "hashing")
@@ -516,4 +536,27 @@ func warnDemoAccounts(ctx context.Context, s account.Store, log *zap.Logger, exp
 		log.Warn("demo accounts exist and a listener is not on loopback: their password 123 is refused; delete them (bomberctl user delete NAME) or give them new passwords",
 			zap.Strings("users", present), zap.Strings("public", exposed))
 	}
+}
+
+// join makes this daemon a node of the cluster cfg.Cluster names: the
+// engine then feeds its hub from the world's shared log.
+func (d *daemonState) join(ctx context.Context, cfg *config.Config, scfg *server.Config) error {
+	c := cfg.Cluster
+	node, err := cluster.Join(ctx, cluster.Config{URL: c.NATSURL, Creds: c.Creds, TLSCA: c.TLSCA, TLSCert: c.TLSCert, TLSKey: c.TLSKey,
+		Node: c.Node, World: c.World, Heartbeat: c.Heartbeat, NodeTTL: c.NodeTTL, Replicas: c.Replicas, Logger: d.log})
+	if err != nil {
+		return fmt.Errorf("cluster.nats_url: %w", err)
+	}
+	d.node = node
+	scfg.Log = node
+	d.log.Info("joined the cluster", zap.String("node", node.Name()), zap.String("world", c.World), zap.Uint32("incarnation", node.Incarnation()))
+	return nil
+}
+
+// sameHub reports whether a and b give the hub the same settings (the game
+// catalogue and the entropy source are the build's, never the file's).
+func sameHub(a, b *config.Config) bool {
+	ha, hb := a.Hub(), b.Hub()
+	ha.Games, hb.Games, ha.Entropy, hb.Entropy = nil, nil, nil, nil
+	return reflect.DeepEqual(ha, hb)
 }

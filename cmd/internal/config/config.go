@@ -35,6 +35,7 @@ type Config struct {
 	Admin           Admin         `mapstructure:"admin"`
 	TLS             TLS           `mapstructure:"tls"`
 	Web             Web           `mapstructure:"web"`
+	Cluster         Cluster       `mapstructure:"cluster"`
 }
 
 // Store selects the account store.
@@ -148,6 +149,21 @@ type Web struct {
 	MaxMessage     int      `mapstructure:"max_message"`
 }
 
+// Cluster joins this daemon to other nodes serving one world over NATS
+// JetStream (package cluster); an empty NATSURL runs it alone.
+type Cluster struct {
+	NATSURL   string        `mapstructure:"nats_url"`
+	Node      string        `mapstructure:"node"`
+	World     string        `mapstructure:"world"`
+	Creds     string        `mapstructure:"creds"`
+	TLSCA     string        `mapstructure:"tls_ca"`
+	TLSCert   string        `mapstructure:"tls_cert"`
+	TLSKey    string        `mapstructure:"tls_key"`
+	Heartbeat time.Duration `mapstructure:"heartbeat"`
+	NodeTTL   time.Duration `mapstructure:"node_ttl"`
+	Replicas  int           `mapstructure:"replicas"`
+}
+
 // setDefaults gives every key its default: the daemon runs with no config
 // file at all.
 func setDefaults(v *viper.Viper) {
@@ -208,6 +224,16 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("web.tls", false)
 	v.SetDefault("web.allowed_origins", []string{})
 	v.SetDefault("web.max_message", 4096)
+	v.SetDefault("cluster.nats_url", "")
+	v.SetDefault("cluster.node", "")
+	v.SetDefault("cluster.world", "bomber")
+	v.SetDefault("cluster.creds", "")
+	v.SetDefault("cluster.tls_ca", "")
+	v.SetDefault("cluster.tls_cert", "")
+	v.SetDefault("cluster.tls_key", "")
+	v.SetDefault("cluster.heartbeat", time.Second)
+	v.SetDefault("cluster.node_ttl", 6*time.Second)
+	v.SetDefault("cluster.replicas", 1)
 }
 
 // Flags registers the command-line flags that override keys.
@@ -419,6 +445,20 @@ func (c *Config) Validate() error {
 	}
 	if (c.TLS.Listen != "") && (c.TLS.CertFile == "" || c.TLS.KeyFile == "") {
 		bad("tls.cert_file, tls.key_file: needed with tls.listen")
+	}
+	if c.Cluster.NATSURL != "" {
+		if c.Cluster.Heartbeat <= 0 || c.Cluster.NodeTTL < 3*c.Cluster.Heartbeat {
+			bad("cluster.node_ttl: %v (want at least 3 heartbeats of %v)", c.Cluster.NodeTTL, c.Cluster.Heartbeat)
+		}
+		if (c.Cluster.TLSCert == "") != (c.Cluster.TLSKey == "") {
+			bad("cluster.tls_cert and cluster.tls_key: set both or neither")
+		}
+		if c.Cluster.Replicas < 1 || c.Cluster.Replicas > 5 {
+			bad("cluster.replicas: %d (want 1..5)", c.Cluster.Replicas)
+		}
+		if c.Capture.Enabled {
+			bad("capture.enabled: a clustered node cannot capture replayable sessions (its hub is fed by the whole world); capture on a node alone")
+		}
 	}
 	if c.Web.TLS && (c.TLS.CertFile == "" || c.TLS.KeyFile == "") {
 		bad("web.tls: set without tls.cert_file and tls.key_file")

@@ -1,0 +1,611 @@
+// Package cluster joins bomberd nodes into one world over NATS JetStream.
+//
+// The nodes share an ordered log, a JetStream stream: each node appends its
+// inputs to it and applies every entry, in order, to its own copy of the
+// pure hub (server.Log says how). JetStream key-value buckets hold the rest:
+// node heartbeats (a node silent for NodeTTL is declared gone by the
+// leader), the leader lease (the node that ticks the world's clock, runs
+// computer players and writes game records), incarnation numbers, and
+// record claims (each finished game is written once). There is no
+// membership or consensus protocol of our own: the stream orders, the
+// buckets' compare-and-set decides.
+package cluster
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"go.uber.org/zap"
+
+	"github.com/bomber-game/bomber/server"
+)
+
+// Config is how a node joins the cluster.
+type Config struct {
+	URL   string // NATS server URL(s), comma-separated
+	Creds string // a NATS credentials file; "" for none
+	// TLS: a CA bundle to verify the NATS server, and a client certificate
+	// and key when the server asks for one; "" for none.
+	TLSCA, TLSCert, TLSKey string
+	Node                   string // this node's name (logs, heartbeats); the host name by default
+	World                  string // names the stream and buckets; "bomber" by default
+	// Heartbeat is how often the node says it is alive and the leader
+	// renews its lease; NodeTTL how long a node may be silent before the
+	// leader declares it gone; LeaderTTL how long a lease outlives its
+	// leader. 0 means 1s, 6s and 3s.
+	Heartbeat, NodeTTL, LeaderTTL time.Duration
+	Replicas                      int // JetStream replicas of the stream and buckets; 0 means 1
+	Logger                        *zap.Logger
+}
+
+func (c *Config) defaults() {
+	if c.World == "" {
+		c.World = "bomber"
+	}
+	if c.Node == "" {
+		c.Node, _ = os.Hostname()
+	}
+	if c.Heartbeat <= 0 {
+		c.Heartbeat = time.Second
+	}
+	if c.NodeTTL <= 0 {
+		c.NodeTTL = 6 * time.Second
+	}
+	if c.LeaderTTL <= 0 {
+		c.LeaderTTL = 3 * time.Second
+	}
+	if c.Replicas <= 0 {
+		c.Replicas = 1
+	}
+	if c.Logger == nil {
+		c.Logger = zap.NewNop()
+	}
+}
+
+// maxQueued bounds the batches a node cut off from NATS keeps to append
+// when the link returns; past it, it drops them (its players' inputs are
+// lost, and by then the cluster has declared the node gone anyway).
+const maxQueued = 64 << 20
+
+// Node is this daemon's membership in the cluster; it implements server.Log.
+type Node struct {
+	cfg    Config
+	log    *zap.Logger
+	nc     *nats.Conn
+	js     jetstream.JetStream
+	stream jetstream.Stream
+	subj   string
+	nodes  jetstream.KeyValue // heartbeats: key n<incarnation>, value the node's name
+	lease  jetstream.KeyValue // key "leader"
+	meta   jetstream.KeyValue // key "incarnation": the next one
+	claims jetstream.KeyValue // record keys
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	inc    atomic.Uint32
+	leader atomic.Bool
+	caught atomic.Bool // delivered the log as it was at Join
+	target uint64      // the log's last sequence at Join
+
+	mu      sync.Mutex
+	wake    func()
+	ents    []server.LogEntry
+	queue   [][]byte // batches waiting for the publisher
+	queued  int      // their bytes
+	pending int      // batches taken by the publisher and not yet acknowledged
+	dropped int
+	kick    chan struct{}
+	synced  *sync.Cond
+	seen    map[uint32]time.Time // last heartbeat seen per incarnation (this node's clock)
+	since   time.Time            // when this node began watching heartbeats
+	cons    jetstream.ConsumeContext
+	last    uint64 // the last sequence delivered
+}
+
+var _ server.Log = (*Node)(nil)
+
+// ErrNoNATS means the node could not reach NATS or set up JetStream.
+var ErrNoNATS = errors.New("cluster: NATS unavailable")
+
+// Join connects to NATS, sets up the world's stream and buckets (the first
+// node creates them), takes an incarnation and starts delivering the log
+// from its start.
+func Join(ctx context.Context, cfg Config) (*Node, error) {
+	cfg.defaults()
+	n := &Node{cfg: cfg, log: cfg.Logger.With(zap.String("node", cfg.Node)), subj: "bomber." + cfg.World + ".log",
+		kick: make(chan struct{}, 1), seen: map[uint32]time.Time{}, wake: func() {}}
+	n.synced = sync.NewCond(&n.mu)
+	opts := []nats.Option{nats.Name("bomberd " + cfg.Node), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
+		nats.RetryOnFailedConnect(false),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { n.log.Warn("NATS link down", zap.Error(err)) }),
+		nats.ReconnectHandler(func(c *nats.Conn) {
+			n.log.Info("NATS link back", zap.String("url", c.ConnectedUrlRedacted()))
+			// heartbeats did not flow while the link was down: nobody is
+			// declared gone until they have had time to come again
+			n.mu.Lock()
+			n.since = time.Now()
+			n.mu.Unlock()
+			n.poke()
+		}),
+	}
+	if cfg.Creds != "" {
+		opts = append(opts, nats.UserCredentials(cfg.Creds))
+	}
+	if cfg.TLSCA != "" || cfg.TLSCert != "" {
+		tc, err := tlsConfig(cfg)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, nats.Secure(tc))
+	}
+	nc, err := nats.Connect(cfg.URL, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrNoNATS, cfg.URL, err)
+	}
+	n.nc = nc
+	if err := n.setup(ctx); err != nil {
+		nc.Close()
+		return nil, err
+	}
+	n.ctx, n.cancel = context.WithCancel(context.Background())
+	n.wg.Add(2)
+	go n.publisher()
+	go n.heartbeats()
+	return n, nil
+}
+
+func tlsConfig(cfg Config) (*tls.Config, error) {
+	tc := &tls.Config{MinVersion: tls.VersionTLS12}
+	if cfg.TLSCA != "" {
+		pem, err := os.ReadFile(cfg.TLSCA)
+		if err != nil {
+			return nil, fmt.Errorf("cluster: tls ca: %w", err)
+		}
+		tc.RootCAs = x509.NewCertPool()
+		if !tc.RootCAs.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("cluster: tls ca %s: no certificate", cfg.TLSCA)
+		}
+	}
+	if cfg.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(cfg.TLSCert, cfg.TLSKey)
+		if err != nil {
+			return nil, fmt.Errorf("cluster: tls certificate: %w", err)
+		}
+		tc.Certificates = []tls.Certificate{cert}
+	}
+	return tc, nil
+}
+
+// setup creates or opens the stream and buckets, takes an incarnation and
+// starts the consumer.
+func (n *Node) setup(ctx context.Context) error {
+	js, err := jetstream.New(n.nc)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrNoNATS, err)
+	}
+	n.js = js
+	w := n.cfg.World
+	n.stream, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: StreamName(w), Subjects: []string{n.subj}, Storage: jetstream.FileStorage,
+		Replicas: n.cfg.Replicas, Duplicates: 2 * time.Minute, MaxMsgSize: 8 << 20,
+		Description: "bomberd world " + w + ": every node's inputs, in order",
+	})
+	if err != nil {
+		return fmt.Errorf("%w: stream: %w", ErrNoNATS, err)
+	}
+	bucket := func(name string, ttl time.Duration) (jetstream.KeyValue, error) {
+		kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: name, TTL: ttl, Replicas: n.cfg.Replicas, Storage: jetstream.FileStorage})
+		if err != nil {
+			return nil, fmt.Errorf("%w: bucket %s: %w", ErrNoNATS, name, err)
+		}
+		return kv, nil
+	}
+	names := BucketNames(w)
+	if n.nodes, err = bucket(names[0], 2*n.cfg.NodeTTL); err != nil {
+		return err
+	}
+	if n.lease, err = bucket(names[1], n.cfg.LeaderTTL); err != nil {
+		return err
+	}
+	if n.meta, err = bucket(names[2], 0); err != nil {
+		return err
+	}
+	if n.claims, err = bucket(names[3], 24*time.Hour); err != nil {
+		return err
+	}
+	inc, err := n.newIncarnation(ctx)
+	if err != nil {
+		return err
+	}
+	n.inc.Store(inc)
+	info, err := n.stream.Info(ctx)
+	if err != nil {
+		return fmt.Errorf("%w: stream info: %w", ErrNoNATS, err)
+	}
+	n.target = info.State.LastSeq
+	n.caught.Store(n.target == 0)
+	cons, err := n.stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverAllPolicy})
+	if err != nil {
+		return fmt.Errorf("%w: consumer: %w", ErrNoNATS, err)
+	}
+	cc, err := cons.Consume(n.deliver)
+	if err != nil {
+		return fmt.Errorf("%w: consume: %w", ErrNoNATS, err)
+	}
+	n.cons = cc
+	return nil
+}
+
+// StreamName is the JetStream stream of world w.
+func StreamName(w string) string { return "BOMBER_" + w }
+
+// BucketNames are the key-value buckets of world w: heartbeats, the leader
+// lease, incarnations, record claims.
+func BucketNames(w string) [4]string {
+	return [4]string{"bomber_" + w + "_nodes", "bomber_" + w + "_leader", "bomber_" + w + "_meta", "bomber_" + w + "_records"}
+}
+
+// newIncarnation takes the next incarnation number by compare-and-set.
+func (n *Node) newIncarnation(ctx context.Context) (uint32, error) {
+	for range 100 {
+		e, err := n.meta.Get(ctx, "incarnation")
+		switch {
+		case errors.Is(err, jetstream.ErrKeyNotFound):
+			if _, err := n.meta.Create(ctx, "incarnation", []byte("2")); err == nil {
+				return 1, nil
+			}
+		case err != nil:
+			return 0, fmt.Errorf("%w: incarnation: %w", ErrNoNATS, err)
+		default:
+			v, err := strconv.ParseUint(string(e.Value()), 10, 32)
+			if err != nil {
+				return 0, fmt.Errorf("cluster: incarnation %q: %w", e.Value(), err)
+			}
+			if _, err := n.meta.Update(ctx, "incarnation", []byte(strconv.FormatUint(v+1, 10)), e.Revision()); err == nil {
+				return uint32(v), nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("%w: incarnation: too much contention", ErrNoNATS)
+}
+
+// deliver takes one log entry from the consumer.
+func (n *Node) deliver(m jetstream.Msg) {
+	md, err := m.Metadata()
+	if err != nil {
+		n.log.Error("log entry without metadata", zap.Error(err))
+		return
+	}
+	seq := md.Sequence.Stream
+	n.mu.Lock()
+	n.ents = append(n.ents, server.LogEntry{Seq: seq, Data: m.Data()})
+	n.last = seq
+	wake := n.wake
+	n.mu.Unlock()
+	if seq >= n.target {
+		n.caught.Store(true)
+	}
+	wake()
+}
+
+// Incarnation implements server.Log.
+func (n *Node) Incarnation() uint32 { return n.inc.Load() }
+
+// Renew implements server.Log.
+func (n *Node) Renew() (uint32, error) {
+	ctx, cancel := context.WithTimeout(n.ctx, 10*time.Second)
+	defer cancel()
+	inc, err := n.newIncarnation(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n.inc.Store(inc)
+	n.poke()
+	return inc, nil
+}
+
+// Notify implements server.Log.
+func (n *Node) Notify(wake func()) {
+	n.mu.Lock()
+	n.wake = wake
+	n.mu.Unlock()
+	wake()
+}
+
+// Append implements server.Log.
+func (n *Node) Append(batch []byte) {
+	n.mu.Lock()
+	if n.queued+len(batch) > maxQueued {
+		n.dropped++
+		if n.dropped == 1 {
+			n.log.Error("cut off from NATS too long: dropping inputs")
+		}
+		n.mu.Unlock()
+		return
+	}
+	n.queue = append(n.queue, batch)
+	n.queued += len(batch)
+	n.mu.Unlock()
+	n.poke()
+}
+
+func (n *Node) poke() {
+	select {
+	case n.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Take implements server.Log.
+func (n *Node) Take(buf []server.LogEntry) []server.LogEntry {
+	n.mu.Lock()
+	buf = append(buf, n.ents...)
+	clear(n.ents)
+	n.ents = n.ents[:0]
+	n.mu.Unlock()
+	return buf
+}
+
+// Leader implements server.Log.
+func (n *Node) Leader() bool { return n.leader.Load() && n.nc.IsConnected() }
+
+// Alive implements server.Log: a node is alive when its heartbeat was seen
+// within NodeTTL. Nobody is judged while this node cannot see its own
+// heartbeats (its link or its watch is failing: the silence may be its
+// own), and an incarnation first asked about gets NodeTTL to be heard.
+func (n *Node) Alive(inc uint32) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	now := time.Now()
+	own, ok := n.seen[n.inc.Load()]
+	if now.Sub(n.since) < n.cfg.NodeTTL || !ok || now.Sub(own) >= n.cfg.NodeTTL {
+		return true
+	}
+	t, ok := n.seen[inc]
+	if !ok {
+		n.seen[inc] = now
+		return true
+	}
+	return now.Sub(t) < n.cfg.NodeTTL
+}
+
+// Claim implements server.Log.
+func (n *Node) Claim(ctx context.Context, key string) (bool, error) {
+	_, err := n.claims.Create(ctx, "g."+key, []byte(n.cfg.Node))
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, jetstream.ErrKeyExists):
+		return false, nil
+	}
+	return false, fmt.Errorf("claiming record %s: %w", key, err)
+}
+
+// Sync implements server.Log.
+func (n *Node) Sync(ctx context.Context) error {
+	if n.nc.IsClosed() {
+		return fmt.Errorf("%w: connection closed", ErrNoNATS)
+	}
+	done := make(chan struct{})
+	go func() {
+		n.mu.Lock()
+		for (len(n.queue) > 0 || n.pending > 0) && ctx.Err() == nil {
+			n.synced.Wait()
+		}
+		n.mu.Unlock()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		n.mu.Lock()
+		n.synced.Broadcast()
+		n.mu.Unlock()
+		<-done
+		return ctx.Err()
+	}
+}
+
+// Ready reports whether the node serves the world: linked to NATS and
+// caught up with the log as it was when the node joined.
+func (n *Node) Ready() error {
+	switch {
+	case !n.nc.IsConnected():
+		return fmt.Errorf("%w: link down (%s)", ErrNoNATS, n.nc.Status())
+	case !n.caught.Load():
+		return errors.New("cluster: replaying the log")
+	}
+	return nil
+}
+
+// Name is this node's name.
+func (n *Node) Name() string { return n.cfg.Node }
+
+// Close stops the node's part in the cluster: it withdraws its heartbeat and
+// lease and disconnects. The server's Shutdown (which says goodbye in the
+// log) comes first.
+func (n *Node) Close() error {
+	n.cancel()
+	n.mu.Lock()
+	n.synced.Broadcast()
+	n.mu.Unlock()
+	n.wg.Wait()
+	if n.cons != nil {
+		n.cons.Stop()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if n.leader.Load() {
+		n.lease.Delete(ctx, "leader")
+	}
+	n.nodes.Delete(ctx, "n"+strconv.FormatUint(uint64(n.inc.Load()), 10))
+	n.nc.Close()
+	return nil
+}
+
+// publisher appends queued batches to the stream in order: all that waited
+// go as one message (group commit), retried with the same message id until
+// the stream takes it, so a batch is never lost, doubled or reordered.
+func (n *Node) publisher() {
+	defer n.wg.Done()
+	var seq uint64
+	for {
+		select {
+		case <-n.kick:
+		case <-n.ctx.Done():
+			return
+		}
+		for {
+			n.mu.Lock()
+			q := n.queue
+			n.queue, n.queued, n.pending = nil, 0, len(q)
+			n.mu.Unlock()
+			if len(q) == 0 {
+				break
+			}
+			size := 0
+			for _, b := range q {
+				size += len(b) + 5
+			}
+			msg := make([]byte, 0, size)
+			for _, b := range q {
+				msg = appendUvarint(msg, uint64(len(b)))
+				msg = append(msg, b...)
+			}
+			seq++
+			id := fmt.Sprintf("%d.%d", n.inc.Load(), seq)
+			for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
+				ctx, cancel := context.WithTimeout(n.ctx, 5*time.Second)
+				_, err := n.js.Publish(ctx, n.subj, msg, jetstream.WithMsgID(id))
+				cancel()
+				if err == nil {
+					break
+				}
+				if n.ctx.Err() != nil {
+					return
+				}
+				n.log.Warn("appending to the log failed; retrying", zap.Error(err))
+				select {
+				case <-time.After(wait):
+				case <-n.ctx.Done():
+					return
+				}
+			}
+			n.mu.Lock()
+			n.pending = 0
+			n.synced.Broadcast()
+			n.mu.Unlock()
+		}
+	}
+}
+
+func appendUvarint(b []byte, v uint64) []byte {
+	for v >= 0x80 {
+		b = append(b, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(b, byte(v))
+}
+
+// heartbeats says this node is alive, watches the others, and holds or
+// seeks the leader lease.
+func (n *Node) heartbeats() {
+	defer n.wg.Done()
+	w, err := n.nodes.WatchAll(n.ctx)
+	for err != nil {
+		n.log.Warn("watching heartbeats failed; retrying", zap.Error(err))
+		select {
+		case <-time.After(n.cfg.Heartbeat):
+		case <-n.ctx.Done():
+			return
+		}
+		w, err = n.nodes.WatchAll(n.ctx)
+	}
+	defer w.Stop()
+	n.mu.Lock()
+	n.since = time.Now()
+	n.mu.Unlock()
+	t := time.NewTicker(n.cfg.Heartbeat)
+	defer t.Stop()
+	var leaseRev uint64
+	beat := func() {
+		ctx, cancel := context.WithTimeout(n.ctx, n.cfg.Heartbeat)
+		defer cancel()
+		if _, err := n.nodes.Put(ctx, "n"+strconv.FormatUint(uint64(n.inc.Load()), 10), []byte(n.cfg.Node)); err != nil {
+			n.log.Debug("heartbeat failed", zap.Error(err))
+		}
+		if !n.caught.Load() {
+			return // a node still replaying the log leads nothing
+		}
+		var rev uint64
+		if n.leader.Load() {
+			rev, err = n.lease.Update(ctx, "leader", []byte(n.cfg.Node), leaseRev)
+		} else {
+			rev, err = n.lease.Create(ctx, "leader", []byte(n.cfg.Node))
+		}
+		if err != nil {
+			if n.leader.Swap(false) {
+				n.log.Warn("lost the leader lease", zap.Error(err))
+			}
+			return
+		}
+		leaseRev = rev
+		if !n.leader.Swap(true) {
+			n.log.Info("took the leader lease")
+		}
+	}
+	beat()
+	for {
+		select {
+		case <-n.ctx.Done():
+			return
+		case <-t.C:
+			beat()
+		case e, ok := <-w.Updates():
+			if !ok {
+				return
+			}
+			if e == nil || e.Operation() != jetstream.KeyValuePut {
+				continue
+			}
+			inc, err := strconv.ParseUint(e.Key()[1:], 10, 32)
+			if err != nil {
+				continue
+			}
+			n.mu.Lock()
+			n.seen[uint32(inc)] = time.Now()
+			n.mu.Unlock()
+		}
+	}
+}
+
+// Reset deletes world w's stream and buckets: a fresh world (tests, and
+// operators starting over with every node stopped).
+func Reset(ctx context.Context, nc *nats.Conn, w string) error {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	if err := js.DeleteStream(ctx, StreamName(w)); err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) {
+		errs = append(errs, err)
+	}
+	for _, b := range BucketNames(w) {
+		if err := js.DeleteKeyValue(ctx, b); err != nil && !errors.Is(err, jetstream.ErrBucketNotFound) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,126 @@
+package cluster
+
+import (
+	"testing"
+	"time"
+
+	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/server/servertest"
+	"github.com/bomber-game/bomber/statemachine"
+)
+
+// small keeps the longer games short.
+var small = map[string][]segment.KV{"dots": {{Key: "rows", Value: "3"}, {Key: "cols", Value: "3"}}, "paisho": {{Key: "move-limit", Value: "40"}}}
+
+// TestCrossNodeGames: three nodes, one world; each of the five games is
+// played to the end by players connected to different nodes, with a
+// watcher on yet another, and every game is recorded once.
+func TestCrossNodeGames(t *testing.T) {
+	backends(t, func(t *testing.T, nb func(t *testing.T) *natsBackend) {
+		w := newWorld(t, nb(t), 3)
+		users := []string{"Novate", "Twofyw", "Larry", "Albert", "Beth"}
+		cat := statemachine.Catalogue()
+		for gi, e := range cat {
+			t.Run(e.Spec.Name, func(t *testing.T) {
+				// rotate so that each game's first seat is on another node
+				addrs := w.addrs()
+				addrs = append(addrs[gi%3:], addrs[:gi%3]...)
+				servertest.PlayTable(t, addrs, e.Spec, small[e.Spec.Name], users[:e.Spec.MaxPlayers], gi)
+			})
+		}
+		for _, n := range w.nodes {
+			w.stop(n) // waits for the records being written
+		}
+		if got := w.recs.count(); got != len(cat) {
+			t.Fatalf("%d games recorded, want %d (each once)", got, len(cat))
+		}
+	})
+}
+
+// TestOwnerNodeDiesMidGame: the node the table was created on dies (its
+// link and its clients' connections gone at once, no goodbye); the
+// surviving nodes declare it gone, its player reconnects to another node,
+// resumes the seat with its token, and the same game is played to the end
+// and recorded once.
+func TestOwnerNodeDiesMidGame(t *testing.T) {
+	backends(t, func(t *testing.T, nb func(t *testing.T) *natsBackend) {
+		w := newWorld(t, nb(t), 3)
+		r := newRoom(t)
+		a := r.join("Albert", w.nodes[0].addr)
+		b := r.join("Beth", w.nodes[1].addr)
+		r.startCheckers(a, b)
+		r.until("ten moves", moves(a, 10))
+		table := a.c.Table().ID
+		w.crash(w.nodes[0])
+		r.until("Albert's connection to drop", func() bool { return a.nc == nil })
+		r.reconnect(a, w.nodes[2].addr)
+		r.until("Albert's seat back", func() bool { return r.resumed(a) })
+		if a.c.Table().ID != table || a.c.Seat() != 0 {
+			t.Fatalf("resumed at table %d seat %d, want table %d seat 0", a.c.Table().ID, a.c.Seat(), table)
+		}
+		r.until("the end of the game", over(a, b))
+		if a.c.Game().End.Status == 0 {
+			t.Fatalf("the game ended without a result: %+v", a.c.Game().End)
+		}
+		// the node that took the leader lease over writes the record
+		select {
+		case <-w.recs.added:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the game was not recorded")
+		}
+		for _, n := range w.nodes {
+			w.stop(n)
+		}
+		if got := w.recs.count(); got != 1 {
+			t.Fatalf("%d records of the game, want 1", got)
+		}
+	})
+}
+
+// TestNATSRestartMidGame: NATS stops and starts again (its store kept)
+// in the middle of a game; the nodes reconnect and the game goes on.
+func TestNATSRestartMidGame(t *testing.T) {
+	backends(t, func(t *testing.T, nb func(t *testing.T) *natsBackend) {
+		ns := nb(t)
+		w := newWorld(t, ns, 2)
+		r := newRoom(t)
+		a := r.join("Albert", w.nodes[0].addr)
+		b := r.join("Beth", w.nodes[1].addr)
+		r.startCheckers(a, b)
+		r.until("ten moves", moves(a, 10))
+		ns.restart()
+		r.until("the end of the game", over(a, b))
+		if a.c.Game().End.Status == 0 || len(a.c.Game().Moves) != len(b.c.Game().Moves) {
+			t.Fatalf("the players saw different games: %d and %d moves, end %+v", len(a.c.Game().Moves), len(b.c.Game().Moves), a.c.Game().End)
+		}
+	})
+}
+
+// TestPartitionedNode: a node loses NATS while its clients stay connected to
+// it. The others declare it gone (its user goes offline there and the seat
+// is held); when the link comes back the node learns it was declared gone
+// and closes its connections; the player reconnects and finishes the game.
+func TestPartitionedNode(t *testing.T) {
+	backends(t, func(t *testing.T, nb func(t *testing.T) *natsBackend) {
+		w := newWorld(t, nb(t), 3)
+		r := newRoom(t)
+		a := r.join("Albert", w.nodes[0].addr)
+		b := r.join("Beth", w.nodes[1].addr)
+		r.startCheckers(a, b)
+		r.until("ten moves", moves(a, 10))
+		w.nodes[1].via.cut()
+		r.until("Beth offline for Albert", func() bool {
+			for _, u := range a.c.Online() {
+				if u == "Beth" {
+					return false
+				}
+			}
+			return true
+		})
+		w.nodes[1].via.heal()
+		r.until("Beth's connection closed by her node", func() bool { return b.nc == nil })
+		r.reconnect(b, w.nodes[1].addr) // the same node, under a new incarnation
+		r.until("Beth's seat back", func() bool { return r.resumed(b) })
+		r.until("the end of the game", over(a, b))
+	})
+}

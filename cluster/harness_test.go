@@ -1,0 +1,342 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	natsserver "github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest"
+
+	"github.com/bomber-game/bomber/rules/record"
+	"github.com/bomber-game/bomber/server"
+	"github.com/bomber-game/bomber/statemachine"
+	"github.com/bomber-game/bomber/statemachine/replay"
+)
+
+// natsBackend is a NATS server with JetStream for a test: embedded (the
+// nats-server/v2 library in this process) or a real nats-server process.
+type natsBackend struct {
+	kind    string
+	url     string
+	restart func() // stops the server and starts it again on the same port and store
+	stop    func()
+}
+
+// backends runs f once per NATS backend: embedded always; the nats-server
+// process when the binary is installed (scripts/nats.sh), and then
+// BOMBER_REQUIRE_NATS=1 (CI) turns its absence into a failure.
+func backends(t *testing.T, f func(t *testing.T, nb func(t *testing.T) *natsBackend)) {
+	t.Run("embedded", func(t *testing.T) { f(t, embeddedNATS) })
+	t.Run("process", func(t *testing.T) {
+		if _, err := exec.LookPath(natsBinary()); err != nil {
+			if os.Getenv("BOMBER_REQUIRE_NATS") != "" {
+				t.Fatalf("nats-server not found (%v); scripts/nats.sh installs it", err)
+			}
+			t.Skipf("nats-server not found (%v); scripts/nats.sh installs it", err)
+		}
+		f(t, processNATS)
+	})
+}
+
+func natsBinary() string {
+	if b := os.Getenv("BOMBER_NATS_SERVER"); b != "" {
+		return b
+	}
+	if _, err := os.Stat("/usr/sbin/nats-server"); err == nil {
+		return "/usr/sbin/nats-server"
+	}
+	return "nats-server"
+}
+
+func freePort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func embeddedNATS(t *testing.T) *natsBackend {
+	t.Helper()
+	opts := &natsserver.Options{Host: "127.0.0.1", Port: freePort(t), JetStream: true, StoreDir: t.TempDir(), NoSigs: true, NoLog: true}
+	var mu sync.Mutex
+	var s *natsserver.Server
+	start := func() {
+		ns, err := natsserver.NewServer(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go ns.Start()
+		if !ns.ReadyForConnections(10 * time.Second) {
+			t.Fatal("embedded NATS did not start")
+		}
+		mu.Lock()
+		s = ns
+		mu.Unlock()
+	}
+	stop := func() {
+		mu.Lock()
+		ns := s
+		mu.Unlock()
+		ns.Shutdown()
+		ns.WaitForShutdown()
+	}
+	start()
+	t.Cleanup(stop)
+	return &natsBackend{kind: "embedded", url: fmt.Sprintf("nats://127.0.0.1:%d", opts.Port), stop: stop, restart: func() { stop(); start() }}
+}
+
+func processNATS(t *testing.T) *natsBackend {
+	t.Helper()
+	port, dir := freePort(t), t.TempDir()
+	var mu sync.Mutex
+	var cmd *exec.Cmd
+	start := func() {
+		c := exec.Command(natsBinary(), "-a", "127.0.0.1", "-p", strconv.Itoa(port), "-js", "-sd", dir)
+		c.Stdout, c.Stderr = io.Discard, io.Discard
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		cmd = c
+		mu.Unlock()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			nc, err := nats.Connect(fmt.Sprintf("nats://127.0.0.1:%d", port))
+			if err == nil {
+				nc.Close()
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("nats-server did not start: %v", err)
+			}
+			time.Sleep(20 * time.Millisecond) // polling a process that has no readiness event
+		}
+	}
+	stop := func() {
+		mu.Lock()
+		c := cmd
+		mu.Unlock()
+		c.Process.Kill()
+		c.Wait()
+	}
+	start()
+	t.Cleanup(stop)
+	return &natsBackend{kind: "process", url: fmt.Sprintf("nats://127.0.0.1:%d", port), stop: stop, restart: func() { stop(); start() }}
+}
+
+// records counts the games the cluster's nodes recorded, all together.
+type records struct {
+	mu    sync.Mutex
+	games []record.Game
+	added chan struct{}
+}
+
+func newRecords() *records { return &records{added: make(chan struct{}, 1000)} }
+
+func (r *records) record(_ context.Context, g record.Game, _, _ time.Time) error {
+	r.mu.Lock()
+	r.games = append(r.games, g)
+	r.mu.Unlock()
+	r.added <- struct{}{}
+	return nil
+}
+
+func (r *records) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.games)
+}
+
+// world is a cluster of nodes in this process sharing one NATS world.
+type world struct {
+	t     *testing.T
+	name  string
+	nats  *natsBackend
+	recs  *records
+	nodes []*testNode
+}
+
+type testNode struct {
+	name string
+	addr string
+	tr   server.Transport
+	n    *Node
+	via  *proxy // the node's own path to NATS, which a test can cut
+	done bool
+}
+
+// fast is the cluster's timing in tests: a node silent for 1.5 s is gone.
+var fast = Config{Heartbeat: 150 * time.Millisecond, NodeTTL: 1500 * time.Millisecond, LeaderTTL: 700 * time.Millisecond}
+
+func newWorld(t *testing.T, nb *natsBackend, nodes int) *world {
+	t.Helper()
+	w := &world{t: t, name: fmt.Sprintf("t%d", time.Now().UnixNano()%1e9), nats: nb, recs: newRecords()}
+	t.Cleanup(func() {
+		for _, n := range w.nodes {
+			w.stop(n)
+		}
+		nc, err := nats.Connect(nb.url)
+		if err != nil {
+			t.Errorf("cleaning up the world: %v", err)
+			return
+		}
+		defer nc.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := Reset(ctx, nc, w.name); err != nil {
+			t.Errorf("cleaning up the world: %v", err)
+		}
+	})
+	for i := range nodes {
+		w.start(fmt.Sprintf("node%d", i))
+	}
+	return w
+}
+
+// start adds a node to the world, joined through its own cuttable proxy.
+func (w *world) start(name string) *testNode {
+	t := w.t
+	t.Helper()
+	px := newProxy(t, w.nats.url)
+	cfg := fast
+	cfg.URL, cfg.World, cfg.Node, cfg.Logger = px.url, w.name, name, zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel)).Named(name)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	n, err := Join(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scfg := server.Config{
+		Hub: statemachine.Config{Games: statemachine.Catalogue(), LoginTimeout: time.Minute, ResumeGrace: 20 * time.Second,
+			LoginFailures: 3, LoginWindow: time.Minute, LoginLockout: time.Minute},
+		Check: replay.DemoAccounts().Check, Record: w.recs.record, Logger: cfg.Logger, TickEvery: 20 * time.Millisecond, Log: n,
+	}
+	tr, err := server.NewReactor(scfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go tr.Serve(l)
+	tn := &testNode{name: name, addr: l.Addr().String(), tr: tr, n: n, via: px}
+	w.nodes = append(w.nodes, tn)
+	return tn
+}
+
+// stop takes a node out in order (it says goodbye in the log).
+func (w *world) stop(n *testNode) {
+	if n.done {
+		return
+	}
+	n.done = true
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := n.tr.Shutdown(ctx); err != nil && !errors.Is(err, server.ErrClosed) {
+		w.t.Errorf("%s: shutdown: %v", n.name, err)
+	}
+	n.n.Close()
+	n.via.close()
+}
+
+// crash kills a node as SIGKILL would: its link to NATS is cut first, so
+// nothing it says afterwards (its goodbye included) reaches the world, and
+// its clients' connections drop.
+func (w *world) crash(n *testNode) {
+	n.via.close()
+	n.n.nc.Close()
+	w.stop(n)
+}
+
+// addrs lists the running nodes' client addresses.
+func (w *world) addrs() []string {
+	var out []string
+	for _, n := range w.nodes {
+		if !n.done {
+			out = append(out, n.addr)
+		}
+	}
+	return out
+}
+
+// proxy forwards TCP to NATS; cut drops every connection through it and
+// refuses new ones until heal, as a network partition would.
+type proxy struct {
+	t      *testing.T
+	l      net.Listener
+	url    string
+	target string
+	mu     sync.Mutex
+	conns  map[net.Conn]bool
+	cutOff bool
+}
+
+func newProxy(t *testing.T, target string) *proxy {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{t: t, l: l, url: "nats://" + l.Addr().String(), target: target[len("nats://"):], conns: map[net.Conn]bool{}}
+	go p.accept()
+	return p
+}
+
+func (p *proxy) accept() {
+	for {
+		c, err := p.l.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		if p.cutOff {
+			p.mu.Unlock()
+			c.Close()
+			continue
+		}
+		up, err := net.Dial("tcp", p.target)
+		if err != nil {
+			p.mu.Unlock()
+			c.Close()
+			continue
+		}
+		p.conns[c], p.conns[up] = true, true
+		p.mu.Unlock()
+		go func() { io.Copy(up, c); up.Close(); c.Close() }()
+		go func() { io.Copy(c, up); up.Close(); c.Close() }()
+	}
+}
+
+func (p *proxy) cut() {
+	p.mu.Lock()
+	p.cutOff = true
+	for c := range p.conns {
+		c.Close()
+	}
+	clear(p.conns)
+	p.mu.Unlock()
+}
+
+func (p *proxy) heal() {
+	p.mu.Lock()
+	p.cutOff = false
+	p.mu.Unlock()
+}
+
+func (p *proxy) close() {
+	p.cut()
+	p.l.Close()
+}

@@ -1,0 +1,55 @@
+package statemachine
+
+// NextDeadline is the earliest time at which Tick would do something, and
+// false when nothing waits for time. A cluster's leader asks it before it
+// puts a tick in the shared log, so an idle world adds nothing to the log.
+func (h *Hub) NextDeadline() (int64, bool) {
+	at, ok := int64(0), false
+	take := func(t int64) {
+		if !ok || t < at {
+			at, ok = t, true
+		}
+	}
+	for _, q := range []*timerQueue{&h.timers, &h.kicks, &h.offerTimers, &h.awayTimers[0], &h.awayTimers[1]} {
+		if q.head < len(q.items) {
+			take(q.items[q.head].at)
+		}
+	}
+	for _, c := range h.held {
+		take(c.at)
+	}
+	if len(h.failures) > 0 {
+		take(h.sweepAt)
+	}
+	for _, id := range h.clockTables {
+		t := h.tables[id]
+		if t == nil || t.clock == nil || t.phase != phasePlaying {
+			take(0) // a closed table to forget: the next tick does it
+			continue
+		}
+		for i := range t.seats {
+			if sl := &t.seats[i]; !sl.expired {
+				if d := t.clock.deadline(sl); d != 0 {
+					take(d)
+				}
+			}
+		}
+	}
+	return at, ok
+}
+
+// TableSeq is table id's update sequence, and false when no such table is
+// open (the shell forgets the bot requests of tables that moved on).
+func (h *Hub) TableSeq(id uint32) (uint32, bool) {
+	t := h.tables[id]
+	if t == nil {
+		return 0, false
+	}
+	return t.seq, true
+}
+
+// IsOnline reports whether user is logged in.
+func (h *Hub) IsOnline(user string) bool { return h.users[user] != nil }
+
+// Known reports whether connection c is open in the hub.
+func (h *Hub) Known(c ConnID) bool { return h.sessions[c] != nil }
