@@ -24,8 +24,8 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/bomber-game/bomber/account"
-	"github.com/bomber-game/bomber/cluster"
 	"github.com/bomber-game/bomber/capture"
+	"github.com/bomber-game/bomber/cluster"
 	"github.com/bomber-game/bomber/cmd/internal/cli"
 	"github.com/bomber-game/bomber/cmd/internal/config"
 	"github.com/bomber-game/bomber/rules/record"

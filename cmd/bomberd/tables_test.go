@@ -25,4 +25,3 @@ func TestEveryGameOverTCP(t *testing.T) {
 		})
 	}
 }
-
