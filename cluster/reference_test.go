@@ -1,0 +1,186 @@
+package cluster
+
+import (
+	"math/rand/v2"
+	"net"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/bomber-game/bomber/client"
+	"github.com/bomber-game/bomber/client/clientbot"
+	"github.com/bomber-game/bomber/segment"
+)
+
+// refPlayer is the reference client (package client, the protocol the
+// Electron client speaks) played by clientbot over a real connection.
+type refPlayer struct {
+	b       *clientbot.Bot
+	nc      net.Conn
+	notices []client.Notice
+	closed  bool
+}
+
+type refMsg struct {
+	p   *refPlayer
+	seg segment.Segment
+	err error
+}
+
+func dialRef(t *testing.T, addr string, b *clientbot.Bot, in chan refMsg) *refPlayer {
+	t.Helper()
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nc.Close() })
+	p := &refPlayer{b: b, nc: nc}
+	go func() {
+		var d segment.Decoder
+		for {
+			n, err := nc.Read(d.Free())
+			if err != nil {
+				in <- refMsg{p: p, err: err}
+				return
+			}
+			d.Commit(n)
+			for {
+				s, ok, err := d.Next()
+				if err != nil {
+					in <- refMsg{p: p, err: err}
+					return
+				}
+				if !ok {
+					break
+				}
+				in <- refMsg{p: p, seg: s}
+			}
+		}
+	}()
+	p.write(b.Connected())
+	return p
+}
+
+func (p *refPlayer) write(o client.Out) {
+	p.notices = append(p.notices, o.Notices...)
+	var b []byte
+	for _, s := range o.Send {
+		b = s.AppendTo(b)
+	}
+	if len(b) > 0 {
+		p.nc.Write(b)
+	}
+}
+
+func pumpRef(t *testing.T, in chan refMsg, what string, cond func() bool) {
+	t.Helper()
+	timeout := time.After(30 * time.Second)
+	for !cond() {
+		select {
+		case m := <-in:
+			if m.err != nil {
+				m.p.closed = true
+				m.p.write(m.p.b.Disconnected())
+				continue
+			}
+			m.p.write(m.p.b.Receive(m.seg))
+		case <-timeout:
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+func online(p *refPlayer, name string) bool { return slices.Contains(p.b.C.Online(), name) }
+
+// TestReferenceClientsAcrossNodes: two reference clients on two nodes see
+// each other in the user list and in online and offline notices, one
+// invites the other, and they play a whole Bomber game to the end.
+func TestReferenceClientsAcrossNodes(t *testing.T) {
+	backends(t, func(t *testing.T, nb func(t *testing.T) *natsBackend) {
+		w := newWorld(t, nb(t), 2)
+		in := make(chan refMsg, 1024)
+		beth := dialRef(t, w.nodes[1].addr, clientbot.NewBot("Beth", "123", rand.New(rand.NewPCG(1, 2))), in)
+		beth.b.Games = 1
+		pumpRef(t, in, "Beth's login", func() bool { return beth.b.C.State() == client.ClientWaiting })
+		albert := clientbot.NewBot("Albert", "123", rand.New(rand.NewPCG(3, 4)))
+		albert.Invite, albert.Games = "Beth", 1
+		al := dialRef(t, w.nodes[0].addr, albert, in)
+		pumpRef(t, in, "each in the other's user list", func() bool { return online(al, "Beth") && online(beth, "Albert") })
+		if !slices.ContainsFunc(beth.notices, func(n client.Notice) bool { return n.Kind == client.NoticeOnline && n.Name == "Albert" }) {
+			t.Error("Beth was not told that Albert came online")
+		}
+		pumpRef(t, in, "the game's end", func() bool { return albert.Played() == 1 && beth.b.Played() == 1 })
+		if albert.Won()+beth.b.Won() != 1 {
+			t.Fatalf("wins: Albert %d, Beth %d; want one winner", albert.Won(), beth.b.Won())
+		}
+		beth.nc.Close()
+		pumpRef(t, in, "Beth offline for Albert", func() bool { return !online(al, "Beth") })
+		if !slices.ContainsFunc(al.notices, func(n client.Notice) bool { return n.Kind == client.NoticeOffline && n.Name == "Beth" }) {
+			t.Error("Albert was not told that Beth went offline")
+		}
+	})
+}
+
+// TestDuplicateLoginAcrossNodes: logging in as Albert on one node kicks
+// Albert's older session on another.
+func TestDuplicateLoginAcrossNodes(t *testing.T) {
+	backends(t, func(t *testing.T, nb func(t *testing.T) *natsBackend) {
+		w := newWorld(t, nb(t), 2)
+		in := make(chan refMsg, 1024)
+		old := dialRef(t, w.nodes[0].addr, clientbot.NewBot("Albert", "123", rand.New(rand.NewPCG(1, 2))), in)
+		pumpRef(t, in, "the first login", func() bool { return old.b.C.State() == client.ClientWaiting })
+		fresh := dialRef(t, w.nodes[1].addr, clientbot.NewBot("Albert", "123", rand.New(rand.NewPCG(3, 4))), in)
+		kicked := func(p *refPlayer, k client.NoticeKind) bool {
+			return slices.ContainsFunc(p.notices, func(n client.Notice) bool { return n.Kind == k })
+		}
+		pumpRef(t, in, "the older session kicked", func() bool {
+			return kicked(old, client.NoticeKicked) && kicked(fresh, client.NoticeKickedOther)
+		})
+	})
+}
+
+// TestLoginThrottlingAcrossNodes: failed logins count for the whole
+// cluster: three wrong passwords from one address, on two nodes, lock
+// that address out on a third.
+func TestLoginThrottlingAcrossNodes(t *testing.T) {
+	backends(t, func(t *testing.T, nb func(t *testing.T) *natsBackend) {
+		w := newWorld(t, nb(t), 3)
+		login := func(addr, password string) byte {
+			t.Helper()
+			nc, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer nc.Close()
+			nc.SetDeadline(time.Now().Add(20 * time.Second))
+			nc.Write(segment.Name(segment.Info, "Albert").AppendTo(nil))
+			nc.Write(segment.Name(segment.Passwd, password).AppendTo(nil))
+			var d segment.Decoder
+			for {
+				n, err := nc.Read(d.Free())
+				if err != nil {
+					t.Fatalf("no password answer: %v", err)
+				}
+				d.Commit(n)
+				for {
+					s, ok, err := d.Next()
+					if err != nil || !ok {
+						break
+					}
+					if s.Type == segment.PasswdResp {
+						code, _ := s.Code()
+						return code
+					}
+				}
+			}
+		}
+		for i, node := range []int{0, 1, 0} {
+			if code := login(w.nodes[node].addr, "wrong"); code != 3 {
+				t.Fatalf("wrong password %d: code %d, want 3", i+1, code)
+			}
+		}
+		if code := login(w.nodes[2].addr, "123"); code != 4 {
+			t.Fatalf("the right password after three failures elsewhere: code %d, want 4 (locked out)", code)
+		}
+	})
+}
