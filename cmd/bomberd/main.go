@@ -182,6 +182,10 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		go func() { d.errc <- d.tr.Serve(l) }()
 	}
 	if err := d.startExtras(cfg); err != nil {
+		if d.node != nil {
+			d.tr.Shutdown(ctx) // out of the world before the daemon exits
+			d.node.Close()
+		}
 		return err
 	}
 	d.ready.Store(true)
