@@ -45,7 +45,7 @@ func backends(t *testing.T, f func(t *testing.T, nb func(t *testing.T) *natsBack
 			}
 			t.Skipf("nats-server not found (%v); scripts/nats.sh installs it", err)
 		}
-		f(t, processNATS)
+		f(t, func(t *testing.T) *natsBackend { return processNATS(t) })
 	})
 }
 
@@ -59,7 +59,7 @@ func natsBinary() string {
 	return "nats-server"
 }
 
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +98,7 @@ func embeddedNATS(t *testing.T) *natsBackend {
 	return &natsBackend{kind: "embedded", url: fmt.Sprintf("nats://127.0.0.1:%d", opts.Port), stop: stop, restart: func() { stop(); start() }}
 }
 
-func processNATS(t *testing.T) *natsBackend {
+func processNATS(t testing.TB) *natsBackend {
 	t.Helper()
 	port, dir := freePort(t), t.TempDir()
 	var mu sync.Mutex

@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func buildBomberd(t *testing.T) string {
+func buildBomberd(t testing.TB) string {
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "bomber-cluster-test")
 		if err != nil {
@@ -64,7 +64,7 @@ var listening = regexp.MustCompile(`\tlistening\t\{"addr": "([^"]+)"\}`)
 
 // daemonNode starts bomberd as a node of world on NATS url, sharing the
 // SQLite store at db, and returns its process and client address.
-func daemonNode(t *testing.T, url, world, name, db string) (*exec.Cmd, string) {
+func daemonNode(t testing.TB, url, world, name, db string, env ...string) (*exec.Cmd, string) {
 	t.Helper()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "none.yaml"), []byte("log:\n  format: console\n"), 0o644)
@@ -74,6 +74,7 @@ func daemonNode(t *testing.T, url, world, name, db string) (*exec.Cmd, string) {
 		"BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1", "BOMBER_STORE_SQLITE_PATH="+db,
 		"BOMBER_CLUSTER_NATS_URL="+url, "BOMBER_CLUSTER_WORLD="+world, "BOMBER_CLUSTER_NODE="+name,
 		"BOMBER_CLUSTER_HEARTBEAT=150ms", "BOMBER_CLUSTER_NODE_TTL=1500ms", "BOMBER_LIMITS_SEGMENT_RATE=0")
+	cmd.Env = append(cmd.Env, env...)
 	log := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {

@@ -76,9 +76,10 @@ type LogEntry struct {
 //	  kick     uvarint length, user name
 //	  gone     uvarint incarnation
 //
-// Example: 2d 01 07 <32 seed bytes> 80 c0 9f ae e1 b8 c6 8a 30 02 00 89 80 80 80 70 (a
-// batch of 45 bytes from incarnation 7: receive, at the base time, on
-// connection 7<<32|9, a segment of type 0x02 with no payload... cut here).
+// Example: an entry of one batch of 37 bytes (0x25) from incarnation 7,
+// with an all-zero seed, base time 2 ns, holding one tick at the base time:
+//
+//	25 01 07 00…00 (32 bytes) 04 05 00
 const logVersion = 1
 
 // Input kinds in the shared log.

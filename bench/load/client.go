@@ -92,7 +92,11 @@ func (c *client) login(ctx context.Context, sem chan struct{}) error {
 	if f.cfg.WS != "" {
 		conn, err = dialWS(ctx, f.cfg.WS, &d)
 	} else {
-		conn, err = d.DialContext(ctx, "tcp", f.cfg.Addr)
+		addr := f.cfg.Addr
+		if len(f.cfg.Addrs) > 0 { // a cluster: consecutive users (a game's two players) on different nodes
+			addr = f.cfg.Addrs[c.i%len(f.cfg.Addrs)]
+		}
+		conn, err = d.DialContext(ctx, "tcp", addr)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: dial: %w", c.name, err)

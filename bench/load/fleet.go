@@ -16,6 +16,7 @@ import (
 // Config is what a fleet needs.
 type Config struct {
 	Addr         string        // the server, host:port
+	Addrs        []string      // a cluster's nodes, used round-robin by user number instead of Addr
 	WS           string        // when set, the WebSocket gateway's URL (ws://host:port/ws): clients connect there instead of Addr
 	Sources      []string      // local source addresses, used round-robin; none: the kernel's choice
 	Password     string        // every user's password; "" means "123"

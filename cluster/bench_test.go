@@ -1,0 +1,89 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/bomber-game/bomber/account"
+	"github.com/bomber-game/bomber/bench/load"
+)
+
+// BenchmarkRelay drives bomberd processes with the load generator (bench/load):
+// a node alone without NATS, one clustered node, and three clustered nodes
+// with each game's two players on different nodes. It reports relayed
+// guesses per second (closed loop, every client guessing as soon as it may)
+// and the relay latency's p50 and p99 in µs. Run it with
+//
+//	go test -run XXX -bench Relay -benchtime 1x ./cluster
+//
+// (BENCH_CLUSTER_GAMES games, default 100; BENCH_CLUSTER_WINDOW, default 5s).
+func BenchmarkRelay(b *testing.B) {
+	if _, err := exec.LookPath(natsBinary()); err != nil {
+		b.Skipf("nats-server not found (%v); scripts/nats.sh installs it", err)
+	}
+	games, window := 100, 5*time.Second
+	fmt.Sscan(os.Getenv("BENCH_CLUSTER_GAMES"), &games)
+	if d, err := time.ParseDuration(os.Getenv("BENCH_CLUSTER_WINDOW")); err == nil {
+		window = d
+	}
+	for _, nodes := range []int{0, 1, 3} {
+		name := fmt.Sprintf("nodes=%d", nodes)
+		if nodes == 0 {
+			name = "alone"
+		}
+		b.Run(name, func(b *testing.B) {
+			var addrs []string
+			db := filepath.Join(b.TempDir(), "bomber.db")
+			h := account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)
+			s, err := account.OpenSQLite(context.Background(), db, h)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := range 2 * games {
+				if err := s.Add(context.Background(), load.Name(i), "123"); err != nil {
+					b.Fatal(err)
+				}
+			}
+			s.Close()
+			// what a bench changes: no login throttling (every login comes from
+			// 127.0.0.1), no connection limit per address, and no per-connection
+			// segment rate (closed loop)
+			env := []string{"BOMBER_LIMITS_LOGIN_FAILURES=0", "BOMBER_STORE_DEMO_ACCOUNTS=false", "BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0"}
+			if nodes == 0 {
+				_, addr := daemonNode(b, "", "", "alone", db, env...)
+				addrs = append(addrs, addr)
+			} else {
+				ns := processNATS(b)
+				world := fmt.Sprintf("b%d", time.Now().UnixNano()%1e9)
+				for i := range nodes {
+					_, addr := daemonNode(b, ns.url, world, fmt.Sprintf("n%d", i), db, env...)
+					addrs = append(addrs, addr)
+				}
+			}
+			for range b.N {
+				f := load.New(load.Config{Addrs: addrs, Seed: 1})
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				if err := f.Games(ctx, 0, games); err != nil {
+					cancel()
+					b.Fatal(err)
+				}
+				cancel()
+				f.TakeLatency()
+				f.Record(true)
+				c0 := f.Counters()
+				time.Sleep(window) // the measuring window: the load runs meanwhile
+				c := f.Counters().Sub(c0)
+				h := f.TakeLatency()
+				f.Close(10 * time.Second)
+				b.ReportMetric(float64(c.Relayed)/window.Seconds(), "guesses/s")
+				b.ReportMetric(float64(h.ValueAtQuantile(50))/1e3, "p50-µs")
+				b.ReportMetric(float64(h.ValueAtQuantile(99))/1e3, "p99-µs")
+			}
+		})
+	}
+}
