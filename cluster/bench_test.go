@@ -55,14 +55,12 @@ func BenchmarkRelay(b *testing.B) {
 			// segment rate (closed loop)
 			env := []string{"BOMBER_LIMITS_LOGIN_FAILURES=0", "BOMBER_STORE_DEMO_ACCOUNTS=false", "BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0"}
 			if nodes == 0 {
-				_, addr := daemonNode(b, "", "", "alone", db, env...)
-				addrs = append(addrs, addr)
+				addrs = append(addrs, daemonNode(b, "", "", "alone", db, env...).addr)
 			} else {
 				ns := processNATS(b)
 				world := fmt.Sprintf("b%d", time.Now().UnixNano()%1e9)
 				for i := range nodes {
-					_, addr := daemonNode(b, ns.url, world, fmt.Sprintf("n%d", i), db, env...)
-					addrs = append(addrs, addr)
+					addrs = append(addrs, daemonNode(b, ns.url, world, fmt.Sprintf("n%d", i), db, env...).addr)
 				}
 			}
 			for range b.N {

@@ -42,7 +42,7 @@ type Config struct {
 	// Heartbeat is how often the node says it is alive and the leader
 	// renews its lease; NodeTTL how long a node may be silent before the
 	// leader declares it gone; LeaderTTL how long a lease outlives its
-	// leader. 0 means 1s, 6s and 3s.
+	// leader. 0 means 1s, 6s and three heartbeats.
 	Heartbeat, NodeTTL, LeaderTTL time.Duration
 	Replicas                      int // JetStream replicas of the stream and buckets; 0 means 1
 	Logger                        *zap.Logger
@@ -62,7 +62,7 @@ func (c *Config) defaults() {
 		c.NodeTTL = 6 * time.Second
 	}
 	if c.LeaderTTL <= 0 {
-		c.LeaderTTL = 3 * time.Second
+		c.LeaderTTL = 3 * c.Heartbeat
 	}
 	if c.Replicas <= 0 {
 		c.Replicas = 1
@@ -95,6 +95,9 @@ type Node struct {
 
 	inc    atomic.Uint32
 	leader atomic.Bool
+	stats  struct {
+		appends, retries, appendNanos, dropped, delivered atomic.Uint64
+	}
 	caught atomic.Bool // delivered the log as it was at Join
 	target uint64      // the log's last sequence at Join
 
@@ -291,6 +294,7 @@ func (n *Node) deliver(m jetstream.Msg) {
 	n.mu.Lock()
 	n.ents = append(n.ents, server.LogEntry{Seq: seq, Data: m.Data()})
 	n.last = seq
+	n.stats.delivered.Store(seq)
 	wake := n.wake
 	n.mu.Unlock()
 	if seq >= n.target {
@@ -328,6 +332,7 @@ func (n *Node) Append(batch []byte) {
 	n.mu.Lock()
 	if n.queued+len(batch) > maxQueued {
 		n.dropped++
+		n.stats.dropped.Add(1)
 		if n.dropped == 1 {
 			n.log.Error("cut off from NATS too long: dropping inputs")
 		}
@@ -430,6 +435,25 @@ func (n *Node) Ready() error {
 	return nil
 }
 
+// Stats are the node's counters, for metrics.
+type Stats struct {
+	Leader      bool          // holds the leader lease
+	Connected   bool          // the NATS link is up
+	Appends     uint64        // messages appended to the log (each a group of batches)
+	AppendTime  time.Duration // the time those appends took, from first try to the stream's ack
+	Retries     uint64        // appends tried again after a failure
+	Dropped     uint64        // batches dropped while cut off (over 64 MiB waiting)
+	Delivered   uint64        // the log sequence delivered last
+	Incarnation uint32
+}
+
+// Stats returns the node's counters.
+func (n *Node) Stats() Stats {
+	return Stats{Leader: n.Leader(), Connected: n.nc.IsConnected(), Appends: n.stats.appends.Load(),
+		AppendTime: time.Duration(n.stats.appendNanos.Load()), Retries: n.stats.retries.Load(), Dropped: n.stats.dropped.Load(),
+		Delivered: n.stats.delivered.Load(), Incarnation: n.inc.Load()}
+}
+
 // Name is this node's name.
 func (n *Node) Name() string { return n.cfg.Node }
 
@@ -486,6 +510,7 @@ func (n *Node) publisher() {
 			}
 			seq++
 			id := fmt.Sprintf("%d.%d", n.inc.Load(), seq)
+			t0 := time.Now()
 			for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
 				ctx, cancel := context.WithTimeout(n.ctx, 5*time.Second)
 				_, err := n.js.Publish(ctx, n.subj, msg, jetstream.WithMsgID(id))
@@ -496,6 +521,7 @@ func (n *Node) publisher() {
 				if n.ctx.Err() != nil {
 					return
 				}
+				n.stats.retries.Add(1)
 				n.log.Warn("appending to the log failed; retrying", zap.Error(err))
 				select {
 				case <-time.After(wait):
@@ -503,6 +529,8 @@ func (n *Node) publisher() {
 					return
 				}
 			}
+			n.stats.appends.Add(1)
+			n.stats.appendNanos.Add(uint64(time.Since(t0)))
 			n.mu.Lock()
 			n.pending = 0
 			n.synced.Broadcast()

@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,11 +62,21 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 
 func (l *lockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
 
-var listening = regexp.MustCompile(`\tlistening\t\{"addr": "([^"]+)"\}`)
+var (
+	listening      = regexp.MustCompile(`\tlistening\t\{"addr": "([^"]+)"\}`)
+	adminListening = regexp.MustCompile(`\tadmin listening\t\{"addr": "([^"]+)"\}`)
+)
 
-// daemonNode starts bomberd as a node of world on NATS url, sharing the
-// SQLite store at db, and returns its process and client address.
-func daemonNode(t testing.TB, url, world, name, db string, env ...string) (*exec.Cmd, string) {
+// daemon is a bomberd process.
+type daemon struct {
+	cmd   *exec.Cmd
+	addr  string // the game port
+	admin string // the admin HTTP listener
+}
+
+// daemonNode starts bomberd as a node of world on NATS url (alone when url
+// is empty), sharing the SQLite store at db.
+func daemonNode(t testing.TB, url, world, name, db string, env ...string) daemon {
 	t.Helper()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "none.yaml"), []byte("log:\n  format: console\n"), 0o644)
@@ -96,8 +108,9 @@ func daemonNode(t testing.TB, url, world, name, db string, env ...string) (*exec
 	})
 	deadline := time.After(60 * time.Second)
 	for {
-		if m := listening.FindStringSubmatch(log.String()); m != nil {
-			return cmd, m[1]
+		l := log.String()
+		if m, a := listening.FindStringSubmatch(l), adminListening.FindStringSubmatch(l); m != nil && a != nil {
+			return daemon{cmd, m[1], a[1]}
 		}
 		select {
 		case <-exited:
@@ -122,15 +135,16 @@ func TestSIGKILLedNodeProcess(t *testing.T) {
 	ns := processNATS(t)
 	world := fmt.Sprintf("k%d", time.Now().UnixNano()%1e9)
 	db := filepath.Join(t.TempDir(), "bomber.db")
-	owner, ownerAddr := daemonNode(t, ns.url, world, "owner", db)
-	_, otherAddr := daemonNode(t, ns.url, world, "other", db)
+	owner := daemonNode(t, ns.url, world, "owner", db)
+	other := daemonNode(t, ns.url, world, "other", db)
+	ownerAddr, otherAddr := owner.addr, other.addr
 	r := newRoom(t)
 	a := r.join("Albert", ownerAddr)
 	b := r.join("Beth", otherAddr)
 	r.startCheckers(a, b)
 	r.until("ten moves", moves(a, 10))
 	table := a.c.Table().ID
-	owner.Process.Signal(syscall.SIGKILL)
+	owner.cmd.Process.Signal(syscall.SIGKILL)
 	r.until("Albert's connection to drop", func() bool { return a.nc == nil })
 	r.reconnect(a, otherAddr)
 	r.until("Albert's seat back", func() bool { return r.resumed(a) })
@@ -138,4 +152,35 @@ func TestSIGKILLedNodeProcess(t *testing.T) {
 		t.Fatalf("resumed at table %d, want %d", a.c.Table().ID, table)
 	}
 	r.until("the end of the game", over(a, b))
+	// the survivor holds the lease, says so in its metrics, and is ready
+	for deadline := time.Now().Add(20 * time.Second); scrape(t, other.admin, "/metrics", "bomber_cluster_leader ") != "1"; {
+		if time.Now().After(deadline) {
+			t.Fatal("the surviving node never took the leader lease (bomber_cluster_leader)")
+		}
+		time.Sleep(50 * time.Millisecond) // another process: nothing to wait on but its metrics
+	}
+	if got := scrape(t, other.admin, "/readyz", ""); got != "ready" {
+		t.Errorf("the surviving node's /readyz says %q", got)
+	}
+}
+
+// scrape GETs path from an admin listener and returns the value of the
+// line that starts with prefix (the whole body, trimmed, for "").
+func scrape(t *testing.T, admin, path, prefix string) string {
+	t.Helper()
+	resp, err := http.Get("http://" + admin + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if prefix == "" {
+		return strings.TrimSpace(string(body))
+	}
+	for _, line := range strings.Split(string(body), "\n") {
+		if v, ok := strings.CutPrefix(line, prefix); ok {
+			return v
+		}
+	}
+	return ""
 }

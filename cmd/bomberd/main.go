@@ -553,6 +553,9 @@ func (d *daemonState) join(ctx context.Context, cfg *config.Config, scfg *server
 	}
 	d.node = node
 	scfg.Log = node
+	if d.metrics != nil {
+		d.metrics.cluster(node)
+	}
 	d.log.Info("joined the cluster", zap.String("node", node.Name()), zap.String("world", c.World), zap.Uint32("incarnation", node.Incarnation()))
 	return nil
 }

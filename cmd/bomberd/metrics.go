@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/bomber-game/bomber/cluster"
 	"github.com/bomber-game/bomber/cmd/internal/cli"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/server"
@@ -179,4 +180,30 @@ func (d *daemonState) registerMetrics(mux *http.ServeMux) {
 	}
 	d.metrics.reg.MustRegister(newHubCollector(func() server.Transport { return d.tr }))
 	mux.Handle("GET /metrics", promhttp.HandlerFor(d.metrics.reg, promhttp.HandlerOpts{Registry: d.metrics.reg}))
+}
+
+// cluster exports a clustered node's state and its appends to the log.
+func (m *metrics) cluster(n *cluster.Node) {
+	b := func(v bool) float64 {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	m.reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "bomber_cluster_leader", Help: "1 while this node holds the leader lease (ticks, computer players, records, declaring nodes gone)."},
+			func() float64 { return b(n.Stats().Leader) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "bomber_cluster_nats_connected", Help: "1 while the NATS link is up."},
+			func() float64 { return b(n.Stats().Connected) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "bomber_cluster_log_delivered_sequence", Help: "The shared log's sequence number this node has been delivered up to."},
+			func() float64 { return float64(n.Stats().Delivered) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "bomber_cluster_appends_total", Help: "Messages this node appended to the shared log (each a group of input batches)."},
+			func() float64 { return float64(n.Stats().Appends) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "bomber_cluster_append_seconds_total", Help: "Time those appends took, until the stream's acknowledgement."},
+			func() float64 { return n.Stats().AppendTime.Seconds() }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "bomber_cluster_append_retries_total", Help: "Appends tried again after a failure (NATS unreachable)."},
+			func() float64 { return float64(n.Stats().Retries) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "bomber_cluster_dropped_batches_total", Help: "Input batches dropped while cut off from NATS for too long."},
+			func() float64 { return float64(n.Stats().Dropped) }),
+	)
 }
