@@ -162,6 +162,26 @@ func TestSIGKILLedNodeProcess(t *testing.T) {
 	if got := scrape(t, other.admin, "/readyz", ""); got != "ready" {
 		t.Errorf("the surviving node's /readyz says %q", got)
 	}
+	// /readyz fails while NATS is away, and recovers when it is back
+	ns.stop()
+	awaitReady(t, other.admin, false)
+	ns.restart()
+	awaitReady(t, other.admin, true)
+}
+
+// awaitReady polls a daemon's /readyz until it says ready (or not).
+func awaitReady(t *testing.T, admin string, ready bool) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		got := scrape(t, admin, "/readyz", "")
+		if (got == "ready") == ready {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/readyz still says %q", got)
+		}
+		time.Sleep(50 * time.Millisecond) // another process: nothing to wait on but its answers
+	}
 }
 
 // scrape GETs path from an admin listener and returns the value of the
