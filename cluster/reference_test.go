@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"math/rand/v2"
 	"net"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"github.com/bomber-game/bomber/client"
 	"github.com/bomber-game/bomber/client/clientbot"
 	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/server"
 )
 
 // refPlayer is the reference client (package client, the protocol the
@@ -145,42 +147,77 @@ func TestDuplicateLoginAcrossNodes(t *testing.T) {
 func TestLoginThrottlingAcrossNodes(t *testing.T) {
 	backends(t, func(t *testing.T, nb func(t *testing.T) *natsBackend) {
 		w := newWorld(t, nb(t), 3)
-		login := func(addr, password string) byte {
-			t.Helper()
-			nc, err := net.Dial("tcp", addr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer nc.Close()
-			nc.SetDeadline(time.Now().Add(20 * time.Second))
-			nc.Write(segment.Name(segment.Info, "Albert").AppendTo(nil))
-			nc.Write(segment.Name(segment.Passwd, password).AppendTo(nil))
-			var d segment.Decoder
-			for {
-				n, err := nc.Read(d.Free())
-				if err != nil {
-					t.Fatalf("no password answer: %v", err)
-				}
-				d.Commit(n)
-				for {
-					s, ok, err := d.Next()
-					if err != nil || !ok {
-						break
-					}
-					if s.Type == segment.PasswdResp {
-						code, _ := s.Code()
-						return code
-					}
-				}
-			}
-		}
 		for i, node := range []int{0, 1, 0} {
-			if code := login(w.nodes[node].addr, "wrong"); code != 3 {
+			if code := login(t, w.nodes[node].addr, "wrong"); code != 3 {
 				t.Fatalf("wrong password %d: code %d, want 3", i+1, code)
 			}
 		}
-		if code := login(w.nodes[2].addr, "123"); code != 4 {
+		if code := login(t, w.nodes[2].addr, "123"); code != 4 {
 			t.Fatalf("the right password after three failures elsewhere: code %d, want 4 (locked out)", code)
+		}
+	})
+}
+
+// login logs Albert in on addr with a reference client's segments and
+// returns the PasswdResp code.
+func login(t *testing.T, addr, password string) byte {
+	t.Helper()
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(20 * time.Second))
+	nc.Write(segment.Name(segment.Info, "Albert").AppendTo(nil))
+	nc.Write(segment.Name(segment.Passwd, password).AppendTo(nil))
+	var d segment.Decoder
+	for {
+		n, err := nc.Read(d.Free())
+		if err != nil {
+			t.Fatalf("no password answer: %v", err)
+		}
+		d.Commit(n)
+		for {
+			s, ok, err := d.Next()
+			if err != nil || !ok {
+				break
+			}
+			if s.Type == segment.PasswdResp {
+				code, _ := s.Code()
+				return code
+			}
+		}
+	}
+}
+
+// TestReloadReachesTheWorld: settings reloaded on one node (SIGHUP) apply
+// on every node: login throttling set to one failure there locks out an
+// address after one failure on another node, seen on a third.
+func TestReloadReachesTheWorld(t *testing.T) {
+	backends(t, func(t *testing.T, nb func(t *testing.T) *natsBackend) {
+		w := newWorld(t, nb(t), 3)
+		// each node puts its settings in the log as it joins: a login on each
+		// (appended after its settings) makes sure all three are in
+		for _, n := range w.nodes {
+			if code := login(t, n.addr, "123"); code != 1 {
+				t.Fatalf("login: code %d", code)
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := w.nodes[0].tr.Reconfigure(ctx, func(c *server.Config) { c.Hub.LoginFailures = 1 }); err != nil {
+			t.Fatal(err)
+		}
+		// the reload is in the log before anything appended after it: a
+		// login on node0 (answered after the reload was applied) proves it
+		if code := login(t, w.nodes[0].addr, "123"); code != 1 {
+			t.Fatalf("login: code %d", code)
+		}
+		if code := login(t, w.nodes[1].addr, "wrong"); code != 3 {
+			t.Fatalf("wrong password: code %d, want 3", code)
+		}
+		if code := login(t, w.nodes[2].addr, "123"); code != 4 {
+			t.Fatalf("the right password after one failure with login_failures 1: code %d, want 4 (locked out)", code)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -75,6 +76,9 @@ type LogEntry struct {
 //	  bot      uvarint table, seat byte, uvarint seq, uvarint length, move
 //	  kick     uvarint length, user name
 //	  gone     uvarint incarnation
+//	  config   uvarint length, the hub's settings as JSON (statemachine.Config
+//	           without the game catalogue and the entropy source, which are
+//	           the build's and the log's)
 //
 // Example: an entry of one batch of 37 bytes (0x25) from incarnation 7,
 // with an all-zero seed, base time 2 ns, holding one tick at the base time:
@@ -92,6 +96,7 @@ const (
 	inBot
 	inKick
 	inGone
+	inConfig
 )
 
 // errBadEntry is a log entry this build cannot read.
@@ -158,7 +163,36 @@ func (e *engine) clustered() {
 	e.nextID = statemachine.ConnID(cs.inc) << 32
 	e.cfg.Hub.Entropy = &cs.chacha
 	e.hub.SetConfig(e.cfg.Hub)
+	// The world runs on the settings of the node that started or reloaded
+	// last: a node puts its own in the log as it joins, and every node
+	// applies them there. A node replaying the log applies the older
+	// nodes' settings where they were put, so all nodes' copies agree.
+	e.inConfig(e.now(), e.cfg.Hub)
 	l.Notify(e.pool.wake)
+}
+
+// inConfig puts the hub's settings in the log.
+func (e *engine) inConfig(now int64, c statemachine.Config) {
+	c.Games, c.Entropy = nil, nil
+	j, err := json.Marshal(c)
+	if err != nil {
+		e.log.Error("the hub's settings cannot be put in the log", zap.Error(err))
+		return
+	}
+	e.cl.out = appendStr(e.begin(now, inConfig), string(j))
+}
+
+// applyConfig applies settings from the log, keeping this build's game
+// catalogue and the log's randomness.
+func (e *engine) applyConfig(j string) error {
+	var c statemachine.Config
+	if err := json.Unmarshal([]byte(j), &c); err != nil {
+		return fmt.Errorf("%w: settings: %w", errBadEntry, err)
+	}
+	c.Games, c.Entropy = e.cfg.Hub.Games, &e.cl.chacha
+	e.cfg.Hub = c
+	e.hub.SetConfig(c)
+	return nil
 }
 
 func incOf(c statemachine.ConnID) uint32 { return uint32(c >> 32) }
@@ -407,6 +441,12 @@ func (e *engine) applyBatch(b []byte) error {
 		case inGone:
 			if inc := uint32(r.uvarint()); r.err == nil {
 				e.applyGone(now, inc)
+			}
+		case inConfig:
+			if j := r.str(); r.err == nil {
+				if err := e.applyConfig(j); err != nil {
+					r.err = err
+				}
 			}
 		default:
 			r.fail(fmt.Sprintf("input kind %d", kind[0]))

@@ -119,7 +119,8 @@ func (e *engine) reconfigure(f func(*Config)) {
 	f(&e.cfg)
 	e.cfg.defaults()
 	if e.cl != nil {
-		e.cfg.Hub.Entropy = &e.cl.chacha // every node draws the log's randomness
+		e.inConfig(e.now(), e.cfg.Hub) // every node applies it at the same place in the log
+		return
 	}
 	e.hub.SetConfig(e.cfg.Hub)
 }

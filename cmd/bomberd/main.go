@@ -306,9 +306,7 @@ func (d *daemonState) reload() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err = d.tr.Reconfigure(ctx, func(c *server.Config) {
-		if d.node == nil {
-			c.Hub = cfg.Hub()
-		}
+		c.Hub = cfg.Hub() // in a cluster, for the whole world (through the log)
 		c.MaxConns = fit.MaxConns
 		c.MaxConnsPerIP = cfg.Limits.MaxConnectionsPerIP
 		c.MaxOutput = cfg.Limits.MaxOutputBytes
@@ -335,10 +333,7 @@ func (d *daemonState) reload() {
 	if cfg.Cluster != old.Cluster {
 		restart = append(restart, "cluster")
 	}
-	if d.node != nil && !sameHub(cfg, old) {
-		// every node's copy of the world must apply the same rules
-		restart = append(restart, "protocol, tables and login limits (in a cluster: stop every node, then start them with the new settings)")
-	}
+
 	if cfg.Hashing != old.Hashing {
 		restart = append(restart, "hashing")
 	}
@@ -558,12 +553,4 @@ func (d *daemonState) join(ctx context.Context, cfg *config.Config, scfg *server
 	}
 	d.log.Info("joined the cluster", zap.String("node", node.Name()), zap.String("world", c.World), zap.Uint32("incarnation", node.Incarnation()))
 	return nil
-}
-
-// sameHub reports whether a and b give the hub the same settings (the game
-// catalogue and the entropy source are the build's, never the file's).
-func sameHub(a, b *config.Config) bool {
-	ha, hb := a.Hub(), b.Hub()
-	ha.Games, hb.Games, ha.Entropy, hb.Entropy = nil, nil, nil, nil
-	return reflect.DeepEqual(ha, hb)
 }
