@@ -11,6 +11,8 @@ import (
 
 	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/bench/load"
+	"github.com/bomber-game/bomber/server/servertest"
+	"github.com/bomber-game/bomber/statemachine"
 )
 
 // BenchmarkRelay drives bomberd processes with the load generator (bench/load):
@@ -84,4 +86,49 @@ func BenchmarkRelay(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkCatchUp measures how fast a node that starts replays the
+// world's log: a world plays BENCH_CLUSTER_REPLAY_GAMES games of each of
+// the five games (default 20) on one node, then each iteration joins a
+// new node and waits until it has applied the whole log. It reports log
+// entries and bytes replayed per second.
+func BenchmarkCatchUp(b *testing.B) {
+	rounds := 20
+	fmt.Sscan(os.Getenv("BENCH_CLUSTER_REPLAY_GAMES"), &rounds)
+	ns := embeddedNATS(b)
+	w := newWorld(b, ns, 1)
+	users := []string{"Novate", "Twofyw", "Larry", "Albert", "Beth"}
+	for r := range rounds {
+		for gi, e := range statemachine.Catalogue() {
+			servertest.PlayTable(b, w.addrs(), e.Spec, small[e.Spec.Name], users[:e.Spec.MaxPlayers], r*5+gi)
+		}
+	}
+	ctx := context.Background()
+	info, err := w.nodes[0].n.stream.Info(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		n := w.start(fmt.Sprintf("late%d", len(w.nodes)))
+		want, err := w.nodes[0].tr.Stats(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for n.n.Ready() != nil || !caughtUp(ctx, n, want) {
+			time.Sleep(time.Millisecond) // no event says "applied"; the engine's stats do
+		}
+	}
+	b.StopTimer()
+	per := b.Elapsed().Seconds() / float64(b.N)
+	b.ReportMetric(float64(info.State.Msgs)/per, "entries/s")
+	b.ReportMetric(float64(info.State.Bytes)/per/1e6, "MB/s")
+	b.ReportMetric(float64(info.State.Msgs), "entries")
+}
+
+// caughtUp reports whether n's state machine has seen as many moves as want.
+func caughtUp(ctx context.Context, n *testNode, want statemachine.Stats) bool {
+	st, err := n.tr.Stats(ctx)
+	return err == nil && st.TableMoves >= want.TableMoves
 }

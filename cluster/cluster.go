@@ -242,7 +242,7 @@ func (n *Node) setup(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%w: consumer: %w", ErrNoNATS, err)
 	}
-	cc, err := cons.Consume(n.deliver)
+	cc, err := cons.Consume(n.deliver, jetstream.PullMaxMessages(4096))
 	if err != nil {
 		return fmt.Errorf("%w: consume: %w", ErrNoNATS, err)
 	}

@@ -37,7 +37,7 @@ type natsBackend struct {
 // process when the binary is installed (scripts/nats.sh), and then
 // BOMBER_REQUIRE_NATS=1 (CI) turns its absence into a failure.
 func backends(t *testing.T, f func(t *testing.T, nb func(t *testing.T) *natsBackend)) {
-	t.Run("embedded", func(t *testing.T) { f(t, embeddedNATS) })
+	t.Run("embedded", func(t *testing.T) { f(t, func(t *testing.T) *natsBackend { return embeddedNATS(t) }) })
 	t.Run("process", func(t *testing.T) {
 		if _, err := exec.LookPath(natsBinary()); err != nil {
 			if os.Getenv("BOMBER_REQUIRE_NATS") != "" {
@@ -68,7 +68,7 @@ func freePort(t testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-func embeddedNATS(t *testing.T) *natsBackend {
+func embeddedNATS(t testing.TB) *natsBackend {
 	t.Helper()
 	opts := &natsserver.Options{Host: "127.0.0.1", Port: freePort(t), JetStream: true, StoreDir: t.TempDir(), NoSigs: true, NoLog: true}
 	var mu sync.Mutex
@@ -162,7 +162,7 @@ func (r *records) count() int {
 
 // world is a cluster of nodes in this process sharing one NATS world.
 type world struct {
-	t     *testing.T
+	t     testing.TB
 	name  string
 	nats  *natsBackend
 	recs  *records
@@ -181,7 +181,7 @@ type testNode struct {
 // fast is the cluster's timing in tests: a node silent for 1.5 s is gone.
 var fast = Config{Heartbeat: 150 * time.Millisecond, NodeTTL: 1500 * time.Millisecond, LeaderTTL: 700 * time.Millisecond}
 
-func newWorld(t *testing.T, nb *natsBackend, nodes int) *world {
+func newWorld(t testing.TB, nb *natsBackend, nodes int) *world {
 	t.Helper()
 	w := &world{t: t, name: fmt.Sprintf("t%d", time.Now().UnixNano()%1e9), nats: nb, recs: newRecords()}
 	t.Cleanup(func() {
@@ -276,7 +276,7 @@ func (w *world) addrs() []string {
 // proxy forwards TCP to NATS; cut drops every connection through it and
 // refuses new ones until heal, as a network partition would.
 type proxy struct {
-	t      *testing.T
+	t      testing.TB
 	l      net.Listener
 	url    string
 	target string
@@ -285,7 +285,7 @@ type proxy struct {
 	cutOff bool
 }
 
-func newProxy(t *testing.T, target string) *proxy {
+func newProxy(t testing.TB, target string) *proxy {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -106,7 +106,7 @@ func (c *ExtClient) Send(t segment.Type, body []byte) {
 // connected to addrs[i%len(addrs)] and a watcher ("Cindy") to the next
 // address, and checks that every seat and the watcher see the end. The
 // users' password is 123.
-func PlayTable(t *testing.T, addrs []string, spec rules.Spec, kvs []segment.KV, users []string, seed int) {
+func PlayTable(t testing.TB, addrs []string, spec rules.Spec, kvs []segment.KV, users []string, seed int) {
 	msgs := make(chan ExtMsg, 4096)
 	var seats []*ExtClient
 	for i, u := range users {
