@@ -222,7 +222,7 @@ func (w *world) start(name string) *testNode {
 	scfg := server.Config{
 		Hub: statemachine.Config{Games: statemachine.Catalogue(), LoginTimeout: time.Minute, ResumeGrace: 20 * time.Second,
 			LoginFailures: 3, LoginWindow: time.Minute, LoginLockout: time.Minute},
-		Check: replay.DemoAccounts().Check, Record: w.recs.record, Logger: cfg.Logger, TickEvery: 20 * time.Millisecond, Log: n,
+		Check: accounts().Check, Record: w.recs.record, Logger: cfg.Logger, TickEvery: 20 * time.Millisecond, Log: n,
 	}
 	tr, err := server.NewReactor(scfg)
 	if err != nil {
@@ -339,4 +339,15 @@ func (p *proxy) heal() {
 func (p *proxy) close() {
 	p.cut()
 	p.l.Close()
+}
+
+// secretPassword is Horatio's: long enough that finding it in the log is
+// no accident.
+const secretPassword = "correct-horse-battery-staple"
+
+// accounts are the demo accounts (password 123) and Horatio.
+func accounts() replay.Accounts {
+	a := replay.DemoAccounts()
+	a["Horatio"] = secretPassword
+	return a
 }

@@ -1,12 +1,16 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
 	"math/rand/v2"
 	"net"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/bomber-game/bomber/client"
 	"github.com/bomber-game/bomber/client/clientbot"
@@ -162,13 +166,19 @@ func TestLoginThrottlingAcrossNodes(t *testing.T) {
 // returns the PasswdResp code.
 func login(t *testing.T, addr, password string) byte {
 	t.Helper()
+	return loginAs(t, addr, "Albert", password)
+}
+
+// loginAs logs user in on addr and returns the PasswdResp code.
+func loginAs(t *testing.T, addr, user, password string) byte {
+	t.Helper()
 	nc, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer nc.Close()
 	nc.SetDeadline(time.Now().Add(20 * time.Second))
-	nc.Write(segment.Name(segment.Info, "Albert").AppendTo(nil))
+	nc.Write(segment.Name(segment.Info, user).AppendTo(nil))
 	nc.Write(segment.Name(segment.Passwd, password).AppendTo(nil))
 	var d segment.Decoder
 	for {
@@ -218,6 +228,54 @@ func TestReloadReachesTheWorld(t *testing.T) {
 		}
 		if code := login(t, w.nodes[2].addr, "123"); code != 4 {
 			t.Fatalf("the right password after one failure with login_failures 1: code %d, want 4 (locked out)", code)
+		}
+	})
+}
+
+// TestPasswordsStayOffTheLog: the shared log (kept on disk, readable by
+// anyone with NATS access) never holds a password, right or wrong, while
+// the logins still work on every node.
+func TestPasswordsStayOffTheLog(t *testing.T) {
+	backends(t, func(t *testing.T, nb func(t *testing.T) *natsBackend) {
+		ns := nb(t)
+		w := newWorld(t, ns, 2)
+		if code := loginAs(t, w.nodes[0].addr, "Horatio", secretPassword[:20]); code != 3 {
+			t.Fatalf("a wrong password: code %d, want 3", code)
+		}
+		if code := loginAs(t, w.nodes[1].addr, "Horatio", secretPassword); code != 1 {
+			t.Fatalf("the right password: code %d, want 1", code)
+		}
+		nc, err := nats.Connect(ns.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer nc.Close()
+		js, _ := jetstream.New(nc)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		st, err := js.Stream(ctx, StreamName(w.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := st.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := 0
+		for seq := uint64(1); seq <= info.State.LastSeq; seq++ {
+			m, err := st.GetMsg(ctx, seq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bytes.Contains(m.Data, []byte(secretPassword[:20])) {
+				t.Fatalf("log entry %d holds the password: %q", seq, m.Data)
+			}
+			if bytes.Contains(m.Data, []byte("Horatio")) {
+				names++
+			}
+		}
+		if names < 2 {
+			t.Fatalf("the user name is in %d log entries: not the log the logins went through", names)
 		}
 	})
 }

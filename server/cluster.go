@@ -122,6 +122,63 @@ type clusterState struct {
 	leader   bool
 	lastTick int64
 	left     bool // this node said goodbye: it applies nothing more
+	// Passwords never go into the log (it is kept on disk, and NATS
+	// readers could read them): a Passwd segment goes in with a stand-in,
+	// and the node that read it swaps the password back into the account
+	// check its copy of the hub asks for.
+	secrets   map[string]string
+	byConn    map[statemachine.ConnID][]string
+	secretSeq uint64
+}
+
+// maxSecrets bounds the passwords kept for one connection (a client that
+// sends passwords the hub ignores must not grow the map).
+const maxSecrets = 4
+
+// standIn replaces a Passwd segment's password by a stand-in, remembering
+// the password for the account check.
+func (e *engine) standIn(c statemachine.ConnID, seg segment.Segment) segment.Segment {
+	cs := e.cl
+	cs.secretSeq++
+	tok := fmt.Sprintf("\x00%x", cs.secretSeq)
+	cs.secrets[tok] = string(seg.Payload())
+	toks := append(cs.byConn[c], tok)
+	if len(toks) > maxSecrets {
+		delete(cs.secrets, toks[0])
+		toks = toks[1:]
+	}
+	cs.byConn[c] = toks
+	out, err := segment.Raw(seg.Type, []byte(tok))
+	if err != nil {
+		return seg // cannot happen: a stand-in is shorter than any payload limit
+	}
+	return out
+}
+
+// secret is the password a stand-in stands for (used once).
+func (e *engine) secret(c statemachine.ConnID, tok string) string {
+	cs := e.cl
+	pw, ok := cs.secrets[tok]
+	if !ok {
+		return tok
+	}
+	delete(cs.secrets, tok)
+	toks := cs.byConn[c]
+	if i := slices.Index(toks, tok); i >= 0 {
+		cs.byConn[c] = slices.Delete(toks, i, i+1)
+	}
+	return pw
+}
+
+// forgetSecrets drops the passwords kept for connection c.
+func (e *engine) forgetSecrets(c statemachine.ConnID) {
+	if e.cl == nil {
+		return
+	}
+	for _, tok := range e.cl.byConn[c] {
+		delete(e.cl.secrets, tok)
+	}
+	delete(e.cl.byConn, c)
 }
 
 type botKey struct {
@@ -155,7 +212,8 @@ func (r *replayEntropy) Read(p []byte) (int, error) {
 func (e *engine) clustered() {
 	l := e.cfg.Log
 	cs := &clusterState{log: l, inc: l.Incarnation(), seeds: e.cfg.Hub.Entropy,
-		dead: map[uint32]bool{}, incs: map[uint32]bool{}, asked: map[uint32]bool{}, bots: map[botKey]statemachine.BotRequest{}}
+		dead: map[uint32]bool{}, incs: map[uint32]bool{}, asked: map[uint32]bool{}, bots: map[botKey]statemachine.BotRequest{},
+		secrets: map[string]string{}, byConn: map[statemachine.ConnID][]string{}}
 	if cs.seeds == nil {
 		cs.seeds = rand.Reader
 	}
@@ -218,6 +276,9 @@ func (e *engine) inReceive(now int64, c statemachine.ConnID, seg segment.Segment
 		e.hub.Receive(now, c, seg)
 		return
 	}
+	if seg.Type == segment.Passwd {
+		seg = e.standIn(c, seg)
+	}
 	b := e.begin(now, inReceive)
 	b = binary.AppendUvarint(b, uint64(c))
 	e.cl.out = seg.AppendTo(b)
@@ -228,6 +289,7 @@ func (e *engine) inClosed(now int64, c statemachine.ConnID) {
 		e.hub.Closed(now, c)
 		return
 	}
+	e.forgetSecrets(c)
 	e.cl.out = binary.AppendUvarint(e.begin(now, inClosed), uint64(c))
 }
 
@@ -379,7 +441,7 @@ func (e *engine) applyBatch(b []byte) error {
 		return fmt.Errorf("%w: version", errBadEntry)
 	}
 	r := &logReader{b: b[1:]}
-	origin := uint32(r.uvarint())
+	r.uvarint() // the origin's incarnation: for people reading the log
 	seed := r.bytes(32)
 	base := r.varint()
 	if r.err != nil {
@@ -451,7 +513,6 @@ func (e *engine) applyBatch(b []byte) error {
 		default:
 			r.fail(fmt.Sprintf("input kind %d", kind[0]))
 		}
-		_ = origin
 	}
 	cs.chacha.r = nil
 	return r.err
@@ -491,6 +552,8 @@ func (e *engine) applyGone(now int64, inc uint32) {
 		c.link.kill()
 	}
 	cs.out = cs.out[:0]
+	clear(cs.secrets)
+	clear(cs.byConn)
 	inc, err := cs.log.Renew()
 	if err != nil {
 		e.log.Error("no new incarnation; this node cannot take connections", zap.Error(err))

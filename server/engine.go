@@ -382,6 +382,7 @@ func (e *engine) act() {
 				delete(e.conns, id)
 				delete(e.partial, c)
 				e.cancelChecks(c)
+				e.forgetSecrets(c.id)
 				e.obs.ConnClosed(ReasonServer)
 				if e.cfg.Tap != nil {
 					e.cfg.Tap.Closed(c.id, true)
@@ -391,6 +392,9 @@ func (e *engine) act() {
 		}
 		for _, ch := range b.Checks {
 			c := e.conns[ch.Conn]
+			if e.cl != nil && ch.Kind == statemachine.Verify && c != nil {
+				ch.Password = e.secret(ch.Conn, ch.Password) // the log had a stand-in
+			}
 			switch {
 			case !e.local(ch.Conn):
 				// the node that has the connection asks the store
