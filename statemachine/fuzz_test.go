@@ -150,7 +150,8 @@ func FuzzHub(f *testing.F) {
 					bots = append(bots[:k], bots[k+1:]...)
 					if a, err := statemachine.RunBot(b); err == nil {
 						if arg%7 == 0 {
-							a.Seq++ // late or wrong
+							a.Seq++ // late or wrong: the request stays unanswered
+							bots = append(bots, b)
 						}
 						h.BotMove(now, a)
 					}
@@ -281,6 +282,14 @@ func FuzzHub(f *testing.F) {
 				h.Tick(quiet)
 				if rd := h.Ready(); !rd.Empty() {
 					t.Fatalf("step %d: a tick at %d, before the next deadline, did %+v", i/3, quiet, *rd)
+				}
+			}
+			// what a new leader asks again is what was asked and not answered
+			for _, pb := range h.PendingBots(nil) {
+				if !slices.ContainsFunc(bots, func(b statemachine.BotRequest) bool {
+					return b.Table == pb.Table && b.Seat == pb.Seat && b.Seq == pb.Seq && b.Game == pb.Game && b.Seed == pb.Seed
+				}) {
+					t.Fatalf("step %d: PendingBots lists %+v, which was never asked or was answered", i/3, pb)
 				}
 			}
 		}

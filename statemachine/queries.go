@@ -1,5 +1,10 @@
 package statemachine
 
+import (
+	"maps"
+	"slices"
+)
+
 // NextDeadline is the earliest time at which Tick would do something, and
 // false when nothing waits for time. A cluster's leader asks it before it
 // puts a tick in the shared log, so an idle world adds nothing to the log.
@@ -53,3 +58,21 @@ func (h *Hub) IsOnline(user string) bool { return h.users[user] != nil }
 
 // Known reports whether connection c is open in the hub.
 func (h *Hub) Known(c ConnID) bool { return h.sessions[c] != nil }
+
+// PendingBots appends the bot requests the hub asked for and has not had
+// answered (a shell that takes over from another, as a cluster's new
+// leader after a restore, asks them again; late answers are ignored).
+func (h *Hub) PendingBots(buf []BotRequest) []BotRequest {
+	for _, id := range slices.Sorted(maps.Keys(h.tables)) {
+		t := h.tables[id]
+		if t.phase != phasePlaying {
+			continue
+		}
+		for _, p := range t.game.ToMove(h.toMove[:0]) {
+			if sl := &t.seats[p]; (sl.bot || sl.auto) && sl.asked == t.seq+1 {
+				buf = append(buf, h.botRequest(t, p))
+			}
+		}
+	}
+	return buf
+}

@@ -167,10 +167,15 @@ func (h *Hub) askBots(t *table) {
 			continue
 		}
 		sl.asked = t.seq + 1
-		seed := uint64(t.seed[0]) | uint64(t.seed[1])<<8 | uint64(t.seed[2])<<16 | uint64(t.seed[3])<<24
-		h.ready.Bots = append(h.ready.Bots, BotRequest{Table: t.id, Seat: p, Seq: t.seq, Game: t.kind.Spec.Name,
-			View: rules.SeatOf(t.game, p), Seed: seed ^ uint64(t.seq)<<32 ^ uint64(p)})
+		h.ready.Bots = append(h.ready.Bots, h.botRequest(t, p))
 	}
+}
+
+// botRequest asks for seat p's move at t as it stands.
+func (h *Hub) botRequest(t *table, p rules.Player) BotRequest {
+	seed := uint64(t.seed[0]) | uint64(t.seed[1])<<8 | uint64(t.seed[2])<<16 | uint64(t.seed[3])<<24
+	return BotRequest{Table: t.id, Seat: p, Seq: t.seq, Game: t.kind.Spec.Name,
+		View: rules.SeatOf(t.game, p), Seed: seed ^ uint64(t.seq)<<32 ^ uint64(p)}
 }
 
 // BotMove delivers a bot's move. A move for a table that moved on, closed,
