@@ -117,8 +117,7 @@ type clusterState struct {
 	dead     map[uint32]bool // incarnations declared gone (from the log)
 	incs     map[uint32]bool // incarnations that opened connections and are not gone
 	asked    map[uint32]bool // incarnations this leader asked the log to declare gone
-	bots     map[botKey]statemachine.BotRequest
-	recs     []keyedRecord // records of the last minutes, for a new leader
+	recs     []keyedRecord   // records of the last minutes, for a new leader
 	leader   bool
 	lastTick int64
 	left     bool // this node said goodbye: it applies nothing more
@@ -181,11 +180,6 @@ func (e *engine) forgetSecrets(c statemachine.ConnID) {
 	delete(e.cl.byConn, c)
 }
 
-type botKey struct {
-	table uint32
-	seat  rules.Player
-}
-
 type keyedRecord struct {
 	key string
 	r   record.Game
@@ -212,7 +206,7 @@ func (r *replayEntropy) Read(p []byte) (int, error) {
 func (e *engine) clustered() {
 	l := e.cfg.Log
 	cs := &clusterState{log: l, inc: l.Incarnation(), seeds: e.cfg.Hub.Entropy,
-		dead: map[uint32]bool{}, incs: map[uint32]bool{}, asked: map[uint32]bool{}, bots: map[botKey]statemachine.BotRequest{},
+		dead: map[uint32]bool{}, incs: map[uint32]bool{}, asked: map[uint32]bool{},
 		secrets: map[string]string{}, byConn: map[statemachine.ConnID][]string{}}
 	if cs.seeds == nil {
 		cs.seeds = rand.Reader
@@ -595,11 +589,7 @@ func (e *engine) becameLeader() {
 	cs := e.cl
 	e.log.Info("this node now does the cluster's chores (leader)")
 	clear(cs.asked)
-	for k, req := range cs.bots {
-		if seq, ok := e.hub.TableSeq(k.table); !ok || seq != req.Seq {
-			delete(cs.bots, k)
-			continue
-		}
+	for _, req := range e.hub.PendingBots(nil) {
 		if !e.bots.ask(req) {
 			e.botAnswer(fallbackMove(req))
 		}
@@ -609,22 +599,16 @@ func (e *engine) becameLeader() {
 	}
 }
 
-// clusterBots remembers bot requests (a new leader asks them again) and
-// asks them when this node is the leader.
+// clusterBots asks for computer players' moves when this node is the
+// leader (a new leader asks again what is pending: becameLeader).
 func (e *engine) clusterBots(reqs []statemachine.BotRequest) {
-	cs := e.cl
+	if !e.cl.leader {
+		return
+	}
 	for _, req := range reqs {
-		cs.bots[botKey{req.Table, req.Seat}] = req
-		if cs.leader && !e.bots.ask(req) {
+		if !e.bots.ask(req) {
 			e.log.Warn("bot queue full; playing a random legal move", zap.String("game", req.Game))
 			e.botAnswer(fallbackMove(req))
-		}
-	}
-	if len(cs.bots) > 2*len(reqs)+64 { // forget tables that moved on
-		for k, req := range cs.bots {
-			if seq, ok := e.hub.TableSeq(k.table); !ok || seq != req.Seq {
-				delete(cs.bots, k)
-			}
 		}
 	}
 }
