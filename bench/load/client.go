@@ -54,6 +54,7 @@ type client struct {
 	playing bool
 	pending []byte // read during login, not decoded yet
 	invites int    // invitations answered other than "accepted"
+	drawn   bool   // relay mode: my Board for the next game is sent
 }
 
 // errStop: the fleet is closing; not a failure.
@@ -103,8 +104,18 @@ func (c *client) login(ctx context.Context, sem chan struct{}) error {
 	}
 	c.conn = conn
 	conn.SetDeadline(time.Now().Add(f.cfg.LoginTimeout))
-	c.out = segment.Name(segment.Info, c.name).AppendTo(c.out[:0])
-	c.out = segment.Name(segment.Passwd, f.cfg.Password).AppendTo(c.out)
+	if f.cfg.Relay {
+		// the relay pairs the two connections that name the same game (the
+		// inviter's name) and answers PasswdResp(1): see package bench/relay
+		key := c.name
+		if c.role == invitee {
+			key = c.partner
+		}
+		c.out = segment.Name(segment.Info, key).AppendTo(c.out[:0])
+	} else {
+		c.out = segment.Name(segment.Info, c.name).AppendTo(c.out[:0])
+		c.out = segment.Name(segment.Passwd, f.cfg.Password).AppendTo(c.out)
+	}
 	if _, err := conn.Write(c.out); err != nil {
 		conn.Close()
 		return fmt.Errorf("%s: login: %w", c.name, err)
@@ -217,6 +228,15 @@ func (c *client) handle(seg *segment.Segment) bool {
 		if err != nil {
 			return false
 		}
+		if f.cfg.Relay && !c.drawn {
+			// the partner has started a game: answer with my board, as the
+			// invitee's RecvInvit answer would
+			c.out = c.draw(c.out[:0])
+			if !c.write() {
+				return false
+			}
+		}
+		c.drawn = false // the next game needs a new board
 		c.theirs, c.hits, c.hitMe, c.next, c.playing = cells, 0, 0, 0, true
 		for i := range c.order {
 			c.order[i] = uint8(i)
@@ -239,7 +259,7 @@ func (c *client) handle(seg *segment.Segment) bool {
 			return c.guess()
 		}
 	case segment.GameOver:
-		c.playing = false
+		c.playing, c.drawn = false, false
 		f.st.gameOver(c.i)
 		if c.role == inviter {
 			return c.invite()
@@ -253,8 +273,24 @@ func (c *client) invite() bool {
 	if c.f.stopping.Load() {
 		return false
 	}
-	c.out = segment.Name(segment.SendInvit, c.partner).AppendTo(c.out[:0])
+	c.out = c.appendInvite(c.out[:0])
 	return c.write()
+}
+
+// appendInvite appends what starts the next game: SendInvit, or with a
+// relay (which knows no invitation) my board at once.
+func (c *client) appendInvite(out []byte) []byte {
+	if c.f.cfg.Relay {
+		return c.draw(out)
+	}
+	return segment.Name(segment.SendInvit, c.partner).AppendTo(out)
+}
+
+// draw picks my board for the next game and appends it.
+func (c *client) draw(out []byte) []byte {
+	b := c.f.boards[c.rng.IntN(len(c.f.boards))]
+	c.mine, c.drawn = b.cells, true
+	return b.seg.AppendTo(out)
 }
 
 // guess sends my next guess: at once in closed loop, at its slot on the
@@ -288,10 +324,14 @@ func (c *client) guess() bool {
 		c.hits++
 	}
 	if c.hits == planeCells || c.next == len(c.order) {
-		// this guess wins (the server tells only the loser)
+		// This guess wins. The reference client then sends GameOver, and
+		// the reference server (like the relay) only forwards it: without
+		// it the loser would wait for the next guess forever. bomberd judges
+		// the game itself, tells the loser, and ignores this one.
 		c.playing = false
+		c.out = segment.Empty(segment.GameOver).AppendTo(c.out)
 		if c.role == inviter && !f.stopping.Load() {
-			c.out = segment.Name(segment.SendInvit, c.partner).AppendTo(c.out)
+			c.out = c.appendInvite(c.out)
 		}
 	}
 	return c.write()

@@ -22,6 +22,10 @@ type Config struct {
 	LoginTimeout time.Duration // dial plus login, per connection; 0: 60s
 	Concurrency  int           // logins in flight at once; 0: 256
 	Seed         uint64        // boards and guess orders
+	// Relay: the server is the minimal relay of bench/relay, not bomberd:
+	// each client sends only Info(its game's inviter) to be paired, and
+	// games start by exchanging boards instead of invitations.
+	Relay bool
 }
 
 // Name is the user name of client i: u000000, u000001, ...

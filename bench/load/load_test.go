@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bomber-game/bomber/bench/load"
+	"github.com/bomber-game/bomber/bench/relay"
 	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/server/servertest"
@@ -114,6 +115,55 @@ func TestFleetPlaysWholeGames(t *testing.T) {
 				if max := tc.rate*elapsed*1.1 + 8; float64(n) > max {
 					t.Errorf("open loop relayed %d guesses in %.2fs, more than %.0f", n, elapsed, max)
 				}
+			}
+		})
+	}
+}
+
+// startRelay runs the minimal relay of bench/relay on loopback.
+func startRelay(t *testing.T) string {
+	t.Helper()
+	r, err := relay.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- r.Serve() }()
+	t.Cleanup(func() {
+		r.Close()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	return r.Addr()
+}
+
+// TestFleetAgainstRelay: against a server that judges nothing and only
+// forwards bytes (as the reference server forwards GameOver), games end
+// only because the winner says so, and a new one starts each time.
+func TestFleetAgainstRelay(t *testing.T) {
+	for _, rate := range []float64{0, 2000} {
+		t.Run(map[bool]string{true: "open", false: "closed"}[rate > 0], func(t *testing.T) {
+			addr := startRelay(t)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			f := load.New(load.Config{Addr: addr, Relay: true, Seed: 1})
+			defer f.Close(10 * time.Second)
+			f.Record(true)
+			if err := f.Games(ctx, 0, 4); err != nil {
+				t.Fatal(err)
+			}
+			f.SetRate(rate)
+			waitFor(t, 15*time.Second, "12 finished games", func() bool { return f.Counters().Games >= 12 })
+			c := f.Counters()
+			if c.Logins != 8 {
+				t.Errorf("logins = %d, want 8", c.Logins)
+			}
+			if c.Relayed < 12*59 {
+				t.Errorf("%d relayed guesses for %d games; a game has at least 59", c.Relayed, c.Games)
+			}
+			if lat := load.Summarise(f.TakeLatency()); lat.Count == 0 || lat.P50 <= 0 {
+				t.Errorf("latencies %+v", lat)
 			}
 		})
 	}
