@@ -121,6 +121,15 @@ func capCounts(xs []int, max int, cut *[]string) []int {
 }
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "relay" {
+		// `bomber-bench relay ADDR`: the floor as its own process, so the
+		// driver can pin it and read its CPU time like bomberd's
+		if err := serveRelay(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, "bench relay:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	o := readOptions()
 	if o.pin && os.Getenv("BENCH_PINNED") == "" {
 		if ts, err := exec.LookPath("taskset"); err == nil {

@@ -55,6 +55,8 @@ type client struct {
 	pending []byte // read during login, not decoded yet
 	invites int    // invitations answered other than "accepted"
 	drawn   bool   // relay mode: my Board for the next game is sent
+	fd      int    // poll mode: the socket, owned by loop; -1 otherwise
+	loop    *poller
 }
 
 // errStop: the fleet is closing; not a failure.
@@ -67,6 +69,11 @@ func (c *client) run(ctx context.Context, sem chan struct{}, done chan<- error) 
 	done <- err
 	if err != nil {
 		return
+	}
+	if c.role != idle && c.f.pollers != nil {
+		if err := c.f.adopt(c); err == nil {
+			return // the poll loop plays from here
+		}
 	}
 	defer c.conn.Close()
 	if c.role == idle {
@@ -216,6 +223,10 @@ func (c *client) handle(seg *segment.Segment) bool {
 		if code, _ := seg.Code(); code != 1 {
 			// the partner is not idle yet (it has not read its GameOver)
 			c.invites++
+			if c.loop != nil {
+				c.loop.after(f.now()+int64(time.Millisecond), c, timerInvite)
+				return true
+			}
 			time.Sleep(time.Millisecond)
 			return c.invite()
 		}
@@ -313,9 +324,22 @@ func (c *client) guess() bool {
 		intended = slot
 		c.g.slot.Store(slot + iv)
 		if d := intended - now; d > 0 {
+			if c.loop != nil {
+				c.loop.after(intended, c, timerGuess)
+				return true
+			}
+			// time.Sleep wakes up to a millisecond late when the runtime
+			// waits in epoll_wait (millisecond timeouts): the poll loop's
+			// timerfd does not
 			time.Sleep(time.Duration(d))
 		}
 	}
+	return c.send(intended)
+}
+
+// send writes my next guess, intended at the given fleet time.
+func (c *client) send(intended int64) bool {
+	f := c.f
 	cell := c.order[c.next]
 	c.next++
 	c.g.sent.Store(intended)
@@ -338,6 +362,9 @@ func (c *client) guess() bool {
 }
 
 func (c *client) write() bool {
+	if c.loop != nil {
+		return c.loop.write(c.fd, c.out) == nil
+	}
 	_, err := c.conn.Write(c.out)
 	return err == nil
 }

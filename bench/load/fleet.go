@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,6 +27,11 @@ type Config struct {
 	// each client sends only Info(its game's inviter) to be paired, and
 	// games start by exchanging boards instead of invitations.
 	Relay bool
+	// Goroutines plays each game connection on its own goroutine with
+	// blocking reads and time.Sleep, as the load generator did before its
+	// poll loops (kept to compare; see poll_linux.go). WebSocket clients
+	// always do.
+	Goroutines bool
 }
 
 // Name is the user name of client i: u000000, u000001, ...
@@ -49,6 +55,10 @@ type Fleet struct {
 	conns   []net.Conn
 	stopped bool
 	wg      sync.WaitGroup
+
+	pollOnce sync.Once
+	pollErr  error
+	pollers  []*poller // the poll loops game clients move to after login; nil: goroutines
 }
 
 // New returns an empty fleet.
@@ -81,7 +91,7 @@ func (f *Fleet) track(c *client, conn net.Conn) bool {
 }
 
 func (f *Fleet) newClient(i int, r role) *client {
-	return &client{f: f, i: i, name: Name(i), role: r, rng: rand.New(rand.NewPCG(f.cfg.Seed, f.seq.Add(1)))}
+	return &client{f: f, i: i, name: Name(i), role: r, fd: -1, rng: rand.New(rand.NewPCG(f.cfg.Seed, f.seq.Add(1)))}
 }
 
 // launch starts the clients and waits until each has logged in or failed;
@@ -122,6 +132,14 @@ func (f *Fleet) Idle(ctx context.Context, first, n, concurrency int) error {
 // invites the odd one) and starts their games; it returns once every client
 // has logged in (the inviters log in after their partners, then invite).
 func (f *Fleet) Games(ctx context.Context, first, games int) error {
+	if !f.cfg.Goroutines && f.cfg.WS == "" {
+		// one loop per CPU the runtime may use: with GOMAXPROCS 1 (the
+		// pinned bench) the whole fleet's games are one thread
+		f.pollOnce.Do(func() { f.pollErr = f.startPollers(runtime.GOMAXPROCS(0)) })
+		if f.pollErr != nil {
+			return f.pollErr
+		}
+	}
 	invitees := make([]*client, games)
 	inviters := make([]*client, games)
 	for k := range games {
@@ -170,6 +188,8 @@ func (f *Fleet) Close(timeout time.Duration) error {
 	for _, c := range conns {
 		c.Close()
 	}
+	f.pollOnce.Do(func() {}) // no loop starts from now on
+	f.stopPollers()
 	done := make(chan struct{})
 	go func() { f.wg.Wait(); close(done) }()
 	select {
