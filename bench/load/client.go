@@ -78,9 +78,10 @@ func (c *client) run(ctx context.Context, sem chan struct{}, done chan<- error) 
 	defer c.conn.Close()
 	if c.role == idle {
 		io.Copy(io.Discard, c.conn)
-		return
+	} else {
+		c.play()
 	}
-	c.play()
+	c.ended()
 }
 
 func (c *client) login(ctx context.Context, sem chan struct{}) error {
@@ -166,6 +167,13 @@ func (c *client) login(ctx context.Context, sem chan struct{}) error {
 			c.buf, c.pending = nil, nil
 		}
 		return nil
+	}
+}
+
+// ended counts the connection as lost unless the fleet is what ended it.
+func (c *client) ended() {
+	if !c.f.stopping.Load() {
+		c.f.st.lost(c.i)
 	}
 }
 

@@ -66,22 +66,28 @@ func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) 
 
 func TestFleetPlaysWholeGames(t *testing.T) {
 	for _, tc := range []struct {
-		transport string
-		rate      float64 // guesses per second over all games; 0 closed loop
+		transport  string
+		rate       float64 // guesses per second over all games; 0 closed loop
+		goroutines bool    // the goroutine-per-connection client instead of poll loops
 	}{
-		{"reactor", 0},
-		{"net", 0},
-		{"reactor", 2000},
+		{"reactor", 0, false},
+		{"net", 0, false},
+		{"reactor", 2000, false},
+		{"reactor", 0, true},
+		{"reactor", 2000, true},
 	} {
 		name := tc.transport + "/closed"
 		if tc.rate > 0 {
 			name = tc.transport + "/open"
 		}
+		if tc.goroutines {
+			name += "/goroutines"
+		}
 		t.Run(name, func(t *testing.T) {
 			addr := startServer(t, tc.transport)
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			f := load.New(load.Config{Addr: addr, Sources: []string{"127.0.0.1", "127.0.0.2"}, Seed: 1})
+			f := load.New(load.Config{Addr: addr, Sources: []string{"127.0.0.1", "127.0.0.2"}, Seed: 1, Goroutines: tc.goroutines})
 			defer f.Close(10 * time.Second)
 			t0 := time.Now()
 			if err := f.Idle(ctx, 100, 3, 0); err != nil {
@@ -101,6 +107,9 @@ func TestFleetPlaysWholeGames(t *testing.T) {
 			t.Logf("%d games, %d relayed in %.2fs", c.Games, c.Relayed, elapsed)
 			if c.Logins != 11 {
 				t.Errorf("logins = %d, want 11", c.Logins)
+			}
+			if c.Closed != 0 {
+				t.Errorf("%d connections ended by the server during the run", c.Closed)
 			}
 			if c.Relayed < 12*59 {
 				t.Errorf("%d relayed guesses for %d games; a game has at least 59", c.Relayed, c.Games)
@@ -183,6 +192,24 @@ func TestFleetOverWebSocket(t *testing.T) {
 	if c := f.Counters(); c.Relayed < 4*59 {
 		t.Errorf("%d relayed guesses for %d games; a game has at least 59", c.Relayed, c.Games)
 	}
+}
+
+// TestServerLimitIsCounted: when the server closes players for sending too
+// fast (bomberd's per-connection segment rate limit, on by default), the
+// fleet counts the connections it lost, so a bench that forgot to lift the
+// limit cannot pass for a measurement.
+func TestServerLimitIsCounted(t *testing.T) {
+	cfg := serverConfig()
+	cfg.Hub.SegmentRate, cfg.Hub.SegmentBurst = 50, 10
+	addr, _ := servertest.Start(t, cfg, true)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	f := load.New(load.Config{Addr: addr, Seed: 1})
+	defer f.Close(10 * time.Second)
+	if err := f.Games(ctx, 0, 2); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 15*time.Second, "a player closed by the rate limit", func() bool { return f.Counters().Closed > 0 })
 }
 
 func TestLoginFailureIsReported(t *testing.T) {

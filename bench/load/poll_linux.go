@@ -234,6 +234,7 @@ func (p *poller) drop(c *client) {
 	unix.Close(c.fd)
 	delete(p.clients, c.fd)
 	c.fd = -1
+	c.ended()
 }
 
 // after schedules c's timer of the given kind at fleet time at.

@@ -23,7 +23,8 @@ type shard struct {
 	relayed int64 // guesses read by the opponent
 	games   int64 // games finished (counted by the loser, who is told)
 	logins  int64
-	_       [40]byte // keep shards on separate cache lines
+	closed  int64    // connections the server ended while the fleet ran
+	_       [32]byte // keep shards on separate cache lines
 }
 
 // stats is the fleet's counters and latency histograms.
@@ -64,6 +65,13 @@ func (s *stats) gameOver(i int) {
 	sh.mu.Unlock()
 }
 
+func (s *stats) lost(i int) {
+	sh := &s.shards[i%shardCount]
+	sh.mu.Lock()
+	sh.closed++
+	sh.mu.Unlock()
+}
+
 func (s *stats) loggedIn(i int) {
 	sh := &s.shards[i%shardCount]
 	sh.mu.Lock()
@@ -76,11 +84,15 @@ type Counters struct {
 	Relayed int64 // guesses read by the opponent
 	Games   int64 // games finished
 	Logins  int64 // successful logins
+	// Closed counts logged-in connections that ended before the fleet
+	// closed them: the server hung up (a limit, a crash) or a client saw a
+	// protocol error. A measurement with any is cut short.
+	Closed int64
 }
 
 // Sub is c minus an earlier snapshot.
 func (c Counters) Sub(o Counters) Counters {
-	return Counters{c.Relayed - o.Relayed, c.Games - o.Games, c.Logins - o.Logins}
+	return Counters{c.Relayed - o.Relayed, c.Games - o.Games, c.Logins - o.Logins, c.Closed - o.Closed}
 }
 
 func (s *stats) counters() Counters {
@@ -91,6 +103,7 @@ func (s *stats) counters() Counters {
 		c.Relayed += sh.relayed
 		c.Games += sh.games
 		c.Logins += sh.logins
+		c.Closed += sh.closed
 		sh.mu.Unlock()
 	}
 	return c
