@@ -48,11 +48,11 @@ type options struct {
 	transports []string
 	bomberd    string
 	pin        bool
-	fdLimit    int      // RLIMIT_NOFILE when it could not be raised
-	cut        []string // counts lowered to fit fdLimit
-	attempts   int      // tries per phase
-	slow       float64  // login timeouts are multiplied by this (load, BENCH_TIMEOUT_SCALE)
-	floor      bool     // run the minimal relay too and print ratios to it
+	fdLimit    int       // RLIMIT_NOFILE when it could not be raised
+	cut        []string  // counts lowered to fit fdLimit
+	attempts   int       // tries per phase
+	slow       float64   // login timeouts are multiplied by this (load, BENCH_TIMEOUT_SCALE)
+	floor      bool      // run the minimal relay too and print ratios to it
 	rates      []float64 // the fixed open-loop rates of the latency series
 	clientCmp  bool      // compare the poll-loop client with the goroutine client on the relay
 	reference  []string  // the reference server's command line (BENCH_REFERENCE), none: not run
