@@ -275,6 +275,9 @@ func run(o options) (err error) {
 	if g := 2*maxOf(o.games) + o.storm; g > need {
 		need = g
 	}
+	if o.tables > 0 {
+		need = max(need, tableUsers(o.tables))
+	}
 	note("creating %d users", need)
 	t0 := time.Now()
 	db, err := makeUsers(ctx, tmp, need)
