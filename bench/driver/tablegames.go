@@ -235,7 +235,7 @@ type tableGame struct {
 	sent  []time.Time // when each Move was written, in order
 	by    []int       // and from which connection
 	stop  chan struct{}
-	base  uint32      // seq of the first Moved
+	base  uint32 // seq of the first Moved
 	based bool
 }
 
