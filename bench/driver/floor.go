@@ -14,8 +14,9 @@ import (
 // latencies from each guess's intended send time.
 type latRun struct {
 	load.Latency
-	rate     float64 // asked, guesses per second
-	achieved float64 // relayed per second
+	rate     float64      // asked, guesses per second
+	achieved float64      // relayed per second
+	late     load.Latency // how late the load generator sent each guess
 	hist     *hdrhistogram.Histogram
 }
 
@@ -31,7 +32,7 @@ func openLoop(f *load.Fleet, rate float64, window time.Duration) (latRun, error)
 	time.Sleep(window)
 	f.Record(false)
 	el := time.Since(t0)
-	h := f.TakeLatency()
+	h, late := f.TakeLatencies()
 	c := f.Counters().Sub(c0)
 	if c.Closed > 0 {
 		return latRun{}, fmt.Errorf("%d connections closed by the server during the window", c.Closed)
@@ -39,7 +40,7 @@ func openLoop(f *load.Fleet, rate float64, window time.Duration) (latRun, error)
 	if c.Relayed == 0 {
 		return latRun{}, fmt.Errorf("nothing relayed in %v", window)
 	}
-	return latRun{Latency: load.Summarise(h), rate: rate, achieved: float64(c.Relayed) / el.Seconds(), hist: h}, nil
+	return latRun{Latency: load.Summarise(h), late: load.Summarise(late), rate: rate, achieved: float64(c.Relayed) / el.Seconds(), hist: h}, nil
 }
 
 // clientRun is the load generator measuring the relay with one of its

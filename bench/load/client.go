@@ -351,6 +351,8 @@ func (c *client) send(intended int64) bool {
 	cell := c.order[c.next]
 	c.next++
 	c.g.sent.Store(intended)
+	// open loop: how late the client itself is, apart from the server
+	f.st.late(c.i, time.Duration(f.now()-intended), f.recording.Load() && f.interval.Load() > 0)
 	c.out = segment.NewSingle(segment.Coord{X: cell / 10, Y: cell % 10}, segment.ASCII).AppendTo(c.out[:0])
 	if c.theirs.Has(bomber.Cell(cell)) {
 		c.hits++

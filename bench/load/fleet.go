@@ -175,7 +175,15 @@ func (f *Fleet) Counters() Counters { return f.st.counters() }
 
 // TakeLatency returns the latencies recorded since the last call and
 // starts a fresh histogram.
-func (f *Fleet) TakeLatency() *hdrhistogram.Histogram { return f.st.takeHistogram() }
+func (f *Fleet) TakeLatency() *hdrhistogram.Histogram {
+	lat, _ := f.st.takeHistogram()
+	return lat
+}
+
+// TakeLatencies is TakeLatency and, in open loop, how late the clients sent
+// each guess after its intended time (1 µs when on time): the part of the
+// latency that is the load generator's own.
+func (f *Fleet) TakeLatencies() (lat, late *hdrhistogram.Histogram) { return f.st.takeHistogram() }
 
 // Close stops every client and waits (at most timeout) for them to end.
 func (f *Fleet) Close(timeout time.Duration) error {

@@ -114,9 +114,19 @@ func TestFleetPlaysWholeGames(t *testing.T) {
 			if c.Relayed < 12*59 {
 				t.Errorf("%d relayed guesses for %d games; a game has at least 59", c.Relayed, c.Games)
 			}
-			lat := load.Summarise(f.TakeLatency())
+			lh, lateh := f.TakeLatencies()
+			lat, late := load.Summarise(lh), load.Summarise(lateh)
 			if lat.Count == 0 || lat.P50 <= 0 || lat.P99 < lat.P50 || lat.Max < lat.P999 {
 				t.Errorf("latencies %+v", lat)
+			}
+			switch {
+			case tc.rate == 0 && late.Count != 0:
+				t.Errorf("closed loop has no schedule to be late for, yet %d sends were timed", late.Count)
+			case tc.rate > 0 && late.Count == 0:
+				t.Error("open loop: the client's own lateness was not recorded")
+			case late.P50 > lat.P50:
+				// a guess's latency includes how late its sender was
+				t.Errorf("the client's lateness (p50 %v) exceeds the latency it is part of (p50 %v)", late.P50, lat.P50)
 			}
 			if tc.rate > 0 {
 				// the schedule caps the rate (a little over: games restart at a random phase)

@@ -20,6 +20,7 @@ const (
 type shard struct {
 	mu      sync.Mutex
 	hist    *hdrhistogram.Histogram
+	late    *hdrhistogram.Histogram // open loop: send time minus intended send time
 	relayed int64 // guesses read by the opponent
 	games   int64 // games finished (counted by the loser, who is told)
 	logins  int64
@@ -36,6 +37,7 @@ func newStats() *stats {
 	s := &stats{}
 	for i := range s.shards {
 		s.shards[i].hist = hdrhistogram.New(minLatency, maxLatency, 3)
+		s.shards[i].late = hdrhistogram.New(minLatency, maxLatency, 3)
 	}
 	return s
 }
@@ -55,6 +57,17 @@ func (s *stats) relayed(i int, lat time.Duration, rec bool) {
 		}
 		sh.hist.RecordValue(v)
 	}
+	sh.mu.Unlock()
+}
+
+// late records how long after its intended time a guess was sent.
+func (s *stats) late(i int, d time.Duration, rec bool) {
+	if !rec {
+		return
+	}
+	sh := &s.shards[i%shardCount]
+	sh.mu.Lock()
+	sh.late.RecordValue(min(max(int64(d), minLatency), maxLatency))
 	sh.mu.Unlock()
 }
 
@@ -109,17 +122,21 @@ func (s *stats) counters() Counters {
 	return c
 }
 
-// takeHistogram merges and resets the shards' histograms.
-func (s *stats) takeHistogram() *hdrhistogram.Histogram {
-	all := hdrhistogram.New(minLatency, maxLatency, 3)
+// takeHistogram merges and resets the shards' latency histograms, and
+// returns the lateness histograms' merge too (also reset).
+func (s *stats) takeHistogram() (lat, late *hdrhistogram.Histogram) {
+	lat = hdrhistogram.New(minLatency, maxLatency, 3)
+	late = hdrhistogram.New(minLatency, maxLatency, 3)
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		all.Merge(sh.hist)
+		lat.Merge(sh.hist)
 		sh.hist.Reset()
+		late.Merge(sh.late)
+		sh.late.Reset()
 		sh.mu.Unlock()
 	}
-	return all
+	return lat, late
 }
 
 // Latency summarises a histogram.
