@@ -21,8 +21,8 @@ type shard struct {
 	mu      sync.Mutex
 	hist    *hdrhistogram.Histogram
 	late    *hdrhistogram.Histogram // open loop: send time minus intended send time
-	relayed int64 // guesses read by the opponent
-	games   int64 // games finished (counted by the loser, who is told)
+	relayed int64                   // guesses read by the opponent
+	games   int64                   // games finished (counted by the loser, who is told)
 	logins  int64
 	closed  int64    // connections the server ended while the fleet ran
 	_       [32]byte // keep shards on separate cache lines
