@@ -9,6 +9,18 @@
 //	    during a storm of 1,000 logins;
 //	(d) segments per second through the pure state machine.
 //
+// Around those (issue 20): the minimal relay of bench/relay runs the same
+// games first and every bomberd figure it also has is printed as a ratio
+// to it; open-loop latency at fixed rates (BENCH_RATES, default
+// 2000,5000,13700 guesses/s) on every server; a check of the load generator
+// itself on the relay (poll-loop against goroutine client); the five table
+// games of the extended protocol (BENCH_TABLES tables at once, default 20;
+// 0 skips); an SVG of the latency percentiles (BENCH_SVG, default
+// docs/bench-latency.svg; empty for none); and, with BENCH_REFERENCE (its
+// command line) and BENCH_REFERENCE_ADDR, the reference C++ server.
+// BENCH_NO_FLOOR=1 and BENCH_NO_CLIENT_CHECK=1 leave those out.
+// `bomber-bench relay ADDR` runs the relay alone (for bomber-load --relay).
+//
 // On a machine with two or more CPUs the daemon is pinned to CPU 0 and the
 // driver with its clients to CPU 1 (taskset), so each gets GOMAXPROCS=1.
 // Environment: BENCH_QUICK=1 (10k idle, 1k games only), BENCH_IDLE,
