@@ -69,8 +69,10 @@ web:
 test-browser:
 	$(GO) test -count=1 -v -run . ./web/browsertest
 
-# The comparison table of docs/performance.md: bomberd on the epoll reactor
-# and on the net transport side by side (BENCH_QUICK=1 for a shorter run).
+# The comparison table of docs/performance.md: the minimal relay (the floor,
+# bench/relay), bomberd on the epoll reactor and on the net transport side by
+# side, the table games, and docs/bench-latency.svg (BENCH_QUICK=1 for a
+# shorter run).
 bench:
 	$(GO) build -ldflags '$(LDFLAGS)' -o bin/bomberd ./cmd/bomberd
 	$(GO) build -o bin/bomber-bench ./bench/driver

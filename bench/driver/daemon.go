@@ -18,6 +18,19 @@ import (
 // hashEnv is the cheap argon2id cost every benchmark daemon runs with:
 // password hashing is not what is measured (except in the login storm,
 // which states these parameters).
+// limitEnv is every bomberd limit a bench run changes, and why (printed
+// under the table). Each would otherwise close the load generator's clients
+// or refuse them: the segment rate limit (default 50 segments/s per
+// connection) closes a player guessing closed-loop within a second.
+var limitEnv = []string{
+	"BOMBER_LIMITS_MAX_CONNECTIONS=200000", "BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0", // thousands of clients from 127.0.0.x
+	"BOMBER_LIMITS_MAX_OUTPUT_BYTES=16777216", // a login among 50k users gets a 50k-name user list in one go
+	"BOMBER_LIMITS_LOGIN_TIMEOUT=0",           // logins queued behind a wave may take long
+	"BOMBER_LIMITS_ACCOUNT_QUEUE=4096",        // a storm's checks wait instead of being refused
+	"BOMBER_LIMITS_SEGMENT_RATE=0",            // players guess as fast as the server answers
+	"BOMBER_LIMITS_LOGIN_FAILURES=0",          // one address logs in thousands of users
+}
+
 var hashEnv = []string{"BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1", "BOMBER_HASHING_PARALLELISM=1", "BOMBER_HASHING_MAX_CONCURRENT=2"}
 
 // daemon is one bomberd subprocess on a fresh copy of the user store.
@@ -46,50 +59,96 @@ func startDaemon(bin, tr, db string, cpu int, tmp string) (*daemon, error) {
 		return nil, err
 	}
 	d := &daemon{addr: freeAddr(), admin: freeAddr(), dir: dir, done: make(chan error, 1)}
-	args := []string{bin, "--config", conf}
-	if cpu >= 0 {
-		if ts, err := exec.LookPath("taskset"); err == nil {
-			args = append([]string{ts, "-c", strconv.Itoa(cpu)}, args...)
-		}
-	}
+	// an empty BOMBER_WEB_LISTEN reads as unset (the default port, maybe
+	// taken by another daemon on the machine); the flag disables it
+	args := pinned(cpu, []string{bin, "--config", conf, "--web-listen="})
 	d.cmd = exec.Command(args[0], args[1:]...)
 	d.cmd.Dir = dir
 	d.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the driver
 	d.cmd.Env = append(os.Environ(),
 		"BOMBER_TRANSPORT="+tr, "BOMBER_LISTEN="+d.addr, "BOMBER_ADMIN_LISTEN="+d.admin, "BOMBER_WEB_LISTEN=",
 		"BOMBER_STORE_DRIVER=sqlite", "BOMBER_STORE_SQLITE_PATH="+store, "BOMBER_STORE_DEMO_ACCOUNTS=false",
-		"BOMBER_LOG_LEVEL=warn", "BOMBER_LOG_FORMAT=json",
-		"BOMBER_LIMITS_MAX_CONNECTIONS=200000", "BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0",
-		// a login among 50k users gets a 50k-name user list in one go
-		"BOMBER_LIMITS_MAX_OUTPUT_BYTES=16777216",
-		"BOMBER_LIMITS_LOGIN_TIMEOUT=0", "BOMBER_LIMITS_ACCOUNT_QUEUE=4096",
-		// the load generator guesses as fast as it can and logs in thousands
-		// from one address: the abuse limits would close every player
-		"BOMBER_LIMITS_SEGMENT_RATE=0", "BOMBER_LIMITS_LOGIN_FAILURES=0")
+		"BOMBER_LOG_LEVEL=warn", "BOMBER_LOG_FORMAT=json")
+	d.cmd.Env = append(d.cmd.Env, limitEnv...)
 	d.cmd.Env = append(d.cmd.Env, hashEnv...)
 	if d.log, err = os.Create(filepath.Join(dir, "bomberd.log")); err != nil {
 		return nil, err
 	}
+	return d, d.start("bomberd")
+}
+
+// start runs d.cmd with its output in d.log and waits until d.addr
+// accepts connections.
+func (d *daemon) start(what string) error {
 	d.cmd.Stdout, d.cmd.Stderr = d.log, d.log
 	if err := d.cmd.Start(); err != nil {
-		return nil, err
+		return fmt.Errorf("starting %s: %w", what, err)
 	}
 	go func() { d.done <- d.cmd.Wait() }()
 	for end := time.Now().Add(30 * time.Second); ; {
 		if c, err := net.Dial("tcp", d.addr); err == nil {
 			c.Close()
-			return d, nil
+			return nil
 		}
 		select {
 		case err := <-d.done:
-			return nil, fmt.Errorf("bomberd exited at start: %v (log %s)", err, d.log.Name())
+			return fmt.Errorf("%s exited at start: %v (log %s)", what, err, d.log.Name())
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(end) {
 			d.stop()
-			return nil, fmt.Errorf("bomberd not listening within 30s (log %s)", d.log.Name())
+			return fmt.Errorf("%s not listening at %s within 30s (log %s)", what, d.addr, d.log.Name())
 		}
 	}
+}
+
+// pinned prefixes args with taskset -c cpu when cpu >= 0 and taskset exists.
+func pinned(cpu int, args []string) []string {
+	if cpu >= 0 {
+		if ts, err := exec.LookPath("taskset"); err == nil {
+			return append([]string{ts, "-c", strconv.Itoa(cpu)}, args...)
+		}
+	}
+	return args
+}
+
+// startRelay runs the minimal relay (this program's "relay" command) pinned
+// to cpu, as bomberd would be.
+func startRelay(cpu int, tmp string) (*daemon, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(tmp, "relay-")
+	if err != nil {
+		return nil, err
+	}
+	d := &daemon{addr: freeAddr(), dir: dir, done: make(chan error, 1)}
+	args := pinned(cpu, []string{self, "relay", d.addr})
+	d.cmd = exec.Command(args[0], args[1:]...)
+	d.cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
+	d.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if d.log, err = os.Create(filepath.Join(dir, "relay.log")); err != nil {
+		return nil, err
+	}
+	return d, d.start("relay")
+}
+
+// startReference runs the reference C++ server's command line pinned to
+// cpu; it must listen at addr and know the users u000000... (password 123).
+func startReference(cmdline []string, addr string, cpu int, tmp string) (*daemon, error) {
+	dir, err := os.MkdirTemp(tmp, "reference-")
+	if err != nil {
+		return nil, err
+	}
+	d := &daemon{addr: addr, dir: dir, done: make(chan error, 1)}
+	args := pinned(cpu, cmdline)
+	d.cmd = exec.Command(args[0], args[1:]...)
+	d.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if d.log, err = os.Create(filepath.Join(dir, "reference.log")); err != nil {
+		return nil, err
+	}
+	return d, d.start("reference server")
 }
 
 // pid is the bomberd process (taskset execs it in place).

@@ -9,6 +9,18 @@
 //	    during a storm of 1,000 logins;
 //	(d) segments per second through the pure state machine.
 //
+// Around those (issue 20): the minimal relay of bench/relay runs the same
+// games first and every bomberd figure it also has is printed as a ratio
+// to it; open-loop latency at fixed rates (BENCH_RATES, default
+// 2000,5000,13700 guesses/s) on every server; a check of the load generator
+// itself on the relay (poll-loop against goroutine client); the five table
+// games of the extended protocol (BENCH_TABLES tables at once, default 20;
+// 0 skips); an SVG of the latency percentiles (BENCH_SVG, default
+// docs/bench-latency.svg; empty for none); and, with BENCH_REFERENCE (its
+// command line) and BENCH_REFERENCE_ADDR, the reference C++ server.
+// BENCH_NO_FLOOR=1 and BENCH_NO_CLIENT_CHECK=1 leave those out.
+// `bomber-bench relay ADDR` runs the relay alone (for bomber-load --relay).
+//
 // On a machine with two or more CPUs the daemon is pinned to CPU 0 and the
 // driver with its clients to CPU 1 (taskset), so each gets GOMAXPROCS=1.
 // Environment: BENCH_QUICK=1 (10k idle, 1k games only), BENCH_IDLE,
@@ -48,10 +60,17 @@ type options struct {
 	transports []string
 	bomberd    string
 	pin        bool
-	fdLimit    int      // RLIMIT_NOFILE when it could not be raised
-	cut        []string // counts lowered to fit fdLimit
-	attempts   int      // tries per phase
-	slow       float64  // login timeouts are multiplied by this (load, BENCH_TIMEOUT_SCALE)
+	fdLimit    int       // RLIMIT_NOFILE when it could not be raised
+	cut        []string  // counts lowered to fit fdLimit
+	attempts   int       // tries per phase
+	slow       float64   // login timeouts are multiplied by this (load, BENCH_TIMEOUT_SCALE)
+	floor      bool      // run the minimal relay too and print ratios to it
+	rates      []float64 // the fixed open-loop rates of the latency series
+	clientCmp  bool      // compare the poll-loop client with the goroutine client on the relay
+	reference  []string  // the reference server's command line (BENCH_REFERENCE), none: not run
+	refAddr    string    // where it listens
+	tables     int       // tables per game in the table-game phase; 0 skips it
+	svg        string    // where the latency plot goes; "" none
 }
 
 // loginTimeout is how long one login may take with n connections being
@@ -121,6 +140,15 @@ func capCounts(xs []int, max int, cut *[]string) []int {
 }
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "relay" {
+		// `bomber-bench relay ADDR`: the floor as its own process, so the
+		// driver can pin it and read its CPU time like bomberd's
+		if err := serveRelay(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, "bench relay:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	o := readOptions()
 	if o.pin && os.Getenv("BENCH_PINNED") == "" {
 		if ts, err := exec.LookPath("taskset"); err == nil {
@@ -174,6 +202,32 @@ func readOptions() options {
 	o.attempts = 3
 	if v, err := strconv.Atoi(os.Getenv("BENCH_ATTEMPTS")); err == nil && v > 0 {
 		o.attempts = v
+	}
+	o.floor = os.Getenv("BENCH_NO_FLOOR") == ""
+	o.rates = []float64{2000, 5000, 13700}
+	if v := os.Getenv("BENCH_RATES"); v != "" {
+		o.rates = nil
+		for _, f := range strings.Split(v, ",") {
+			if r, err := strconv.ParseFloat(strings.TrimSpace(f), 64); err == nil && r > 0 {
+				o.rates = append(o.rates, r)
+			}
+		}
+	}
+	o.clientCmp = o.floor && os.Getenv("BENCH_NO_CLIENT_CHECK") == ""
+	if v := os.Getenv("BENCH_REFERENCE"); v != "" {
+		o.reference = strings.Fields(v)
+		o.refAddr = cmpOr(os.Getenv("BENCH_REFERENCE_ADDR"), "127.0.0.1:20343")
+	}
+	o.tables = 20
+	if v, err := strconv.Atoi(os.Getenv("BENCH_TABLES")); err == nil && v >= 0 {
+		o.tables = v
+	}
+	o.svg = "docs/bench-latency.svg"
+	if _, err := os.Stat("docs"); err != nil {
+		o.svg = "bench-latency.svg"
+	}
+	if v, ok := os.LookupEnv("BENCH_SVG"); ok {
+		o.svg = v
 	}
 	o.slow = slowness()
 	if v, err := strconv.ParseFloat(os.Getenv("BENCH_TIMEOUT_SCALE"), 64); err == nil && v > 0 {
@@ -233,6 +287,9 @@ func run(o options) (err error) {
 	if g := 2*maxOf(o.games) + o.storm; g > need {
 		need = g
 	}
+	if o.tables > 0 {
+		need = max(need, tableUsers(o.tables))
+	}
 	note("creating %d users", need)
 	t0 := time.Now()
 	db, err := makeUsers(ctx, tmp, need)
@@ -241,13 +298,38 @@ func run(o options) (err error) {
 	}
 	note("users created in %v", time.Since(t0).Round(time.Millisecond))
 
+	if o.clientCmp {
+		if err := retry(ctx, "load generator check", o.attempts, func(int) error { return clientCheck(ctx, o, tmp, &res) }); err != nil {
+			return err
+		}
+	}
+	if o.floor {
+		r := newTrResult()
+		res.byTr[floorName] = r
+		if err := retry(ctx, "relay games phase", o.attempts, func(a int) error { return gamePhase(ctx, o, floorName, db, tmp, r, a) }); err != nil {
+			return err
+		}
+	}
+	if len(o.reference) > 0 {
+		r := newTrResult()
+		res.byTr[refName] = r
+		if err := retry(ctx, "reference games phase", o.attempts, func(a int) error { return gamePhase(ctx, o, refName, db, tmp, r, a) }); err != nil {
+			return err
+		}
+	}
 	for _, tr := range o.transports {
-		r := &trResult{idleRSS: map[int]float64{}, idleGo: map[int]float64{}, games: map[int]gameResult{}}
+		r := newTrResult()
 		res.byTr[tr] = r
 		if err := retry(ctx, tr+" idle phase", o.attempts, func(a int) error { return idlePhase(ctx, o, tr, db, tmp, r, a) }); err != nil {
 			return err
 		}
 		if err := retry(ctx, tr+" games phase", o.attempts, func(a int) error { return gamePhase(ctx, o, tr, db, tmp, r, a) }); err != nil {
+			return err
+		}
+	}
+	if o.tables > 0 && len(o.transports) > 0 {
+		tr := o.transports[0]
+		if err := retry(ctx, tr+" table games phase", o.attempts, func(a int) error { return tablePhase(ctx, o, tr, db, tmp, &res, a) }); err != nil {
 			return err
 		}
 	}
@@ -258,7 +340,42 @@ func run(o options) (err error) {
 	up, _ = os.ReadFile("/proc/loadavg")
 	res.loadAfter = strings.TrimSpace(string(up))
 	res.print(os.Stdout)
+	if o.svg != "" {
+		if err := writePlot(o.svg, &res); err != nil {
+			return err
+		}
+		note("latency plot written to %s", o.svg)
+	}
 	return nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// The pseudo-transports beside bomberd's: the floor and the reference server.
+const (
+	floorName = "relay"
+	refName   = "reference"
+)
+
+func newTrResult() *trResult {
+	return &trResult{idleRSS: map[int]float64{}, idleGo: map[int]float64{}, games: map[int]gameResult{}, series: map[float64]latRun{}}
+}
+
+// startServer starts what gamePhase drives: bomberd with transport tr, the
+// relay, or the reference server.
+func startServer(o options, tr, db, tmp string) (*daemon, error) {
+	switch tr {
+	case floorName:
+		return startRelay(serverCPU(o), tmp)
+	case refName:
+		return startReference(o.reference, o.refAddr, serverCPU(o), tmp)
+	}
+	return startDaemon(o.bomberd, tr, db, serverCPU(o), tmp)
 }
 
 func maxOf(xs []int) int {
@@ -344,13 +461,17 @@ func gamePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult, 
 	if len(o.games) == 0 {
 		return nil
 	}
-	d, err := startDaemon(o.bomberd, tr, db, serverCPU(o), tmp)
+	d, err := startServer(o, tr, db, tmp)
 	if err != nil {
 		return err
 	}
 	defer d.stop()
-	f := load.New(load.Config{Addr: d.addr, Sources: sources(2*maxOf(o.games) + o.storm), Concurrency: concurrency(attempt), Seed: 2,
-		LoginTimeout: loginTimeout(2*maxOf(o.games)+o.storm, o.slow, attempt)})
+	storm := o.storm
+	if tr == floorName {
+		storm = 0 // the relay has no login to storm
+	}
+	f := load.New(load.Config{Addr: d.addr, Sources: sources(2*maxOf(o.games) + storm), Concurrency: concurrency(attempt), Seed: 2,
+		LoginTimeout: loginTimeout(2*maxOf(o.games)+storm, o.slow, attempt), Relay: tr == floorName})
 	defer f.Close(60 * time.Second)
 	next, have := 0, 0
 	for i, g := range o.games {
@@ -366,6 +487,9 @@ func gamePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult, 
 		if err != nil {
 			return err
 		}
+		if gr.closed > 0 {
+			return fmt.Errorf("%s: %d of %d games' connections were closed by the server during the window (a limit?) (log %s)", tr, gr.closed, g, d.log.Name())
+		}
 		if gr.relayed == 0 {
 			// A table of zeros is no measurement: the players were closed or
 			// never started (see the daemon's log).
@@ -376,18 +500,30 @@ func gamePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult, 
 		if i > 0 {
 			continue
 		}
-		// latency at half the saturation rate, alone and during a login storm
+		// latency at fixed rates well below saturation (the same for every
+		// server, so they compare), then at half the saturation rate, alone
+		// and during a login storm
 		r.latGames = g
+		for _, rate := range o.rates {
+			if rate > gr.rate/2 {
+				note("%s: skipping the %.0f/s series: above half the saturation rate %.0f/s", tr, rate, gr.rate)
+				continue
+			}
+			lr, err := openLoop(f, rate, max(o.window/2, 3*time.Second))
+			if err != nil {
+				return fmt.Errorf("%s at %.0f/s: %w (log %s)", tr, rate, err, d.log.Name())
+			}
+			r.series[rate] = lr
+			note("%s: open loop %.0f/s: %+v", tr, rate, lr.Latency)
+		}
 		r.latRate = gr.rate / 2
-		f.SetRate(r.latRate)
-		time.Sleep(2 * time.Second)
-		f.TakeLatency()
-		f.Record(true)
-		time.Sleep(o.window)
-		f.Record(false)
-		r.latAlone = load.Summarise(f.TakeLatency())
+		lr, err := openLoop(f, r.latRate, o.window)
+		if err != nil {
+			return fmt.Errorf("%s at half saturation: %w (log %s)", tr, err, d.log.Name())
+		}
+		r.latAlone = lr.Latency
 		note("%s: open loop %.0f/s: %+v", tr, r.latRate, r.latAlone)
-		if o.storm > 0 {
+		if storm > 0 {
 			f.Record(true)
 			t0 := time.Now()
 			err := f.Idle(ctx, next, o.storm, o.storm)
@@ -421,7 +557,7 @@ func saturate(d *daemon, f *load.Fleet, window time.Duration) (gameResult, error
 	el := time.Since(t0)
 	c := f.Counters().Sub(c0)
 	cpu := time.Duration(k1-k0) * clockTick
-	gr := gameResult{relayed: c.Relayed, games: c.Games, cpu: cpu, elapsed: el}
+	gr := gameResult{relayed: c.Relayed, games: c.Games, cpu: cpu, elapsed: el, closed: c.Closed}
 	gr.rate = float64(c.Relayed) / el.Seconds()
 	if c.Relayed > 0 {
 		gr.cpuPerGuess = float64(cpu.Microseconds()) / float64(c.Relayed)

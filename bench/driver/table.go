@@ -18,6 +18,7 @@ type gameResult struct {
 	rate           float64 // relayed guesses per second
 	cpuPerGuess    float64 // server CPU µs per relayed guess
 	cpuShare       float64 // server CPU seconds per second
+	closed         int64   // connections the server ended during the window
 }
 
 // trResult is everything measured on one transport.
@@ -31,6 +32,7 @@ type trResult struct {
 	latAlone  load.Latency
 	latStorm  load.Latency
 	stormTook time.Duration
+	series    map[float64]latRun // fixed open-loop rate → latencies
 }
 
 type results struct {
@@ -38,90 +40,191 @@ type results struct {
 	byTr                  map[string]*trResult
 	pure                  pureResult
 	loadBefore, loadAfter string
+	client                []clientRun   // the load generator check, in the order run
+	tables                []tableResult // the table-game phase
+	tableLat              *latRun       // relay latency in the 4-player, 10-watcher game
 }
 
 func us(d time.Duration) string { return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond)) }
 
+// columns are the servers of the table, the floor first.
+func (res *results) columns() []string {
+	var cols []string
+	if res.byTr[floorName] != nil {
+		cols = append(cols, floorName)
+	}
+	if res.byTr[refName] != nil {
+		cols = append(cols, refName)
+	}
+	return append(cols, res.opts.transports...)
+}
+
+// ratio is " (x× floor)", or nothing without a floor or a measure.
+func ratio(v, floor float64) string {
+	if floor <= 0 || v <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%.1f× floor)", v/floor)
+}
+
 // print writes the comparison table and the conditions it was measured in.
 func (res *results) print(w io.Writer) {
 	trs := res.opts.transports
-	row := func(what, goal string, cell func(r *trResult) string, ratio func(a, b *trResult) string) {
+	cols := res.columns()
+	floor := res.byTr[floorName]
+	isFloor := func(r *trResult) bool { return r == floor }
+	row := func(what, goal string, cell func(r *trResult) string, cmp func(a, b *trResult) string) {
 		cells := []string{what, goal}
-		for _, tr := range trs {
+		for _, tr := range cols {
 			cells = append(cells, cell(res.byTr[tr]))
 		}
 		if len(trs) == 2 {
-			cells = append(cells, ratio(res.byTr[trs[0]], res.byTr[trs[1]]))
+			cells = append(cells, cmp(res.byTr[trs[0]], res.byTr[trs[1]]))
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
 	head := []string{"measurement", "goal"}
-	head = append(head, trs...)
+	for _, c := range cols {
+		if c == floorName {
+			c = "minimal relay (floor)"
+		}
+		head = append(head, c)
+	}
 	if len(trs) == 2 {
 		head = append(head, trs[1]+" ÷ "+trs[0])
 	}
 	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
 	none := func(a, b *trResult) string { return "" }
+	dash := func(r *trResult, f func(r *trResult) string) string {
+		if isFloor(r) || len(r.idleRSS) == 0 {
+			return "—"
+		}
+		return f(r)
+	}
 	for _, n := range res.opts.idle {
 		row(fmt.Sprintf("(a) RSS per idle logged-in connection, %s connections", kilo(n)), "≤ 2 KiB; reactor 4× better",
-			func(r *trResult) string { return fmt.Sprintf("%.2f KiB", r.idleRSS[n]/1024) },
+			func(r *trResult) string {
+				return dash(r, func(r *trResult) string { return fmt.Sprintf("%.2f KiB", r.idleRSS[n]/1024) })
+			},
 			func(a, b *trResult) string { return fmt.Sprintf("%.1f×", b.idleRSS[n]/a.idleRSS[n]) })
 		row(fmt.Sprintf("(a) Go heap + stacks in use per idle logged-in connection, %s connections", kilo(n)), "",
-			func(r *trResult) string { return fmt.Sprintf("%.2f KiB", r.idleGo[n]/1024) },
+			func(r *trResult) string {
+				return dash(r, func(r *trResult) string { return fmt.Sprintf("%.2f KiB", r.idleGo[n]/1024) })
+			},
 			func(a, b *trResult) string { return fmt.Sprintf("%.1f×", b.idleGo[n]/a.idleGo[n]) })
+	}
+	fl := func(g int) gameResult {
+		if floor == nil {
+			return gameResult{}
+		}
+		return floor.games[g]
 	}
 	for _, g := range res.opts.games {
 		row(fmt.Sprintf("(b) relayed guesses per second, %s games (closed loop)", kilo(g)), "≥ 500,000",
-			func(r *trResult) string { return fmt.Sprintf("%.0f", r.games[g].rate) },
+			func(r *trResult) string {
+				if isFloor(r) {
+					return fmt.Sprintf("%.0f", r.games[g].rate)
+				}
+				return fmt.Sprintf("%.0f", r.games[g].rate) + ratio(r.games[g].rate, fl(g).rate)
+			},
 			func(a, b *trResult) string { return fmt.Sprintf("%.2f×", b.games[g].rate/a.games[g].rate) })
 		row(fmt.Sprintf("(b) server CPU per relayed guess, %s games", kilo(g)), "≤ 2 µs; reactor 2× better",
 			func(r *trResult) string {
-				return fmt.Sprintf("%.2f µs (server at %.0f%% of a CPU)", r.games[g].cpuPerGuess, r.games[g].cpuShare*100)
+				c := fmt.Sprintf("%.2f µs (server at %.0f%% of a CPU)", r.games[g].cpuPerGuess, r.games[g].cpuShare*100)
+				if isFloor(r) {
+					return c
+				}
+				return fmt.Sprintf("%.2f µs%s (server at %.0f%% of a CPU)", r.games[g].cpuPerGuess, ratio(r.games[g].cpuPerGuess, fl(g).cpuPerGuess), r.games[g].cpuShare*100)
 			},
 			func(a, b *trResult) string {
 				return fmt.Sprintf("%.1f×", b.games[g].cpuPerGuess/a.games[g].cpuPerGuess)
 			})
 	}
+	latCell := func(l load.Latency, f *load.Latency) string {
+		c := fmt.Sprintf("%s / %s / %s", us(l.P50), us(l.P99), us(l.P999))
+		if f != nil && f.P50 > 0 {
+			c += fmt.Sprintf(" (p50 %.1f×, p99 %.1f× floor)", float64(l.P50)/float64(f.P50), float64(l.P99)/float64(f.P99))
+		}
+		return c + fmt.Sprintf(" (n=%d)", l.Count)
+	}
 	if len(res.opts.games) > 0 {
-		row(fmt.Sprintf("(c) open-loop rate (half of (b) at %s games)", kilo(res.opts.games[0])), "",
-			func(r *trResult) string { return fmt.Sprintf("%.0f/s", r.latRate) }, none)
-		lat := func(name string, get func(r *trResult) load.Latency) {
-			row(name+" p50 / p99 / p99.9", "p99 < 2 ms",
+		g := kilo(res.opts.games[0])
+		for _, rate := range res.opts.rates {
+			row(fmt.Sprintf("(c) relay latency at a fixed %.0f guesses/s, %s games, p50 / p99 / p99.9", rate, g), "p99 < 2 ms",
 				func(r *trResult) string {
-					l := get(r)
-					return fmt.Sprintf("%s / %s / %s (n=%d)", us(l.P50), us(l.P99), us(l.P999), l.Count)
+					l, ok := r.series[rate]
+					if !ok {
+						return "not run (above half saturation)"
+					}
+					if isFloor(r) || floor == nil {
+						return latCell(l.Latency, nil)
+					}
+					if fl, ok := floor.series[rate]; ok {
+						return latCell(l.Latency, &fl.Latency)
+					}
+					return latCell(l.Latency, nil)
 				}, none)
 		}
-		lat("(c) relay latency, alone,", func(r *trResult) load.Latency { return r.latAlone })
+		row(fmt.Sprintf("(c) open-loop rate (half of (b) at %s games)", g), "",
+			func(r *trResult) string { return fmt.Sprintf("%.0f/s", r.latRate) }, none)
+		row("(c) relay latency at that rate, p50 / p99 / p99.9", "p99 < 2 ms",
+			func(r *trResult) string { return latCell(r.latAlone, nil) }, none)
 		if res.opts.storm > 0 {
-			lat(fmt.Sprintf("(c) relay latency during %d logins,", res.opts.storm), func(r *trResult) load.Latency { return r.latStorm })
-			row("(c) the storm's duration (all logins answered)", "", func(r *trResult) string { return r.stormTook.Round(time.Millisecond).String() }, none)
+			row(fmt.Sprintf("(c) relay latency during %d logins, p50 / p99 / p99.9", res.opts.storm), "p99 < 2 ms",
+				func(r *trResult) string {
+					if isFloor(r) {
+						return "—"
+					}
+					return latCell(r.latStorm, nil)
+				}, none)
+			row("(c) the storm's duration (all logins answered)", "", func(r *trResult) string {
+				if isFloor(r) {
+					return "—"
+				}
+				return r.stormTook.Round(time.Millisecond).String()
+			}, none)
 		}
 	}
 	p := res.pure
-	row("(d) pure state machine, segments per second (in + out)", "", func(*trResult) string {
+	row("(d) pure state machine, segments per second (in + out)", "", func(r *trResult) string {
+		if isFloor(r) {
+			return "—"
+		}
 		return fmt.Sprintf("%.2f M/s", float64(p.in+p.out)/p.elapsed.Seconds()/1e6)
 	}, none)
+	if len(res.client) > 0 {
+		fmt.Fprintf(w, "\n**The load generator on the floor** (minimal relay, %d games, open loop at %d guesses/s; the two clients alternate):\n\n", checkGames, checkRate)
+		fmt.Fprintf(w, "| client | p50 | p99 | p99.9 | relayed/s | of which the client's own lateness in sending, p50 / p99 |\n| --- | --- | --- | --- | --- | --- |\n")
+		for _, c := range res.client {
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %.0f | %s / %s |\n", clientName(c.goroutines), us(c.P50), us(c.P99), us(c.P999), c.achieved, us(c.late.P50), us(c.late.P99))
+		}
+	}
+	res.printTables(w)
 	host, _ := os.Hostname()
 	fmt.Fprintf(w, "\nMachine: %s, %d CPUs (%s), %s, %s. Load average before/after: %s / %s.\n",
 		host, machineCPUs(), cpuModel(), kernel(), runtime.Version(), res.loadBefore, res.loadAfter)
 	pin := "not pinned"
 	if res.opts.pin {
-		pin = "bomberd pinned to CPU 0, load generator to CPU 1 (taskset; GOMAXPROCS 1 each)"
+		pin = "each server pinned to CPU 0, load generator to CPU 1 (taskset; GOMAXPROCS 1 each)"
 	}
-	fmt.Fprintf(w, "Conditions: %s; window %v; loopback; argon2id %s (hashing is not what is measured; the storm logs in with these); "+
-		"RSS is VmRSS after a forced GC minus the RSS with no connection (base: %s); CPU is utime+stime of bomberd.\n",
-		pin, res.opts.window, strings.Join(hashEnv, " "), baseList(res))
+	fmt.Fprintf(w, "Conditions: %s; window %v (fixed-rate series: %v each); loopback; argon2id %s (hashing is not what is measured; the storm logs in with these); "+
+		"RSS is VmRSS after a forced GC minus the RSS with no connection (base: %s); CPU is utime+stime of the server process.\n",
+		pin, res.opts.window, max(res.opts.window/2, 3*time.Second), strings.Join(hashEnv, " "), baseList(res))
+	fmt.Fprintf(w, "Limits this bench changes on bomberd (each would close or refuse the load generator's clients; every window fails if the server closes any player): %s.\n",
+		strings.Join(limitEnv, " "))
+	if floor != nil {
+		fmt.Fprintf(w, "The floor is bench/relay (one thread, epoll, each byte read from a player written to its partner); the load generator pairs with it by game instead of logging in and inviting, and plays the same games.\n")
+	}
 	if len(res.opts.cut) > 0 {
 		fmt.Fprintf(w, "Scaled down: RLIMIT_NOFILE is %d and cannot be raised here (no CAP_SYS_RESOURCE), so counts were cut to fit one server process: %s.\n",
 			res.opts.fdLimit, strings.Join(res.opts.cut, ", "))
 	}
 	fmt.Fprintf(w, "Pure state machine: %d in + %d out segments, %d games, in %v (2,000 users, 1,000 pairs × 10 games, replayed 3×).\n",
 		p.in, p.out, p.games, p.elapsed.Round(time.Millisecond))
-	for _, tr := range trs {
+	for _, tr := range cols {
 		for _, g := range res.opts.games {
 			r := res.byTr[tr].games[g]
-			fmt.Fprintf(w, "%s %s games: %d guesses relayed and %d games finished in %v; bomberd used %v CPU.\n",
+			fmt.Fprintf(w, "%s %s games: %d guesses relayed and %d games finished in %v; the server used %v CPU.\n",
 				tr, kilo(g), r.relayed, r.games, r.elapsed.Round(time.Millisecond), r.cpu)
 		}
 	}
@@ -130,6 +233,9 @@ func (res *results) print(w io.Writer) {
 func baseList(res *results) string {
 	var out []string
 	for _, tr := range res.opts.transports {
+		if res.byTr[tr] == nil {
+			continue
+		}
 		out = append(out, fmt.Sprintf("%s %d MiB", tr, res.byTr[tr].baseRSS>>20))
 	}
 	return strings.Join(out, ", ")

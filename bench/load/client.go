@@ -54,6 +54,9 @@ type client struct {
 	playing bool
 	pending []byte // read during login, not decoded yet
 	invites int    // invitations answered other than "accepted"
+	drawn   bool   // relay mode: my Board for the next game is sent
+	fd      int    // poll mode: the socket, owned by loop; -1 otherwise
+	loop    *poller
 }
 
 // errStop: the fleet is closing; not a failure.
@@ -67,12 +70,18 @@ func (c *client) run(ctx context.Context, sem chan struct{}, done chan<- error) 
 	if err != nil {
 		return
 	}
+	if c.role != idle && c.f.pollers != nil {
+		if err := c.f.adopt(c); err == nil {
+			return // the poll loop plays from here
+		}
+	}
 	defer c.conn.Close()
 	if c.role == idle {
 		io.Copy(io.Discard, c.conn)
-		return
+	} else {
+		c.play()
 	}
-	c.play()
+	c.ended()
 }
 
 func (c *client) login(ctx context.Context, sem chan struct{}) error {
@@ -107,8 +116,18 @@ func (c *client) login(ctx context.Context, sem chan struct{}) error {
 	}
 	c.conn = conn
 	conn.SetDeadline(time.Now().Add(f.cfg.LoginTimeout))
-	c.out = segment.Name(segment.Info, c.name).AppendTo(c.out[:0])
-	c.out = segment.Name(segment.Passwd, f.cfg.Password).AppendTo(c.out)
+	if f.cfg.Relay {
+		// the relay pairs the two connections that name the same game (the
+		// inviter's name) and answers PasswdResp(1): see package bench/relay
+		key := c.name
+		if c.role == invitee {
+			key = c.partner
+		}
+		c.out = segment.Name(segment.Info, key).AppendTo(c.out[:0])
+	} else {
+		c.out = segment.Name(segment.Info, c.name).AppendTo(c.out[:0])
+		c.out = segment.Name(segment.Passwd, f.cfg.Password).AppendTo(c.out)
+	}
 	if _, err := conn.Write(c.out); err != nil {
 		conn.Close()
 		return fmt.Errorf("%s: login: %w", c.name, err)
@@ -152,6 +171,13 @@ func (c *client) login(ctx context.Context, sem chan struct{}) error {
 			c.buf, c.pending = nil, nil
 		}
 		return nil
+	}
+}
+
+// ended counts the connection as lost unless the fleet is what ended it.
+func (c *client) ended() {
+	if !c.f.stopping.Load() {
+		c.f.st.lost(c.i)
 	}
 }
 
@@ -209,6 +235,10 @@ func (c *client) handle(seg *segment.Segment) bool {
 		if code, _ := seg.Code(); code != 1 {
 			// the partner is not idle yet (it has not read its GameOver)
 			c.invites++
+			if c.loop != nil {
+				c.loop.after(f.now()+int64(time.Millisecond), c, timerInvite)
+				return true
+			}
 			time.Sleep(time.Millisecond)
 			return c.invite()
 		}
@@ -221,6 +251,15 @@ func (c *client) handle(seg *segment.Segment) bool {
 		if err != nil {
 			return false
 		}
+		if f.cfg.Relay && !c.drawn {
+			// the partner has started a game: answer with my board, as the
+			// invitee's RecvInvit answer would
+			c.out = c.draw(c.out[:0])
+			if !c.write() {
+				return false
+			}
+		}
+		c.drawn = false // the next game needs a new board
 		c.theirs, c.hits, c.hitMe, c.next, c.playing = cells, 0, 0, 0, true
 		for i := range c.order {
 			c.order[i] = uint8(i)
@@ -243,7 +282,7 @@ func (c *client) handle(seg *segment.Segment) bool {
 			return c.guess()
 		}
 	case segment.GameOver:
-		c.playing = false
+		c.playing, c.drawn = false, false
 		f.st.gameOver(c.i)
 		if c.role == inviter {
 			return c.invite()
@@ -257,8 +296,24 @@ func (c *client) invite() bool {
 	if c.f.stopping.Load() {
 		return false
 	}
-	c.out = segment.Name(segment.SendInvit, c.partner).AppendTo(c.out[:0])
+	c.out = c.appendInvite(c.out[:0])
 	return c.write()
+}
+
+// appendInvite appends what starts the next game: SendInvit, or with a
+// relay (which knows no invitation) my board at once.
+func (c *client) appendInvite(out []byte) []byte {
+	if c.f.cfg.Relay {
+		return c.draw(out)
+	}
+	return segment.Name(segment.SendInvit, c.partner).AppendTo(out)
+}
+
+// draw picks my board for the next game and appends it.
+func (c *client) draw(out []byte) []byte {
+	b := c.f.boards[c.rng.IntN(len(c.f.boards))]
+	c.mine, c.drawn = b.cells, true
+	return b.seg.AppendTo(out)
 }
 
 // guess sends my next guess: at once in closed loop, at its slot on the
@@ -281,27 +336,49 @@ func (c *client) guess() bool {
 		intended = slot
 		c.g.slot.Store(slot + iv)
 		if d := intended - now; d > 0 {
+			if c.loop != nil {
+				c.loop.after(intended, c, timerGuess)
+				return true
+			}
+			// time.Sleep wakes up to a millisecond late when the runtime
+			// waits in epoll_wait (millisecond timeouts): the poll loop's
+			// timerfd does not
 			time.Sleep(time.Duration(d))
 		}
 	}
+	return c.send(intended)
+}
+
+// send writes my next guess, intended at the given fleet time.
+func (c *client) send(intended int64) bool {
+	f := c.f
 	cell := c.order[c.next]
 	c.next++
 	c.g.sent.Store(intended)
+	// open loop: how late the client itself is, apart from the server
+	f.st.late(c.i, time.Duration(f.now()-intended), f.recording.Load() && f.interval.Load() > 0)
 	c.out = segment.NewSingle(segment.Coord{X: cell / 10, Y: cell % 10}, segment.ASCII).AppendTo(c.out[:0])
 	if c.theirs.Has(bomber.Cell(cell)) {
 		c.hits++
 	}
 	if c.hits == planeCells || c.next == len(c.order) {
-		// this guess wins (the server tells only the loser)
+		// This guess wins. The reference client then sends GameOver, and
+		// the reference server (like the relay) only forwards it: without
+		// it the loser would wait for the next guess forever. bomberd judges
+		// the game itself, tells the loser, and ignores this one.
 		c.playing = false
+		c.out = segment.Empty(segment.GameOver).AppendTo(c.out)
 		if c.role == inviter && !f.stopping.Load() {
-			c.out = segment.Name(segment.SendInvit, c.partner).AppendTo(c.out)
+			c.out = c.appendInvite(c.out)
 		}
 	}
 	return c.write()
 }
 
 func (c *client) write() bool {
+	if c.loop != nil {
+		return c.loop.write(c.fd, c.out) == nil
+	}
 	_, err := c.conn.Write(c.out)
 	return err == nil
 }

@@ -8,7 +8,21 @@
 // an intended send time on a per-game schedule, and its latency is measured
 // from that intended time to the moment the opponent reads the relayed
 // segment, so a slow server cannot hide its queueing by delaying the sender
-// (no coordinated omission). Latencies go into HdrHistogram shards.
+// (no coordinated omission). Latencies go into HdrHistogram shards, and so
+// does how late the client itself sent each guess, the part of the latency
+// that is the load generator's own.
+//
+// After login, game clients play on poll loops (poll_linux.go): one OS
+// thread per GOMAXPROCS waits in epoll_wait on its clients' sockets and on a
+// timerfd for the next scheduled guess, so the client adds tens of
+// microseconds, not the half millisecond a goroutine per connection with
+// time.Sleep added. Config.Goroutines keeps that client to compare.
+//
+// Config.Relay drives the minimal relay of bench/relay, the floor the
+// bench measures bomberd against: no login or invitation, the same games.
+// The winner of every game sends GameOver, as the reference client does, so
+// a server that only forwards it (the reference server, the relay) sees
+// whole games one after another.
 //
 // Every connection is bounded in time (dial and login deadlines) and the
 // fleet in count; more than about 28,000 connections need several

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,6 +24,15 @@ type Config struct {
 	LoginTimeout time.Duration // dial plus login, per connection; 0: 60s
 	Concurrency  int           // logins in flight at once; 0: 256
 	Seed         uint64        // boards and guess orders
+	// Relay: the server is the minimal relay of bench/relay, not bomberd:
+	// each client sends only Info(its game's inviter) to be paired, and
+	// games start by exchanging boards instead of invitations.
+	Relay bool
+	// Goroutines plays each game connection on its own goroutine with
+	// blocking reads and time.Sleep, as the load generator did before its
+	// poll loops (kept to compare; see poll_linux.go). WebSocket clients
+	// always do.
+	Goroutines bool
 }
 
 // Name is the user name of client i: u000000, u000001, ...
@@ -46,6 +56,10 @@ type Fleet struct {
 	conns   []net.Conn
 	stopped bool
 	wg      sync.WaitGroup
+
+	pollOnce sync.Once
+	pollErr  error
+	pollers  []*poller // the poll loops game clients move to after login; nil: goroutines
 }
 
 // New returns an empty fleet.
@@ -78,7 +92,7 @@ func (f *Fleet) track(c *client, conn net.Conn) bool {
 }
 
 func (f *Fleet) newClient(i int, r role) *client {
-	return &client{f: f, i: i, name: Name(i), role: r, rng: rand.New(rand.NewPCG(f.cfg.Seed, f.seq.Add(1)))}
+	return &client{f: f, i: i, name: Name(i), role: r, fd: -1, rng: rand.New(rand.NewPCG(f.cfg.Seed, f.seq.Add(1)))}
 }
 
 // launch starts the clients and waits until each has logged in or failed;
@@ -119,6 +133,14 @@ func (f *Fleet) Idle(ctx context.Context, first, n, concurrency int) error {
 // invites the odd one) and starts their games; it returns once every client
 // has logged in (the inviters log in after their partners, then invite).
 func (f *Fleet) Games(ctx context.Context, first, games int) error {
+	if !f.cfg.Goroutines && f.cfg.WS == "" {
+		// one loop per CPU the runtime may use: with GOMAXPROCS 1 (the
+		// pinned bench) the whole fleet's games are one thread
+		f.pollOnce.Do(func() { f.pollErr = f.startPollers(runtime.GOMAXPROCS(0)) })
+		if f.pollErr != nil {
+			return f.pollErr
+		}
+	}
 	invitees := make([]*client, games)
 	inviters := make([]*client, games)
 	for k := range games {
@@ -154,7 +176,15 @@ func (f *Fleet) Counters() Counters { return f.st.counters() }
 
 // TakeLatency returns the latencies recorded since the last call and
 // starts a fresh histogram.
-func (f *Fleet) TakeLatency() *hdrhistogram.Histogram { return f.st.takeHistogram() }
+func (f *Fleet) TakeLatency() *hdrhistogram.Histogram {
+	lat, _ := f.st.takeHistogram()
+	return lat
+}
+
+// TakeLatencies is TakeLatency and, in open loop, how late the clients sent
+// each guess after its intended time (1 µs when on time): the part of the
+// latency that is the load generator's own.
+func (f *Fleet) TakeLatencies() (lat, late *hdrhistogram.Histogram) { return f.st.takeHistogram() }
 
 // Close stops every client and waits (at most timeout) for them to end.
 func (f *Fleet) Close(timeout time.Duration) error {
@@ -167,6 +197,8 @@ func (f *Fleet) Close(timeout time.Duration) error {
 	for _, c := range conns {
 		c.Close()
 	}
+	f.pollOnce.Do(func() {}) // no loop starts from now on
+	f.stopPollers()
 	done := make(chan struct{})
 	go func() { f.wg.Wait(); close(done) }()
 	select {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bomber-game/bomber/bench/load"
+	"github.com/bomber-game/bomber/bench/relay"
 	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/server/servertest"
@@ -65,22 +66,28 @@ func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) 
 
 func TestFleetPlaysWholeGames(t *testing.T) {
 	for _, tc := range []struct {
-		transport string
-		rate      float64 // guesses per second over all games; 0 closed loop
+		transport  string
+		rate       float64 // guesses per second over all games; 0 closed loop
+		goroutines bool    // the goroutine-per-connection client instead of poll loops
 	}{
-		{"reactor", 0},
-		{"net", 0},
-		{"reactor", 2000},
+		{"reactor", 0, false},
+		{"net", 0, false},
+		{"reactor", 2000, false},
+		{"reactor", 0, true},
+		{"reactor", 2000, true},
 	} {
 		name := tc.transport + "/closed"
 		if tc.rate > 0 {
 			name = tc.transport + "/open"
 		}
+		if tc.goroutines {
+			name += "/goroutines"
+		}
 		t.Run(name, func(t *testing.T) {
 			addr := startServer(t, tc.transport)
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			f := load.New(load.Config{Addr: addr, Sources: []string{"127.0.0.1", "127.0.0.2"}, Seed: 1})
+			f := load.New(load.Config{Addr: addr, Sources: []string{"127.0.0.1", "127.0.0.2"}, Seed: 1, Goroutines: tc.goroutines})
 			defer f.Close(10 * time.Second)
 			t0 := time.Now()
 			if err := f.Idle(ctx, 100, 3, 0); err != nil {
@@ -101,12 +108,25 @@ func TestFleetPlaysWholeGames(t *testing.T) {
 			if c.Logins != 11 {
 				t.Errorf("logins = %d, want 11", c.Logins)
 			}
+			if c.Closed != 0 {
+				t.Errorf("%d connections ended by the server during the run", c.Closed)
+			}
 			if c.Relayed < 12*59 {
 				t.Errorf("%d relayed guesses for %d games; a game has at least 59", c.Relayed, c.Games)
 			}
-			lat := load.Summarise(f.TakeLatency())
+			lh, lateh := f.TakeLatencies()
+			lat, late := load.Summarise(lh), load.Summarise(lateh)
 			if lat.Count == 0 || lat.P50 <= 0 || lat.P99 < lat.P50 || lat.Max < lat.P999 {
 				t.Errorf("latencies %+v", lat)
+			}
+			switch {
+			case tc.rate == 0 && late.Count != 0:
+				t.Errorf("closed loop has no schedule to be late for, yet %d sends were timed", late.Count)
+			case tc.rate > 0 && late.Count == 0:
+				t.Error("open loop: the client's own lateness was not recorded")
+			case late.P50 > lat.P50:
+				// a guess's latency includes how late its sender was
+				t.Errorf("the client's lateness (p50 %v) exceeds the latency it is part of (p50 %v)", late.P50, lat.P50)
 			}
 			if tc.rate > 0 {
 				// the schedule caps the rate (a little over: games restart at a random phase)
@@ -114,6 +134,55 @@ func TestFleetPlaysWholeGames(t *testing.T) {
 				if max := tc.rate*elapsed*1.1 + 8; float64(n) > max {
 					t.Errorf("open loop relayed %d guesses in %.2fs, more than %.0f", n, elapsed, max)
 				}
+			}
+		})
+	}
+}
+
+// startRelay runs the minimal relay of bench/relay on loopback.
+func startRelay(t *testing.T) string {
+	t.Helper()
+	r, err := relay.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- r.Serve() }()
+	t.Cleanup(func() {
+		r.Close()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	return r.Addr()
+}
+
+// TestFleetAgainstRelay: against a server that judges nothing and only
+// forwards bytes (as the reference server forwards GameOver), games end
+// only because the winner says so, and a new one starts each time.
+func TestFleetAgainstRelay(t *testing.T) {
+	for _, rate := range []float64{0, 2000} {
+		t.Run(map[bool]string{true: "open", false: "closed"}[rate > 0], func(t *testing.T) {
+			addr := startRelay(t)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			f := load.New(load.Config{Addr: addr, Relay: true, Seed: 1})
+			defer f.Close(10 * time.Second)
+			f.Record(true)
+			if err := f.Games(ctx, 0, 4); err != nil {
+				t.Fatal(err)
+			}
+			f.SetRate(rate)
+			waitFor(t, 15*time.Second, "12 finished games", func() bool { return f.Counters().Games >= 12 })
+			c := f.Counters()
+			if c.Logins != 8 {
+				t.Errorf("logins = %d, want 8", c.Logins)
+			}
+			if c.Relayed < 12*59 {
+				t.Errorf("%d relayed guesses for %d games; a game has at least 59", c.Relayed, c.Games)
+			}
+			if lat := load.Summarise(f.TakeLatency()); lat.Count == 0 || lat.P50 <= 0 {
+				t.Errorf("latencies %+v", lat)
 			}
 		})
 	}
@@ -133,6 +202,24 @@ func TestFleetOverWebSocket(t *testing.T) {
 	if c := f.Counters(); c.Relayed < 4*59 {
 		t.Errorf("%d relayed guesses for %d games; a game has at least 59", c.Relayed, c.Games)
 	}
+}
+
+// TestServerLimitIsCounted: when the server closes players for sending too
+// fast (bomberd's per-connection segment rate limit, on by default), the
+// fleet counts the connections it lost, so a bench that forgot to lift the
+// limit cannot pass for a measurement.
+func TestServerLimitIsCounted(t *testing.T) {
+	cfg := serverConfig()
+	cfg.Hub.SegmentRate, cfg.Hub.SegmentBurst = 50, 10
+	addr, _ := servertest.Start(t, cfg, true)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	f := load.New(load.Config{Addr: addr, Seed: 1})
+	defer f.Close(10 * time.Second)
+	if err := f.Games(ctx, 0, 2); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 15*time.Second, "a player closed by the rate limit", func() bool { return f.Counters().Closed > 0 })
 }
 
 func TestLoginFailureIsReported(t *testing.T) {

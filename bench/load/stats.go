@@ -20,10 +20,12 @@ const (
 type shard struct {
 	mu      sync.Mutex
 	hist    *hdrhistogram.Histogram
-	relayed int64 // guesses read by the opponent
-	games   int64 // games finished (counted by the loser, who is told)
+	late    *hdrhistogram.Histogram // open loop: send time minus intended send time
+	relayed int64                   // guesses read by the opponent
+	games   int64                   // games finished (counted by the loser, who is told)
 	logins  int64
-	_       [40]byte // keep shards on separate cache lines
+	closed  int64    // connections the server ended while the fleet ran
+	_       [32]byte // keep shards on separate cache lines
 }
 
 // stats is the fleet's counters and latency histograms.
@@ -35,6 +37,7 @@ func newStats() *stats {
 	s := &stats{}
 	for i := range s.shards {
 		s.shards[i].hist = hdrhistogram.New(minLatency, maxLatency, 3)
+		s.shards[i].late = hdrhistogram.New(minLatency, maxLatency, 3)
 	}
 	return s
 }
@@ -57,10 +60,28 @@ func (s *stats) relayed(i int, lat time.Duration, rec bool) {
 	sh.mu.Unlock()
 }
 
+// late records how long after its intended time a guess was sent.
+func (s *stats) late(i int, d time.Duration, rec bool) {
+	if !rec {
+		return
+	}
+	sh := &s.shards[i%shardCount]
+	sh.mu.Lock()
+	sh.late.RecordValue(min(max(int64(d), minLatency), maxLatency))
+	sh.mu.Unlock()
+}
+
 func (s *stats) gameOver(i int) {
 	sh := &s.shards[i%shardCount]
 	sh.mu.Lock()
 	sh.games++
+	sh.mu.Unlock()
+}
+
+func (s *stats) lost(i int) {
+	sh := &s.shards[i%shardCount]
+	sh.mu.Lock()
+	sh.closed++
 	sh.mu.Unlock()
 }
 
@@ -76,11 +97,15 @@ type Counters struct {
 	Relayed int64 // guesses read by the opponent
 	Games   int64 // games finished
 	Logins  int64 // successful logins
+	// Closed counts logged-in connections that ended before the fleet
+	// closed them: the server hung up (a limit, a crash) or a client saw a
+	// protocol error. A measurement with any is cut short.
+	Closed int64
 }
 
 // Sub is c minus an earlier snapshot.
 func (c Counters) Sub(o Counters) Counters {
-	return Counters{c.Relayed - o.Relayed, c.Games - o.Games, c.Logins - o.Logins}
+	return Counters{c.Relayed - o.Relayed, c.Games - o.Games, c.Logins - o.Logins, c.Closed - o.Closed}
 }
 
 func (s *stats) counters() Counters {
@@ -91,22 +116,27 @@ func (s *stats) counters() Counters {
 		c.Relayed += sh.relayed
 		c.Games += sh.games
 		c.Logins += sh.logins
+		c.Closed += sh.closed
 		sh.mu.Unlock()
 	}
 	return c
 }
 
-// takeHistogram merges and resets the shards' histograms.
-func (s *stats) takeHistogram() *hdrhistogram.Histogram {
-	all := hdrhistogram.New(minLatency, maxLatency, 3)
+// takeHistogram merges and resets the shards' latency histograms, and
+// returns the lateness histograms' merge too (also reset).
+func (s *stats) takeHistogram() (lat, late *hdrhistogram.Histogram) {
+	lat = hdrhistogram.New(minLatency, maxLatency, 3)
+	late = hdrhistogram.New(minLatency, maxLatency, 3)
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		all.Merge(sh.hist)
+		lat.Merge(sh.hist)
 		sh.hist.Reset()
+		late.Merge(sh.late)
+		sh.late.Reset()
 		sh.mu.Unlock()
 	}
-	return all
+	return lat, late
 }
 
 // Latency summarises a histogram.

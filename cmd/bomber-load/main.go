@@ -6,6 +6,7 @@
 //	bomber-load --addr 127.0.0.1:20343 --games 1000 --duration 30s
 //	bomber-load --games 1000 --rate 50000 --idle 5000 --storm 1000
 //	bomber-load --ws ws://127.0.0.1:20380/ws --games 100 --pid $(pidof bomberd)
+//	bomber-load --relay --addr 127.0.0.1:20999 --games 100 --rate 13700
 //
 // Users are u000000, u000001, ... with password 123 (bench/driver creates
 // them); games use the first 2×games names, idle clients the next ones.
@@ -44,6 +45,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	password := fs.String("password", "123", "every user's password")
 	conc := fs.Int("concurrency", 256, "logins in flight at once")
 	seed := fs.Uint64("seed", 1, "boards and guess orders")
+	goroutines := fs.Bool("goroutines", false, "play each connection on its own goroutine (the old client, to compare) instead of poll loops")
+	relay := fs.Bool("relay", false, "the server is the minimal relay (bomber-bench relay): pair by game, no login or invitations")
 	usage := func(w io.Writer) {
 		fmt.Fprintln(w, "Usage: bomber-load [flags]\n\nSimulated Bomber clients against a running bomberd (users u000000... with\npassword 123, as bench/driver creates them).\n\nFlags:")
 		cli.Defaults(fs, w)
@@ -58,9 +61,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bomber-load: duration must be in (0, 1h] and counts >= 0")
 		return 2
 	}
+	if *relay && (*idle > 0 || *storm > 0 || *wsURL != "") {
+		fmt.Fprintln(stderr, "bomber-load: --relay plays games only (no --idle, --storm or --ws)")
+		return 2
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), *warmup+*duration+10*time.Minute)
 	defer cancel()
-	f := load.New(load.Config{Addr: *addr, WS: *wsURL, Sources: *sources, Password: *password, Concurrency: *conc, Seed: *seed})
+	f := load.New(load.Config{Addr: *addr, WS: *wsURL, Sources: *sources, Password: *password, Concurrency: *conc, Seed: *seed, Relay: *relay, Goroutines: *goroutines})
 	defer f.Close(30 * time.Second)
 	t0 := time.Now()
 	if err := f.Games(ctx, 0, *games); err != nil {
@@ -104,7 +111,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cpuErr == nil {
 		cpuErr = err
 	}
-	l := load.Summarise(f.TakeLatency())
+	lh, lateh := f.TakeLatencies()
+	l := load.Summarise(lh)
 	mode := "closed loop"
 	if *rate > 0 {
 		mode = fmt.Sprintf("open loop at %.0f/s", *rate)
@@ -116,6 +124,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%s, %s, %d games, %v: %d relayed guesses (%.0f/s), %d games finished\n", via, mode, *games, el.Round(time.Millisecond), c.Relayed, float64(c.Relayed)/el.Seconds(), c.Games)
 	fmt.Fprintf(stdout, "relay latency from intended send: p50 %v  p99 %v  p99.9 %v  max %v  (n=%d)\n",
 		l.P50, l.P99, l.P999, l.Max, l.Count)
+	if late := load.Summarise(lateh); late.Count > 0 {
+		fmt.Fprintf(stdout, "of which the load generator's own lateness in sending: p50 %v  p99 %v  max %v\n", late.P50, late.P99, late.Max)
+	}
 	switch {
 	case *pid == 0:
 	case cpuErr != nil:
