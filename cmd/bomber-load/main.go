@@ -7,6 +7,7 @@
 //	bomber-load --games 1000 --rate 50000 --idle 5000 --storm 1000
 //	bomber-load --ws ws://127.0.0.1:20380/ws --games 100 --pid $(pidof bomberd)
 //	bomber-load --relay --addr 127.0.0.1:20999 --games 100 --rate 13700
+//	bomber-load --addr 10.0.0.1:20343,10.0.0.2:20343,10.0.0.3:20343 --games 300
 //
 // Users are u000000, u000001, ... with password 123 (bench/driver creates
 // them); games use the first 2×games names, idle clients the next ones.
@@ -32,7 +33,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("bomber-load", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	addr := fs.String("addr", "127.0.0.1:20343", "bomberd address")
+	addr := fs.String("addr", "127.0.0.1:20343", "bomberd address; a cluster's nodes comma-separated (users round-robin, so a game's two players are on different nodes)")
 	wsURL := fs.String("ws", "", "connect through the WebSocket gateway at this URL (ws://host:20380/ws) instead of --addr")
 	pid := fs.Int("pid", 0, "bomberd's process id: also report its CPU per relayed guess over the window (Linux)")
 	games := fs.Int("games", 100, "concurrent games (2 clients each)")
@@ -67,7 +68,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *warmup+*duration+10*time.Minute)
 	defer cancel()
-	f := load.New(load.Config{Addr: *addr, WS: *wsURL, Sources: *sources, Password: *password, Concurrency: *conc, Seed: *seed, Relay: *relay, Goroutines: *goroutines})
+	var addrs []string
+	if strings.Contains(*addr, ",") {
+		addrs = strings.Split(*addr, ",")
+	}
+	f := load.New(load.Config{Addr: *addr, Addrs: addrs, WS: *wsURL, Sources: *sources, Password: *password, Concurrency: *conc, Seed: *seed, Relay: *relay, Goroutines: *goroutines})
 	defer f.Close(30 * time.Second)
 	t0 := time.Now()
 	if err := f.Games(ctx, 0, *games); err != nil {
