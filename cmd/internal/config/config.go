@@ -293,6 +293,9 @@ func Load(fs *pflag.FlagSet) (*Config, string, error) {
 	v.SetEnvPrefix("BOMBER")
 	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
 	v.AutomaticEnv()
+	// BOMBER_WEB_LISTEN= (empty) disables the web listener as web.listen: ""
+	// does in the file; viper would otherwise read an empty variable as unset
+	v.AllowEmptyEnv(true)
 	if fs != nil {
 		for flag, key := range flagKeys {
 			if f := fs.Lookup(flag); f != nil && f.Changed {

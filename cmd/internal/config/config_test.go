@@ -54,6 +54,19 @@ func TestOverrides(t *testing.T) {
 	}
 }
 
+// TestEmptyEnvironmentDisables: BOMBER_WEB_LISTEN= turns the web listener
+// off, as web.listen: "" does in the file (an empty variable is a value).
+func TestEmptyEnvironmentDisables(t *testing.T) {
+	t.Setenv("BOMBER_WEB_LISTEN", "")
+	c, _, err := Load(flags())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Web.Listen != "" {
+		t.Fatalf("web.listen with BOMBER_WEB_LISTEN empty: %q", c.Web.Listen)
+	}
+}
+
 func TestRejects(t *testing.T) {
 	tests := []struct{ yaml, want string }{
 		{"transport: epoll\n", "transport"},
