@@ -28,8 +28,9 @@ func BenchmarkRelay(b *testing.B) {
 	if _, err := exec.LookPath(natsBinary()); err != nil {
 		b.Skipf("nats-server not found (%v); scripts/nats.sh installs it", err)
 	}
-	games, window := 100, 5*time.Second
+	games, window, rate := 100, 5*time.Second, 2000
 	fmt.Sscan(os.Getenv("BENCH_CLUSTER_GAMES"), &games)
+	fmt.Sscan(os.Getenv("BENCH_CLUSTER_RATE"), &rate)
 	if d, err := time.ParseDuration(os.Getenv("BENCH_CLUSTER_WINDOW")); err == nil {
 		window = d
 	}
@@ -79,10 +80,18 @@ func BenchmarkRelay(b *testing.B) {
 				time.Sleep(window) // the measuring window: the load runs meanwhile
 				c := f.Counters().Sub(c0)
 				h := f.TakeLatency()
+				// then open loop, at a rate every setup sustains
+				f.SetRate(float64(rate))
+				time.Sleep(window / 5) // the schedule settles
+				f.TakeLatency()
+				time.Sleep(window)
+				o := f.TakeLatency()
 				f.Close(10 * time.Second)
 				b.ReportMetric(float64(c.Relayed)/window.Seconds(), "guesses/s")
 				b.ReportMetric(float64(h.ValueAtQuantile(50))/1e3, "p50-µs")
 				b.ReportMetric(float64(h.ValueAtQuantile(99))/1e3, "p99-µs")
+				b.ReportMetric(float64(o.ValueAtQuantile(50))/1e3, "fixed-p50-µs")
+				b.ReportMetric(float64(o.ValueAtQuantile(99))/1e3, "fixed-p99-µs")
 			}
 		})
 	}
