@@ -11,9 +11,12 @@ import (
 	"os"
 	"sync"
 	"time"
+	"unsafe"
 
 	"go.uber.org/zap"
 	"golang.org/x/sys/unix"
+
+	"github.com/bomber-game/bomber/segment"
 )
 
 // Reactor is the epoll transport: one goroutine waits on every socket with
@@ -104,6 +107,7 @@ func NewReactor(cfg Config) (*Reactor, error) {
 	r.door = newDoor(64, r.wake)
 	r.pool = newPool(cfg, r.wake)
 	r.eng = newEngine(cfg, r.pool)
+	r.eng.paced.on = true // the loop writes presence output a slice at a time
 	return r, nil
 }
 
@@ -227,8 +231,16 @@ func (r *Reactor) loop() {
 	nextTick := time.Now()
 	for !r.stopped {
 		wait := int(time.Until(nextTick) / time.Millisecond)
-		if wait < 0 {
-			wait = 0
+		switch {
+		case wait < 0 || len(r.pool.results) > 0:
+			wait = 0 // account answers left from the last iteration
+		case r.eng.paced.pending():
+			// presence output is left: write the next slice after at most
+			// a millisecond, not at once, so the loop does not spin and the
+			// account workers (hashing the storm's passwords, maybe on
+			// this same CPU) get their share; any socket event or answer
+			// still wakes the loop at once
+			wait = min(wait, 1)
 		}
 		n, err := unix.EpollWait(r.epfd, events, wait)
 		if err != nil && !errors.Is(err, unix.EINTR) {
@@ -258,6 +270,9 @@ func (r *Reactor) loop() {
 				}
 			}
 		}
+		// the game traffic just read goes out before this iteration's
+		// logins are acted on (see engine_output.go)
+		r.eng.process()
 		r.register()
 		r.drainResults()
 		r.drainAdmin()
@@ -269,14 +284,23 @@ func (r *Reactor) loop() {
 			nextTick = t0.Add(r.cfg.TickEvery)
 		}
 		r.eng.process()
+		r.eng.flushPresence(presenceSlice)
 		if n > 0 {
 			r.eng.obs.LoopLatency(time.Since(t0))
 		}
 	}
 }
 
+// answerSlice bounds the time one loop iteration spends acting on account
+// answers (at least one is taken): a login among 10,000 users sends 20,000
+// segments, so during a storm an iteration acts on a few logins and then
+// serves the sockets again; the answers left wait in the channel (the loop
+// polls while any do).
+const answerSlice = time.Millisecond
+
 func (r *Reactor) drainResults() {
-	for {
+	t0 := time.Now()
+	for first := true; first || time.Since(t0) < answerSlice; first = false {
 		select {
 		case res := <-r.pool.results:
 			r.eng.answer(res)
@@ -356,7 +380,7 @@ func (r *Reactor) read(rc *rconn) {
 	c := rc.c
 	for budget := readBudget; budget > 0 && !c.gone; {
 		free := c.dec.Free()
-		n, err := unix.Read(rc.fd, free)
+		n, err := rawRead(rc.fd, free)
 		switch {
 		case n > 0:
 			c.dec.Commit(n)
@@ -378,18 +402,19 @@ func (r *Reactor) read(rc *rconn) {
 // bound within one loop iteration is handed to the kernel at once, so a
 // login's user list among thousands of users goes out as it is built; only
 // output the client really does not read counts against the bound.
-func (rc *rconn) send(p []byte) bool {
-	if len(rc.out)+len(p) > rc.r.eng.cfg.MaxOutput/2 && !rc.pollOut {
+func (rc *rconn) send(seg segment.Segment) bool {
+	n := seg.Size()
+	if len(rc.out)+n > rc.r.eng.cfg.MaxOutput/2 && !rc.pollOut {
 		rc.write()
 		if rc.closed {
 			return true // the write failed; the engine has dropped it
 		}
 	}
-	if len(rc.out)+len(p) > rc.r.eng.cfg.MaxOutput {
+	if len(rc.out)+n > rc.r.eng.cfg.MaxOutput {
 		return false
 	}
-	rc.out = append(rc.out, p...)
-	rc.r.eng.outQueued.Add(int64(len(p)))
+	rc.out = seg.AppendTo(rc.out)
+	rc.r.eng.loopQueued += int64(n)
 	return true
 }
 
@@ -406,10 +431,10 @@ func (rc *rconn) flush() {
 // write writes as much queued output as the kernel takes.
 func (rc *rconn) write() {
 	for len(rc.out) > 0 {
-		n, err := unix.Write(rc.fd, rc.out[:wholeSegments(rc.out)])
+		n, err := rawWrite(rc.fd, rc.out[:wholeSegments(rc.out)])
 		if n > 0 {
 			rc.out = rc.out[n:]
-			rc.r.eng.outQueued.Add(-int64(n))
+			rc.r.eng.loopQueued -= int64(n)
 		}
 		if err != nil {
 			if errors.Is(err, unix.EAGAIN) {
@@ -462,7 +487,7 @@ func (rc *rconn) kill() {
 	delete(r.fds, rc.fd)
 	r.eng.release(rc.ip)
 	unix.Close(rc.fd)
-	r.eng.outQueued.Add(-int64(len(rc.out)))
+	r.eng.loopQueued -= int64(len(rc.out))
 	rc.out = nil
 }
 
@@ -503,4 +528,33 @@ func (r *Reactor) shutdown(ctx context.Context) error {
 	unix.Close(r.evfd)
 	unix.Close(r.stopfd)
 	return err
+}
+
+// rawRead and rawWrite are read(2) and write(2) on a connection's socket
+// without the runtime's syscall entry and exit (unix.Read goes through
+// entersyscall/exitsyscall, which prepares for a call that may block so the
+// scheduler can hand the loop's P to another thread). The reactor's sockets
+// are non-blocking: these calls return as soon as the kernel has copied
+// what fits, so that preparation is pure cost, paid twice per relayed
+// guess. Like unix.Read they return -1 with the error.
+func rawRead(fd int, p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	n, _, e := unix.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+	if e != 0 {
+		return -1, e
+	}
+	return int(n), nil
+}
+
+func rawWrite(fd int, p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	n, _, e := unix.RawSyscall(unix.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+	if e != 0 {
+		return -1, e
+	}
+	return int(n), nil
 }
