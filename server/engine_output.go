@@ -1,6 +1,8 @@
 package server
 
 import (
+	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -50,9 +52,12 @@ func presence(t segment.Type) bool {
 // pacedQueue is the FIFO of connections waiting to have their presence
 // output written.
 type pacedQueue struct {
-	on    bool // write a time-bounded share per iteration (the reactor); off: all at once
-	conns []*conn
-	head  int
+	on      bool // write a time-bounded share per iteration (the reactor); off: all at once
+	conns   []*conn
+	head    int
+	written int       // connections written since memory was last given back
+	freed   time.Time // when memory was last given back
+	freeing atomic.Bool
 }
 
 // pending reports whether presence output is waiting for a later
@@ -116,6 +121,9 @@ func (e *engine) deliver(sends []statemachine.Send) {
 	}
 }
 
+// releaser is a link that can give back its empty output buffer.
+type releaser interface{ release() }
+
 // flushUrgent writes the connections that have more than presence output.
 func (e *engine) flushUrgent() {
 	for _, c := range e.flushq {
@@ -148,11 +156,42 @@ func (e *engine) flushPresence(budget time.Duration) {
 	}
 	for n := 1; e.paced.pending(); n++ {
 		c := e.paced.pop()
+		e.paced.written++
 		if !c.gone && !c.queued {
 			c.link.flush()
+			if r, ok := c.link.(releaser); ok {
+				r.release()
+			}
 		}
 		if budget >= 0 && n%checkEvery == 0 && time.Since(t0) > budget {
 			return
 		}
 	}
+}
+
+// A burst of presence output (a login wave among thousands of users) grows
+// the heap with buffers that are garbage once written: the user lists, the
+// notices waiting for their turn, the hub's batches. The runtime gives
+// freed memory back to the kernel only slowly, so after a wave the daemon
+// would keep its peak RSS for minutes. Once a large burst has drained, the
+// engine has the runtime return it at once, at most every freeEvery; the
+// collection runs on its own goroutine, concurrently with the loop.
+const (
+	burstConns = 4096
+	freeEvery  = 5 * time.Second
+)
+
+// afterBurst gives freed memory back once a large presence burst has been
+// written. The reactor calls it when its loop has nothing left to pace.
+func (e *engine) afterBurst() {
+	q := &e.paced
+	if q.pending() || q.written < burstConns || time.Since(q.freed) < freeEvery || q.freeing.Load() {
+		return
+	}
+	q.written, q.freed = 0, time.Now()
+	q.freeing.Store(true)
+	go func() {
+		debug.FreeOSMemory()
+		q.freeing.Store(false)
+	}()
 }

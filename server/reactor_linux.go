@@ -37,7 +37,7 @@ type Reactor struct {
 	pool *pool
 	epfd int
 	evfd int
-	fds  map[int]*rconn
+	fds  []*rconn // by descriptor: the kernel hands out the lowest free one, so this stays dense
 
 	stopfd    int // eventfd: readable once the reactor is stopping
 	mu        sync.Mutex
@@ -66,10 +66,9 @@ const readBudget = 4 << 10
 // rconn is a reactor connection: the socket and its bounded output buffer.
 type rconn struct {
 	r       *Reactor
-	fd      int
-	ip      netip.Addr
-	c       *conn
+	c       *conn // its address is c.ip
 	out     []byte
+	fd      int32
 	pollOut bool // EPOLLOUT registered: the kernel buffer was full
 	closed  bool
 }
@@ -102,7 +101,6 @@ func NewReactor(cfg Config) (*Reactor, error) {
 		epfd:   epfd,
 		evfd:   evfd,
 		stopfd: stopfd,
-		fds:    make(map[int]*rconn),
 	}
 	r.door = newDoor(64, r.wake)
 	r.pool = newPool(cfg, r.wake)
@@ -258,7 +256,10 @@ func (r *Reactor) loop() {
 				var b [8]byte
 				unix.Read(r.evfd, b[:])
 			default:
-				rc := r.fds[fd]
+				var rc *rconn
+				if fd < len(r.fds) {
+					rc = r.fds[fd]
+				}
 				if rc == nil {
 					continue
 				}
@@ -285,6 +286,7 @@ func (r *Reactor) loop() {
 		}
 		r.eng.process()
 		r.eng.flushPresence(presenceSlice)
+		r.eng.afterBurst()
 		if n > 0 {
 			r.eng.obs.LoopLatency(time.Since(t0))
 		}
@@ -347,7 +349,10 @@ func (r *Reactor) register() {
 			r.cfg.Logger.Warn("epoll_ctl conn", zap.Error(err))
 			continue
 		}
-		rc := &rconn{r: r, fd: fd, ip: ip}
+		rc := &rconn{r: r, fd: int32(fd)}
+		for fd >= len(r.fds) {
+			r.fds = append(r.fds, nil)
+		}
 		r.fds[fd] = rc
 		rc.c = r.eng.open(rc, ip, netip.AddrPortFrom(ip, sockaddrPort(sa)).String())
 	}
@@ -380,7 +385,7 @@ func (r *Reactor) read(rc *rconn) {
 	c := rc.c
 	for budget := readBudget; budget > 0 && !c.gone; {
 		free := c.dec.Free()
-		n, err := rawRead(rc.fd, free)
+		n, err := rawRead(int(rc.fd), free)
 		switch {
 		case n > 0:
 			c.dec.Commit(n)
@@ -431,7 +436,7 @@ func (rc *rconn) flush() {
 // write writes as much queued output as the kernel takes.
 func (rc *rconn) write() {
 	for len(rc.out) > 0 {
-		n, err := rawWrite(rc.fd, rc.out[:wholeSegments(rc.out)])
+		n, err := rawWrite(int(rc.fd), rc.out[:wholeSegments(rc.out)])
 		if n > 0 {
 			rc.out = rc.out[n:]
 			rc.r.eng.loopQueued -= int64(n)
@@ -463,8 +468,18 @@ func (rc *rconn) write() {
 		if want {
 			ev |= unix.EPOLLOUT
 		}
-		unix.EpollCtl(rc.r.epfd, unix.EPOLL_CTL_MOD, rc.fd, &unix.EpollEvent{Events: ev, Fd: int32(rc.fd)})
+		unix.EpollCtl(rc.r.epfd, unix.EPOLL_CTL_MOD, int(rc.fd), &unix.EpollEvent{Events: ev, Fd: rc.fd})
 		rc.pollOut = want
+	}
+}
+
+// release gives back an empty output buffer: the engine calls it after
+// writing presence output, which an idle connection gets now and then, so
+// ten thousand idle connections hold no buffers between notices (a
+// connection in a game keeps its small buffer for the next guess).
+func (rc *rconn) release() {
+	if len(rc.out) == 0 {
+		rc.out = nil
 	}
 }
 
@@ -484,9 +499,9 @@ func (rc *rconn) kill() {
 	}
 	rc.closed = true
 	r := rc.r
-	delete(r.fds, rc.fd)
-	r.eng.release(rc.ip)
-	unix.Close(rc.fd)
+	r.fds[rc.fd] = nil
+	r.eng.release(rc.c.ip)
+	unix.Close(int(rc.fd))
 	r.eng.loopQueued -= int64(len(rc.out))
 	rc.out = nil
 }
