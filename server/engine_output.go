@@ -56,7 +56,7 @@ type pacedQueue struct {
 	conns   []*conn
 	head    int
 	written int       // connections written since memory was last given back
-	freed   time.Time // when memory was last given back
+	last    time.Time // when presence output was last written
 	freeing atomic.Bool
 }
 
@@ -150,13 +150,14 @@ const (
 // for at most budget (all of it when budget < 0). At least checkEvery
 // connections are written per call, so a storm always makes progress.
 func (e *engine) flushPresence(budget time.Duration) {
-	var t0 time.Time
-	if budget >= 0 {
-		t0 = time.Now()
+	if !e.paced.pending() {
+		return
 	}
+	t0 := time.Now()
 	for n := 1; e.paced.pending(); n++ {
 		c := e.paced.pop()
 		e.paced.written++
+		e.paced.last = t0
 		if !c.gone && !c.queued {
 			c.link.flush()
 			if r, ok := c.link.(releaser); ok {
@@ -173,22 +174,23 @@ func (e *engine) flushPresence(budget time.Duration) {
 // the heap with buffers that are garbage once written: the user lists, the
 // notices waiting for their turn, the hub's batches. The runtime gives
 // freed memory back to the kernel only slowly, so after a wave the daemon
-// would keep its peak RSS for minutes. Once a large burst has drained, the
-// engine has the runtime return it at once, at most every freeEvery; the
-// collection runs on its own goroutine, concurrently with the loop.
+// would keep its peak RSS for minutes. Once a large burst has drained and
+// presence has been quiet for quietFor (the wave is over, not between two
+// logins), the engine has the runtime return it at once; the collection
+// runs on its own goroutine, concurrently with the loop.
 const (
 	burstConns = 4096
-	freeEvery  = 5 * time.Second
+	quietFor   = 500 * time.Millisecond
 )
 
 // afterBurst gives freed memory back once a large presence burst has been
 // written. The reactor calls it when its loop has nothing left to pace.
 func (e *engine) afterBurst() {
 	q := &e.paced
-	if q.pending() || q.written < burstConns || time.Since(q.freed) < freeEvery || q.freeing.Load() {
+	if q.pending() || q.written < burstConns || time.Since(q.last) < quietFor || q.freeing.Load() {
 		return
 	}
-	q.written, q.freed = 0, time.Now()
+	q.written = 0
 	q.freeing.Store(true)
 	go func() {
 		debug.FreeOSMemory()
