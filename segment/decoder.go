@@ -92,6 +92,12 @@ func (d *Decoder) Free() []byte {
 	if used == RingSize {
 		return nil
 	}
+	if used == 0 {
+		// an empty ring starts over at its first byte, so the whole ring is
+		// one contiguous read: a read that would have stopped at the wrap
+		// would cost a second read(2) for the rest of the segment
+		d.r, d.w = 0, 0
+	}
 	start := d.w & (RingSize - 1)
 	end := start + (RingSize - used)
 	if end > RingSize {

@@ -17,8 +17,9 @@ import (
 
 // link is what the engine needs from a transport's connection.
 type link interface {
-	// send queues bytes for the peer; false means the backlog bound was passed.
-	send(p []byte) bool
+	// send encodes seg straight into the peer's output queue (no copy
+	// through a scratch buffer); false means the backlog bound was passed.
+	send(seg segment.Segment) bool
 	// flush tries to write queued bytes now (the reactor writes at the end
 	// of each loop iteration; the net transport's writer runs on its own).
 	flush()
@@ -39,7 +40,8 @@ type conn struct {
 	link    link
 	partial int64 // engine time the current incomplete segment started; 0 for none
 	gone    bool
-	queued  bool // in flushq
+	queued  bool // in flushq: game output (or any but presence) waits
+	paced   bool // in pacedq: presence output waits its turn (engine_output.go)
 }
 
 // engine is the part both transports share. It owns the hub and runs on one
@@ -56,15 +58,18 @@ type engine struct {
 	nextID   statemachine.ConnID
 	obs      Observer
 	flushq   []*conn
+	paced    pacedQueue         // connections whose only new output is presence (engine_output.go)
 	batch    statemachine.Ready // the hub's outputs being acted on
-	scratch  []byte
 	admitted int
 	perIP    map[netip.Addr]int
 	// outQueued is the output queued for every connection and not yet
 	// taken by the kernel (the net transport's writers subtract from it on
 	// their own goroutines).
 	outQueued atomic.Int64
-	cl        *clusterState // nil on a node alone
+	// loopQueued is the same for the reactor's connections, which are
+	// written on the loop: a plain counter, no atomic add per segment.
+	loopQueued int64
+	cl         *clusterState // nil on a node alone
 }
 
 func newEngine(cfg Config, p *pool) *engine {
@@ -82,7 +87,6 @@ func newEngine(cfg Config, p *pool) *engine {
 		conns:   make(map[statemachine.ConnID]*conn),
 		partial: make(map[*conn]struct{}),
 		obs:     obs,
-		scratch: make([]byte, 0, 4096),
 		perIP:   make(map[netip.Addr]int),
 	}
 	if cfg.Log != nil {
@@ -308,20 +312,18 @@ func (e *engine) bound() {
 	}
 }
 
-// process carries out what the hub asked for and writes the output.
+// process carries out what the hub asked for and writes the output: all
+// of it, or with pacing on (the reactor) the game output now and presence
+// output within flushPresence's budget.
 func (e *engine) process() {
 	if e.cl != nil {
 		e.applyLog()
 	}
 	e.act()
-	for _, c := range e.flushq {
-		c.queued = false
-		if !c.gone {
-			c.link.flush()
-		}
+	e.flushUrgent()
+	if !e.paced.on {
+		e.flushPresence(-1)
 	}
-	clear(e.flushq)
-	e.flushq = e.flushq[:0]
 	if e.shedOutput() {
 		e.process() // the hub has told the others; send that
 	}
@@ -356,26 +358,7 @@ func (e *engine) act() {
 			}
 			e.log.Warn(n.Kind.String(), zap.Uint64("conn", uint64(n.Conn)), zap.String("user", n.User), zap.String("source", n.Source))
 		}
-		for i := range b.Sends {
-			s := &b.Sends[i]
-			c := e.conns[s.Conn]
-			if c == nil || c.gone {
-				continue
-			}
-			if e.cfg.Tap != nil {
-				e.cfg.Tap.Out(c.id, s.Seg)
-			}
-			e.scratch = s.Seg.AppendTo(e.scratch[:0])
-			if !c.link.send(e.scratch) {
-				e.log.Info("output backlog over its bound, closing", zap.Uint64("conn", uint64(c.id)))
-				e.drop(c, ReasonBacklog, true)
-				continue
-			}
-			if !c.queued {
-				c.queued = true
-				e.flushq = append(e.flushq, c)
-			}
-		}
+		e.deliver(b.Sends)
 		for _, id := range b.Closes {
 			if c := e.conns[id]; c != nil {
 				c.gone = true
@@ -435,7 +418,7 @@ func (e *engine) act() {
 // (the slowest readers) are disconnected, as many as it takes. It reports
 // whether it disconnected any.
 func (e *engine) shedOutput() bool {
-	over := e.outQueued.Load() - int64(e.cfg.MaxOutputTotal)
+	over := e.outQueued.Load() + e.loopQueued - int64(e.cfg.MaxOutputTotal)
 	if e.cfg.MaxOutputTotal <= 0 || over <= 0 {
 		return false
 	}

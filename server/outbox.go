@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/bomber-game/bomber/segment"
 )
 
 // outbox is what the engine sees of a connection served by goroutines (the
@@ -37,18 +39,19 @@ func newOutbox(h host, ip netip.Addr) outbox {
 // in a write for a while, i.e. to output the client is not reading; a burst
 // (a login's user list) queued while the writer keeps up goes through, up
 // to hardCap times the bound.
-func (o *outbox) send(p []byte) bool {
+func (o *outbox) send(seg segment.Segment) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	size, bound := len(o.out)+len(p), o.t.engine().cfg.MaxOutput
+	n := seg.Size()
+	size, bound := len(o.out)+n, o.t.engine().cfg.MaxOutput
 	if size > hardCap*bound || size > bound && o.writing && time.Since(o.since) > stallAfter {
 		return false
 	}
 	if o.finished {
 		return true // the engine hears of the close soon
 	}
-	o.out = append(o.out, p...)
-	o.account(len(p))
+	o.out = seg.AppendTo(o.out)
+	o.account(n)
 	return true
 }
 

@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"net/netip"
+	"runtime"
 	"sync"
 	"time"
 
@@ -222,6 +223,12 @@ func (p *pool) dropSource(src netip.Addr, answer func(id uint64)) {
 
 func (p *pool) worker(q *queue) {
 	defer p.wg.Done()
+	// Password hashing (and the store's queries) must not take the CPU from
+	// the engine's loop: this goroutine keeps a thread of its own, at a
+	// lower scheduling priority, for its whole life (the thread exits with
+	// it, so the lowered priority never reaches other goroutines).
+	runtime.LockOSThread()
+	lowerPriority()
 	for {
 		p.qmu.Lock()
 		var j *job

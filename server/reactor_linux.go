@@ -11,9 +11,12 @@ import (
 	"os"
 	"sync"
 	"time"
+	"unsafe"
 
 	"go.uber.org/zap"
 	"golang.org/x/sys/unix"
+
+	"github.com/bomber-game/bomber/segment"
 )
 
 // Reactor is the epoll transport: one goroutine waits on every socket with
@@ -34,7 +37,7 @@ type Reactor struct {
 	pool *pool
 	epfd int
 	evfd int
-	fds  map[int]*rconn
+	fds  []*rconn // by descriptor: the kernel hands out the lowest free one, so this stays dense
 
 	stopfd    int // eventfd: readable once the reactor is stopping
 	mu        sync.Mutex
@@ -63,10 +66,9 @@ const readBudget = 4 << 10
 // rconn is a reactor connection: the socket and its bounded output buffer.
 type rconn struct {
 	r       *Reactor
-	fd      int
-	ip      netip.Addr
-	c       *conn
+	c       *conn // its address is c.ip
 	out     []byte
+	fd      int32
 	pollOut bool // EPOLLOUT registered: the kernel buffer was full
 	closed  bool
 }
@@ -99,11 +101,11 @@ func NewReactor(cfg Config) (*Reactor, error) {
 		epfd:   epfd,
 		evfd:   evfd,
 		stopfd: stopfd,
-		fds:    make(map[int]*rconn),
 	}
 	r.door = newDoor(64, r.wake)
 	r.pool = newPool(cfg, r.wake)
 	r.eng = newEngine(cfg, r.pool)
+	r.eng.paced.on = true // the loop writes presence output a slice at a time
 	return r, nil
 }
 
@@ -227,8 +229,16 @@ func (r *Reactor) loop() {
 	nextTick := time.Now()
 	for !r.stopped {
 		wait := int(time.Until(nextTick) / time.Millisecond)
-		if wait < 0 {
-			wait = 0
+		switch {
+		case wait < 0 || len(r.pool.results) > 0:
+			wait = 0 // account answers left from the last iteration
+		case r.eng.paced.pending():
+			// presence output is left: write the next slice after at most
+			// a millisecond, not at once, so the loop does not spin and the
+			// account workers (hashing the storm's passwords, maybe on
+			// this same CPU) get their share; any socket event or answer
+			// still wakes the loop at once
+			wait = min(wait, 1)
 		}
 		n, err := unix.EpollWait(r.epfd, events, wait)
 		if err != nil && !errors.Is(err, unix.EINTR) {
@@ -248,7 +258,10 @@ func (r *Reactor) loop() {
 				var b [8]byte
 				unix.Read(r.evfd, b[:])
 			default:
-				rc := r.fds[fd]
+				var rc *rconn
+				if fd < len(r.fds) {
+					rc = r.fds[fd]
+				}
 				if rc == nil {
 					continue
 				}
@@ -260,6 +273,9 @@ func (r *Reactor) loop() {
 				}
 			}
 		}
+		// the game traffic just read goes out before this iteration's
+		// logins are acted on (see engine_output.go)
+		r.eng.process()
 		r.register()
 		r.drainResults()
 		r.drainAdmin()
@@ -271,14 +287,24 @@ func (r *Reactor) loop() {
 			nextTick = t0.Add(r.cfg.TickEvery)
 		}
 		r.eng.process()
+		r.eng.flushPresence(presenceSlice)
+		r.eng.afterBurst()
 		if n > 0 {
 			r.eng.obs.LoopLatency(time.Since(t0))
 		}
 	}
 }
 
+// answerSlice bounds the time one loop iteration spends acting on account
+// answers (at least one is taken): a login among 10,000 users sends 20,000
+// segments, so during a storm an iteration acts on a few logins and then
+// serves the sockets again; the answers left wait in the channel (the loop
+// polls while any do).
+const answerSlice = time.Millisecond
+
 func (r *Reactor) drainResults() {
-	for {
+	t0 := time.Now()
+	for first := true; first || time.Since(t0) < answerSlice; first = false {
 		select {
 		case res := <-r.pool.results:
 			r.eng.answer(res)
@@ -325,7 +351,10 @@ func (r *Reactor) register() {
 			r.cfg.Logger.Warn("epoll_ctl conn", zap.Error(err))
 			continue
 		}
-		rc := &rconn{r: r, fd: fd, ip: ip}
+		rc := &rconn{r: r, fd: int32(fd)}
+		for fd >= len(r.fds) {
+			r.fds = append(r.fds, nil)
+		}
 		r.fds[fd] = rc
 		rc.c = r.eng.open(rc, ip, netip.AddrPortFrom(ip, sockaddrPort(sa)).String())
 	}
@@ -358,7 +387,7 @@ func (r *Reactor) read(rc *rconn) {
 	c := rc.c
 	for budget := readBudget; budget > 0 && !c.gone; {
 		free := c.dec.Free()
-		n, err := unix.Read(rc.fd, free)
+		n, err := rawRead(int(rc.fd), free)
 		switch {
 		case n > 0:
 			c.dec.Commit(n)
@@ -380,18 +409,19 @@ func (r *Reactor) read(rc *rconn) {
 // bound within one loop iteration is handed to the kernel at once, so a
 // login's user list among thousands of users goes out as it is built; only
 // output the client really does not read counts against the bound.
-func (rc *rconn) send(p []byte) bool {
-	if len(rc.out)+len(p) > rc.r.eng.cfg.MaxOutput/2 && !rc.pollOut {
+func (rc *rconn) send(seg segment.Segment) bool {
+	n := seg.Size()
+	if len(rc.out)+n > rc.r.eng.cfg.MaxOutput/2 && !rc.pollOut {
 		rc.write()
 		if rc.closed {
 			return true // the write failed; the engine has dropped it
 		}
 	}
-	if len(rc.out)+len(p) > rc.r.eng.cfg.MaxOutput {
+	if len(rc.out)+n > rc.r.eng.cfg.MaxOutput {
 		return false
 	}
-	rc.out = append(rc.out, p...)
-	rc.r.eng.outQueued.Add(int64(len(p)))
+	rc.out = seg.AppendTo(rc.out)
+	rc.r.eng.loopQueued += int64(n)
 	return true
 }
 
@@ -408,10 +438,10 @@ func (rc *rconn) flush() {
 // write writes as much queued output as the kernel takes.
 func (rc *rconn) write() {
 	for len(rc.out) > 0 {
-		n, err := unix.Write(rc.fd, rc.out[:wholeSegments(rc.out)])
+		n, err := rawWrite(int(rc.fd), rc.out[:wholeSegments(rc.out)])
 		if n > 0 {
 			rc.out = rc.out[n:]
-			rc.r.eng.outQueued.Add(-int64(n))
+			rc.r.eng.loopQueued -= int64(n)
 		}
 		if err != nil {
 			if errors.Is(err, unix.EAGAIN) {
@@ -440,8 +470,18 @@ func (rc *rconn) write() {
 		if want {
 			ev |= unix.EPOLLOUT
 		}
-		unix.EpollCtl(rc.r.epfd, unix.EPOLL_CTL_MOD, rc.fd, &unix.EpollEvent{Events: ev, Fd: int32(rc.fd)})
+		unix.EpollCtl(rc.r.epfd, unix.EPOLL_CTL_MOD, int(rc.fd), &unix.EpollEvent{Events: ev, Fd: rc.fd})
 		rc.pollOut = want
+	}
+}
+
+// release gives back an empty output buffer: the engine calls it after
+// writing presence output, which an idle connection gets now and then, so
+// ten thousand idle connections hold no buffers between notices (a
+// connection in a game keeps its small buffer for the next guess).
+func (rc *rconn) release() {
+	if len(rc.out) == 0 {
+		rc.out = nil
 	}
 }
 
@@ -461,10 +501,10 @@ func (rc *rconn) kill() {
 	}
 	rc.closed = true
 	r := rc.r
-	delete(r.fds, rc.fd)
-	r.eng.release(rc.ip)
-	unix.Close(rc.fd)
-	r.eng.outQueued.Add(-int64(len(rc.out)))
+	r.fds[rc.fd] = nil
+	r.eng.release(rc.c.ip)
+	unix.Close(int(rc.fd))
+	r.eng.loopQueued -= int64(len(rc.out))
 	rc.out = nil
 }
 
@@ -505,4 +545,33 @@ func (r *Reactor) shutdown(ctx context.Context) error {
 	unix.Close(r.evfd)
 	unix.Close(r.stopfd)
 	return err
+}
+
+// rawRead and rawWrite are read(2) and write(2) on a connection's socket
+// without the runtime's syscall entry and exit (unix.Read goes through
+// entersyscall/exitsyscall, which prepares for a call that may block so the
+// scheduler can hand the loop's P to another thread). The reactor's sockets
+// are non-blocking: these calls return as soon as the kernel has copied
+// what fits, so that preparation is pure cost, paid twice per relayed
+// guess. Like unix.Read they return -1 with the error.
+func rawRead(fd int, p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	n, _, e := unix.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+	if e != 0 {
+		return -1, e
+	}
+	return int(n), nil
+}
+
+func rawWrite(fd int, p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	n, _, e := unix.RawSyscall(unix.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+	if e != 0 {
+		return -1, e
+	}
+	return int(n), nil
 }

@@ -46,6 +46,9 @@ func (h *Hub) Receive(now int64, c ConnID, seg segment.Segment) {
 			h.close(now, s) // flooding while the store answers: nothing good comes of it
 			return
 		}
+		if s.queue == nil {
+			s.queue = new([pendingMax]segment.Segment)
+		}
 		s.queue[s.queued] = seg
 		s.queued++
 		return
@@ -83,6 +86,9 @@ func (h *Hub) Answer(now int64, id uint64, a Answer) {
 		seg := s.queue[0]
 		copy(s.queue[:], s.queue[1:s.queued])
 		s.queued--
+		if s.queued == 0 {
+			s.queue = nil
+		}
 		h.handle(now, s, seg)
 	}
 }

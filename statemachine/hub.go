@@ -163,22 +163,25 @@ const pendingMax = 4
 
 type session struct {
 	conn   ConnID
-	state  State
 	name   string // the user name once Info was accepted
 	opened int64
 	check  uint64 // id of the account check in flight, 0 for none
-	queue  [pendingMax]segment.Segment
-	queued int
-	peer   *session     // inviter or invitee while inviting, responding
-	orphan bool         // Responding to an inviter that has gone
-	table  *table       // the table s sits or watches at
-	seat   rules.Player // its seat there, or rules.Spectator when watching
-	closed bool         // removed from the hub
+	// queue holds what arrived while a check was in flight; allocated then
+	// and given back once drained, so an idle session does not carry it
+	// (pointer-sized fields first, small ones last: 112 bytes, not 288)
+	queue  *[pendingMax]segment.Segment
+	peer   *session // inviter or invitee while inviting, responding
+	table  *table   // the table s sits or watches at
 	source string
 	credit int64       // rate limit: nanoseconds of allowance saved up
 	last   int64       // rate limit: time of the last segment
 	x      *extSession // extended-protocol state; nil for reference clients
-	spoke  bool        // a segment has been handled (Hello must come first)
+	state  State
+	queued uint8
+	seat   rules.Player // its seat there, or rules.Spectator when watching
+	orphan bool         // Responding to an inviter that has gone
+	closed bool         // removed from the hub
+	spoke  bool         // a segment has been handled (Hello must come first)
 }
 
 // Hub owns all sessions, invitations and matches.

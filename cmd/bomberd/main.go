@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"reflect"
+	"runtime"
 	"slices"
 	"sync/atomic"
 	"syscall"
@@ -170,6 +171,16 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 	if cfg.Transport == "net" {
 		d.tr = server.NewNetTransport(scfg)
 	} else {
+		// The reactor's loop must never wait for a P behind the account
+		// workers' password hashing (argon2id runs for milliseconds without
+		// yielding, and with one P the loop would wait for the scheduler to
+		// preempt it): one P for the loop, one for each hash that may run at
+		// once, one for look-ups and the collector. The workers' threads run
+		// at a lower priority (server.lowerPriority), so on a machine
+		// without a free core the kernel still runs the loop first.
+		if n := cfg.Hashing.MaxConcurrent + 2; runtime.GOMAXPROCS(0) < n {
+			runtime.GOMAXPROCS(n)
+		}
 		r, err := server.NewReactor(scfg)
 		if err != nil {
 			closeAll(listeners)

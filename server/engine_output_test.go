@@ -1,0 +1,134 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"slices"
+	"testing"
+
+	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/statemachine"
+)
+
+// fakeLink records what the engine sends a connection and when it is
+// flushed; every flush appends the connection's name to a log shared by
+// all links, so a test sees the order connections were written in.
+type fakeLink struct {
+	name    string
+	queued  []segment.Segment
+	written []segment.Segment
+	log     *[]string
+}
+
+func (l *fakeLink) send(seg segment.Segment) bool { l.queued = append(l.queued, seg); return true }
+func (l *fakeLink) flush() {
+	if len(l.queued) > 0 {
+		*l.log = append(*l.log, l.name)
+		l.written = append(l.written, l.queued...)
+		l.queued = l.queued[:0]
+	}
+}
+func (l *fakeLink) shut()       {}
+func (l *fakeLink) kill()       {}
+func (l *fakeLink) unread() int { return 0 }
+
+// pacedEngine is an engine with the reactor's pacing and fake links; the
+// test answers account checks itself (everyone exists, every password is
+// right), so nothing runs on the pool's workers.
+type pacedEngine struct {
+	*engine
+	links map[string]*fakeLink
+	conns map[string]*conn
+	log   []string
+}
+
+func newPacedEngine(t *testing.T) *pacedEngine {
+	t.Helper()
+	var cfg Config
+	cfg.defaults()
+	p := newPool(cfg, func() {})
+	t.Cleanup(func() { p.close(context.Background()) })
+	e := &pacedEngine{engine: newEngine(cfg, p), links: map[string]*fakeLink{}, conns: map[string]*conn{}}
+	e.paced.on = true
+	return e
+}
+
+// login connects name and logs it in; its answers and the others' notices
+// stay queued until the test processes them.
+func (e *pacedEngine) login(name string) {
+	l := &fakeLink{name: name, log: &e.log}
+	c := e.open(l, netip.MustParseAddr("127.0.0.1"), "127.0.0.1:1")
+	e.links[name], e.conns[name] = l, c
+	e.input(c, append(segment.Name(segment.Info, name).AppendTo(nil), segment.Name(segment.Passwd, "123").AppendTo(nil)...))
+	for {
+		rd := e.hub.Ready()
+		if len(rd.Checks) == 0 {
+			return
+		}
+		checks := slices.Clone(rd.Checks)
+		rd.Checks = rd.Checks[:0]
+		for _, ch := range checks {
+			e.hub.Answer(e.now(), ch.ID, statemachine.Found)
+		}
+	}
+}
+
+// TestGameOutputBeforePresence: when a login's notices to everyone online
+// and an invitation are produced in the same iteration, the invited
+// user's connection (and the new user's, who waits for its login answer)
+// is written first, and the online notices go out a bounded share per
+// iteration (here the minimum, checkEvery connections, with no time
+// budget), oldest first, until all are out. Every connection still
+// receives exactly what the hub produced for it, in the hub's order.
+func TestGameOutputBeforePresence(t *testing.T) {
+	e := newPacedEngine(t)
+	const others = 3 * checkEvery
+	names := make([]string, others)
+	for i := range names {
+		names[i] = fmt.Sprintf("u%02d", i)
+		e.login(names[i])
+	}
+	e.process()
+	e.flushPresence(-1)
+	before := map[string]int{}
+	for name, l := range e.links {
+		before[name] = len(l.written)
+	}
+	e.log = e.log[:0]
+
+	// one iteration: a login among everyone, and u00 invites u01
+	e.login("new")
+	e.input(e.conns["u00"], segment.Name(segment.SendInvit, "u01").AppendTo(nil))
+	e.process()
+	if got := e.log; !slices.Equal(got, []string{"new", "u01"}) && !slices.Equal(got, []string{"u01", "new"}) {
+		t.Fatalf("written at the end of the iteration: %v, want only the new user and the invited one", got)
+	}
+	e.flushPresence(0)
+	// u01, in the queue since its notice, was written with its invitation
+	if n := len(e.log) - 2; n < 1 || n > checkEvery {
+		t.Fatalf("%d connections got their online notice in the first presence slice, want 1 to %d (a bounded share)", n, checkEvery)
+	}
+	if !e.paced.pending() {
+		t.Fatal("no presence output left for later iterations")
+	}
+	for e.paced.pending() {
+		e.flushPresence(0)
+	}
+
+	for _, name := range names {
+		got := e.links[name].written[before[name]:]
+		var want []segment.Segment
+		if name == "u01" {
+			want = append(want, segment.Name(segment.NewOnline, "new"), segment.Name(segment.RecvInvit, "u00"))
+		} else {
+			want = append(want, segment.Name(segment.NewOnline, "new"))
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s received %v, want %v", name, got, want)
+		}
+	}
+	if w := e.links["new"].written; len(w) != 2+others+1 || w[1].Type != segment.PasswdResp || w[len(w)-1].Type != segment.SyncEnd {
+		t.Fatalf("the new user received %v, want its login answer and the whole user list", w)
+	}
+}
