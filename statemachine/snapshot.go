@@ -384,7 +384,7 @@ func (e *snapEncoder) table(t *table) {
 			w.str(l.from)
 			w.str(l.text)
 		}
-		w.uv(uint64(c.next))
+		w.iv(int64(c.next))
 	}
 }
 
@@ -666,11 +666,12 @@ func (d *snapDecoder) session(i int) uint64 {
 	s.name = r.str()
 	s.opened = r.iv()
 	s.check = r.uv()
-	s.queued = r.small()
-	if s.queued > pendingMax {
-		r.fail("session %d has %d queued segments", i, s.queued)
+	q := r.uv()
+	if q > pendingMax {
+		r.fail("session %d has %d queued segments", i, q)
 		return 0
 	}
+	s.queued = int(q)
 	for k := range s.queued {
 		t := segment.Type(r.u8())
 		p := r.bytes()

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -480,4 +481,26 @@ func BenchmarkSnapshot(b *testing.B) {
 		}
 		b.ReportMetric(float64(len(snap)), "bytes")
 	})
+}
+
+// TestCreateUnknownOptionsAnswerAlike: a Create with several unknown
+// options is refused naming the first in key order, every time, so every
+// copy of a replicated hub sends the same bytes (the rules' own check
+// names the first in map order).
+func TestCreateUnknownOptionsAnswerAlike(t *testing.T) {
+	for range 20 {
+		x := newHarness(t, statemachine.Config{})
+		a := x.login("Albert")
+		x.send(a, segment.Create, segment.CreateMsg{Game: "dots", Seats: 2, Options: []segment.KV{{Key: "zz", Value: "1"}, {Key: "rows", Value: "3"}, {Key: "mm", Value: "1"}, {Key: "bb", Value: "1"}}}.Append(nil))
+		var text string
+		for _, m := range x.take(a) {
+			if m.t == segment.ErrorMsg {
+				e, _ := segment.DecodeErrorBody(m.body)
+				text = e.Text
+			}
+		}
+		if !strings.Contains(text, `"bb"`) {
+			t.Fatalf("Create refused with %q, want the first unknown key \"bb\"", text)
+		}
+	}
 }
