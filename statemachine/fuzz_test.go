@@ -119,6 +119,16 @@ func FuzzHub(f *testing.F) {
 	// two extended users log in, one creates a bomber table, the other joins, both ready, boards
 	seeds = append(seeds, []byte{20, 0, 0, 6, 0, 0, 4, 0, 0, 7, 0, 0, 4, 0, 0, 20, 1, 1, 6, 1, 1, 4, 1, 0, 7, 1, 0, 4, 1, 0,
 		21, 0, 0, 22, 1, 1, 23, 0, 4, 23, 1, 4, 21, 0, 96, 22, 1, 97})
+	// Aeroplane Chess, whose dice come from the table's seed: two players
+	// rolling and moving, and one player against the computer
+	login := []byte{20, 0, 0, 6, 0, 0, 4, 0, 0, 7, 0, 1, 4, 0, 0, 20, 1, 1, 6, 1, 1, 4, 1, 0, 7, 1, 1, 4, 1, 0}
+	duel := append(slices.Clone(login), 21, 0, 75, 21, 1, 16, 21, 0, 4, 21, 1, 4)
+	solo := append(slices.Clone(login), 21, 0, 75, 21, 0, 13)
+	for range 40 {
+		duel = append(duel, 21, 0, 156, 21, 0, 111, 21, 0, 66, 21, 1, 156, 21, 1, 111, 21, 1, 66)
+		solo = append(solo, 21, 0, 156, 21, 0, 111, 21, 0, 66, 17, 0, 1, 17, 0, 1)
+	}
+	seeds = append(seeds, duel, solo)
 	for _, sd := range seeds {
 		f.Add(sd)
 		// the same, restoring a copy of the hub at every other step
