@@ -92,7 +92,10 @@ func snapshotTwin(tb testing.TB, h, twin *statemachine.Hub, cfg statemachine.Con
 			tb.Fatalf("the restored hub's state drifted from the original's (%d and %d bytes)", len(orig), len(snap))
 		}
 	}
-	cfg.Entropy = cloneEntropy(tb, entropy)
+	cfg.Entropy = nil // no entropy when h has none
+	if entropy != nil {
+		cfg.Entropy = cloneEntropy(tb, entropy)
+	}
 	r, err := statemachine.Restore(cfg, snap)
 	if err != nil {
 		tb.Fatalf("restore: %v", err)
@@ -360,7 +363,62 @@ func fuzzSnapshots(tb testing.TB) [][]byte {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	out = append(out, snap)
+	// a reference match at every step, and a throttled login held back
+	h := loggedInPair(tb)
+	for _, in := range fullGame()[:12] {
+		h.Receive(0, in.conn, in.seg)
+		h.Advance()
+		snap, err := h.Snapshot()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, snap)
+	}
+	h.SetConfig(statemachine.Config{LoginFailures: 1, LoginWindow: time.Minute, SegmentRate: 5, KickGrace: time.Second})
+	for c := statemachine.ConnID(10); c < 13; c++ {
+		h.OpenFrom(0, c, fmt.Sprint("10.0.0.", c%2))
+		h.Receive(0, c, segment.Name(segment.Info, "Albert"))
+		for _, ch := range h.Ready().Checks {
+			h.Answer(0, ch.ID, statemachine.Found)
+		}
+		h.Advance()
+		h.Receive(0, c, segment.Name(segment.Passwd, "bad"))
+		for _, ch := range h.Ready().Checks {
+			h.Answer(0, ch.ID, statemachine.WrongPassword)
+		}
+		h.Advance()
+	}
+	if snap, err = h.Snapshot(); err != nil {
+		tb.Fatal(err)
+	}
 	return append(out, snap)
+}
+
+// TestSnapshotReferenceMatch: a reference client's Bomber match (a table
+// in no map, reached through its players) restored before every segment of
+// a whole game goes on exactly as the original.
+func TestSnapshotReferenceMatch(t *testing.T) {
+	game := fullGame()
+	for k := range game {
+		h := loggedInPair(t)
+		var twin *statemachine.Hub
+		for i, in := range game {
+			if i == k {
+				twin = snapshotTwin(t, h, nil, statemachine.Config{}, nil)
+			}
+			h.Receive(int64(i), in.conn, in.seg)
+			if twin != nil {
+				twin.Receive(int64(i), in.conn, in.seg)
+				sameReady(t, i, h.Ready(), twin.Ready())
+				twin.Advance()
+			}
+			h.Advance()
+		}
+		if h.Stats().GamesEnded[statemachine.Won] != 1 || *h.Stats() != *twin.Stats() {
+			t.Fatalf("restored at %d: stats\n%+v\n%+v", k, *h.Stats(), *twin.Stats())
+		}
+	}
 }
 
 // FuzzRestore: Restore never panics, and what it accepts is a working hub:
