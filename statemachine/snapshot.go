@@ -366,7 +366,13 @@ func (e *snapEncoder) table(t *table) {
 		w.iv(int64(m.seat))
 		w.u8(m.move.Kind)
 		w.u8(m.move.Len)
-		w.b = append(w.b, m.move.Arg[:]...) // whole: bytes past Len are part of the comparable Move
+		// up to the last non-zero byte, not Len: bytes past Len are part
+		// of the comparable Move too
+		n := len(m.move.Arg)
+		for n > 0 && m.move.Arg[n-1] == 0 {
+			n--
+		}
+		w.bytes(m.move.Arg[:n])
 		w.iv(m.at)
 	}
 	if o := t.offer; o != nil {
@@ -597,10 +603,10 @@ type sessLinks struct{ peer, table int }
 
 // Minimal encoded sizes, for the count checks.
 const (
-	minSession = 14
+	minSession = 13
 	minTable   = 60
-	minSeat    = 24
-	minMove    = 20
+	minSeat    = 23
+	minMove    = 5
 )
 
 func (d *snapDecoder) body() error {
@@ -778,7 +784,14 @@ func (d *snapDecoder) table(i int) {
 		m.seat = r.player(nseats)
 		m.move.Kind = r.u8()
 		m.move.Len = r.u8()
-		copy(m.move.Arg[:], r.raw(rules.MoveArgs))
+		if m.move.Len > rules.MoveArgs {
+			r.fail("table %d: a move of %d arguments", t.id, m.move.Len)
+		}
+		arg := r.bytes()
+		if len(arg) > rules.MoveArgs {
+			r.fail("table %d: a move of %d argument bytes", t.id, len(arg))
+		}
+		copy(m.move.Arg[:], arg)
 		m.at = r.iv()
 	}
 	if f&tfOffer != 0 {
