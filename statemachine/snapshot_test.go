@@ -583,3 +583,92 @@ func TestSnapshotBareConnections(t *testing.T) {
 		t.Fatalf("%d connections restored", r.Connections())
 	}
 }
+
+// TestSnapshotAeroplaneLeftSeat: four seats of Aeroplane Chess, two people
+// and two computer players; one person leaves mid-game (the game goes on
+// without the seat). Copies restored again and again (each from the last)
+// roll the same dice and send the same bytes as the original to the end.
+func TestSnapshotAeroplaneLeftSeat(t *testing.T) {
+	entropy := statemachine.SeededEntropy(5)
+	cfg := statemachine.Config{Games: statemachine.Catalogue(), Entropy: entropy}
+	h := statemachine.New(cfg)
+	hub := &fanout{hs: []*statemachine.Hub{h}}
+	var twin *statemachine.Hub
+	var bots []statemachine.BotRequest
+	var checks []statemachine.Check
+	n := 0
+	step := func() {
+		t.Helper()
+		n++
+		rd := h.Ready()
+		if twin != nil {
+			sameReady(t, n, rd, twin.Ready())
+			twin.Advance()
+		}
+		bots = append(bots, rd.Bots...)
+		checks = append(checks[:0], rd.Checks...)
+		h.Advance()
+	}
+	send := func(c statemachine.ConnID, ty segment.Type, body []byte) {
+		t.Helper()
+		for _, s := range segment.AppendMessage(nil, ty, body) {
+			hub.Receive(0, c, s)
+		}
+		step()
+	}
+	for i, name := range []string{"Albert", "Beth"} {
+		c := statemachine.ConnID(i + 1)
+		hub.Open(0, c)
+		send(c, segment.Hello, segment.HelloMsg{Version: 1, Features: 31}.Append(nil))
+		for _, s := range []segment.Segment{segment.Name(segment.Info, name), segment.Name(segment.Passwd, "123")} {
+			hub.Receive(0, c, s)
+			step()
+			hub.Answer(0, checks[0].ID, statemachine.Found)
+			step()
+		}
+	}
+	send(1, segment.Create, segment.CreateMsg{Game: "aeroplane", Seats: 4}.Append(nil))
+	send(2, segment.Join, segment.JoinMsg{Table: 1, Seat: 0xFF}.Append(nil))
+	send(1, segment.Bot, segment.BotMsg{Seat: 0xFF}.Append(nil))
+	send(2, segment.Ready, nil)
+	if h.Stats().GamesStarted != 1 {
+		t.Fatal("the game did not start")
+	}
+	restores := 0
+	for i := 0; i < 3000 && h.Stats().GamesEnded == [3]uint64{}; i++ {
+		if i%50 == 25 {
+			twin = snapshotTwin(t, h, twin, cfg, entropy)
+			hub.hs = []*statemachine.Hub{h, twin}
+			restores++
+		}
+		if i == 200 {
+			send(2, segment.Leave, nil)
+			if h.Stats().GamesEnded != [3]uint64{} {
+				t.Fatal("the game ended when one of four left")
+			}
+		}
+		if len(bots) > 0 {
+			a, err := statemachine.RunBot(bots[0])
+			bots = bots[1:]
+			if err != nil {
+				t.Fatal(err)
+			}
+			hub.BotMove(0, a)
+			step()
+			continue
+		}
+		// the people try every move; the rules refuse all but the legal one
+		for _, c := range []statemachine.ConnID{1, 2} {
+			for _, m := range []string{"roll", "move 0", "move 1", "move 2", "move 3"} {
+				send(c, segment.MoveText, []byte(m))
+			}
+		}
+	}
+	t.Logf("%d restores, %d moves, %d bot moves", restores, h.Stats().TableMoves, h.Stats().BotMoves)
+	if h.Stats().GamesEnded == [3]uint64{} || restores < 3 || h.Stats().TableMoves < 100 {
+		t.Fatalf("%d restores, %d moves, ended %v", restores, h.Stats().TableMoves, h.Stats().GamesEnded)
+	}
+	if *h.Stats() != *twin.Stats() {
+		t.Fatalf("stats differ:\n%+v\n%+v", *h.Stats(), *twin.Stats())
+	}
+}
