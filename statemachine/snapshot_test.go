@@ -672,3 +672,106 @@ func TestSnapshotAeroplaneLeftSeat(t *testing.T) {
 		t.Fatalf("stats differ:\n%+v\n%+v", *h.Stats(), *twin.Stats())
 	}
 }
+
+// TestSnapshotThrottle: failed-login counters, a name under attack with a
+// password check held back, and their deadlines survive a restore: the
+// copy's next deadline and everything it does as time passes are the
+// original's.
+func TestSnapshotThrottle(t *testing.T) {
+	cfg := statemachine.Config{LoginFailures: 2, LoginWindow: time.Minute, LoginLockout: 5 * time.Minute}
+	h := statemachine.New(cfg)
+	hub := &fanout{hs: []*statemachine.Hub{h}}
+	var twin *statemachine.Hub
+	var now int64
+	step := func() []statemachine.Check {
+		t.Helper()
+		rd := h.Ready()
+		checks := slices.Clone(rd.Checks)
+		if twin != nil {
+			sameReady(t, 0, rd, twin.Ready())
+			twin.Advance()
+		}
+		h.Advance()
+		return checks
+	}
+	login := func(c statemachine.ConnID, source, password string) {
+		hub.hs[0].OpenFrom(now, c, source)
+		if twin != nil {
+			twin.OpenFrom(now, c, source)
+		}
+		hub.Receive(now, c, segment.Name(segment.Info, "Albert"))
+		for _, ch := range step() {
+			hub.Answer(now, ch.ID, statemachine.Found)
+		}
+		step()
+		hub.Receive(now, c, segment.Name(segment.Passwd, password))
+		for _, ch := range step() {
+			a := statemachine.Found
+			if ch.Password != "123" {
+				a = statemachine.WrongPassword
+			}
+			hub.Answer(now, ch.ID, a)
+		}
+		step()
+	}
+	for c := range statemachine.ConnID(4) {
+		login(c+1, fmt.Sprint("10.0.0.", c), "guess")
+		now += int64(time.Second)
+		hub.Tick(now) // sets the next sweep of the counters
+		step()
+	}
+	login(9, "10.0.1.1", "123") // the owner, held back: the name is under attack
+	twin = snapshotTwin(t, h, nil, cfg, nil)
+	hub.hs = []*statemachine.Hub{h, twin}
+	at, ok := h.NextDeadline()
+	if at2, ok2 := twin.NextDeadline(); !ok || at != at2 || ok2 != ok {
+		t.Fatalf("next deadline %d %v, the original's %d %v", at2, ok2, at, ok)
+	}
+	login(10, "10.0.1.2", "123") // held back after the first: the spacing survived
+	held := false
+	for range 40 {
+		now += int64(10 * time.Second)
+		hub.Tick(now)
+		for _, ch := range step() {
+			held = true
+			hub.Answer(now, ch.ID, statemachine.Found)
+		}
+		step()
+		a, _ := h.NextDeadline()
+		if b, _ := twin.NextDeadline(); a != b {
+			t.Fatalf("next deadline %d, the original's %d", b, a)
+		}
+	}
+	if !held || h.Stats().Throttled == 0 && h.Stats().LoginsOK == 0 {
+		t.Fatalf("nothing was held back: %+v", *h.Stats())
+	}
+	if *h.Stats() != *twin.Stats() {
+		t.Fatalf("stats differ:\n%+v\n%+v", *h.Stats(), *twin.Stats())
+	}
+}
+
+// TestSnapshotChatHistory: a table's chat past its 50 kept lines (a ring)
+// comes back in order: who sits down after a restore is sent the same
+// history as without one.
+func TestSnapshotChatHistory(t *testing.T) {
+	run := func(restore bool) []msg {
+		x := newHarness(t, statemachine.Config{})
+		a, b, c := x.login("Albert"), x.login("Beth"), x.login("Cindy")
+		x.send(a, segment.Create, segment.CreateMsg{Game: "aeroplane", Seats: 3}.Append(nil))
+		x.send(b, segment.Join, segment.JoinMsg{Table: 1, Seat: 0xFF}.Append(nil))
+		for i := range 73 {
+			x.now += int64(time.Second)
+			x.send([]statemachine.ConnID{a, b}[i%2], segment.Chat, segment.ChatBody{Scope: 1, Text: fmt.Sprint("line ", i)}.Append(nil))
+		}
+		if restore {
+			x.swap(statemachine.Config{Games: statemachine.Catalogue()})
+		}
+		x.take(c)
+		x.send(c, segment.Join, segment.JoinMsg{Table: 1, Seat: 0xFF}.Append(nil))
+		return x.take(c)
+	}
+	want, got := run(false), run(true)
+	if len(want) < 50 || !slices.EqualFunc(want, got, sameMsg) {
+		t.Fatalf("the history after a restore differs (%d and %d messages)", len(got), len(want))
+	}
+}
