@@ -68,7 +68,12 @@ func (h *Hub) create(now int64, s *session, body []byte) {
 	// the rules validate the options: a game made now and thrown away
 	// (unknown keys first, in key order: rules.Options.Check reports the
 	// first in map order, and every copy of the hub must answer alike)
-	if err := unknownOption(e.Spec, gameOpts); err != nil {
+	if k, ok := unknownOption(e.Spec, gameOpts); ok {
+		// the rules' own wording, from the options with that key alone
+		_, err := e.Spec.New(n, rules.Options{k: gameOpts[k]}, record.Rand([32]byte{}))
+		if err == nil {
+			err = fmt.Errorf("%w: unknown key %q", rules.ErrOption, k)
+		}
 		h.fail(s, segment.Create, segment.ErrCodeBadOption, trim(err.Error()))
 		return
 	}
@@ -94,15 +99,15 @@ func (h *Hub) create(now int64, s *session, body []byte) {
 	h.sit(s, t, 0)
 }
 
-// unknownOption reports the first key of opts, in key order, that spec
-// does not list, worded as rules.Options.Check words it.
-func unknownOption(spec rules.Spec, opts rules.Options) error {
+// unknownOption returns the first key of opts, in key order, that spec
+// does not list.
+func unknownOption(spec rules.Spec, opts rules.Options) (string, bool) {
 	for _, k := range sortedKeys(opts) {
 		if !slices.ContainsFunc(spec.Options, func(o rules.OptionSpec) bool { return o.Key == k }) {
-			return fmt.Errorf("%w: unknown key %q", rules.ErrOption, k)
+			return k, true
 		}
 	}
-	return nil
+	return "", false
 }
 
 // createdBy counts the open tables name created.
