@@ -775,3 +775,81 @@ func TestSnapshotChatHistory(t *testing.T) {
 		t.Fatalf("the history after a restore differs (%d and %d messages)", len(got), len(want))
 	}
 }
+
+// TestSnapshotRandomRuns runs FuzzHub's property over random inputs that
+// log four users in and then mostly send extended messages, answer bots
+// and let time pass, restoring copies at random steps: clocks, offers,
+// held seats, bots and rate limits all meet restores without a fuzzing run.
+func TestSnapshotRandomRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	runs := 300
+	if testing.Short() {
+		runs = 30
+	}
+	for run := range runs {
+		var ops []byte
+		for w := range byte(3) {
+			ops = append(ops, 20, w, 0, 6, w, w, 4, 0, 0, 7, w, 1, 4, 0, 0)
+		}
+		for range 150 + rng.IntN(150) {
+			who := byte(rng.IntN(4))
+			if rng.IntN(12) == 0 {
+				who |= 0x80 // restore a copy here
+			}
+			arg := byte(rng.IntN(256))
+			var op byte
+			switch k := rng.IntN(100); {
+			case k < 45:
+				op = 21 + byte(rng.IntN(3))
+			case k < 57:
+				op = 17 // a bot's answer
+			case k < 70:
+				op, arg = 2, arg%12 // time passes
+			case k < 75:
+				op = 18 // resume
+			case k < 80:
+				op = 4 + byte(rng.IntN(2))
+			case k < 83:
+				op = 1 // a connection drops
+			case k < 86:
+				ops = append(ops, 20, who, 0, 6, who, who, 4, 0, 0, 7, who, 1, 4, 0, 0)
+				continue
+			default:
+				op = 6 + byte(rng.IntN(11))
+			}
+			ops = append(ops, op, who, arg)
+		}
+		if run%3 == 0 {
+			ops = append(ops, 0) // with login throttling and rate limits
+		}
+		t.Run(fmt.Sprint(run), func(t *testing.T) { runHub(t, ops) })
+	}
+}
+
+// TestTableOpsWaitForInvitations: a user inviting or invited with the
+// reference protocol, or playing a reference match, cannot sit down at a
+// table (its peer would be left dangling) nor chat into the match (its
+// players are reference clients); found by TestSnapshotRandomRuns.
+func TestTableOpsWaitForInvitations(t *testing.T) {
+	x := newHarness(t, statemachine.Config{})
+	a, b := x.login("Albert"), x.login("Beth")
+	x.raw(a, segment.Name(segment.SendInvit, "Beth"))
+	for _, c := range []statemachine.ConnID{a, b} {
+		x.take(c)
+		x.send(c, segment.Create, segment.CreateMsg{Game: "dots", Seats: 2}.Append(nil))
+		if code := x.errorCode(c); code != segment.ErrCodeAtTable {
+			t.Fatalf("conn %d created a table while inviting: error %d", c, code)
+		}
+	}
+	x.raw(b, segment.Code(segment.InvitResponse, 1))
+	x.take(a)
+	x.take(b)
+	x.send(a, segment.Chat, segment.ChatBody{Scope: 1, Text: "hi"}.Append(nil))
+	if code := x.errorCode(a); code != segment.ErrCodeNotSeated {
+		t.Fatalf("players' chat in a reference match: error %d", code)
+	}
+	x.send(a, segment.Leave, nil)
+	if code := x.errorCode(a); code != segment.ErrCodeAtTable {
+		t.Fatalf("left a reference match with Leave: error %d", code)
+	}
+}
