@@ -721,8 +721,21 @@ func TestSnapshotThrottle(t *testing.T) {
 		step()
 	}
 	login(9, "10.0.1.1", "123") // the owner, held back: the name is under attack
+	h.OpenFrom(now, 20, "10.0.0.1") // a connection from an address that failed
 	twin = snapshotTwin(t, h, nil, cfg, nil)
 	hub.hs = []*statemachine.Hub{h, twin}
+	// its password for the name under attack is refused: its address has
+	// failed, and the notice names the address
+	hub.Receive(now, 20, segment.Name(segment.Info, "Albert"))
+	for _, ch := range step() {
+		hub.Answer(now, ch.ID, statemachine.Found)
+	}
+	step()
+	hub.Receive(now, 20, segment.Name(segment.Passwd, "guess"))
+	if rd := h.Ready(); len(rd.Notices) != 1 || rd.Notices[0].Source != "10.0.0.1" {
+		t.Fatalf("notices %+v", rd.Notices)
+	}
+	step()
 	at, ok := h.NextDeadline()
 	if at2, ok2 := twin.NextDeadline(); !ok || at != at2 || ok2 != ok {
 		t.Fatalf("next deadline %d %v, the original's %d %v", at2, ok2, at, ok)
@@ -851,5 +864,79 @@ func TestTableOpsWaitForInvitations(t *testing.T) {
 	x.send(a, segment.Leave, nil)
 	if code := x.errorCode(a); code != segment.ErrCodeAtTable {
 		t.Fatalf("left a reference match with Leave: error %d", code)
+	}
+}
+
+// TestSnapshotClocksAndOffers: a game with a time control and a standing
+// draw offer, restored mid-game: the offer expires, the clocks run out and
+// the game ends by timeout exactly as without the restore.
+func TestSnapshotClocksAndOffers(t *testing.T) {
+	run := func(restore bool) (*harness, []statemachine.ConnID) {
+		cfg := statemachine.Config{Games: statemachine.Catalogue(), Entropy: statemachine.SeededEntropy(3)}
+		x := newHarness(t, cfg)
+		a, b := x.login("Albert"), x.login("Beth")
+		x.send(a, segment.Hello, nil) // ignored: already extended
+		opts := []segment.KV{{Key: "clock.move", Value: "120"}, {Key: "clock.total", Value: "200"}, {Key: "clock.increment", Value: "2"}}
+		x.table("checkers", opts, []statemachine.ConnID{a, b})
+		x.send(a, segment.Ready, nil)
+		x.send(b, segment.Ready, nil)
+		g, _ := statemachine.Catalogue()[1].Spec.New(2, rules.Options{}, nil)
+		for i := range 6 {
+			x.now += int64(time.Duration(i+3) * time.Second)
+			x.h.Tick(x.now)
+			x.pump()
+			p := g.ToMove(nil)[0]
+			m := g.Legal(p, nil)[0]
+			x.send([]statemachine.ConnID{a, b}[p], segment.MoveText, []byte(g.FormatMove(m)))
+			g.Play(p, m, nil)
+		}
+		// an offer declined, and another made later: the first's timer
+		// must not withdraw the second
+		x.send(a, segment.Offer, segment.OfferMsg{What: 1}.Append(nil))
+		x.send(b, segment.Offer, segment.OfferMsg{What: 1, Answer: 2}.Append(nil))
+		x.now += int64(10 * time.Second)
+		x.send(a, segment.Offer, segment.OfferMsg{What: 1}.Append(nil))
+		if restore {
+			x.swap(cfg)
+		}
+		x.send(a, segment.ViewReq, nil) // with the clocks as they stand
+		for range 8 {
+			x.now += int64(3 * time.Second)
+			x.h.Tick(x.now)
+			x.pump()
+		}
+		// past the first offer's expiry, within the second's
+		x.send(b, segment.Offer, segment.OfferMsg{What: 1, Answer: 1}.Append(nil))
+		if len(x.records) != 1 || x.records[0].Reason != "agreed" {
+			t.Fatalf("the second offer did not stand: %+v", x.records)
+		}
+		// a rematch with the clock, run out
+		x.send(a, segment.Offer, segment.OfferMsg{What: 2}.Append(nil))
+		x.send(b, segment.Offer, segment.OfferMsg{What: 2, Answer: 1}.Append(nil))
+		if restore {
+			x.swap(cfg)
+		}
+		for range 100 {
+			x.now += int64(3 * time.Second)
+			x.h.Tick(x.now)
+			x.pump()
+			if len(x.records) > 1 {
+				break
+			}
+		}
+		return x, []statemachine.ConnID{a, b}
+	}
+	x, conns := run(false)
+	y, _ := run(true)
+	if len(x.records) != 2 || x.records[1].Reason != "timeout" {
+		t.Fatalf("records %+v", x.records)
+	}
+	for _, c := range conns {
+		if !slices.EqualFunc(x.all[c], y.all[c], sameMsg) {
+			t.Fatalf("conn %d received different messages after a restore", c)
+		}
+	}
+	if !reflect.DeepEqual(x.records, y.records) || *x.h.Stats() != *y.h.Stats() {
+		t.Fatalf("records or stats differ:\n%+v\n%+v", x.records, y.records)
 	}
 }
