@@ -720,7 +720,7 @@ func TestSnapshotThrottle(t *testing.T) {
 		hub.Tick(now) // sets the next sweep of the counters
 		step()
 	}
-	login(9, "10.0.1.1", "123") // the owner, held back: the name is under attack
+	login(9, "10.0.1.1", "123")     // the owner, held back: the name is under attack
 	h.OpenFrom(now, 20, "10.0.0.1") // a connection from an address that failed
 	twin = snapshotTwin(t, h, nil, cfg, nil)
 	hub.hs = []*statemachine.Hub{h, twin}
