@@ -13,8 +13,8 @@ import (
 	"github.com/bomber-game/bomber/segment"
 )
 
-// Snapshots (docs: a cluster node restores the hub from a snapshot and
-// applies only the log after it, so the log can be cut).
+// Snapshots: a cluster node restores the hub from a snapshot and applies
+// only the log after it, so the shared log need not be kept from its start.
 //
 // The format is hand-written, not gob: it is deterministic (the same hub
 // gives the same bytes on every node, so copies can be compared by hash),
