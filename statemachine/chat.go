@@ -87,6 +87,9 @@ func (h *Hub) chat(now int64, s *session, body []byte) {
 		return
 	}
 	t := s.table
+	if t != nil && !t.ext() {
+		t = nil // a reference match has no rooms: its players are reference clients
+	}
 	line := chatLine{from: s.name, text: string(text)}
 	switch scope {
 	case scopeLobby:

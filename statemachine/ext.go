@@ -86,6 +86,16 @@ func (h *Hub) message(now int64, s *session, t segment.Type, body []byte) {
 		return
 	}
 	switch t {
+	case segment.CatalogReq, segment.ListReq, segment.Chat, segment.Bye:
+	default:
+		// a reference invitation or match in progress owns the session's
+		// state: a table operation now would leave its peer dangling
+		if s.state != ServerStandBy && s.state != AtTable {
+			h.fail(s, t, segment.ErrCodeAtTable, "busy with an invitation or a match")
+			return
+		}
+	}
+	switch t {
 	case segment.CatalogReq:
 		h.catalogue(s)
 	case segment.ListReq:
