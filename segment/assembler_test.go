@@ -289,3 +289,76 @@ func BenchmarkAssembler(b *testing.B) {
 		}
 	}
 }
+
+// TestAssemblerStateRoundTrip: an assembler restored from another's State
+// between any two fragments finishes the message with the same body, and
+// changing the state afterwards does not reach the restored one's buffer.
+func TestAssemblerStateRoundTrip(t *testing.T) {
+	for _, n := range []int{0, 28, 29, 30, 59, 200, MessageCap(Chat)} {
+		b := body(n)
+		segs := AppendMessage(nil, Chat, b)
+		for cut := range segs {
+			var a Assembler
+			for _, s := range segs[:cut] {
+				if _, _, _, err := a.Add(s); err != nil {
+					t.Fatal(err)
+				}
+			}
+			st := a.State()
+			if st.Pending != (cut > 0) || len(st.Body) != cut*MaxPayload {
+				t.Fatalf("body %d cut %d: state %+v", n, cut, st)
+			}
+			var r Assembler
+			if err := r.SetState(st); err != nil {
+				t.Fatalf("body %d cut %d: %v", n, cut, err)
+			}
+			a.Reset() // the restored assembler owns its copy
+			var got []byte
+			for _, s := range segs[cut:] {
+				ty, bd, done, err := r.Add(s)
+				if err != nil {
+					t.Fatalf("body %d cut %d: %v", n, cut, err)
+				}
+				if done {
+					if ty != Chat {
+						t.Fatalf("type %v", ty)
+					}
+					got = bd
+				}
+			}
+			if !bytes.Equal(got, b) {
+				t.Fatalf("body %d cut %d: got %d bytes back", n, cut, len(got))
+			}
+		}
+	}
+}
+
+// TestAssemblerSetStateRefuses: states no segments could produce are
+// refused and leave the assembler as it was; a failed state keeps failing.
+func TestAssemblerSetStateRefuses(t *testing.T) {
+	bad := []AssemblerState{
+		{Type: Info, Pending: true, Body: body(29)},                                     // a reference type
+		{Type: Chat | More, Pending: true, Body: body(29)},                              // a fragment type
+		{Type: Chat, Pending: true, Body: body(30)},                                     // not whole fragments
+		{Type: Chat, Pending: true},                                                     // pending with nothing
+		{Type: Chat, Pending: true, Body: body(MaxPayload * (MessageCap(Chat)/29 + 1))}, // over the cap
+		{Type: Chat, Pending: true, Body: body(29), Failed: true},
+	}
+	for i, st := range bad {
+		var a Assembler
+		a.Add(AppendMessage(nil, Chat, body(40))[0])
+		if err := a.SetState(st); !errors.Is(err, ErrFragment) {
+			t.Errorf("state %d: err %v", i, err)
+		}
+		if !a.Pending() || a.Buffered() != MaxPayload {
+			t.Errorf("state %d: a refused state changed the assembler", i)
+		}
+	}
+	var a Assembler
+	if err := a.SetState(AssemblerState{Failed: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := a.Add(Name(Info, "x")); !errors.Is(err, ErrFragment) || !a.State().Failed {
+		t.Fatalf("a restored failed assembler accepted a segment: %v", err)
+	}
+}

@@ -360,3 +360,54 @@ func (a *Assembler) Err() error { return a.err }
 
 // Reset forgets any message in progress and error, keeping the buffer.
 func (a *Assembler) Reset() { a.t, a.pending, a.err, a.buf = 0, false, nil, a.buf[:0] }
+
+// AssemblerState is what an Assembler holds between segments, so a
+// replicated server can save a connection's half-received message in a
+// snapshot and restore it on another node.
+type AssemblerState struct {
+	Type    Type   // base type of the message in progress (with Pending)
+	Pending bool   // fragments have arrived and the message is not complete
+	Body    []byte // the body bytes received so far (with Pending)
+	Failed  bool   // a framing error stopped the assembler (until Reset)
+}
+
+// State returns a's state; Body aliases a's buffer until the next Add.
+func (a *Assembler) State() AssemblerState {
+	st := AssemblerState{Type: a.t, Pending: a.pending, Failed: a.err != nil}
+	if a.pending {
+		st.Body = a.buf
+	}
+	return st
+}
+
+// errRestoredFailure stands for the framing error of an assembler restored
+// as Failed: the original error's text is not kept, only that it stopped.
+var errRestoredFailure = fmt.Errorf("%w: the assembler had stopped on a framing error", ErrFragment)
+
+// SetState makes a continue from st (copying its body), as if it had
+// received the segments that produced st. It refuses a state no sequence of
+// segments can produce (a body over its type's cap or not whole fragments),
+// leaving a unchanged.
+func (a *Assembler) SetState(st AssemblerState) error {
+	if st.Pending {
+		c := MessageCap(st.Type)
+		switch {
+		case !st.Type.Extended() || st.Type.Fragment() || c < 0:
+			return fmt.Errorf("%w: no message of type 0x%02x can be in progress", ErrFragment, uint8(st.Type))
+		case len(st.Body) == 0 || len(st.Body)%MaxPayload != 0 || len(st.Body) > c:
+			return fmt.Errorf("%w: %d bytes cannot be whole fragments of a %v message", ErrFragment, len(st.Body), st.Type)
+		case st.Failed:
+			return fmt.Errorf("%w: a failed assembler has no message in progress", ErrFragment)
+		}
+	}
+	a.Reset()
+	if st.Failed {
+		a.err = errRestoredFailure
+		return nil
+	}
+	if st.Pending {
+		a.t, a.pending = st.Type, true
+		a.buf = append(a.buf, st.Body...)
+	}
+	return nil
+}

@@ -112,15 +112,47 @@ func fuzzMessage(op, arg byte) (segment.Type, []byte) {
 // disconnects, segments, clock ticks and (possibly late) account answers for
 // several users, and checks the hub's invariants after every step.
 func FuzzHub(f *testing.F) {
-	f.Add([]byte{0, 0, 0, 10, 0, 0, 11, 0, 0, 10, 0, 0, 1, 0, 0, 11, 1, 0, 12, 1, 1, 13, 1, 1, 14, 1, 0, 15, 0, 0})
-	f.Add([]byte{0, 0, 0, 0, 1, 0, 10, 0, 0, 10, 1, 1, 11, 0, 0, 11, 1, 0, 12, 0, 1, 13, 1, 1, 14, 0, 0, 14, 1, 1, 16, 0, 0, 16, 1, 0})
-	f.Add([]byte{0, 0, 0, 10, 0, 0, 2, 0, 0, 11, 0, 0, 3, 0, 0, 1, 0, 0, 10, 0, 0, 11, 0, 0, 4, 0, 0})
+	var seeds [][]byte
+	seeds = append(seeds, []byte{0, 0, 0, 10, 0, 0, 11, 0, 0, 10, 0, 0, 1, 0, 0, 11, 1, 0, 12, 1, 1, 13, 1, 1, 14, 1, 0, 15, 0, 0})
+	seeds = append(seeds, []byte{0, 0, 0, 0, 1, 0, 10, 0, 0, 10, 1, 1, 11, 0, 0, 11, 1, 0, 12, 0, 1, 13, 1, 1, 14, 0, 0, 14, 1, 1, 16, 0, 0, 16, 1, 0})
+	seeds = append(seeds, []byte{0, 0, 0, 10, 0, 0, 2, 0, 0, 11, 0, 0, 3, 0, 0, 1, 0, 0, 10, 0, 0, 11, 0, 0, 4, 0, 0})
 	// two extended users log in, one creates a bomber table, the other joins, both ready, boards
-	f.Add([]byte{20, 0, 0, 6, 0, 0, 4, 0, 0, 7, 0, 0, 4, 0, 0, 20, 1, 1, 6, 1, 1, 4, 1, 0, 7, 1, 0, 4, 1, 0,
+	seeds = append(seeds, []byte{20, 0, 0, 6, 0, 0, 4, 0, 0, 7, 0, 0, 4, 0, 0, 20, 1, 1, 6, 1, 1, 4, 1, 0, 7, 1, 0, 4, 1, 0,
 		21, 0, 0, 22, 1, 1, 23, 0, 4, 23, 1, 4, 21, 0, 96, 22, 1, 97})
+	// Aeroplane Chess, whose dice come from the table's seed: two players
+	// rolling and moving, and one player against the computer
+	login := []byte{20, 0, 0, 6, 0, 0, 4, 0, 0, 7, 0, 1, 4, 0, 0, 20, 1, 1, 6, 1, 1, 4, 1, 0, 7, 1, 1, 4, 1, 0}
+	duel := append(slices.Clone(login), 21, 0, 75, 21, 1, 16, 21, 0, 4, 21, 1, 4)
+	solo := append(slices.Clone(login), 21, 0, 75, 21, 0, 13)
+	for range 40 {
+		duel = append(duel, 21, 0, 156, 21, 0, 111, 21, 0, 66, 21, 1, 156, 21, 1, 111, 21, 1, 66)
+		solo = append(solo, 21, 0, 156, 21, 0, 111, 21, 0, 66, 17, 0, 1, 17, 0, 1)
+	}
+	seeds = append(seeds, duel, solo)
+	for _, sd := range seeds {
+		f.Add(sd)
+		// the same, restoring a copy of the hub at every other step
+		v := slices.Clone(sd)
+		for i := 1; i < len(v); i += 6 {
+			v[i] |= 0x80
+		}
+		f.Add(v)
+	}
 	f.Fuzz(func(t *testing.T, ops []byte) {
-		h := statemachine.New(statemachine.Config{KickGrace: time.Minute, LoginTimeout: 2 * time.Minute, Dialect: statemachine.Dialect(len(ops) % 2),
-			Games: statemachine.Catalogue(), Entropy: statemachine.SeededEntropy(uint64(len(ops))), MaxWatchers: 2, MaxTables: 3, OfferTTL: 10 * time.Second})
+		entropy := statemachine.SeededEntropy(uint64(len(ops)))
+		cfg := statemachine.Config{KickGrace: time.Minute, LoginTimeout: 2 * time.Minute, Dialect: statemachine.Dialect(len(ops) % 2),
+			Games: statemachine.Catalogue(), Entropy: entropy, MaxWatchers: 2, MaxTables: 3, OfferTTL: 10 * time.Second}
+		if len(ops)%3 == 0 {
+			// login throttling and rate limits too, so snapshots carry their state
+			cfg.LoginFailures, cfg.LoginWindow, cfg.LoginLockout = 2, 30*time.Second, time.Minute
+			cfg.SegmentRate, cfg.SegmentBurst = 20, 40
+		}
+		h := statemachine.New(cfg)
+		// a hub restored from a snapshot of h (or of the previous copy) when
+		// a who byte's high bit says so; it is fed the same events and must
+		// do exactly what h does
+		var twin *statemachine.Hub
+		hub := &fanout{hs: []*statemachine.Hub{h}}
 		asm := map[statemachine.ConnID]*segment.Assembler{}
 		place := map[statemachine.ConnID]int{} // seat from the last Joined, -1 watching, absent elsewhere
 		var bots []statemachine.BotRequest
@@ -132,16 +164,20 @@ func FuzzHub(f *testing.F) {
 		storeDown := false
 		for i := 0; i+2 < len(ops); i += 3 {
 			op, who, arg := ops[i], int(ops[i+1]%4), ops[i+2]
+			if ops[i+1]&0x80 != 0 {
+				twin = snapshotTwin(t, h, twin, cfg, entropy)
+				hub.hs = []*statemachine.Hub{h, twin}
+			}
 			switch op % 24 {
 			case 0, 20: // connect (a fresh connection for that slot), extended with 20
 				if conns[who] != 0 {
-					h.Closed(now, conns[who])
+					hub.Closed(now, conns[who])
 				}
 				next++
 				conns[who] = next
-				h.Open(now, next)
+				hub.Open(now, next)
 				if op%24 == 20 {
-					h.Receive(now, next, segment.AppendMessage(nil, segment.Hello, segment.HelloMsg{Version: 1, Features: 31}.Append(nil))[0])
+					hub.Receive(now, next, segment.AppendMessage(nil, segment.Hello, segment.HelloMsg{Version: 1, Features: 31}.Append(nil))[0])
 				}
 			case 6 + 11: // answer a bot request: the newest, the oldest, or one that is stale
 				if len(bots) > 0 {
@@ -153,7 +189,7 @@ func FuzzHub(f *testing.F) {
 							a.Seq++ // late or wrong: the request stays unanswered
 							bots = append(bots, b)
 						}
-						h.BotMove(now, a)
+						hub.BotMove(now, a)
 					}
 				}
 			case 6 + 12: // resume with the last token this slot's user was given, or a wrong one
@@ -163,24 +199,24 @@ func FuzzHub(f *testing.F) {
 						m.Token[0]++
 					}
 					for _, s := range segment.AppendMessage(nil, segment.Resume, m.Append(nil)) {
-						h.Receive(now, conns[who], s)
+						hub.Receive(now, conns[who], s)
 					}
 				}
 			case 21, 22, 23: // an extended message
 				if conns[who] != 0 {
 					t, body := fuzzMessage(op/24+arg, arg)
 					for _, s := range segment.AppendMessage(nil, t, body) {
-						h.Receive(now, conns[who], s)
+						hub.Receive(now, conns[who], s)
 					}
 				}
 			case 1:
 				if conns[who] != 0 {
-					h.Closed(now, conns[who])
+					hub.Closed(now, conns[who])
 					conns[who] = 0
 				}
 			case 2:
 				now += int64(arg) * int64(time.Second)
-				h.Tick(now)
+				hub.Tick(now)
 			case 3:
 				storeDown = !storeDown
 			case 4, 5: // answer the oldest / newest pending check
@@ -200,14 +236,17 @@ func FuzzHub(f *testing.F) {
 					case c.Kind == statemachine.Verify && c.Password != "123":
 						a = statemachine.WrongPassword
 					}
-					h.Answer(now, c.ID, a)
+					hub.Answer(now, c.ID, a)
 				}
 			default:
 				if conns[who] != 0 {
-					h.Receive(now, conns[who], fuzzSegment(op-6, arg))
+					hub.Receive(now, conns[who], fuzzSegment(op-6, arg))
 				}
 			}
 			rd := h.Ready()
+			if twin != nil {
+				sameReady(t, i/3, rd, twin.Ready())
+			}
 			pending = append(pending, rd.Checks...)
 			bots = append(bots, rd.Bots...)
 			for _, c := range rd.Closes {
@@ -271,6 +310,19 @@ func FuzzHub(f *testing.F) {
 			if err := h.CheckInvariants(); err != nil {
 				t.Fatalf("step %d (op %d who %d arg %d): %v", i/3, op, who, arg, err)
 			}
+			if twin != nil {
+				twin.Advance()
+				if err := twin.CheckInvariants(); err != nil {
+					t.Fatalf("step %d: restored hub: %v", i/3, err)
+				}
+				if *h.Stats() != *twin.Stats() {
+					t.Fatalf("step %d: the restored hub's stats differ:\n%+v\n%+v", i/3, *h.Stats(), *twin.Stats())
+				}
+				at, ok := h.NextDeadline()
+				if at2, ok2 := twin.NextDeadline(); at != at2 || ok != ok2 {
+					t.Fatalf("step %d: the restored hub's next deadline is %d %v, the original's %d %v", i/3, at2, ok2, at, ok)
+				}
+			}
 			// a cluster ticks only when NextDeadline says so: a tick
 			// before the deadline (or at any time when there is none)
 			// must do nothing a user would see
@@ -279,7 +331,11 @@ func FuzzHub(f *testing.F) {
 				quiet = at - 1
 			}
 			if quiet >= now {
-				h.Tick(quiet)
+				hub.Tick(quiet)
+				if twin != nil {
+					sameReady(t, i/3, h.Ready(), twin.Ready())
+					twin.Advance()
+				}
 				if rd := h.Ready(); !rd.Empty() {
 					t.Fatalf("step %d: a tick at %d, before the next deadline, did %+v", i/3, quiet, *rd)
 				}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/rules/record"
@@ -65,6 +66,12 @@ func (h *Hub) create(now int64, s *session, body []byte) {
 		return
 	}
 	// the rules validate the options: a game made now and thrown away
+	// (unknown keys first, in key order: rules.Options.Check reports the
+	// first in map order, and every copy of the hub must answer alike)
+	if err := unknownOption(e.Spec, gameOpts); err != nil {
+		h.fail(s, segment.Create, segment.ErrCodeBadOption, trim(err.Error()))
+		return
+	}
 	if _, err := e.Spec.New(n, gameOpts, record.Rand([32]byte{})); err != nil {
 		h.fail(s, segment.Create, segment.ErrCodeBadOption, trim(err.Error()))
 		return
@@ -85,6 +92,17 @@ func (h *Hub) create(now int64, s *session, body []byte) {
 	h.tables[t.id] = t
 	h.stats.TablesCreated++
 	h.sit(s, t, 0)
+}
+
+// unknownOption reports the first key of opts, in key order, that spec
+// does not list, worded as rules.Options.Check words it.
+func unknownOption(spec rules.Spec, opts rules.Options) error {
+	for _, k := range sortedKeys(opts) {
+		if !slices.ContainsFunc(spec.Options, func(o rules.OptionSpec) bool { return o.Key == k }) {
+			return fmt.Errorf("%w: unknown key %q", rules.ErrOption, k)
+		}
+	}
+	return nil
 }
 
 // createdBy counts the open tables name created.

@@ -1,0 +1,777 @@
+package statemachine_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bomber-game/bomber/client/tables"
+	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/statemachine"
+)
+
+// fanout feeds the same events to several hubs.
+type fanout struct{ hs []*statemachine.Hub }
+
+func (f *fanout) Open(now int64, c statemachine.ConnID) {
+	for _, h := range f.hs {
+		h.Open(now, c)
+	}
+}
+
+func (f *fanout) Closed(now int64, c statemachine.ConnID) {
+	for _, h := range f.hs {
+		h.Closed(now, c)
+	}
+}
+
+func (f *fanout) Receive(now int64, c statemachine.ConnID, s segment.Segment) {
+	for _, h := range f.hs {
+		h.Receive(now, c, s)
+	}
+}
+
+func (f *fanout) BotMove(now int64, a statemachine.BotAnswer) {
+	for _, h := range f.hs {
+		h.BotMove(now, a)
+	}
+}
+
+func (f *fanout) Tick(now int64) {
+	for _, h := range f.hs {
+		h.Tick(now)
+	}
+}
+
+func (f *fanout) Answer(now int64, id uint64, a statemachine.Answer) {
+	for _, h := range f.hs {
+		h.Answer(now, id, a)
+	}
+}
+
+// cloneEntropy is a copy of e at the same position: the restored hub must
+// draw the table seeds and join codes the original draws.
+func cloneEntropy(tb testing.TB, e *rand.ChaCha8) *rand.ChaCha8 {
+	b, err := e.MarshalBinary()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c := new(rand.ChaCha8)
+	if err := c.UnmarshalBinary(b); err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+// snapshotTwin restores a hub from a snapshot of twin (of h when there is
+// none yet, so copies of copies are tested too). A twin that has been
+// following h must snapshot to the same bytes as h: same state.
+func snapshotTwin(tb testing.TB, h, twin *statemachine.Hub, cfg statemachine.Config, entropy *rand.ChaCha8) *statemachine.Hub {
+	tb.Helper()
+	src := twin
+	if src == nil {
+		src = h
+	}
+	snap, err := src.Snapshot()
+	if err != nil {
+		tb.Fatalf("snapshot: %v", err)
+	}
+	if twin != nil {
+		orig, err := h.Snapshot()
+		if err != nil {
+			tb.Fatalf("snapshot: %v", err)
+		}
+		if !bytes.Equal(orig, snap) {
+			tb.Fatalf("the restored hub's state drifted from the original's (%d and %d bytes)", len(orig), len(snap))
+		}
+	}
+	cfg.Entropy = nil // no entropy when h has none
+	if entropy != nil {
+		cfg.Entropy = cloneEntropy(tb, entropy)
+	}
+	r, err := statemachine.Restore(cfg, snap)
+	if err != nil {
+		tb.Fatalf("restore: %v", err)
+	}
+	return r
+}
+
+// sameReady fails unless a restored hub's outputs b are the original's a.
+func sameReady(tb testing.TB, step int, a, b *statemachine.Ready) {
+	tb.Helper()
+	switch {
+	case !slices.Equal(a.Sends, b.Sends):
+		tb.Fatalf("step %d: the restored hub sent\n%v\nthe original\n%v", step, b.Sends, a.Sends)
+	case !slices.Equal(a.Closes, b.Closes):
+		tb.Fatalf("step %d: closes %v, the original %v", step, b.Closes, a.Closes)
+	case !slices.Equal(a.Checks, b.Checks):
+		tb.Fatalf("step %d: checks %v, the original %v", step, b.Checks, a.Checks)
+	case !slices.Equal(a.Notices, b.Notices):
+		tb.Fatalf("step %d: notices %v, the original %v", step, b.Notices, a.Notices)
+	case len(a.Records) != len(b.Records) || len(a.Records) > 0 && !reflect.DeepEqual(a.Records, b.Records): // nil and empty alike
+		tb.Fatalf("step %d: records\n%+v\nthe original\n%+v", step, b.Records, a.Records)
+	case len(a.Bots) != len(b.Bots):
+		tb.Fatalf("step %d: %d bot requests, the original %d", step, len(b.Bots), len(a.Bots))
+	}
+	for i := range a.Bots {
+		x, y := a.Bots[i], b.Bots[i]
+		if x.Table != y.Table || x.Seat != y.Seat || x.Seq != y.Seq || x.Game != y.Game || x.Seed != y.Seed || x.View.Player() != y.View.Player() {
+			tb.Fatalf("step %d: bot request %+v, the original %+v", step, y, x)
+		}
+		// the same game as the seat may see it: the same picture, the same
+		// choices, and (through a clone's position-seeded dice) the same bot move
+		gx, gy, p := x.View.Game(), y.View.Game(), x.Seat
+		if !reflect.DeepEqual(gx.Observe(p), gy.Observe(p)) || gx.View(p) != gy.View(p) || !slices.Equal(gx.Legal(p, nil), gy.Legal(p, nil)) {
+			tb.Fatalf("step %d: bot request %d sees another game", step, i)
+		}
+	}
+}
+
+// TestSnapshotConfig: every setting but Games and Entropy comes back from
+// the snapshot (a setting added to Config and not to the format fails here).
+func TestSnapshotConfig(t *testing.T) {
+	var cfg statemachine.Config
+	v := reflect.ValueOf(&cfg).Elem()
+	for i := range v.NumField() {
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.Int, reflect.Int64:
+			f.SetInt(int64(i + 2))
+		case reflect.Uint8:
+			f.SetUint(1)
+		case reflect.Bool:
+			f.SetBool(true)
+		}
+	}
+	h := statemachine.New(cfg)
+	snap, err := h.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := statemachine.Catalogue()
+	r, err := statemachine.Restore(statemachine.Config{Games: games, KickGrace: time.Hour}, snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := h.Config()
+	want.Games = games
+	if got := r.Config(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("restored config\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+// TestSnapshotNeedsAdvance: outputs not yet handled are not state; a
+// snapshot then is refused rather than silently losing them.
+func TestSnapshotNeedsAdvance(t *testing.T) {
+	h := statemachine.New(statemachine.Config{LoginTimeout: time.Second})
+	h.Open(0, 1)
+	h.Closed(0, 1)
+	h.Open(0, 2)
+	h.Tick(int64(time.Hour))
+	if _, err := h.Snapshot(); err == nil {
+		t.Fatal("snapshot with a close not advanced")
+	}
+	h.Advance()
+	if _, err := h.Snapshot(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// swap moves x to a hub restored from a snapshot of its hub. The old hub
+// is dropped, so the new one may share its entropy source.
+func (x *harness) swap(cfg statemachine.Config) {
+	x.tb.Helper()
+	snap, err := x.h.Snapshot()
+	if err != nil {
+		x.tb.Fatal(err)
+	}
+	cfg.Entropy = x.h.Config().Entropy
+	if x.h, err = statemachine.Restore(cfg, snap); err != nil {
+		x.tb.Fatal(err)
+	}
+}
+
+// swapPlay is harness.play, but at the moves where swap says so the game
+// goes on in a hub restored from a snapshot of the current one.
+func (x *harness) swapPlay(d *tables.Driver, players []statemachine.ConnID, swap func(move int) bool, cfg statemachine.Config) (swaps int) {
+	x.tb.Helper()
+	for _, p := range players {
+		x.send(p, segment.Ready, nil)
+	}
+	for i := 0; !d.Ended(); i++ {
+		if i > 20000 {
+			x.tb.Fatalf("game did not end after %d moves", d.Moves())
+		}
+		for seat, p := range players {
+			for _, m := range x.take(p) {
+				if err := d.Receive(seat, m.t, m.body); err != nil {
+					x.tb.Fatal(err)
+				}
+			}
+		}
+		if swap(d.Moves()) {
+			x.swap(cfg)
+			swaps++
+		}
+		out, ok, err := d.Next()
+		if err != nil {
+			x.tb.Fatal(err)
+		}
+		if d.Ended() {
+			break
+		}
+		if !ok {
+			x.tb.Fatalf("driver waits for nothing after %d moves (errors %v)", d.Moves(), d.Errors)
+		}
+		x.send(players[out.Seat], out.Type, out.Body)
+	}
+	return swaps
+}
+
+// TestSnapshotMidGame plays every game of the catalogue to the end with
+// its largest number of seats and a watcher, twice: once on one hub, once
+// moving to a hub restored from a snapshot at several points of the game
+// (before the first move, early, at random points). Everything every
+// connection received, the record and the counters must be the same.
+func TestSnapshotMidGame(t *testing.T) {
+	small := map[string][]segment.KV{"dots": {{Key: "rows", Value: "3"}, {Key: "cols", Value: "3"}}, "paisho": {{Key: "move-limit", Value: "60"}}}
+	for gi, e := range statemachine.Catalogue() {
+		for _, seed := range []uint64{1, 2} {
+			t.Run(fmt.Sprintf("%s/%d", e.Spec.Name, seed), func(t *testing.T) {
+				cfg := statemachine.Config{Games: statemachine.Catalogue()}
+				run := func(swap func(int) bool) (*harness, []statemachine.ConnID, int) {
+					c := cfg
+					c.Entropy = statemachine.SeededEntropy(seed)
+					x := newHarness(t, c)
+					var conns []statemachine.ConnID
+					for i := range e.Spec.MaxPlayers {
+						conns = append(conns, x.login(names[i]))
+					}
+					w := x.login(names[5])
+					x.table(e.Spec.Name, small[e.Spec.Name], conns, w)
+					x.send(w, segment.Chat, segment.ChatBody{Scope: 2, Text: "watching"}.Append(nil))
+					x.send(conns[0], segment.Chat, segment.ChatBody{Scope: 1, Text: "good luck"}.Append(nil))
+					opts := rules.Options{}
+					for _, kv := range small[e.Spec.Name] {
+						opts[kv.Key] = kv.Value
+					}
+					d := tables.New(e.Spec, opts, len(conns), uint64(gi)*10+seed)
+					d.Text = seed == 2
+					d.MaxMoves = 400
+					n := x.swapPlay(d, conns, swap, cfg)
+					if len(d.Errors) > 0 {
+						t.Fatalf("the server refused moves: %v", d.Errors)
+					}
+					// after the end: a rematch offer stands across one more
+					// swap, and the rematch draws its seed after it
+					x.send(conns[0], segment.Offer, segment.OfferMsg{What: 2}.Append(nil))
+					if n > 0 {
+						x.swap(cfg)
+					}
+					for _, c := range conns[1:] {
+						x.send(c, segment.Offer, segment.OfferMsg{What: 2, Answer: 1}.Append(nil))
+					}
+					return x, append(conns, w), n
+				}
+				rng := rand.New(rand.NewPCG(seed, 9))
+				a, conns, _ := run(func(int) bool { return false })
+				b, _, swaps := run(func(m int) bool { return m == 0 || m == 1 || m == 3 || rng.IntN(8) == 0 })
+				if swaps < 3 {
+					t.Fatalf("only %d swaps", swaps)
+				}
+				for _, c := range conns {
+					if !slices.EqualFunc(a.all[c], b.all[c], sameMsg) {
+						t.Fatalf("conn %d received different messages after restores (%d and %d)", c, len(a.all[c]), len(b.all[c]))
+					}
+				}
+				if !reflect.DeepEqual(a.records, b.records) || len(a.records) != 1 {
+					t.Fatalf("records differ:\n%+v\n%+v", a.records, b.records)
+				}
+				if a.h.Stats().GamesStarted != 2 {
+					t.Fatalf("%d games started, want the game and its rematch", a.h.Stats().GamesStarted)
+				}
+				if *a.h.Stats() != *b.h.Stats() {
+					t.Fatalf("stats differ:\n%+v\n%+v", *a.h.Stats(), *b.h.Stats())
+				}
+				sa, _ := a.h.Snapshot()
+				sb, _ := b.h.Snapshot()
+				if !bytes.Equal(sa, sb) {
+					t.Fatal("the hubs end in different states")
+				}
+			})
+		}
+	}
+}
+
+// TestRestoreRefusesBadInput: a wrong version, truncations and a game
+// unknown to the catalogue are errors wrapping ErrSnapshot.
+func TestRestoreRefusesBadInput(t *testing.T) {
+	x := newHarness(t, statemachine.Config{})
+	a, b := x.login("Albert"), x.login("Beth")
+	x.table("checkers", nil, []statemachine.ConnID{a, b})
+	x.send(a, segment.Ready, nil)
+	x.send(b, segment.Ready, nil)
+	snap, err := x.h.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := statemachine.Config{Games: statemachine.Catalogue()}
+	if _, err := statemachine.Restore(cfg, snap); err != nil {
+		t.Fatal(err)
+	}
+	bad := [][]byte{nil, {99}, append([]byte{99}, snap[1:]...), snap[:len(snap)-1], append(slices.Clone(snap), 0)}
+	for i := 1; i < len(snap); i += 7 {
+		bad = append(bad, snap[:i])
+	}
+	for i, in := range bad {
+		if _, err := statemachine.Restore(cfg, in); !errors.Is(err, statemachine.ErrSnapshot) {
+			t.Errorf("input %d (%d bytes): %v", i, len(in), err)
+		}
+	}
+	// without checkers in the catalogue the table cannot be rebuilt
+	if _, err := statemachine.Restore(statemachine.Config{}, snap); !errors.Is(err, statemachine.ErrSnapshot) {
+		t.Errorf("restored a checkers table without checkers: %v", err)
+	}
+}
+
+// fuzzSnapshots are snapshots of hubs in many states, for FuzzRestore's
+// corpus: the FuzzHub seeds, each snapshotted at every step.
+func fuzzSnapshots(tb testing.TB) [][]byte {
+	var out [][]byte
+	x := newHarness(tb, statemachine.Config{})
+	a, b, w := x.login("Albert"), x.login("Beth"), x.login("Cindy")
+	x.table("aeroplane", nil, []statemachine.ConnID{a, b}, w)
+	x.send(a, segment.Ready, nil)
+	x.send(b, segment.Ready, nil)
+	x.send(a, segment.MoveText, []byte("roll"))
+	x.send(w, segment.Chat, segment.ChatBody{Scope: 2, Text: "hi"}.Append(nil))
+	x.h.Open(x.now, 100)
+	x.h.Receive(x.now, 100, segment.Name(segment.Info, "Dora")) // a check in flight
+	x.h.Receive(x.now, 100, segment.Name(segment.Passwd, "1"))  // queued behind it
+	for _, s := range segment.AppendMessage(nil, segment.Chat, segment.ChatBody{Text: string(make([]byte, 40))}.Append(nil))[:1] {
+		x.h.Receive(x.now, a, s) // half a message
+	}
+	x.h.Advance()
+	snap, err := x.h.Snapshot()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out = append(out, snap)
+	// a reference match at every step, and a throttled login held back
+	h := loggedInPair(tb)
+	for _, in := range fullGame()[:12] {
+		h.Receive(0, in.conn, in.seg)
+		h.Advance()
+		snap, err := h.Snapshot()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, snap)
+	}
+	h.SetConfig(statemachine.Config{LoginFailures: 1, LoginWindow: time.Minute, SegmentRate: 5, KickGrace: time.Second})
+	for c := statemachine.ConnID(10); c < 13; c++ {
+		h.OpenFrom(0, c, fmt.Sprint("10.0.0.", c%2))
+		h.Receive(0, c, segment.Name(segment.Info, "Albert"))
+		for _, ch := range h.Ready().Checks {
+			h.Answer(0, ch.ID, statemachine.Found)
+		}
+		h.Advance()
+		h.Receive(0, c, segment.Name(segment.Passwd, "bad"))
+		for _, ch := range h.Ready().Checks {
+			h.Answer(0, ch.ID, statemachine.WrongPassword)
+		}
+		h.Advance()
+	}
+	if snap, err = h.Snapshot(); err != nil {
+		tb.Fatal(err)
+	}
+	return append(out, snap)
+}
+
+// TestSnapshotReferenceMatch: a reference client's Bomber match (a table
+// in no map, reached through its players) restored before every segment of
+// a whole game goes on exactly as the original.
+func TestSnapshotReferenceMatch(t *testing.T) {
+	game := fullGame()
+	for k := range game {
+		h := loggedInPair(t)
+		var twin *statemachine.Hub
+		for i, in := range game {
+			if i == k {
+				twin = snapshotTwin(t, h, nil, statemachine.Config{}, nil)
+			}
+			h.Receive(int64(i), in.conn, in.seg)
+			if twin != nil {
+				twin.Receive(int64(i), in.conn, in.seg)
+				sameReady(t, i, h.Ready(), twin.Ready())
+				twin.Advance()
+			}
+			h.Advance()
+		}
+		if h.Stats().GamesEnded[statemachine.Won] != 1 || *h.Stats() != *twin.Stats() {
+			t.Fatalf("restored at %d: stats\n%+v\n%+v", k, *h.Stats(), *twin.Stats())
+		}
+	}
+}
+
+// FuzzRestore: Restore never panics, and what it accepts is a working hub:
+// consistent, snapshotting to the same bytes, and surviving time passing
+// and a shutdown.
+func FuzzRestore(f *testing.F) {
+	for _, s := range fuzzSnapshots(f) {
+		f.Add(s)
+	}
+	f.Add([]byte{1})
+	cfg := statemachine.Config{Games: statemachine.Catalogue()}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		h, err := statemachine.Restore(cfg, in)
+		if err != nil {
+			if !errors.Is(err, statemachine.ErrSnapshot) {
+				t.Fatalf("error %v does not wrap ErrSnapshot", err)
+			}
+			return
+		}
+		again, err := h.Snapshot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := statemachine.Restore(cfg, again); err != nil {
+			t.Fatalf("a restored hub's snapshot does not restore: %v", err)
+		}
+		h.Tick(1 << 62)
+		h.Advance()
+		if err := h.CheckInvariants(); err != nil {
+			t.Fatal(err)
+		}
+		h.Shutdown(1 << 62)
+	})
+}
+
+// bigHub has users extended users logged in and tables games of checkers,
+// dots and Pai Sho being played (a few moves each), with chat.
+func bigHub(tb testing.TB, users, games int) (*statemachine.Hub, statemachine.Config) {
+	cfg := statemachine.Config{Games: statemachine.Catalogue(), Entropy: statemachine.SeededEntropy(1), MaxTablesPerUser: 3}
+	h := statemachine.New(cfg)
+	var now int64
+	var checks []statemachine.Check
+	step := func() {
+		checks = append(checks[:0], h.Ready().Checks...)
+		h.Advance()
+	}
+	hello := segment.AppendMessage(nil, segment.Hello, segment.HelloMsg{Version: 1, Features: 31}.Append(nil))[0]
+	for i := range users {
+		c := statemachine.ConnID(i + 1)
+		h.OpenFrom(now, c, fmt.Sprintf("10.0.%d.%d", i/256, i%256))
+		h.Receive(now, c, hello)
+		h.Receive(now, c, segment.Name(segment.Info, fmt.Sprintf("user%05d", i)))
+		step()
+		h.Answer(now, checks[0].ID, statemachine.Found)
+		step()
+		h.Receive(now, c, segment.Name(segment.Passwd, "123"))
+		step()
+		h.Answer(now, checks[0].ID, statemachine.Found)
+		step()
+	}
+	msg := func(c statemachine.ConnID, t segment.Type, body []byte) {
+		for _, s := range segment.AppendMessage(nil, t, body) {
+			h.Receive(now, c, s)
+		}
+		step()
+	}
+	names := []string{"checkers", "dots", "paisho"}
+	for i := range games {
+		a, b := statemachine.ConnID(2*i+1), statemachine.ConnID(2*i+2)
+		e := statemachine.Catalogue()[1]
+		for _, g := range statemachine.Catalogue() {
+			if g.Spec.Name == names[i%3] {
+				e = g
+			}
+		}
+		msg(a, segment.Create, segment.CreateMsg{Game: e.Spec.Name, Seats: 2}.Append(nil))
+		msg(b, segment.Join, segment.JoinMsg{Table: uint32(i + 1), Seat: 0xFF}.Append(nil))
+		msg(a, segment.Ready, nil)
+		msg(b, segment.Ready, nil)
+		msg(a, segment.Chat, segment.ChatBody{Scope: 1, Text: "good luck"}.Append(nil))
+		g, _ := e.Spec.New(2, rules.Options{}, nil) // these games draw nothing: a local copy follows
+		for range 10 {
+			p := g.ToMove(nil)[0]
+			m := g.Legal(p, nil)[0]
+			msg([]statemachine.ConnID{a, b}[p], segment.MoveText, []byte(g.FormatMove(m)))
+			g.Play(p, m, nil)
+		}
+	}
+	if h.Online() != users || h.Stats().TableMoves != uint64(10*games) {
+		tb.Fatalf("%d online, %d moves", h.Online(), h.Stats().TableMoves)
+	}
+	return h, cfg
+}
+
+// BenchmarkSnapshot: Snapshot and Restore of a hub with 10,000 users
+// logged in and 1,000 tables in play.
+func BenchmarkSnapshot(b *testing.B) {
+	h, cfg := bigHub(b, 10000, 1000)
+	snap, err := h.Snapshot()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("Snapshot", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := h.Snapshot(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(len(snap)), "bytes")
+	})
+	b.Run("Restore", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := statemachine.Restore(cfg, snap); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(len(snap)), "bytes")
+	})
+}
+
+// TestCreateUnknownOptionsAnswerAlike: a Create with several unknown
+// options is refused naming the first in key order, every time, so every
+// copy of a replicated hub sends the same bytes (the rules' own check
+// names the first in map order).
+func TestCreateUnknownOptionsAnswerAlike(t *testing.T) {
+	for range 20 {
+		x := newHarness(t, statemachine.Config{})
+		a := x.login("Albert")
+		x.send(a, segment.Create, segment.CreateMsg{Game: "dots", Seats: 2, Options: []segment.KV{{Key: "zz", Value: "1"}, {Key: "rows", Value: "3"}, {Key: "mm", Value: "1"}, {Key: "bb", Value: "1"}}}.Append(nil))
+		var text string
+		for _, m := range x.take(a) {
+			if m.t == segment.ErrorMsg {
+				e, _ := segment.DecodeErrorBody(m.body)
+				text = e.Text
+			}
+		}
+		if !strings.Contains(text, `"bb"`) {
+			t.Fatalf("Create refused with %q, want the first unknown key \"bb\"", text)
+		}
+	}
+}
+
+// TestSnapshotBareConnections: connections that have sent nothing encode
+// in a few bytes each; the counts Restore checks against the input's
+// length must still let them through.
+func TestSnapshotBareConnections(t *testing.T) {
+	h := statemachine.New(statemachine.Config{})
+	for c := range statemachine.ConnID(127) {
+		h.Open(0, c+1)
+	}
+	snap, err := h.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := statemachine.Restore(statemachine.Config{}, snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Connections() != 127 {
+		t.Fatalf("%d connections restored", r.Connections())
+	}
+}
+
+// TestSnapshotAeroplaneLeftSeat: four seats of Aeroplane Chess, two people
+// and two computer players; one person leaves mid-game (the game goes on
+// without the seat). Copies restored again and again (each from the last)
+// roll the same dice and send the same bytes as the original to the end.
+func TestSnapshotAeroplaneLeftSeat(t *testing.T) {
+	entropy := statemachine.SeededEntropy(5)
+	cfg := statemachine.Config{Games: statemachine.Catalogue(), Entropy: entropy}
+	h := statemachine.New(cfg)
+	hub := &fanout{hs: []*statemachine.Hub{h}}
+	var twin *statemachine.Hub
+	var bots []statemachine.BotRequest
+	var checks []statemachine.Check
+	n := 0
+	step := func() {
+		t.Helper()
+		n++
+		rd := h.Ready()
+		if twin != nil {
+			sameReady(t, n, rd, twin.Ready())
+			twin.Advance()
+		}
+		bots = append(bots, rd.Bots...)
+		checks = append(checks[:0], rd.Checks...)
+		h.Advance()
+	}
+	send := func(c statemachine.ConnID, ty segment.Type, body []byte) {
+		t.Helper()
+		for _, s := range segment.AppendMessage(nil, ty, body) {
+			hub.Receive(0, c, s)
+		}
+		step()
+	}
+	for i, name := range []string{"Albert", "Beth"} {
+		c := statemachine.ConnID(i + 1)
+		hub.Open(0, c)
+		send(c, segment.Hello, segment.HelloMsg{Version: 1, Features: 31}.Append(nil))
+		for _, s := range []segment.Segment{segment.Name(segment.Info, name), segment.Name(segment.Passwd, "123")} {
+			hub.Receive(0, c, s)
+			step()
+			hub.Answer(0, checks[0].ID, statemachine.Found)
+			step()
+		}
+	}
+	send(1, segment.Create, segment.CreateMsg{Game: "aeroplane", Seats: 4}.Append(nil))
+	send(2, segment.Join, segment.JoinMsg{Table: 1, Seat: 0xFF}.Append(nil))
+	send(1, segment.Bot, segment.BotMsg{Seat: 0xFF}.Append(nil))
+	send(2, segment.Ready, nil)
+	if h.Stats().GamesStarted != 1 {
+		t.Fatal("the game did not start")
+	}
+	restores := 0
+	for i := 0; i < 3000 && h.Stats().GamesEnded == [3]uint64{}; i++ {
+		if i%50 == 25 {
+			twin = snapshotTwin(t, h, twin, cfg, entropy)
+			hub.hs = []*statemachine.Hub{h, twin}
+			restores++
+		}
+		if i == 200 {
+			send(2, segment.Leave, nil)
+			if h.Stats().GamesEnded != [3]uint64{} {
+				t.Fatal("the game ended when one of four left")
+			}
+		}
+		if len(bots) > 0 {
+			a, err := statemachine.RunBot(bots[0])
+			bots = bots[1:]
+			if err != nil {
+				t.Fatal(err)
+			}
+			hub.BotMove(0, a)
+			step()
+			continue
+		}
+		// the people try every move; the rules refuse all but the legal one
+		for _, c := range []statemachine.ConnID{1, 2} {
+			for _, m := range []string{"roll", "move 0", "move 1", "move 2", "move 3"} {
+				send(c, segment.MoveText, []byte(m))
+			}
+		}
+	}
+	t.Logf("%d restores, %d moves, %d bot moves", restores, h.Stats().TableMoves, h.Stats().BotMoves)
+	if h.Stats().GamesEnded == [3]uint64{} || restores < 3 || h.Stats().TableMoves < 100 {
+		t.Fatalf("%d restores, %d moves, ended %v", restores, h.Stats().TableMoves, h.Stats().GamesEnded)
+	}
+	if *h.Stats() != *twin.Stats() {
+		t.Fatalf("stats differ:\n%+v\n%+v", *h.Stats(), *twin.Stats())
+	}
+}
+
+// TestSnapshotThrottle: failed-login counters, a name under attack with a
+// password check held back, and their deadlines survive a restore: the
+// copy's next deadline and everything it does as time passes are the
+// original's.
+func TestSnapshotThrottle(t *testing.T) {
+	cfg := statemachine.Config{LoginFailures: 2, LoginWindow: time.Minute, LoginLockout: 5 * time.Minute}
+	h := statemachine.New(cfg)
+	hub := &fanout{hs: []*statemachine.Hub{h}}
+	var twin *statemachine.Hub
+	var now int64
+	step := func() []statemachine.Check {
+		t.Helper()
+		rd := h.Ready()
+		checks := slices.Clone(rd.Checks)
+		if twin != nil {
+			sameReady(t, 0, rd, twin.Ready())
+			twin.Advance()
+		}
+		h.Advance()
+		return checks
+	}
+	login := func(c statemachine.ConnID, source, password string) {
+		hub.hs[0].OpenFrom(now, c, source)
+		if twin != nil {
+			twin.OpenFrom(now, c, source)
+		}
+		hub.Receive(now, c, segment.Name(segment.Info, "Albert"))
+		for _, ch := range step() {
+			hub.Answer(now, ch.ID, statemachine.Found)
+		}
+		step()
+		hub.Receive(now, c, segment.Name(segment.Passwd, password))
+		for _, ch := range step() {
+			a := statemachine.Found
+			if ch.Password != "123" {
+				a = statemachine.WrongPassword
+			}
+			hub.Answer(now, ch.ID, a)
+		}
+		step()
+	}
+	for c := range statemachine.ConnID(4) {
+		login(c+1, fmt.Sprint("10.0.0.", c), "guess")
+		now += int64(time.Second)
+		hub.Tick(now) // sets the next sweep of the counters
+		step()
+	}
+	login(9, "10.0.1.1", "123") // the owner, held back: the name is under attack
+	twin = snapshotTwin(t, h, nil, cfg, nil)
+	hub.hs = []*statemachine.Hub{h, twin}
+	at, ok := h.NextDeadline()
+	if at2, ok2 := twin.NextDeadline(); !ok || at != at2 || ok2 != ok {
+		t.Fatalf("next deadline %d %v, the original's %d %v", at2, ok2, at, ok)
+	}
+	login(10, "10.0.1.2", "123") // held back after the first: the spacing survived
+	held := false
+	for range 40 {
+		now += int64(10 * time.Second)
+		hub.Tick(now)
+		for _, ch := range step() {
+			held = true
+			hub.Answer(now, ch.ID, statemachine.Found)
+		}
+		step()
+		a, _ := h.NextDeadline()
+		if b, _ := twin.NextDeadline(); a != b {
+			t.Fatalf("next deadline %d, the original's %d", b, a)
+		}
+	}
+	if !held || h.Stats().Throttled == 0 && h.Stats().LoginsOK == 0 {
+		t.Fatalf("nothing was held back: %+v", *h.Stats())
+	}
+	if *h.Stats() != *twin.Stats() {
+		t.Fatalf("stats differ:\n%+v\n%+v", *h.Stats(), *twin.Stats())
+	}
+}
+
+// TestSnapshotChatHistory: a table's chat past its 50 kept lines (a ring)
+// comes back in order: who sits down after a restore is sent the same
+// history as without one.
+func TestSnapshotChatHistory(t *testing.T) {
+	run := func(restore bool) []msg {
+		x := newHarness(t, statemachine.Config{})
+		a, b, c := x.login("Albert"), x.login("Beth"), x.login("Cindy")
+		x.send(a, segment.Create, segment.CreateMsg{Game: "aeroplane", Seats: 3}.Append(nil))
+		x.send(b, segment.Join, segment.JoinMsg{Table: 1, Seat: 0xFF}.Append(nil))
+		for i := range 73 {
+			x.now += int64(time.Second)
+			x.send([]statemachine.ConnID{a, b}[i%2], segment.Chat, segment.ChatBody{Scope: 1, Text: fmt.Sprint("line ", i)}.Append(nil))
+		}
+		if restore {
+			x.swap(statemachine.Config{Games: statemachine.Catalogue()})
+		}
+		x.take(c)
+		x.send(c, segment.Join, segment.JoinMsg{Table: 1, Seat: 0xFF}.Append(nil))
+		return x.take(c)
+	}
+	want, got := run(false), run(true)
+	if len(want) < 50 || !slices.EqualFunc(want, got, sameMsg) {
+		t.Fatalf("the history after a restore differs (%d and %d messages)", len(got), len(want))
+	}
+}
