@@ -2,8 +2,11 @@ package cluster
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/bomber-game/bomber/server/servertest"
 	"github.com/bomber-game/bomber/statemachine"
@@ -69,4 +72,30 @@ func TestSnapshotsBoundTheLog(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	})
+}
+
+// TestLogWithoutItsBeginningIsRefused: a node cannot join a world whose log
+// lost entries no snapshot covers (the stream purged by hand): it says so
+// instead of serving a different world.
+func TestLogWithoutItsBeginningIsRefused(t *testing.T) {
+	ns := embeddedNATS(t)
+	w := newWorld(t, ns, 1)
+	if code := login(t, w.nodes[0].addr, "123"); code != 1 {
+		t.Fatalf("login: code %d", code)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := w.nodes[0].n.stream.Purge(ctx, jetstream.WithPurgeSequence(3)); err != nil {
+		t.Fatal(err)
+	}
+	cfg := fast
+	cfg.URL, cfg.World, cfg.Node = ns.url, w.name, "late"
+	n, err := Join(ctx, cfg)
+	if err == nil {
+		n.Close()
+		t.Fatal("a node joined a world whose log lost its beginning")
+	}
+	if !strings.Contains(err.Error(), "cannot be rebuilt") {
+		t.Fatalf("joining: %v", err)
+	}
 }
