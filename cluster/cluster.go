@@ -15,10 +15,12 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,7 +47,11 @@ type Config struct {
 	// leader. 0 means 1s, 6s and three heartbeats.
 	Heartbeat, NodeTTL, LeaderTTL time.Duration
 	Replicas                      int // JetStream replicas of the stream and buckets; 0 means 1
-	Logger                        *zap.Logger
+	// SnapshotEvery is how many log entries the leader lets pass between
+	// snapshots of the world; the log before the older of the last two is
+	// then dropped. 0 means 100,000; negative, never.
+	SnapshotEvery int
+	Logger        *zap.Logger
 }
 
 func (c *Config) defaults() {
@@ -66,6 +72,9 @@ func (c *Config) defaults() {
 	}
 	if c.Replicas <= 0 {
 		c.Replicas = 1
+	}
+	if c.SnapshotEvery == 0 {
+		c.SnapshotEvery = 100000
 	}
 	if c.Logger == nil {
 		c.Logger = zap.NewNop()
@@ -89,6 +98,7 @@ type Node struct {
 	lease  jetstream.KeyValue // key "leader"
 	meta   jetstream.KeyValue // key "incarnation": the next one
 	claims jetstream.KeyValue // record keys
+	snaps  jetstream.ObjectStore
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -113,7 +123,15 @@ type Node struct {
 	seen    map[uint32]time.Time // last heartbeat seen per incarnation (this node's clock)
 	since   time.Time            // when this node began watching heartbeats
 	cons    jetstream.ConsumeContext
-	last    uint64 // the last sequence delivered
+	last    uint64            // the last sequence delivered
+	pos     map[uint32]uint64 // the sequence each node said it was delivered up to
+	broken  error             // the log cannot be followed any more (a gap)
+	fatal   chan error
+
+	snapSeq  uint64 // the snapshot this node started from (0: none)
+	snapData []byte
+	prevSnap uint64 // the last snapshot saved or loaded: the log before it may go
+	saving   atomic.Bool
 }
 
 var _ server.Log = (*Node)(nil)
@@ -127,7 +145,7 @@ var ErrNoNATS = errors.New("cluster: NATS unavailable")
 func Join(ctx context.Context, cfg Config) (*Node, error) {
 	cfg.defaults()
 	n := &Node{cfg: cfg, log: cfg.Logger.With(zap.String("node", cfg.Node)), subj: "bomber." + cfg.World + ".log",
-		kick: make(chan struct{}, 1), seen: map[uint32]time.Time{}, wake: func() {}}
+		kick: make(chan struct{}, 1), seen: map[uint32]time.Time{}, wake: func() {}, pos: map[uint32]uint64{}, fatal: make(chan error, 1)}
 	n.synced = sync.NewCond(&n.mu)
 	opts := []nats.Option{nats.Name("bomberd " + cfg.Node), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
 		nats.RetryOnFailedConnect(false),
@@ -227,6 +245,21 @@ func (n *Node) setup(ctx context.Context) error {
 	if n.claims, err = bucket(names[3], 24*time.Hour); err != nil {
 		return err
 	}
+	n.snaps, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: SnapshotBucket(w), Storage: jetstream.FileStorage, Replicas: n.cfg.Replicas})
+	if err != nil {
+		return fmt.Errorf("%w: snapshots: %w", ErrNoNATS, err)
+	}
+	snap, err := n.snaps.GetBytes(ctx, "latest")
+	switch {
+	case errors.Is(err, jetstream.ErrObjectNotFound):
+	case err != nil:
+		return fmt.Errorf("%w: the latest snapshot: %w", ErrNoNATS, err)
+	case len(snap) < 8:
+		return fmt.Errorf("cluster: the latest snapshot is %d bytes", len(snap))
+	default:
+		n.snapSeq, n.snapData = binary.BigEndian.Uint64(snap), snap[8:]
+		n.prevSnap = n.snapSeq
+	}
 	inc, err := n.newIncarnation(ctx)
 	if err != nil {
 		return err
@@ -236,9 +269,17 @@ func (n *Node) setup(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%w: stream info: %w", ErrNoNATS, err)
 	}
+	if first := info.State.FirstSeq; info.State.Msgs > 0 && first > n.snapSeq+1 {
+		return fmt.Errorf("cluster: the log starts at entry %d and the latest snapshot is of entry %d: the world cannot be rebuilt (was the stream purged by hand?)", first, n.snapSeq)
+	}
 	n.target = info.State.LastSeq
-	n.caught.Store(n.target == 0)
-	cons, err := n.stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverAllPolicy})
+	n.last = n.snapSeq
+	n.caught.Store(n.target <= n.snapSeq)
+	occ := jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverAllPolicy}
+	if n.snapSeq > 0 {
+		occ = jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: n.snapSeq + 1}
+	}
+	cons, err := n.stream.OrderedConsumer(ctx, occ)
 	if err != nil {
 		return fmt.Errorf("%w: consumer: %w", ErrNoNATS, err)
 	}
@@ -252,6 +293,9 @@ func (n *Node) setup(ctx context.Context) error {
 
 // StreamName is the JetStream stream of world w.
 func StreamName(w string) string { return "BOMBER_" + w }
+
+// SnapshotBucket is the object store of world w's snapshots.
+func SnapshotBucket(w string) string { return "bomber_" + w + "_snap" }
 
 // BucketNames are the key-value buckets of world w: heartbeats, the leader
 // lease, incarnations, record claims.
@@ -292,6 +336,18 @@ func (n *Node) deliver(m jetstream.Msg) {
 	}
 	seq := md.Sequence.Stream
 	n.mu.Lock()
+	if n.broken != nil || seq <= n.last {
+		n.mu.Unlock()
+		return // stopped following, or an entry the snapshot holds
+	}
+	if seq != n.last+1 {
+		// entries this node never applied are gone: its world is no longer
+		// the others'; it stops, and starts again from a snapshot
+		n.broken = fmt.Errorf("cluster: log entries %d to %d are gone before this node applied them; restart it", n.last+1, seq-1)
+		n.mu.Unlock()
+		n.Fail(n.broken)
+		return
+	}
 	n.ents = append(n.ents, server.LogEntry{Seq: seq, Data: m.Data()})
 	n.last = seq
 	n.stats.delivered.Store(seq)
@@ -432,7 +488,84 @@ func (n *Node) Ready() error {
 	case !n.caught.Load():
 		return errors.New("cluster: replaying the log")
 	}
-	return nil
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.broken
+}
+
+// Fail implements server.Log: the node cannot go on (Errors says so).
+func (n *Node) Fail(err error) {
+	n.mu.Lock()
+	if n.broken == nil {
+		n.broken = err
+	}
+	n.mu.Unlock()
+	select {
+	case n.fatal <- err:
+	default:
+	}
+}
+
+// Errors delivers what stops the node from serving the world (the daemon
+// exits, to be started again).
+func (n *Node) Errors() <-chan error { return n.fatal }
+
+// Snapshot implements server.Log: the snapshot this node started from.
+func (n *Node) Snapshot() (uint64, []byte) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	seq, data := n.snapSeq, n.snapData
+	n.snapData = nil // given once
+	return seq, data
+}
+
+// SnapshotEvery implements server.Log.
+func (n *Node) SnapshotEvery() uint64 {
+	if n.cfg.SnapshotEvery < 0 {
+		return 0
+	}
+	return uint64(n.cfg.SnapshotEvery)
+}
+
+// SaveSnapshot implements server.Log: it stores the world as of entry seq
+// and drops the log up to the previous snapshot (or what a node still
+// reading it needs), off the caller's goroutine. A snapshot still being
+// saved makes this one be skipped.
+func (n *Node) SaveSnapshot(seq uint64, data []byte) {
+	if !n.saving.CompareAndSwap(false, true) {
+		return
+	}
+	n.wg.Add(1)
+	go func() {
+		defer n.wg.Done()
+		defer n.saving.Store(false)
+		ctx, cancel := context.WithTimeout(n.ctx, 30*time.Second)
+		defer cancel()
+		obj := make([]byte, 8, 8+len(data))
+		binary.BigEndian.PutUint64(obj, seq)
+		if _, err := n.snaps.PutBytes(ctx, "latest", append(obj, data...)); err != nil {
+			n.log.Warn("saving a snapshot failed", zap.Uint64("seq", seq), zap.Error(err))
+			return
+		}
+		n.mu.Lock()
+		bound := n.prevSnap
+		n.prevSnap = seq
+		now := time.Now()
+		for inc, p := range n.pos {
+			if t, ok := n.seen[inc]; ok && now.Sub(t) < n.cfg.NodeTTL && p < bound {
+				bound = p // a live node still reads there
+			}
+		}
+		n.mu.Unlock()
+		if bound == 0 {
+			return
+		}
+		if err := n.stream.Purge(ctx, jetstream.WithPurgeSequence(bound+1)); err != nil {
+			n.log.Warn("dropping the log before a snapshot failed", zap.Uint64("seq", bound), zap.Error(err))
+			return
+		}
+		n.log.Info("saved a snapshot of the world", zap.Uint64("seq", seq), zap.Int("bytes", len(data)), zap.Uint64("log_dropped_through", bound))
+	}()
 }
 
 // Stats are the node's counters, for metrics.
@@ -571,7 +704,10 @@ func (n *Node) heartbeats() {
 	beat := func() {
 		ctx, cancel := context.WithTimeout(n.ctx, n.cfg.Heartbeat)
 		defer cancel()
-		if _, err := n.nodes.Put(ctx, "n"+strconv.FormatUint(uint64(n.inc.Load()), 10), []byte(n.cfg.Node)); err != nil {
+		n.mu.Lock()
+		beat := n.cfg.Node + " " + strconv.FormatUint(n.last, 10)
+		n.mu.Unlock()
+		if _, err := n.nodes.Put(ctx, "n"+strconv.FormatUint(uint64(n.inc.Load()), 10), []byte(beat)); err != nil {
 			n.log.Debug("heartbeat failed", zap.Error(err))
 		}
 		if !n.caught.Load() {
@@ -614,6 +750,11 @@ func (n *Node) heartbeats() {
 			}
 			n.mu.Lock()
 			n.seen[uint32(inc)] = time.Now()
+			if i := strings.LastIndexByte(string(e.Value()), ' '); i >= 0 {
+				if p, err := strconv.ParseUint(string(e.Value()[i+1:]), 10, 64); err == nil {
+					n.pos[uint32(inc)] = p
+				}
+			}
 			n.mu.Unlock()
 		}
 	}
@@ -634,6 +775,9 @@ func Reset(ctx context.Context, nc *nats.Conn, w string) error {
 		if err := js.DeleteKeyValue(ctx, b); err != nil && !errors.Is(err, jetstream.ErrBucketNotFound) {
 			errs = append(errs, err)
 		}
+	}
+	if err := js.DeleteObjectStore(ctx, SnapshotBucket(w)); err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) && !errors.Is(err, jetstream.ErrBucketNotFound) {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

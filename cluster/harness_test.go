@@ -167,6 +167,7 @@ type world struct {
 	nats  *natsBackend
 	recs  *records
 	nodes []*testNode
+	cfg   Config // the nodes' timing and snapshots
 }
 
 type testNode struct {
@@ -183,7 +184,13 @@ var fast = Config{Heartbeat: 150 * time.Millisecond, NodeTTL: 1500 * time.Millis
 
 func newWorld(t testing.TB, nb *natsBackend, nodes int) *world {
 	t.Helper()
-	w := &world{t: t, name: fmt.Sprintf("t%d", time.Now().UnixNano()%1e9), nats: nb, recs: newRecords()}
+	return newWorldWith(t, nb, nodes, fast)
+}
+
+// newWorldWith starts a world whose nodes join with cfg's timing.
+func newWorldWith(t testing.TB, nb *natsBackend, nodes int, cfg Config) *world {
+	t.Helper()
+	w := &world{t: t, name: fmt.Sprintf("t%d", time.Now().UnixNano()%1e9), nats: nb, recs: newRecords(), cfg: cfg}
 	t.Cleanup(func() {
 		for _, n := range w.nodes {
 			w.stop(n)
@@ -211,7 +218,7 @@ func (w *world) start(name string) *testNode {
 	t := w.t
 	t.Helper()
 	px := newProxy(t, w.nats.url)
-	cfg := fast
+	cfg := w.cfg
 	cfg.URL, cfg.World, cfg.Node, cfg.Logger = px.url, w.name, name, zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel)).Named(name)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

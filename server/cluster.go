@@ -1,13 +1,16 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	mrand "math/rand/v2"
 	"slices"
 
@@ -52,6 +55,18 @@ type Log interface {
 	Claim(ctx context.Context, key string) (bool, error)
 	// Sync waits until every appended batch is in the log.
 	Sync(ctx context.Context) error
+	// Snapshot is the snapshot of the world this node starts from: the
+	// log entry it was taken after and what SaveSnapshot was given (nil
+	// data when the log is to be applied from its start).
+	Snapshot() (seq uint64, data []byte)
+	// SnapshotEvery is how many entries the leader lets pass between
+	// snapshots (0: never).
+	SnapshotEvery() uint64
+	// SaveSnapshot stores a snapshot of the world as of entry seq, without
+	// blocking; the log before an older snapshot may then be dropped.
+	SaveSnapshot(seq uint64, data []byte)
+	// Fail reports that this node cannot go on serving the world.
+	Fail(err error)
 }
 
 // LogEntry is one entry of the shared log: a node's batches of inputs.
@@ -120,7 +135,8 @@ type clusterState struct {
 	recs     []keyedRecord   // records of the last minutes, for a new leader
 	leader   bool
 	lastTick int64
-	left     bool // this node said goodbye: it applies nothing more
+	left     bool   // this node said goodbye (or failed): it applies nothing more
+	snapSeq  uint64 // the entry of the last snapshot taken or started from
 	// Passwords never go into the log (it is kept on disk, and NATS
 	// readers could read them): a Passwd segment goes in with a stand-in,
 	// and the node that read it swaps the password back into the account
@@ -180,10 +196,10 @@ func (e *engine) forgetSecrets(c statemachine.ConnID) {
 	delete(e.cl.byConn, c)
 }
 
-type keyedRecord struct {
-	key string
-	r   record.Game
-	at  int64
+type keyedRecord struct { // exported fields: snapshots hold them (gob)
+	Key string
+	R   record.Game
+	At  int64
 }
 
 // keepRecords is how long (log time) every node keeps the records it
@@ -215,6 +231,14 @@ func (e *engine) clustered() {
 	e.nextID = statemachine.ConnID(cs.inc) << 32
 	e.cfg.Hub.Entropy = &cs.chacha
 	e.hub.SetConfig(e.cfg.Hub)
+	if seq, data := l.Snapshot(); data != nil {
+		if err := e.restore(seq, data); err != nil {
+			e.log.Error("the world's snapshot cannot be read; this node stops", zap.Error(err))
+			cs.left = true
+			l.Fail(err)
+			return
+		}
+	}
 	// The world runs on the settings of the node that started or reloaded
 	// last: a node puts its own in the log as it joins, and every node
 	// applies them there. A node replaying the log applies the older
@@ -364,6 +388,9 @@ func (e *engine) applyLog() {
 			e.log.Error("skipping the rest of a log entry", zap.Uint64("seq", ent.Seq), zap.Error(err))
 		}
 		e.act()
+		if every := cs.log.SnapshotEvery(); cs.leader && every > 0 && ent.Seq >= cs.snapSeq+every {
+			e.snapshot(ent.Seq)
+		}
 	}
 	clear(cs.ents)
 }
@@ -595,7 +622,7 @@ func (e *engine) becameLeader() {
 		}
 	}
 	for _, kr := range cs.recs {
-		e.pool.recordOnce(kr.key, kr.r, e.wall(kr.r.Start), e.wall(kr.r.End))
+		e.pool.recordOnce(kr.Key, kr.R, e.wall(kr.R.Start), e.wall(kr.R.End))
 	}
 }
 
@@ -620,7 +647,7 @@ func (e *engine) clusterRecord(r record.Game) {
 	key := fmt.Sprintf("%d.%d", cs.seq, cs.recIdx)
 	cs.recIdx++
 	i := 0
-	for i < len(cs.recs) && cs.recs[i].at < cs.applied-keepRecords {
+	for i < len(cs.recs) && cs.recs[i].At < cs.applied-keepRecords {
 		i++
 	}
 	cs.recs = append(cs.recs[:0], cs.recs[i:]...)
@@ -648,4 +675,77 @@ func (e *engine) leave(ctx context.Context) {
 		e.obs.ConnClosed(ReasonServer)
 		c.link.shut()
 	}
+}
+
+// snapshotVersion is the first byte of a snapshot of a clustered engine.
+const snapshotVersion = 1
+
+// A snapshot of the world, as SaveSnapshot stores it:
+//
+//	version   1 byte (snapshotVersion)
+//	applied   varint: the hub's clock
+//	dead      uvarint count, then each incarnation declared gone (uvarint)
+//	incs      uvarint count, then each live incarnation (uvarint)
+//	records   uvarint length, then the recent records (gob), for a new leader
+//	hub       the rest: statemachine's Snapshot
+
+// snapshot saves the world as of log entry seq (its outputs acted on: the
+// hub's Ready is empty).
+func (e *engine) snapshot(seq uint64) {
+	cs := e.cl
+	cs.snapSeq = seq
+	hub, err := e.hub.Snapshot()
+	if err != nil {
+		e.log.Error("snapshot of the world failed", zap.Error(err))
+		return
+	}
+	b := []byte{snapshotVersion}
+	b = binary.AppendVarint(b, cs.applied)
+	for _, set := range []map[uint32]bool{cs.dead, cs.incs} {
+		keys := slices.Sorted(maps.Keys(set))
+		b = binary.AppendUvarint(b, uint64(len(keys)))
+		for _, k := range keys {
+			b = binary.AppendUvarint(b, uint64(k))
+		}
+	}
+	var recs bytes.Buffer
+	if err := gob.NewEncoder(&recs).Encode(cs.recs); err != nil {
+		e.log.Error("snapshot of the world failed: records", zap.Error(err))
+		return
+	}
+	b = binary.AppendUvarint(b, uint64(recs.Len()))
+	b = append(b, recs.Bytes()...)
+	cs.log.SaveSnapshot(seq, append(b, hub...))
+}
+
+// restore rebuilds the world from a snapshot taken after log entry seq.
+func (e *engine) restore(seq uint64, data []byte) error {
+	cs := e.cl
+	if len(data) == 0 || data[0] != snapshotVersion {
+		return fmt.Errorf("%w: snapshot version", errBadEntry)
+	}
+	r := &logReader{b: data[1:]}
+	cs.applied = r.varint()
+	for _, set := range []map[uint32]bool{cs.dead, cs.incs} {
+		n := r.uvarint()
+		for i := uint64(0); i < n && r.err == nil; i++ {
+			set[uint32(r.uvarint())] = true
+		}
+	}
+	recs := r.bytes(int(min(r.uvarint(), uint64(len(r.b)+1))))
+	if r.err != nil {
+		return r.err
+	}
+	if err := gob.NewDecoder(bytes.NewReader(recs)).Decode(&cs.recs); err != nil {
+		return fmt.Errorf("%w: snapshot records: %w", errBadEntry, err)
+	}
+	h, err := statemachine.Restore(e.cfg.Hub, r.b)
+	if err != nil {
+		return err
+	}
+	e.hub = h
+	e.cfg.Hub = h.Config()
+	cs.snapSeq, cs.seq = seq, seq
+	e.log.Info("restored the world from a snapshot", zap.Uint64("seq", seq), zap.Int("bytes", len(data)))
+	return nil
 }

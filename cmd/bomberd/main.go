@@ -553,12 +553,19 @@ func warnDemoAccounts(ctx context.Context, s account.Store, log *zap.Logger, exp
 func (d *daemonState) join(ctx context.Context, cfg *config.Config, scfg *server.Config) error {
 	c := cfg.Cluster
 	node, err := cluster.Join(ctx, cluster.Config{URL: c.NATSURL, Creds: c.Creds, TLSCA: c.TLSCA, TLSCert: c.TLSCert, TLSKey: c.TLSKey,
-		Node: c.Node, World: c.World, Heartbeat: c.Heartbeat, NodeTTL: c.NodeTTL, Replicas: c.Replicas, Logger: d.log})
+		Node: c.Node, World: c.World, Heartbeat: c.Heartbeat, NodeTTL: c.NodeTTL, Replicas: c.Replicas, SnapshotEvery: c.SnapshotEvery, Logger: d.log})
 	if err != nil {
 		return fmt.Errorf("cluster.nats_url: %w", err)
 	}
 	d.node = node
 	scfg.Log = node
+	go func() {
+		// a node that can no longer follow the log stops; systemd starts it
+		// again, from the latest snapshot
+		if err, ok := <-node.Errors(); ok {
+			d.errc <- fmt.Errorf("cluster: %w", err)
+		}
+	}()
 	if d.metrics != nil {
 		d.metrics.cluster(node)
 	}

@@ -162,6 +162,8 @@ type Cluster struct {
 	Heartbeat time.Duration `mapstructure:"heartbeat"`
 	NodeTTL   time.Duration `mapstructure:"node_ttl"`
 	Replicas  int           `mapstructure:"replicas"`
+	// SnapshotEvery: log entries between snapshots of the world (negative: never).
+	SnapshotEvery int `mapstructure:"snapshot_every"`
 }
 
 // setDefaults gives every key its default: the daemon runs with no config
@@ -234,6 +236,7 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("cluster.heartbeat", time.Second)
 	v.SetDefault("cluster.node_ttl", 6*time.Second)
 	v.SetDefault("cluster.replicas", 1)
+	v.SetDefault("cluster.snapshot_every", 100000)
 }
 
 // Flags registers the command-line flags that override keys.
