@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -31,24 +30,7 @@ func TestCrossNodeGames(t *testing.T) {
 		}
 		// one world: once every node has applied the whole log, their state
 		// machines have done exactly the same
-		var stats []statemachine.Stats
-		for deadline := time.Now().Add(20 * time.Second); ; {
-			stats = stats[:0]
-			for _, n := range w.nodes {
-				st, err := n.tr.Stats(context.Background())
-				if err != nil {
-					t.Fatal(err)
-				}
-				stats = append(stats, st)
-			}
-			if stats[0] == stats[1] && stats[1] == stats[2] {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the nodes' worlds differ:\n%+v\n%+v\n%+v", stats[0], stats[1], stats[2])
-			}
-			time.Sleep(20 * time.Millisecond) // the last entries are on their way to some node
-		}
+		stats := sameWorld(t, w)
 		if st := stats[0]; st.GamesStarted != uint64(len(cat)) || st.TableMoves == 0 {
 			t.Fatalf("the world saw %d games and %d moves", st.GamesStarted, st.TableMoves)
 		}

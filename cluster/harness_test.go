@@ -358,3 +358,35 @@ func accounts() replay.Accounts {
 	a["Horatio"] = secretPassword
 	return a
 }
+
+// sameWorld waits until every running node's state machine has applied the
+// whole log and checks that they all did exactly the same (their Stats);
+// it returns them.
+func sameWorld(t *testing.T, w *world) []statemachine.Stats {
+	t.Helper()
+	var stats []statemachine.Stats
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		stats = stats[:0]
+		for _, n := range w.nodes {
+			if n.done {
+				continue
+			}
+			st, err := n.tr.Stats(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			stats = append(stats, st)
+		}
+		same := true
+		for _, st := range stats[1:] {
+			same = same && st == stats[0]
+		}
+		if same {
+			return stats
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the nodes' worlds differ:\n%+v", stats)
+		}
+		time.Sleep(20 * time.Millisecond) // the last entries are on their way to some node
+	}
+}

@@ -53,24 +53,7 @@ func TestSnapshotsBoundTheLog(t *testing.T) {
 		r.reconnect(a, late.addr)
 		r.until("Albert's seat back on the late node", func() bool { return r.resumed(a) })
 		r.until("the end of the game", over(a, b))
-		var stats []statemachine.Stats
-		for deadline := time.Now().Add(20 * time.Second); ; {
-			stats = stats[:0]
-			for _, n := range w.nodes {
-				st, err := n.tr.Stats(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				stats = append(stats, st)
-			}
-			if stats[0] == stats[1] && stats[1] == stats[2] {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the late node's world differs:\n%+v\n%+v", stats[0], stats[2])
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		sameWorld(t, w)
 	})
 }
 
