@@ -2,13 +2,16 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 )
 
-// Check reports the first key of o that is not among known.
+// Check reports the first key of o, in key order, that is not among known.
 func (o Options) Check(known ...string) error {
-	for k := range o {
+	// in key order: the same options must always get the same answer (a
+	// cluster's copies of the hub each check them, and must agree)
+	for _, k := range slices.Sorted(maps.Keys(o)) {
 		if !slices.Contains(known, k) {
 			return fmt.Errorf("%w: unknown key %q", ErrOption, k)
 		}

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/rules/record"
@@ -66,17 +65,6 @@ func (h *Hub) create(now int64, s *session, body []byte) {
 		return
 	}
 	// the rules validate the options: a game made now and thrown away
-	// (unknown keys first, in key order: rules.Options.Check reports the
-	// first in map order, and every copy of the hub must answer alike)
-	if k, ok := unknownOption(e.Spec, gameOpts); ok {
-		// the rules' own wording, from the options with that key alone
-		_, err := e.Spec.New(n, rules.Options{k: gameOpts[k]}, record.Rand([32]byte{}))
-		if err == nil {
-			err = fmt.Errorf("%w: unknown key %q", rules.ErrOption, k)
-		}
-		h.fail(s, segment.Create, segment.ErrCodeBadOption, trim(err.Error()))
-		return
-	}
 	if _, err := e.Spec.New(n, gameOpts, record.Rand([32]byte{})); err != nil {
 		h.fail(s, segment.Create, segment.ErrCodeBadOption, trim(err.Error()))
 		return
@@ -97,17 +85,6 @@ func (h *Hub) create(now int64, s *session, body []byte) {
 	h.tables[t.id] = t
 	h.stats.TablesCreated++
 	h.sit(s, t, 0)
-}
-
-// unknownOption returns the first key of opts, in key order, that spec
-// does not list.
-func unknownOption(spec rules.Spec, opts rules.Options) (string, bool) {
-	for _, k := range sortedKeys(opts) {
-		if !slices.ContainsFunc(spec.Options, func(o rules.OptionSpec) bool { return o.Key == k }) {
-			return k, true
-		}
-	}
-	return "", false
 }
 
 // createdBy counts the open tables name created.
