@@ -43,16 +43,6 @@ func (h *Hub) NextDeadline() (int64, bool) {
 	return at, ok
 }
 
-// TableSeq is table id's update sequence, and false when no such table is
-// open (the shell forgets the bot requests of tables that moved on).
-func (h *Hub) TableSeq(id uint32) (uint32, bool) {
-	t := h.tables[id]
-	if t == nil {
-		return 0, false
-	}
-	return t.seq, true
-}
-
 // IsOnline reports whether user is logged in.
 func (h *Hub) IsOnline(user string) bool { return h.users[user] != nil }
 

@@ -202,36 +202,12 @@ func (x *harness) swap(cfg statemachine.Config) {
 // goes on in a hub restored from a snapshot of the current one.
 func (x *harness) swapPlay(d *tables.Driver, players []statemachine.ConnID, swap func(move int) bool, cfg statemachine.Config) (swaps int) {
 	x.tb.Helper()
-	for _, p := range players {
-		x.send(p, segment.Ready, nil)
-	}
-	for i := 0; !d.Ended(); i++ {
-		if i > 20000 {
-			x.tb.Fatalf("game did not end after %d moves", d.Moves())
-		}
-		for seat, p := range players {
-			for _, m := range x.take(p) {
-				if err := d.Receive(seat, m.t, m.body); err != nil {
-					x.tb.Fatal(err)
-				}
-			}
-		}
-		if swap(d.Moves()) {
+	x.playWith(d, players, func(moves int) {
+		if swap(moves) {
 			x.swap(cfg)
 			swaps++
 		}
-		out, ok, err := d.Next()
-		if err != nil {
-			x.tb.Fatal(err)
-		}
-		if d.Ended() {
-			break
-		}
-		if !ok {
-			x.tb.Fatalf("driver waits for nothing after %d moves (errors %v)", d.Moves(), d.Errors)
-		}
-		x.send(players[out.Seat], out.Type, out.Body)
-	}
+	})
 	return swaps
 }
 

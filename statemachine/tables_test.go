@@ -191,6 +191,16 @@ func (x *harness) table(game string, opts []segment.KV, players []statemachine.C
 // play runs the driver over the seats until the game ends.
 func (x *harness) play(d *tables.Driver, players []statemachine.ConnID) {
 	x.tb.Helper()
+	x.playWith(d, players, nil)
+	if len(d.Errors) > 0 {
+		x.tb.Fatalf("the server refused moves of a replica in step: %v", d.Errors)
+	}
+}
+
+// playWith runs the driver over the seats until the game ends, calling
+// between (when set) with the number of moves played before each move.
+func (x *harness) playWith(d *tables.Driver, players []statemachine.ConnID, between func(moves int)) {
+	x.tb.Helper()
 	for _, p := range players {
 		x.send(p, segment.Ready, nil)
 	}
@@ -205,6 +215,9 @@ func (x *harness) play(d *tables.Driver, players []statemachine.ConnID) {
 				}
 			}
 		}
+		if between != nil {
+			between(d.Moves())
+		}
 		out, ok, err := d.Next()
 		if err != nil {
 			x.tb.Fatal(err)
@@ -216,9 +229,6 @@ func (x *harness) play(d *tables.Driver, players []statemachine.ConnID) {
 			x.tb.Fatalf("driver waits for nothing after %d moves (errors %v)", d.Moves(), d.Errors)
 		}
 		x.send(players[out.Seat], out.Type, out.Body)
-	}
-	if len(d.Errors) > 0 {
-		x.tb.Fatalf("the server refused moves of a replica in step: %v", d.Errors)
 	}
 }
 
