@@ -265,7 +265,7 @@ func (e *engine) applyConfig(j string) error {
 	if err := json.Unmarshal([]byte(j), &c); err != nil {
 		return fmt.Errorf("%w: settings: %w", errBadEntry, err)
 	}
-	c.Games, c.Entropy = e.cfg.Hub.Games, &e.cl.chacha
+	c.Games, c.Entropy, c.Casts = e.cfg.Hub.Games, &e.cl.chacha, true
 	e.cfg.Hub = c
 	e.hub.SetConfig(c)
 	return nil
@@ -745,6 +745,7 @@ func (e *engine) restore(seq uint64, data []byte) error {
 	}
 	e.hub = h
 	e.cfg.Hub = h.Config()
+	e.restart(h.Members(nil))
 	cs.snapSeq, cs.seq = seq, seq
 	e.log.Info("restored the world from a snapshot", zap.Uint64("seq", seq), zap.Int("bytes", len(data)))
 	return nil

@@ -20,6 +20,8 @@ type link interface {
 	// send encodes seg straight into the peer's output queue (no copy
 	// through a scratch buffer); false means the backlog bound was passed.
 	send(seg segment.Segment) bool
+	// sendBytes is send for b, whole segments already encoded.
+	sendBytes(b []byte) bool
 	// flush tries to write queued bytes now (the reactor writes at the end
 	// of each loop iteration; the net transport's writer runs on its own).
 	flush()
@@ -40,8 +42,9 @@ type conn struct {
 	link    link
 	partial int64 // engine time the current incomplete segment started; 0 for none
 	gone    bool
-	queued  bool // in flushq: game output (or any but presence) waits
-	paced   bool // in pacedq: presence output waits its turn (engine_output.go)
+	queued  bool   // in flushq: output waits for the end of the iteration
+	member  bool   // online: presence casts reach it (engine_output.go)
+	cursor  uint64 // the next presence notice it is to have
 }
 
 // engine is the part both transports share. It owns the hub and runs on one
@@ -58,7 +61,7 @@ type engine struct {
 	nextID   statemachine.ConnID
 	obs      Observer
 	flushq   []*conn
-	paced    pacedQueue         // connections whose only new output is presence (engine_output.go)
+	fan      fanout             // presence: the online users and what was cast to them (engine_output.go)
 	batch    statemachine.Ready // the hub's outputs being acted on
 	admitted int
 	perIP    map[netip.Addr]int
@@ -321,7 +324,7 @@ func (e *engine) process() {
 	}
 	e.act()
 	e.flushUrgent()
-	if !e.paced.on {
+	if !e.fan.on {
 		e.flushPresence(-1)
 	}
 	if e.shedOutput() {
@@ -346,6 +349,7 @@ func (e *engine) act() {
 		}
 		b := &e.batch
 		b.Sends = append(b.Sends[:0], rd.Sends...)
+		b.Casts = append(b.Casts[:0], rd.Casts...)
 		b.Closes = append(b.Closes[:0], rd.Closes...)
 		b.Checks = append(b.Checks[:0], rd.Checks...)
 		b.Records = append(b.Records[:0], rd.Records...)
@@ -358,7 +362,7 @@ func (e *engine) act() {
 			}
 			e.log.Warn(n.Kind.String(), zap.Uint64("conn", uint64(n.Conn)), zap.String("user", n.User), zap.String("source", n.Source))
 		}
-		e.deliver(b.Sends)
+		e.deliver(b.Sends, b.Casts)
 		for _, id := range b.Closes {
 			if c := e.conns[id]; c != nil {
 				c.gone = true

@@ -13,86 +13,263 @@ import (
 
 // Game traffic before presence traffic (issue 20, item 4).
 //
-// A login among N online users costs 2N segments: the whole user list to
-// the new session and a NewOnline to everyone else. During a login storm
-// that is millions of segments and, written at once, one write(2) per
-// online connection per loop iteration: a relayed guess read in the same
-// iteration waits behind all of them. So the engine sorts the connections
-// it has output for into two queues:
+// Presence is the user list a login receives and the notices everyone
+// online receives when a user comes or goes. A login among N users is 2N
+// segments; made and written one by one, a storm of logins among
+// thousands is millions of sends in the hub's steps and one write(2) per
+// online connection per login, and a relayed guess read meanwhile waits
+// behind all of it. So the hub hands presence over as Casts (one per
+// notice, join or leave: O(1) per login, see statemachine.Cast) and the
+// engine fans it out itself:
 //
-//   - flushq: a connection that got anything but presence (a guess, an
-//     answer, a login reply) is written at the end of the iteration, as
-//     before;
-//   - pacedq: a connection whose only new output is presence (user list,
-//     online and offline notices) waits its turn in a FIFO, and the reactor
-//     writes a time-bounded share of that queue per loop iteration, oldest
-//     first, so the notices of many logins reach an idle connection in one
-//     write instead of one per login.
+//   - members mirrors the hub's online list, and list holds that list's
+//     SyncBegin segments already encoded, so a new user's user list is one
+//     copy of bytes;
+//   - notices go into one log shared by every member, and each member's
+//     connection has a cursor in it;
+//   - a member is caught up (given the notices it has not had, but for
+//     the one that skips it) before anything else is put in its output,
+//     and when it leaves. So each connection receives exactly the bytes,
+//     in the same order, that the hub's one-by-one sends would give it:
+//     the casts decide only when presence is written, never its order
+//     within a connection;
+//   - the rest is the sweep: round robin over the members, catching each
+//     up and writing it. The reactor gives the sweep a time-bounded share
+//     of each loop iteration (presenceSlice), after the iteration's game
+//     output (flushq, written at once), so a guess waits at most about
+//     that long, and the notices of many logins reach an idle connection
+//     in one write.
 //
-// Why this keeps the byte stream's meaning: each connection has one output
-// buffer and segments are appended to it in the order the hub produced
-// them; the queues only decide when a connection's buffer is handed to the
-// kernel, never the order inside it. A connection with game output writes
-// its whole buffer, queued presence first. What changes is only the order
-// across connections, which the protocol never promised (every hub output
-// already reached different connections in whatever order their writes
-// and the network delivered them).
+// What changes is only the order across connections, which the protocol
+// never promised (every output already reached different connections in
+// whatever order their writes and the network delivered them).
 
-// presence reports whether t is presence traffic: the user list a login
-// receives (SyncBegin... SyncEnd) and the notices everyone receives when a
-// user comes online or goes offline.
-func presence(t segment.Type) bool {
-	switch t {
-	case segment.SyncBegin, segment.SyncEnd, segment.NewOnline, segment.NewOffline:
-		return true
-	}
-	return false
-}
+// fanout is the engine's presence state.
+type fanout struct {
+	on      bool     // sweep a time-bounded share per iteration (the reactor); off: all at once
+	members []member // the hub's online users, in its order
+	list    []byte   // SyncBegin of every member, encoded, in members' order
+	log     []byte   // notices that some member may not have had, encoded
+	ents    []notice // the log's entries; ents[i] has sequence number base+i
+	base    uint64
+	clean   uint64 // every member has had the log up to here
+	target  uint64 // the log's end when the current sweep began
+	rr      int    // the next member the sweep looks at
 
-// pacedQueue is the FIFO of connections waiting to have their presence
-// output written.
-type pacedQueue struct {
-	on      bool // write a time-bounded share per iteration (the reactor); off: all at once
-	conns   []*conn
-	head    int
 	written int       // connections written since memory was last given back
-	last    time.Time // when presence output was last written
+	last    time.Time // when the sweep last ran
 	freeing atomic.Bool
 }
 
-// pending reports whether presence output is waiting for a later
-// iteration (the reactor then polls instead of sleeping in epoll_wait).
-func (q *pacedQueue) pending() bool { return q.head < len(q.conns) }
-
-func (q *pacedQueue) push(c *conn) {
-	c.paced = true
-	q.conns = append(q.conns, c)
+// member is one online user; c is nil when its connection is not this
+// engine's (another node's, in a cluster) or is closed.
+type member struct {
+	id   statemachine.ConnID
+	c    *conn
+	size int // of its SyncBegin in list
 }
 
-func (q *pacedQueue) pop() *conn {
-	c := q.conns[q.head]
-	q.conns[q.head] = nil
-	q.head++
-	switch {
-	case q.head == len(q.conns):
-		q.conns, q.head = q.conns[:0], 0
-		if cap(q.conns) > 4096 {
-			q.conns = nil // a storm's queue is not kept for the life of the daemon
+// notice is one log entry: log[start:end], for every member but except.
+type notice struct {
+	start, end int
+	except     statemachine.ConnID
+	seg        segment.Segment // for the capture tap
+}
+
+// end is the sequence number the next notice will have.
+func (f *fanout) end() uint64 { return f.base + uint64(len(f.ents)) }
+
+// pending reports whether some member may not have had every notice (the
+// reactor then polls instead of sleeping in epoll_wait).
+func (f *fanout) pending() bool { return f.clean < f.end() }
+
+// index is the place of the member with connection id, or -1.
+func (f *fanout) index(id statemachine.ConnID) int {
+	for i := range f.members {
+		if f.members[i].id == id {
+			return i
 		}
-	case q.head > 1024 && 2*q.head > len(q.conns):
-		q.conns = append(q.conns[:0], q.conns[q.head:]...)
-		q.head = 0
 	}
-	c.paced = false
-	return c
+	return -1
 }
 
-// deliver encodes the hub's sends into their connections' output (in the
-// hub's order) and queues each connection for writing: presence-only ones
-// in pacedq, the others in flushq.
-func (e *engine) deliver(sends []statemachine.Send) {
-	var last *conn // a user list is thousands of sends to one connection
+// offset is where member j's SyncBegin starts in list.
+func (f *fanout) offset(j int) int {
+	off := 0
+	for _, m := range f.members[:j] {
+		off += m.size
+	}
+	return off
+}
+
+// trim drops the log entries every member has had.
+func (f *fanout) trim() {
+	k := int(f.clean - f.base)
+	switch {
+	case k <= 0:
+		return
+	case k == len(f.ents):
+		f.log, f.ents = f.log[:0], f.ents[:0]
+		if cap(f.log) > 64<<10 {
+			f.log, f.ents = nil, nil // a storm's log is not kept
+		}
+	default:
+		off := f.ents[k].start
+		f.log = f.log[:copy(f.log, f.log[off:])]
+		f.ents = f.ents[:copy(f.ents, f.ents[k:])]
+		for i := range f.ents {
+			f.ents[i].start -= off
+			f.ents[i].end -= off
+		}
+	}
+	f.base = f.clean
+}
+
+// restart takes the members from a hub the engine did not see begin (one
+// restored from a snapshot): nothing is owed to anyone.
+func (e *engine) restart(ms []statemachine.Member) {
+	f := &e.fan
+	f.members, f.list = f.members[:0], f.list[:0]
+	f.base += uint64(len(f.ents))
+	f.log, f.ents = f.log[:0], f.ents[:0]
+	f.clean, f.target, f.rr = f.base, f.base, 0
+	for _, m := range ms {
+		c := e.conns[m.Conn]
+		if c != nil {
+			c.member, c.cursor = true, f.end()
+		}
+		n := len(f.list)
+		f.list = segment.Name(segment.SyncBegin, m.Name).AppendTo(f.list)
+		f.members = append(f.members, member{m.Conn, c, len(f.list) - n})
+	}
+}
+
+// cast carries out one presence cast.
+func (e *engine) cast(ca *statemachine.Cast) {
+	f := &e.fan
+	switch ca.Kind {
+	case statemachine.CastNotice:
+		n := len(f.log)
+		f.log = ca.Seg.AppendTo(f.log)
+		f.ents = append(f.ents, notice{n, len(f.log), ca.Except, ca.Seg})
+	case statemachine.CastJoin:
+		c := e.live(ca.Conn)
+		if c != nil && e.sendOut(c, f.list) {
+			c.member, c.cursor = true, f.end()
+		}
+		n := len(f.list)
+		f.list = segment.Name(segment.SyncBegin, ca.Name).AppendTo(f.list)
+		f.members = append(f.members, member{ca.Conn, c, len(f.list) - n})
+	case statemachine.CastReplace:
+		j := f.index(ca.Old)
+		if j < 0 {
+			e.log.Error("presence: the hub replaced a member the engine does not have", zap.Uint64("conn", uint64(ca.Old)))
+			return
+		}
+		e.quit(f.members[j].c)
+		c := e.live(ca.Conn)
+		off := f.offset(j)
+		if c != nil && e.sendOut(c, f.list[:off]) && e.sendOut(c, f.list[off+f.members[j].size:]) {
+			c.member, c.cursor = true, f.end()
+		}
+		f.members[j].id, f.members[j].c = ca.Conn, c // the same user: the same name
+	case statemachine.CastLeave:
+		j := f.index(ca.Conn)
+		if j < 0 {
+			e.log.Error("presence: a member the engine does not have left", zap.Uint64("conn", uint64(ca.Conn)))
+			return
+		}
+		e.quit(f.members[j].c)
+		off := f.offset(j)
+		f.list = append(f.list[:off], f.list[off+f.members[j].size:]...)
+		f.members = append(f.members[:j], f.members[j+1:]...)
+		if j < f.rr {
+			f.rr--
+		}
+	}
+}
+
+// live is this engine's open connection id, or nil.
+func (e *engine) live(id statemachine.ConnID) *conn {
+	if c := e.conns[id]; c != nil && !c.gone {
+		return c
+	}
+	return nil
+}
+
+// quit ends c's membership: it gets what was cast while it was a member.
+func (e *engine) quit(c *conn) {
+	if c == nil {
+		return
+	}
+	if !c.gone {
+		e.catchUp(c)
+	}
+	c.member = false
+}
+
+// catchUp puts the notices c has not had into its output; false if that
+// closed it (its backlog passed the bound).
+func (e *engine) catchUp(c *conn) bool {
+	f := &e.fan
+	i := int(c.cursor - f.base)
+	c.cursor = f.end()
+	for i < len(f.ents) {
+		j := i
+		for j < len(f.ents) && f.ents[j].except != c.id {
+			j++
+		}
+		if j > i && !e.sendOut(c, f.log[f.ents[i].start:f.ents[j-1].end]) {
+			return false
+		}
+		i = j + 1 // past the notice that skips c
+	}
+	return true
+}
+
+// outChunk is the most sendOut hands a link at once (and at most a
+// quarter of the backlog bound), so that a user list of thousands of
+// names meets the bound as the segments it is made of would: the reactor
+// writes early once a connection's output passes half the bound.
+const outChunk = 16 << 10
+
+// sendOut puts b, whole encoded segments, into c's output; false if c was
+// closed for its backlog.
+func (e *engine) sendOut(c *conn, b []byte) bool {
+	if e.cfg.Tap != nil {
+		for p := b; len(p) > 0; {
+			n := segment.HeaderLen + (int(p[1])<<8 | int(p[2]))
+			seg, _ := segment.Parse(p[:n])
+			e.cfg.Tap.Out(c.id, seg)
+			p = p[n:]
+		}
+	}
+	chunk := min(outChunk, e.cfg.MaxOutput/4)
+	for len(b) > 0 {
+		n := 0
+		for n < len(b) && n < chunk {
+			n += segment.HeaderLen + (int(b[n+1])<<8 | int(b[n+2])) // our own encoding: whole segments
+		}
+		if !c.link.sendBytes(b[:n]) {
+			e.log.Info("output backlog over its bound, closing", zap.Uint64("conn", uint64(c.id)))
+			e.drop(c, ReasonBacklog, true)
+			return false
+		}
+		b = b[n:]
+	}
+	return true
+}
+
+// deliver encodes the hub's sends into their connections' output and
+// carries out its casts, each where it happened among the sends, and
+// queues the connections with new output for the end of the iteration.
+func (e *engine) deliver(sends []statemachine.Send, casts []statemachine.Cast) {
+	var last *conn // a burst of sends often goes to one connection
+	k := 0
 	for i := range sends {
+		for ; k < len(casts) && casts[k].At <= i; k++ {
+			e.cast(&casts[k])
+		}
 		s := &sends[i]
 		c := last
 		if c == nil || c.id != s.Conn {
@@ -100,6 +277,9 @@ func (e *engine) deliver(sends []statemachine.Send) {
 			last = c
 		}
 		if c == nil || c.gone {
+			continue
+		}
+		if c.member && c.cursor < e.fan.end() && !e.catchUp(c) {
 			continue
 		}
 		if e.cfg.Tap != nil {
@@ -110,21 +290,20 @@ func (e *engine) deliver(sends []statemachine.Send) {
 			e.drop(c, ReasonBacklog, true)
 			continue
 		}
-		switch {
-		case c.queued:
-		case !presence(s.Seg.Type):
+		if !c.queued {
 			c.queued = true
 			e.flushq = append(e.flushq, c)
-		case !c.paced:
-			e.paced.push(c)
 		}
+	}
+	for ; k < len(casts); k++ {
+		e.cast(&casts[k])
 	}
 }
 
 // releaser is a link that can give back its empty output buffer.
 type releaser interface{ release() }
 
-// flushUrgent writes the connections that have more than presence output.
+// flushUrgent writes the connections that got output from this iteration.
 func (e *engine) flushUrgent() {
 	for _, c := range e.flushq {
 		c.queued = false
@@ -139,35 +318,46 @@ func (e *engine) flushUrgent() {
 // presenceSlice is how long one reactor iteration may spend writing
 // presence output: a relayed guess that arrives meanwhile waits at most
 // about this long for the loop (issue 20 asks for relay p99 under 2 ms
-// during a login storm). checkEvery is how many connections are written
+// during a login storm). checkEvery is how many members are looked at
 // between looks at the clock.
 const (
 	presenceSlice = 250 * time.Microsecond
 	checkEvery    = 16
 )
 
-// flushPresence writes queued presence output, oldest connection first,
-// for at most budget (all of it when budget < 0). At least checkEvery
-// connections are written per call, so a storm always makes progress.
+// flushPresence sweeps the members, catching each up and writing it, for
+// at most budget (all of them when budget < 0). At least checkEvery
+// members are looked at per call, so a storm always makes progress.
 func (e *engine) flushPresence(budget time.Duration) {
-	if !e.paced.pending() {
+	f := &e.fan
+	if !f.pending() {
 		return
 	}
 	t0 := time.Now()
-	for n := 1; e.paced.pending(); n++ {
-		c := e.paced.pop()
-		e.paced.written++
-		e.paced.last = t0
-		if !c.gone && !c.queued {
-			c.link.flush()
-			if r, ok := c.link.(releaser); ok {
-				r.release()
+	f.last = t0
+	if f.rr == 0 {
+		f.target = f.end()
+	}
+	for n := 1; f.rr < len(f.members); n++ {
+		c := f.members[f.rr].c
+		f.rr++
+		if c != nil && !c.gone && c.cursor < f.end() {
+			f.written++
+			if e.catchUp(c) && !c.queued {
+				c.link.flush()
+				if r, ok := c.link.(releaser); ok {
+					r.release()
+				}
 			}
 		}
 		if budget >= 0 && n%checkEvery == 0 && time.Since(t0) > budget {
 			return
 		}
 	}
+	// a whole round: every member has had the log as it was when the
+	// round began (those that joined since started past it)
+	f.rr, f.clean = 0, f.target
+	f.trim()
 }
 
 // A burst of presence output (a login wave among thousands of users) grows
@@ -184,16 +374,16 @@ const (
 )
 
 // afterBurst gives freed memory back once a large presence burst has been
-// written. The reactor calls it when its loop has nothing left to pace.
+// written. The reactor calls it when its loop has nothing left to sweep.
 func (e *engine) afterBurst() {
-	q := &e.paced
-	if q.pending() || q.written < burstConns || time.Since(q.last) < quietFor || q.freeing.Load() {
+	f := &e.fan
+	if f.pending() || f.written < burstConns || time.Since(f.last) < quietFor || f.freeing.Load() {
 		return
 	}
-	q.written = 0
-	q.freeing.Store(true)
+	f.written = 0
+	f.freeing.Store(true)
 	go func() {
 		debug.FreeOSMemory()
-		q.freeing.Store(false)
+		f.freeing.Store(false)
 	}()
 }

@@ -22,6 +22,17 @@ type fakeLink struct {
 }
 
 func (l *fakeLink) send(seg segment.Segment) bool { l.queued = append(l.queued, seg); return true }
+func (l *fakeLink) sendBytes(b []byte) bool {
+	for len(b) > 0 {
+		n := segment.HeaderLen + (int(b[1])<<8 | int(b[2]))
+		seg, err := segment.Parse(b[:n])
+		if err != nil {
+			panic(err)
+		}
+		l.queued, b = append(l.queued, seg), b[n:]
+	}
+	return true
+}
 func (l *fakeLink) flush() {
 	if len(l.queued) > 0 {
 		*l.log = append(*l.log, l.name)
@@ -50,7 +61,7 @@ func newPacedEngine(t *testing.T) *pacedEngine {
 	p := newPool(cfg, func() {})
 	t.Cleanup(func() { p.close(context.Background()) })
 	e := &pacedEngine{engine: newEngine(cfg, p), links: map[string]*fakeLink{}, conns: map[string]*conn{}}
-	e.paced.on = true
+	e.fan.on = true
 	return e
 }
 
@@ -109,10 +120,10 @@ func TestGameOutputBeforePresence(t *testing.T) {
 	if n := len(e.log) - 2; n < 1 || n > checkEvery {
 		t.Fatalf("%d connections got their online notice in the first presence slice, want 1 to %d (a bounded share)", n, checkEvery)
 	}
-	if !e.paced.pending() {
+	if !e.fan.pending() {
 		t.Fatal("no presence output left for later iterations")
 	}
-	for e.paced.pending() {
+	for e.fan.pending() {
 		e.flushPresence(0)
 	}
 

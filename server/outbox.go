@@ -42,17 +42,34 @@ func newOutbox(h host, ip netip.Addr) outbox {
 func (o *outbox) send(seg segment.Segment) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	n := seg.Size()
-	size, bound := len(o.out)+n, o.t.engine().cfg.MaxOutput
-	if size > hardCap*bound || size > bound && o.writing && time.Since(o.since) > stallAfter {
+	if !o.room(seg.Size()) {
 		return false
 	}
-	if o.finished {
-		return true // the engine hears of the close soon
+	if !o.finished { // else the engine hears of the close soon
+		o.out = seg.AppendTo(o.out)
+		o.account(seg.Size())
 	}
-	o.out = seg.AppendTo(o.out)
-	o.account(n)
 	return true
+}
+
+// sendBytes implements link.
+func (o *outbox) sendBytes(b []byte) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.room(len(b)) {
+		return false
+	}
+	if !o.finished {
+		o.out = append(o.out, b...)
+		o.account(len(b))
+	}
+	return true
+}
+
+// room reports whether n more bytes are within the bound (o.mu held).
+func (o *outbox) room(n int) bool {
+	size, bound := len(o.out)+n, o.t.engine().cfg.MaxOutput
+	return size <= hardCap*bound && (size <= bound || !o.writing || time.Since(o.since) <= stallAfter)
 }
 
 // account counts d more (or fewer) bytes of output queued.

@@ -105,7 +105,7 @@ func NewReactor(cfg Config) (*Reactor, error) {
 	r.door = newDoor(64, r.wake)
 	r.pool = newPool(cfg, r.wake)
 	r.eng = newEngine(cfg, r.pool)
-	r.eng.paced.on = true // the loop writes presence output a slice at a time
+	r.eng.fan.on = true // the loop writes presence output a slice at a time
 	return r, nil
 }
 
@@ -232,7 +232,7 @@ func (r *Reactor) loop() {
 		switch {
 		case wait < 0 || len(r.pool.results) > 0:
 			wait = 0 // account answers left from the last iteration
-		case r.eng.paced.pending():
+		case r.eng.fan.pending():
 			// presence output is left: write the next slice after at most
 			// a millisecond, not at once, so the loop does not spin and the
 			// account workers (hashing the storm's passwords, maybe on
@@ -288,6 +288,9 @@ func (r *Reactor) loop() {
 		}
 		r.eng.process()
 		r.eng.flushPresence(presenceSlice)
+		if !r.eng.hub.Ready().Empty() {
+			r.eng.process() // the sweep closed a connection for its backlog
+		}
 		r.eng.afterBurst()
 		if n > 0 {
 			r.eng.obs.LoopLatency(time.Since(t0))
@@ -421,6 +424,23 @@ func (rc *rconn) send(seg segment.Segment) bool {
 		return false
 	}
 	rc.out = seg.AppendTo(rc.out)
+	rc.r.eng.loopQueued += int64(n)
+	return true
+}
+
+// sendBytes implements link.
+func (rc *rconn) sendBytes(b []byte) bool {
+	n := len(b)
+	if len(rc.out)+n > rc.r.eng.cfg.MaxOutput/2 && !rc.pollOut {
+		rc.write()
+		if rc.closed {
+			return true // the write failed; the engine has dropped it
+		}
+	}
+	if len(rc.out)+n > rc.r.eng.cfg.MaxOutput {
+		return false
+	}
+	rc.out = append(rc.out, b...)
 	rc.r.eng.loopQueued += int64(n)
 	return true
 }

@@ -149,6 +149,11 @@ func (h *Hub) Shutdown(now int64) {
 	clear(h.sessions)
 	clear(h.users)
 	clear(h.checks)
+	if h.cfg.Casts {
+		for _, s := range h.online {
+			h.cast(Cast{Kind: CastLeave, Conn: s.conn})
+		}
+	}
 	h.online = h.online[:0]
 }
 
@@ -170,9 +175,10 @@ func (h *Hub) drop(now int64, s *session) {
 		return
 	}
 	h.removeOnline(s)
-	for _, o := range h.online {
-		h.send(o, segment.Name(segment.NewOffline, s.name))
+	if h.cfg.Casts {
+		h.cast(Cast{Kind: CastLeave, Conn: s.conn})
 	}
+	h.notifyOnline(segment.Name(segment.NewOffline, s.name), nil)
 	h.leave(now, s)
 }
 

@@ -101,6 +101,11 @@ type Config struct {
 	// crypto/rand.Reader, tests and replays a seeded generator so captured
 	// sessions replay exactly. Nil means an all-zero seed.
 	Entropy io.Reader
+	// Casts has the hub hand presence (user lists, online and offline
+	// notices) to the shell as Ready.Casts for it to fan out, instead of
+	// one Send per online user. The shell sets it (the daemon always
+	// does); it is not an operator's setting and is not in a snapshot.
+	Casts bool `json:"-"`
 	// MaxTables bounds the tables open at once; MaxTablesPerUser the open
 	// tables one user created. 0 means the defaults (10,000 and 3).
 	MaxTables        int
@@ -296,6 +301,30 @@ func (h *Hub) Sessions(buf []SessionInfo) []SessionInfo {
 func (h *Hub) send(s *session, seg segment.Segment) {
 	h.ready.Sends = append(h.ready.Sends, Send{Conn: s.conn, Seg: seg})
 	h.stats.SegmentsOut[seg.Type.Base()&63]++
+}
+
+// cast queues presence output for the shell to fan out.
+func (h *Hub) cast(c Cast) {
+	c.At = len(h.ready.Sends)
+	h.ready.Casts = append(h.ready.Casts, c)
+}
+
+// notifyOnline sends seg to every online user but except (nil for none).
+func (h *Hub) notifyOnline(seg segment.Segment, except *session) {
+	if !h.cfg.Casts {
+		for _, o := range h.online {
+			if o != except {
+				h.send(o, seg)
+			}
+		}
+		return
+	}
+	n, c := len(h.online), ConnID(0)
+	if except != nil {
+		n, c = n-1, except.conn
+	}
+	h.stats.SegmentsOut[seg.Type.Base()&63] += uint64(n)
+	h.cast(Cast{Kind: CastNotice, Seg: seg, Except: c})
 }
 
 func (h *Hub) reply(s *session, t segment.Type, r Reply) {

@@ -190,18 +190,23 @@ func (h *Hub) login(now int64, s *session) {
 		h.online = append(h.online, s)
 	}
 	h.reply(s, segment.PasswdResp, ReplyOK)
-	for _, o := range h.online {
-		if o != s {
-			h.send(s, segment.Name(segment.SyncBegin, o.name))
+	switch {
+	case !h.cfg.Casts:
+		for _, o := range h.online {
+			if o != s {
+				h.send(s, segment.Name(segment.SyncBegin, o.name))
+			}
 		}
+	case old != nil:
+		h.stats.SegmentsOut[segment.SyncBegin] += uint64(len(h.online) - 1)
+		h.cast(Cast{Kind: CastReplace, Conn: s.conn, Old: old.conn, Name: s.name})
+	default:
+		h.stats.SegmentsOut[segment.SyncBegin] += uint64(len(h.online) - 1)
+		h.cast(Cast{Kind: CastJoin, Conn: s.conn, Name: s.name})
 	}
 	h.send(s, segment.Empty(segment.SyncEnd))
 	if old == nil {
-		for _, o := range h.online {
-			if o != s {
-				h.send(o, segment.Name(segment.NewOnline, s.name))
-			}
-		}
+		h.notifyOnline(segment.Name(segment.NewOnline, s.name), s)
 	}
 }
 

@@ -66,3 +66,19 @@ func (h *Hub) PendingBots(buf []BotRequest) []BotRequest {
 	}
 	return buf
 }
+
+// Member is an online user as a Cast's members list holds it.
+type Member struct {
+	Conn ConnID
+	Name string
+}
+
+// Members appends the online users in the order the user list gives them,
+// which is the members list Casts keep: the shell reads it once, when it
+// starts on a hub it did not see begin (one restored from a snapshot).
+func (h *Hub) Members(buf []Member) []Member {
+	for _, s := range h.online {
+		buf = append(buf, Member{s.conn, s.name})
+	}
+	return buf
+}

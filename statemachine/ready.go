@@ -58,10 +58,46 @@ func (r EndReason) String() string {
 	return [...]string{"won", "abandoned", "aborted"}[r]
 }
 
+// CastKind says what a Cast does.
+type CastKind uint8
+
+// Casts: presence output for every online user at once (Config.Casts).
+const (
+	// CastNotice: Seg (NewOnline or NewOffline) to every member but Except.
+	CastNotice CastKind = iota
+	// CastJoin: Conn, user Name, is the last member now; it receives the
+	// user list first (a SyncBegin with each other member's name, in order).
+	CastJoin
+	// CastReplace: Conn, user Name, takes the place of Old (a session of the
+	// same user, kicked), which receives nothing more; Conn receives the
+	// user list first (every member's name but its own, in order).
+	CastReplace
+	// CastLeave: Conn is a member no longer; what was cast before reaches it.
+	CastLeave
+)
+
+// Cast is presence output the shell fans out itself, so that a login
+// among N users costs the hub O(1) instead of 2N sends. The members are
+// the online users in login order, a kicked user's new session in the old
+// one's place; the shell keeps them from Join, Replace and Leave. Expanded
+// where it happens (after Sends[:At]), every Cast gives each connection
+// exactly the segments, in the same order, that the hub sends without
+// Config.Casts.
+type Cast struct {
+	At     int // len(Sends) when it happened: it comes after Sends[:At] and before Sends[At:]
+	Kind   CastKind
+	Conn   ConnID          // Join, Replace, Leave: the member
+	Old    ConnID          // Replace: the member replaced
+	Except ConnID          // Notice: the member it skips (0 for none)
+	Name   string          // Join, Replace: the user's name
+	Seg    segment.Segment // Notice: the segment
+}
+
 // Ready is what the hub wants done after the events fed to it so far. Its
 // slices belong to the hub and stay valid until Advance.
 type Ready struct {
 	Sends   []Send        // in order; segments for one connection must be written in this order
+	Casts   []Cast        // presence for every online user, in order, each placed among Sends by At (Config.Casts)
 	Closes  []ConnID      // close these after writing their pending sends
 	Checks  []Check       // account checks to run
 	Records []record.Game // games to record
@@ -92,7 +128,7 @@ type Notice struct {
 
 // Empty reports whether there is nothing to do.
 func (r *Ready) Empty() bool {
-	return len(r.Sends) == 0 && len(r.Closes) == 0 && len(r.Checks) == 0 && len(r.Records) == 0 && len(r.Notices) == 0 && len(r.Bots) == 0
+	return len(r.Sends) == 0 && len(r.Casts) == 0 && len(r.Closes) == 0 && len(r.Checks) == 0 && len(r.Records) == 0 && len(r.Notices) == 0 && len(r.Bots) == 0
 }
 
 // Ready returns the pending outputs.
@@ -109,6 +145,7 @@ func (h *Hub) Advance() {
 		h.ready.Sends = make([]Send, 0, keepSends)
 	}
 	h.ready.Sends = h.ready.Sends[:0]
+	h.ready.Casts = h.ready.Casts[:0]
 	h.ready.Closes = h.ready.Closes[:0]
 	h.ready.Checks = h.ready.Checks[:0]
 	h.ready.Records = h.ready.Records[:0]

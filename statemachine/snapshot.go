@@ -545,7 +545,7 @@ func Restore(cfg Config, snap []byte) (*Hub, error) {
 		return nil, fmt.Errorf("%w: version %d, want %d", ErrSnapshot, v, snapshotVersion)
 	}
 	c := readConfig(r)
-	c.Games, c.Entropy = cfg.Games, cfg.Entropy
+	c.Games, c.Entropy, c.Casts = cfg.Games, cfg.Entropy, cfg.Casts
 	h := New(c)
 	if r.err != nil {
 		return nil, r.err

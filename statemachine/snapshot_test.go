@@ -156,7 +156,8 @@ func TestSnapshotConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	games := statemachine.Catalogue()
-	r, err := statemachine.Restore(statemachine.Config{Games: games, KickGrace: time.Hour}, snap)
+	// the catalogue and Casts are the restoring shell's, not the snapshot's
+	r, err := statemachine.Restore(statemachine.Config{Games: games, KickGrace: time.Hour, Casts: true}, snap)
 	if err != nil {
 		t.Fatal(err)
 	}

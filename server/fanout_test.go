@@ -1,0 +1,168 @@
+package server
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/netip"
+	"slices"
+	"testing"
+
+	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/statemachine"
+)
+
+// fanoutRun drives an engine (whose hub casts presence) and a hub that
+// sends presence one segment at a time through the same events, one op per
+// byte of ops, and checks that every connection received the same
+// segments in the same order: the engine's fan-out, with its sweeps cut
+// anywhere and its batches split anywhere, changes when presence is
+// written, never what a connection gets.
+func fanoutRun(t *testing.T, ops []byte, paced bool) {
+	e := newPacedEngine(t)
+	e.fan.on = paced
+	flatCfg := e.cfg.Hub
+	flatCfg.Casts = false
+	flat := statemachine.New(flatCfg)
+	want := map[statemachine.ConnID][]segment.Segment{}
+	var conns []*conn // every connection opened, in order
+	peerClosed := map[statemachine.ConnID]bool{}
+	// more users than a sweep share (checkEvery), so rounds span calls
+	names := make([]string, 3*checkEvery)
+	for i := range names {
+		names[i] = fmt.Sprintf("u%d", i)
+	}
+
+	answer := func(h *statemachine.Hub) {
+		for {
+			rd := h.Ready()
+			if len(rd.Checks) == 0 {
+				return
+			}
+			checks := slices.Clone(rd.Checks)
+			rd.Checks = rd.Checks[:0]
+			for _, ch := range checks {
+				h.Answer(e.now(), ch.ID, statemachine.Found)
+			}
+		}
+	}
+	collect := func() {
+		rd := flat.Ready()
+		for _, s := range rd.Sends {
+			want[s.Conn] = append(want[s.Conn], s.Seg)
+		}
+		if len(rd.Casts) != 0 {
+			t.Fatal("a hub without Casts cast")
+		}
+		flat.Advance()
+	}
+	feed := func(c *conn, segs ...segment.Segment) {
+		var b []byte
+		for _, s := range segs {
+			b = s.AppendTo(b)
+			flat.Receive(e.now(), c.id, s)
+		}
+		e.input(c, b)
+		answer(e.hub)
+		answer(flat)
+		collect()
+	}
+	open := func() []*conn {
+		var o []*conn
+		for _, c := range conns {
+			if !c.gone {
+				o = append(o, c)
+			}
+		}
+		return o
+	}
+	for i, op := range ops {
+		arg := int(op >> 3)
+		switch op & 7 {
+		case 0, 1: // a connection opens and logs in (maybe as someone online: a kick)
+			l := &fakeLink{name: fmt.Sprint(i), log: &e.log}
+			c := e.open(l, netip.MustParseAddr("127.0.0.1"), "127.0.0.1:1")
+			e.links[l.name], e.conns[l.name] = l, c
+			flat.OpenFrom(e.now(), c.id, "127.0.0.1")
+			conns = append(conns, c)
+			feed(c, segment.Name(segment.Info, names[arg%len(names)]), segment.Name(segment.Passwd, "123"))
+		case 2: // a connection's peer closes it
+			if o := open(); len(o) > 0 {
+				c := o[arg%len(o)]
+				e.closed(c, ReasonPeer)
+				flat.Closed(e.now(), c.id)
+				peerClosed[c.id] = true
+				collect()
+			}
+		case 3: // someone invites someone: output that is not presence, among it
+			if o := open(); len(o) > 0 {
+				feed(o[arg%len(o)], segment.Name(segment.SendInvit, names[arg%len(names)]))
+			}
+		case 4: // the invited answer (accepting starts a game)
+			if o := open(); len(o) > 0 {
+				feed(o[arg%len(o)], segment.Code(segment.InvitResponse, byte(arg&1)))
+			}
+		case 5, 6: // the engine acts on what the hub said
+			e.process()
+		case 7: // the reactor's sweep gets a share (the minimum: checkEvery members)
+			e.flushPresence(0)
+		}
+	}
+	e.process()
+	for e.fan.pending() {
+		e.flushPresence(0)
+	}
+	if err := e.hub.CheckInvariants(); err != nil {
+		t.Fatal(err)
+	}
+	var ids []statemachine.ConnID
+	for _, m := range e.hub.Members(nil) {
+		ids = append(ids, m.Conn)
+	}
+	var fan []statemachine.ConnID
+	for _, m := range e.fan.members {
+		fan = append(fan, m.id)
+	}
+	if !slices.Equal(ids, fan) {
+		t.Fatalf("the engine's members %v, the hub's online list %v", fan, ids)
+	}
+	for _, c := range conns {
+		l := c.link.(*fakeLink)
+		got := append(slices.Clone(l.written), l.queued...)
+		w := want[c.id]
+		if peerClosed[c.id] {
+			// what was owed when the peer went is not written
+			w = w[:min(len(w), len(got))]
+		}
+		if !slices.Equal(got, w) {
+			t.Fatalf("connection %d (peer closed %v) received\n%v\nwant (one by one)\n%v", c.id, peerClosed[c.id], got, w)
+		}
+	}
+}
+
+// TestFanoutSameBytes: random logins, kicks, closes, invitations, batches
+// and sweep shares; every connection receives exactly what the hub's
+// one-by-one presence would give it.
+func TestFanoutSameBytes(t *testing.T) {
+	for seed := range uint64(300) {
+		r := rand.New(rand.NewPCG(seed, 20))
+		ops := make([]byte, 20+r.IntN(600))
+		for i := range ops {
+			ops[i] = byte(r.Uint32())
+		}
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			fanoutRun(t, ops, seed%4 != 0)
+		})
+	}
+}
+
+// FuzzFanout is TestFanoutSameBytes on the fuzzer's op strings.
+func FuzzFanout(f *testing.F) {
+	f.Add([]byte{0, 8, 16, 5, 2, 0, 7, 5}, true)
+	f.Add([]byte{0, 8, 0, 3, 5, 4, 7, 10, 5, 7, 7}, false)
+	f.Fuzz(func(t *testing.T, ops []byte, paced bool) {
+		if len(ops) > 2000 {
+			return
+		}
+		fanoutRun(t, ops, paced)
+	})
+}
