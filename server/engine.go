@@ -24,7 +24,10 @@ type link interface {
 	sendBytes(b []byte) bool
 	// flush tries to write queued bytes now (the reactor writes at the end
 	// of each loop iteration; the net transport's writer runs on its own).
-	flush()
+	// Reports whether output is left that the transport will not write
+	// by itself (the reactor caps one flush at writeCap: the engine
+	// flushes the rest within presence's share of later iterations).
+	flush() (more bool)
 	// shut closes the connection after writing what is queued, best effort.
 	shut()
 	// kill closes the connection at once.
@@ -44,6 +47,7 @@ type conn struct {
 	gone    bool
 	queued  bool   // in flushq: output waits for the end of the iteration
 	member  bool   // online: presence casts reach it (engine_output.go)
+	owed    bool   // in fan.owed: a capped flush left output
 	cursor  uint64 // the next presence notice it is to have
 }
 
@@ -326,6 +330,7 @@ func (e *engine) process() {
 	e.flushUrgent()
 	if !e.fan.on {
 		e.flushPresence(-1)
+		e.flushOwed(-1)
 	}
 	if e.shedOutput() {
 		e.process() // the hub has told the others; send that

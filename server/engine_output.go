@@ -52,9 +52,14 @@ type fanout struct {
 	log     []byte   // notices that some member may not have had, encoded
 	ents    []notice // the log's entries; ents[i] has sequence number base+i
 	base    uint64
-	clean   uint64 // every member has had the log up to here
-	target  uint64 // the log's end when the current sweep began
-	rr      int    // the next member the sweep looks at
+	clean   uint64  // every member has had the log up to here
+	target  uint64  // the log's end when the current sweep began
+	rr      int     // the next member the sweep looks at
+	owed    []*conn // connections with output left by a capped flush, oldest first
+
+	roundAt time.Time     // when the current (or the last) sweep round began
+	tokens  time.Duration // the sweep's share of the loop's time, saved up
+	tokAt   time.Time     // when tokens was last topped up
 
 	written int       // connections written since memory was last given back
 	last    time.Time // when the sweep last ran
@@ -76,12 +81,21 @@ type notice struct {
 	seg        segment.Segment // for the capture tap
 }
 
+// owe queues c, whose flush left output (a user list, most often), for
+// the rest to be flushed in presence's share of later iterations.
+func (f *fanout) owe(c *conn) {
+	if !c.owed {
+		c.owed = true
+		f.owed = append(f.owed, c)
+	}
+}
+
 // end is the sequence number the next notice will have.
 func (f *fanout) end() uint64 { return f.base + uint64(len(f.ents)) }
 
 // pending reports whether some member may not have had every notice (the
 // reactor then polls instead of sleeping in epoll_wait).
-func (f *fanout) pending() bool { return f.clean < f.end() }
+func (f *fanout) pending() bool { return f.clean < f.end() || len(f.owed) > 0 }
 
 // index is the place of the member with connection id, or -1.
 func (f *fanout) index(id statemachine.ConnID) int {
@@ -227,14 +241,11 @@ func (e *engine) catchUp(c *conn) bool {
 	return true
 }
 
-// outChunk is the most sendOut hands a link at once (and at most a
-// quarter of the backlog bound), so that a user list of thousands of
-// names meets the bound as the segments it is made of would: the reactor
-// writes early once a connection's output passes half the bound.
-const outChunk = 16 << 10
-
 // sendOut puts b, whole encoded segments, into c's output; false if c was
-// closed for its backlog.
+// closed for its backlog. It hands the link at most a quarter of the
+// backlog bound at once, so that a user list of thousands of names meets
+// the bound as the segments it is made of would (the reactor writes early
+// once a connection's output passes half the bound).
 func (e *engine) sendOut(c *conn, b []byte) bool {
 	if e.cfg.Tap != nil {
 		for p := b; len(p) > 0; {
@@ -244,7 +255,7 @@ func (e *engine) sendOut(c *conn, b []byte) bool {
 			p = p[n:]
 		}
 	}
-	chunk := min(outChunk, e.cfg.MaxOutput/4)
+	chunk := e.cfg.MaxOutput / 4
 	for len(b) > 0 {
 		n := 0
 		for n < len(b) && n < chunk {
@@ -307,8 +318,8 @@ type releaser interface{ release() }
 func (e *engine) flushUrgent() {
 	for _, c := range e.flushq {
 		c.queued = false
-		if !c.gone {
-			c.link.flush()
+		if !c.gone && c.link.flush() {
+			e.fan.owe(c)
 		}
 	}
 	clear(e.flushq)
@@ -325,18 +336,84 @@ const (
 	checkEvery    = 16
 )
 
+// The reactor paces the sweep twice over, so that presence takes a
+// bounded share of the server however many users come and go:
+//
+//   - a round (every member caught up and written once) begins at most
+//     every roundEvery: during a storm each idle connection gets one write
+//     per round with every notice since the last, instead of one per
+//     login, which also spares the clients a wake-up per login; a notice
+//     reaches an idle user at most about roundEvery late, unnoticeable to
+//     a person;
+//   - within a round, the sweep spends at most a 1/presenceShare share of
+//     the loop's time (saved up between iterations, at most presenceSlice
+//     at once), so a loop busy relaying games keeps the rest.
+const (
+	roundEvery    = 50 * time.Millisecond
+	presenceShare = 4
+)
+
+// due is how many milliseconds from now the sweep has work (0 at once).
+func (f *fanout) due(now time.Time) int {
+	if f.rr != 0 || len(f.owed) > 0 {
+		return 1 // mid-round, or output owed: the next share
+	}
+	return max(int(f.roundAt.Add(roundEvery).Sub(now)/time.Millisecond), 0)
+}
+
+// pacePresence gives the sweep its share of this loop iteration.
+func (e *engine) pacePresence(now time.Time) {
+	f := &e.fan
+	if !f.pending() {
+		return
+	}
+	f.tokens = min(f.tokens+now.Sub(f.tokAt)/presenceShare, presenceSlice)
+	f.tokAt = now
+	if f.tokens <= 0 {
+		return
+	}
+	e.flushOwed(f.tokens)
+	if left := f.tokens - time.Since(now); left > 0 && (f.rr != 0 || now.Sub(f.roundAt) >= roundEvery) {
+		e.flushPresence(left)
+	}
+	f.tokens -= time.Since(now)
+}
+
+// flushOwed flushes the connections with output owed, oldest first, for
+// at most budget (all of it when budget < 0; at least one flush). One
+// still owing goes to the back.
+func (e *engine) flushOwed(budget time.Duration) {
+	f := &e.fan
+	t0 := time.Now()
+	for len(f.owed) > 0 {
+		c := f.owed[0]
+		f.owed[0] = nil
+		f.owed = f.owed[1:]
+		c.owed = false
+		if !c.gone && c.link.flush() {
+			f.owe(c)
+		}
+		if budget >= 0 && time.Since(t0) > budget { // a flush is up to writeCap: look every time
+			break
+		}
+	}
+	if len(f.owed) == 0 {
+		f.owed = nil // a storm's queue is not kept
+	}
+}
+
 // flushPresence sweeps the members, catching each up and writing it, for
 // at most budget (all of them when budget < 0). At least checkEvery
 // members are looked at per call, so a storm always makes progress.
 func (e *engine) flushPresence(budget time.Duration) {
 	f := &e.fan
-	if !f.pending() {
+	if f.clean == f.end() {
 		return
 	}
 	t0 := time.Now()
 	f.last = t0
 	if f.rr == 0 {
-		f.target = f.end()
+		f.target, f.roundAt = f.end(), t0
 	}
 	for n := 1; f.rr < len(f.members); n++ {
 		c := f.members[f.rr].c
@@ -344,11 +421,13 @@ func (e *engine) flushPresence(budget time.Duration) {
 		if c != nil && !c.gone && c.cursor < f.end() {
 			f.written++
 			if e.catchUp(c) && !c.queued {
-				c.link.flush()
-				if r, ok := c.link.(releaser); ok {
+				if c.link.flush() {
+					f.owe(c)
+				} else if r, ok := c.link.(releaser); ok {
 					r.release()
 				}
 			}
+			n = checkEvery // a write: look at the clock
 		}
 		if budget >= 0 && n%checkEvery == 0 && time.Since(t0) > budget {
 			return

@@ -33,12 +33,13 @@ func (l *fakeLink) sendBytes(b []byte) bool {
 	}
 	return true
 }
-func (l *fakeLink) flush() {
+func (l *fakeLink) flush() bool {
 	if len(l.queued) > 0 {
 		*l.log = append(*l.log, l.name)
 		l.written = append(l.written, l.queued...)
 		l.queued = l.queued[:0]
 	}
+	return false
 }
 func (l *fakeLink) shut()       {}
 func (l *fakeLink) kill()       {}

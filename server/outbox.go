@@ -82,11 +82,12 @@ func (o *outbox) account(d int) {
 func (o *outbox) unread() int { return int(o.pending.Load()) }
 
 // flush implements link: it wakes the writer.
-func (o *outbox) flush() {
+func (o *outbox) flush() bool {
 	select {
 	case o.notify <- struct{}{}:
 	default:
 	}
+	return false // the writer writes it all
 }
 
 // shut implements link: the writer closes after what is queued.

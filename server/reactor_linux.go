@@ -42,6 +42,7 @@ type Reactor struct {
 	stopfd    int // eventfd: readable once the reactor is stopping
 	mu        sync.Mutex
 	accepted  []acceptedConn // handed over by the accepting goroutines
+	backlog   bool           // register left some of them for the next iteration
 	closing   bool
 	acceptWG  sync.WaitGroup
 	acceptErr acceptCounts
@@ -70,6 +71,7 @@ type rconn struct {
 	out     []byte
 	fd      int32
 	pollOut bool // EPOLLOUT registered: the kernel buffer was full
+	capped  bool // the last write stopped at writeCap with output left (the engine flushes it)
 	closed  bool
 }
 
@@ -230,15 +232,15 @@ func (r *Reactor) loop() {
 	for !r.stopped {
 		wait := int(time.Until(nextTick) / time.Millisecond)
 		switch {
-		case wait < 0 || len(r.pool.results) > 0:
-			wait = 0 // account answers left from the last iteration
+		case wait < 0 || len(r.pool.results) > 0 || r.backlog:
+			wait = 0 // account answers or sockets left from the last iteration
 		case r.eng.fan.pending():
-			// presence output is left: write the next slice after at most
-			// a millisecond, not at once, so the loop does not spin and the
-			// account workers (hashing the storm's passwords, maybe on
-			// this same CPU) get their share; any socket event or answer
-			// still wakes the loop at once
-			wait = min(wait, 1)
+			// presence output is left: sweep again when the next share is
+			// due (a millisecond at most), not at once, so the loop does
+			// not spin and the account workers (hashing the storm's
+			// passwords, maybe on this same CPU) get their share; any
+			// socket event or answer still wakes the loop at once
+			wait = min(wait, r.eng.fan.due(time.Now()))
 		}
 		n, err := unix.EpollWait(r.epfd, events, wait)
 		if err != nil && !errors.Is(err, unix.EINTR) {
@@ -287,7 +289,7 @@ func (r *Reactor) loop() {
 			nextTick = t0.Add(r.cfg.TickEvery)
 		}
 		r.eng.process()
-		r.eng.flushPresence(presenceSlice)
+		r.eng.pacePresence(time.Now())
 		if !r.eng.hub.Ready().Empty() {
 			r.eng.process() // the sweep closed a connection for its backlog
 		}
@@ -299,11 +301,11 @@ func (r *Reactor) loop() {
 }
 
 // answerSlice bounds the time one loop iteration spends acting on account
-// answers (at least one is taken): a login among 10,000 users sends 20,000
-// segments, so during a storm an iteration acts on a few logins and then
-// serves the sockets again; the answers left wait in the channel (the loop
-// polls while any do).
-const answerSlice = time.Millisecond
+// answers (at least one is taken): a login among 10,000 users copies a
+// 100 KB user list into its connection's output, so during a storm an
+// iteration acts on a few logins and then serves the sockets again; the
+// answers left wait in the channel (the loop polls while any do).
+const answerSlice = 250 * time.Microsecond
 
 func (r *Reactor) drainResults() {
 	t0 := time.Now()
@@ -311,6 +313,7 @@ func (r *Reactor) drainResults() {
 		select {
 		case res := <-r.pool.results:
 			r.eng.answer(res)
+			r.eng.act() // counted in the slice: a login among thousands costs here
 		default:
 			return
 		}
@@ -328,13 +331,24 @@ func (r *Reactor) drainAdmin() {
 	}
 }
 
+// registerMax bounds the sockets one loop iteration registers: a wave of
+// a thousand connections at once is milliseconds of epoll_ctl and hub
+// work, which relayed guesses would otherwise wait behind (the loop
+// polls while any are left).
+const registerMax = 64
+
 // register takes the sockets accepted since the last iteration into the
 // loop, and reports accept failures to the observer.
 func (r *Reactor) register() {
 	r.acceptErr.report(r.eng.obs)
 	r.mu.Lock()
 	batch := r.accepted
-	r.accepted = nil
+	if len(batch) > registerMax {
+		batch, r.accepted = batch[:registerMax:registerMax], batch[registerMax:]
+	} else {
+		r.accepted = nil
+	}
+	r.backlog = len(r.accepted) > 0
 	r.mu.Unlock()
 	for _, a := range batch {
 		fd, sa := a.fd, a.sa
@@ -448,20 +462,41 @@ func (rc *rconn) sendBytes(b []byte) bool {
 // unread implements link.
 func (rc *rconn) unread() int { return len(rc.out) }
 
-// flush implements link: write now unless the kernel said it is full.
-func (rc *rconn) flush() {
+// flush implements link: write now, at most writeCap, unless the kernel
+// said it is full; more reports that output is left for a later flush.
+func (rc *rconn) flush() (more bool) {
 	if !rc.pollOut {
-		rc.write()
+		rc.writeUpTo(writeCap)
 	}
+	return rc.capped && !rc.closed
 }
 
+// writeCap bounds what one flush hands the kernel for a connection: a
+// login's user list among ten thousand users is 100 KB, 70 writes of
+// chunkMax, and written at once it would hold up the loop iteration (and
+// the guesses read in it) for that long. The engine flushes the rest in
+// presence's share of later iterations (engine_output.go). A game's
+// output per iteration is far below it.
+const writeCap = 8 * chunkMax
+
 // write writes as much queued output as the kernel takes.
-func (rc *rconn) write() {
-	for len(rc.out) > 0 {
+func (rc *rconn) write() { rc.writeUpTo(-1) }
+
+// writeUpTo writes queued output until the kernel takes no more or, when
+// limit >= 0, limit bytes were written; output left then waits for the
+// connection to be reported writable.
+func (rc *rconn) writeUpTo(limit int) {
+	rc.capped = false
+	for wrote := 0; len(rc.out) > 0; {
+		if limit >= 0 && wrote >= limit {
+			rc.capped = true
+			break
+		}
 		n, err := rawWrite(int(rc.fd), rc.out[:wholeSegments(rc.out)])
 		if n > 0 {
 			rc.out = rc.out[n:]
 			rc.r.eng.loopQueued -= int64(n)
+			wrote += n
 		}
 		if err != nil {
 			if errors.Is(err, unix.EAGAIN) {
@@ -484,7 +519,7 @@ func (rc *rconn) write() {
 	} else if len(rc.out) < cap(rc.out)/4 && cap(rc.out) > 1024 {
 		rc.out = append([]byte(nil), rc.out...)
 	}
-	want := len(rc.out) > 0
+	want := len(rc.out) > 0 && !rc.capped // capped: the engine flushes the rest
 	if want != rc.pollOut {
 		ev := uint32(unix.EPOLLIN | unix.EPOLLRDHUP)
 		if want {

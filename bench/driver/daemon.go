@@ -278,3 +278,58 @@ func copyFile(from, to string) error {
 	}
 	return os.WriteFile(to, b, 0o600)
 }
+
+// loopHistogram reads bomberd's bomber_loop_seconds histogram: cumulative
+// counts by upper bound in seconds (the engine loop's time per batch of
+// events, which says whether a slow relay was the server's doing).
+func (d *daemon) loopHistogram(ctx context.Context) (map[float64]float64, error) {
+	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+d.admin+"/metrics", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	h := map[float64]float64{}
+	for _, line := range strings.Split(string(b), "\n") {
+		// bomber_loop_seconds_bucket{le="0.001024"} 1234
+		rest, ok := strings.CutPrefix(line, `bomber_loop_seconds_bucket{le="`)
+		if !ok {
+			continue
+		}
+		le, count, ok := strings.Cut(rest, `"} `)
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseFloat(count, 64)
+		if err != nil {
+			continue
+		}
+		if le == "+Inf" {
+			h[1e9] = n
+		} else if v, err := strconv.ParseFloat(le, 64); err == nil {
+			h[v] = n
+		}
+	}
+	return h, nil
+}
+
+// cpuProfile saves a CPU profile of bomberd over the next secs seconds.
+func (d *daemon) cpuProfile(ctx context.Context, secs int, path string) error {
+	req, _ := http.NewRequestWithContext(ctx, "GET", fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", d.admin, secs), nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(f, resp.Body)
+	return err
+}

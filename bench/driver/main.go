@@ -56,6 +56,7 @@ type options struct {
 	idle       []int
 	games      []int
 	storm      int
+	online     int // users online when the storm begins, the players included (BENCH_STORM_ONLINE)
 	window     time.Duration
 	transports []string
 	bomberd    string
@@ -140,6 +141,13 @@ func capCounts(xs []int, max int, cut *[]string) []int {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "storm" {
+		if err := stormMain(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "bench storm:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) == 3 && os.Args[1] == "relay" {
 		// `bomber-bench relay ADDR`: the floor as its own process, so the
 		// driver can pin it and read its CPU time like bomberd's
@@ -170,7 +178,7 @@ func main() {
 }
 
 func readOptions() options {
-	o := options{idle: []int{10000, 50000}, games: []int{1000, 10000}, storm: 1000, window: 10 * time.Second,
+	o := options{idle: []int{10000, 50000}, games: []int{1000, 10000}, storm: 1000, online: 10000, window: 10 * time.Second,
 		transports: []string{"reactor", "net"}, bomberd: "bin/bomberd", pin: machineCPUs() >= 2 && os.Getenv("BENCH_NO_PIN") == ""}
 	if os.Getenv("BENCH_QUICK") == "1" {
 		o.idle, o.games = []int{10000}, []int{1000}
@@ -186,6 +194,9 @@ func readOptions() options {
 	}
 	if v := os.Getenv("BENCH_IDLE"); v != "" {
 		o.idle = ints(v)
+	}
+	if v, err := strconv.Atoi(os.Getenv("BENCH_STORM_ONLINE")); err == nil && v >= 0 {
+		o.online = v
 	}
 	if v := os.Getenv("BENCH_GAMES"); v != "" {
 		o.games = ints(v)
@@ -284,8 +295,9 @@ func run(o options) (err error) {
 	res := results{byTr: map[string]*trResult{}, loadBefore: strings.TrimSpace(string(up)), opts: o}
 
 	need := maxOf(o.idle)
-	if g := 2*maxOf(o.games) + o.storm; g > need {
-		need = g
+	if len(o.games) > 0 {
+		// the games' players, the users online before the storms, and two storms
+		need = max(need, 2*maxOf(o.games)+max(o.online-2*o.games[0], 0)+2*o.storm)
 	}
 	if o.tables > 0 {
 		need = max(need, tableUsers(o.tables))
@@ -524,18 +536,9 @@ func gamePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult, 
 		r.latAlone = lr.Latency
 		note("%s: open loop %.0f/s: %+v", tr, r.latRate, r.latAlone)
 		if storm > 0 {
-			f.Record(true)
-			t0 := time.Now()
-			err := f.Idle(ctx, next, o.storm, o.storm)
-			r.stormTook = time.Since(t0)
-			time.Sleep(200 * time.Millisecond) // the broadcasts of the last logins
-			f.Record(false)
-			if err != nil {
-				return fmt.Errorf("login storm: %w", err)
+			if err := storms(ctx, o, tr, d, f, g, &next, r, attempt); err != nil {
+				return err
 			}
-			next += o.storm
-			r.latStorm = load.Summarise(f.TakeLatency())
-			note("%s: during %d logins (%v): %+v", tr, o.storm, r.stormTook.Round(time.Millisecond), r.latStorm)
 		}
 	}
 	return nil

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/bomber-game/bomber/bench/load"
+)
+
+// The login storm's clients run in a process of their own (this program's
+// "storm" command), not in the load generator that measures the games:
+// thousands of idle clients reading user lists and notices would take the
+// measuring process's one P (GOMAXPROCS 1 on its pinned CPU) for tens of
+// milliseconds at a time, and the relay latency would be the load
+// generator's, not the server's. Two processes on one CPU are scheduled by
+// the kernel, which wakes the measuring thread at once.
+//
+//	bomber-bench storm ADDR FIRST ONLINE N TIMEOUT
+//
+// logs in users FIRST .. FIRST+ONLINE-1 as idle clients and prints
+// "online"; at each line on its standard input it logs in the next N all
+// at once and prints "storm NANOSECONDS" when every one is answered (or
+// "error ..."); everyone stays online until its standard input closes.
+func stormMain(args []string) error {
+	if len(args) != 5 {
+		return fmt.Errorf("usage: storm ADDR FIRST ONLINE N TIMEOUT")
+	}
+	var n [3]int
+	for i := range n {
+		v, err := strconv.Atoi(args[1+i])
+		if err != nil {
+			return err
+		}
+		n[i] = v
+	}
+	first, online, storm := n[0], n[1], n[2]
+	timeout, err := time.ParseDuration(args[4])
+	if err != nil {
+		return err
+	}
+	// source addresses of its own (127.0.1.x), so its thousands of
+	// connections take no ephemeral port the load generator needs
+	var src []string
+	for i := 0; i == 0 || i*20000 < online+2*storm; i++ {
+		src = append(src, fmt.Sprintf("127.0.1.%d", i+1))
+	}
+	f := load.New(load.Config{Addr: args[0], Sources: src, Concurrency: 512, Seed: 3, LoginTimeout: timeout})
+	defer f.Close(30 * time.Second)
+	ctx := context.Background()
+	if online > 0 {
+		if err := f.Idle(ctx, first, online, 512); err != nil {
+			fmt.Printf("error %v\n", err)
+			return nil
+		}
+	}
+	fmt.Println("online")
+	in := bufio.NewScanner(os.Stdin)
+	for next := first + online; in.Scan(); next += storm {
+		t0 := time.Now()
+		if err := f.Idle(ctx, next, storm, storm); err != nil {
+			fmt.Printf("error %v\n", err)
+			continue
+		}
+		fmt.Printf("storm %d\n", time.Since(t0).Nanoseconds())
+	}
+	return nil
+}
+
+// stormer is a running storm process.
+type stormer struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
+}
+
+// startStorm starts the storm process and waits until its ONLINE users are
+// logged in.
+func startStorm(addr string, first, online, storm int, timeout time.Duration) (*stormer, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	args := []string{self, "storm", addr, strconv.Itoa(first), strconv.Itoa(online), strconv.Itoa(storm), timeout.String()}
+	if nice, err := exec.LookPath("nice"); err == nil {
+		// the storm's clients stand for other people's machines: on the
+		// load generator's CPU they run only when the measuring clients
+		// do not need it
+		args = append([]string{nice, "-n", "19"}, args...)
+	}
+	s := &stormer{cmd: exec.Command(args[0], args[1:]...)}
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	s.cmd.Stderr = os.Stderr
+	if s.in, err = s.cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	out, err := s.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	s.out = bufio.NewScanner(out)
+	if err := s.cmd.Start(); err != nil {
+		return nil, err
+	}
+	if line, err := s.line(); err != nil || line != "online" {
+		s.stop()
+		return nil, fmt.Errorf("logging in %d users before the storm: %v%s", online, err, strings.TrimPrefix(line, "error"))
+	}
+	return s, nil
+}
+
+// line is the process's next line of output.
+func (s *stormer) line() (string, error) {
+	if !s.out.Scan() {
+		if err := s.out.Err(); err != nil {
+			return "", err
+		}
+		return "", io.ErrUnexpectedEOF
+	}
+	return s.out.Text(), nil
+}
+
+// run has the storm happen and returns how long it took to answer every login.
+func (s *stormer) run() (time.Duration, error) {
+	if _, err := io.WriteString(s.in, "go\n"); err != nil {
+		return 0, err
+	}
+	line, err := s.line()
+	if err != nil {
+		return 0, err
+	}
+	ns, ok := strings.CutPrefix(line, "storm ")
+	if !ok {
+		return 0, fmt.Errorf("%s", line)
+	}
+	d, err := strconv.ParseInt(ns, 10, 64)
+	return time.Duration(d), err
+}
+
+// stop ends the process (its clients go offline).
+func (s *stormer) stop() {
+	s.in.Close()
+	done := make(chan struct{})
+	go func() { s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(40 * time.Second):
+		s.cmd.Process.Kill()
+		<-done
+	}
+}
+
+// stormRun is one login storm measured.
+type stormRun struct {
+	rate   float64 // the games' open-loop rate meanwhile (guesses/s)
+	online int     // users online when it began
+	took   time.Duration
+	lat    load.Latency
+	loop   map[float64]float64 // the server's loop batches, cumulative by upper bound (s)
+}
+
+// storms brings the users online to o.online (the g games' players
+// included) and has o.storm more log in at once, twice: while the games
+// relay at the first fixed rate (well below saturation: neither the server
+// nor the load generator, which shares its CPU with the storm's process,
+// is short of CPU, so what the latency shows is whether game traffic
+// waits behind presence), then at half the saturation rate.
+func storms(ctx context.Context, o options, tr string, d *daemon, f *load.Fleet, g int, next *int, r *trResult, attempt int) error {
+	online := max(o.online-2*g, 0)
+	note("%s: %d more users log in before the storm", tr, online)
+	st, err := startStorm(d.addr, *next, online, o.storm, loginTimeout(online+o.storm, o.slow, attempt))
+	if err != nil {
+		return fmt.Errorf("%w (log %s)", err, d.log.Name())
+	}
+	defer st.stop() // its users go offline before the next count of games
+	*next += online
+	rates := []float64{r.latRate}
+	if len(o.rates) > 0 && o.rates[0] < r.latRate {
+		rates = []float64{o.rates[0], r.latRate}
+	}
+	for i, rate := range rates {
+		f.SetRate(rate)
+		time.Sleep(time.Second)
+		f.TakeLatency()
+		run := stormRun{rate: rate, online: 2*g + online + i*o.storm}
+		before, herr := d.loopHistogram(ctx)
+		if path := os.Getenv("BENCH_STORM_PROFILE"); path != "" && i == 0 {
+			go func() {
+				if err := d.cpuProfile(ctx, 3, path); err != nil {
+					note("storm profile: %v", err)
+				}
+			}()
+		}
+		f.Record(true)
+		took, err := st.run()
+		time.Sleep(200 * time.Millisecond) // the notices of the last logins
+		f.Record(false)
+		if err != nil {
+			return fmt.Errorf("login storm: %w", err)
+		}
+		*next += o.storm
+		if after, aerr := d.loopHistogram(ctx); herr == nil && aerr == nil {
+			run.loop = histDiff(after, before)
+		}
+		run.took, run.lat = took, load.Summarise(f.TakeLatency())
+		r.storms = append(r.storms, run)
+		note("%s: %d logins among %d at %.0f guesses/s (%v): %+v; the server's loop: %s", tr, o.storm, run.online, rate, took.Round(time.Millisecond), run.lat, loopCell(run.loop))
+	}
+	return nil
+}
