@@ -332,7 +332,7 @@ func (e *engine) flushUrgent() {
 // during a login storm). checkEvery is how many members are looked at
 // between looks at the clock.
 const (
-	presenceSlice = 250 * time.Microsecond
+	presenceSlice = 100 * time.Microsecond
 	checkEvery    = 16
 )
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"net/netip"
@@ -165,4 +166,62 @@ func FuzzFanout(f *testing.F) {
 		}
 		fanoutRun(t, ops, paced)
 	})
+}
+
+// nullLink takes output and drops it, counting nothing: what a login
+// costs the engine itself, without the kernel's writes.
+type nullLink struct{}
+
+func (nullLink) send(segment.Segment) bool { return true }
+func (nullLink) sendBytes([]byte) bool     { return true }
+func (nullLink) flush() bool               { return false }
+func (nullLink) shut()                     {}
+func (nullLink) kill()                     {}
+func (nullLink) unread() int               { return 0 }
+
+// BenchmarkLoginAmong10k: the engine's work for one login (and the
+// logout that makes room for the next) among 10,000 online users: the
+// hub's step, the casts, the new user's 10,000-name user list put into
+// its output, everyone's online and offline notices put into the shared
+// log. The sweep that writes the notices is not in it.
+func BenchmarkLoginAmong10k(b *testing.B) {
+	var cfg Config
+	cfg.defaults()
+	p := newPool(cfg, func() {})
+	b.Cleanup(func() { p.close(context.Background()) })
+	e := newEngine(cfg, p)
+	e.fan.on = true
+	login := func(name string) *conn {
+		c := e.open(nullLink{}, netip.MustParseAddr("127.0.0.1"), "127.0.0.1:1")
+		e.input(c, append(segment.Name(segment.Info, name).AppendTo(nil), segment.Name(segment.Passwd, "123").AppendTo(nil)...))
+		for {
+			rd := e.hub.Ready()
+			if len(rd.Checks) == 0 {
+				break
+			}
+			checks := slices.Clone(rd.Checks)
+			rd.Checks = rd.Checks[:0]
+			for _, ch := range checks {
+				e.hub.Answer(e.now(), ch.ID, statemachine.Found)
+			}
+		}
+		e.act()
+		return c
+	}
+	for i := range 10000 {
+		login(fmt.Sprintf("u%05d", i))
+	}
+	e.flushPresence(-1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		c := login(fmt.Sprintf("n%07d", i))
+		e.closed(c, ReasonPeer)
+		e.act()
+		if e.fan.end()-e.fan.clean > 4096 {
+			b.StopTimer()
+			e.flushPresence(-1)
+			b.StartTimer()
+		}
+	}
 }

@@ -305,7 +305,7 @@ func (r *Reactor) loop() {
 // 100 KB user list into its connection's output, so during a storm an
 // iteration acts on a few logins and then serves the sockets again; the
 // answers left wait in the channel (the loop polls while any do).
-const answerSlice = 250 * time.Microsecond
+const answerSlice = 100 * time.Microsecond
 
 func (r *Reactor) drainResults() {
 	t0 := time.Now()
