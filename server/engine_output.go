@@ -345,9 +345,12 @@ const (
 //     login, which also spares the clients a wake-up per login; a notice
 //     reaches an idle user at most about roundEvery late, unnoticeable to
 //     a person;
-//   - within a round, the sweep spends at most a 1/presenceShare share of
-//     the loop's time (saved up between iterations, at most presenceSlice
-//     at once), so a loop busy relaying games keeps the rest.
+//   - within a round, the sweep (and the output owed by capped flushes)
+//     spends at most a 1/presenceShare share of a busy loop's time (saved
+//     up between iterations, at most presenceSlice at once), so a loop
+//     relaying games keeps the rest; an iteration that found no event at
+//     all (the loop polls while presence is left) may spend a whole
+//     presenceSlice, since nothing else wants the loop then.
 const (
 	roundEvery    = 50 * time.Millisecond
 	presenceShare = 4
@@ -356,27 +359,34 @@ const (
 // due is how many milliseconds from now the sweep has work (0 at once).
 func (f *fanout) due(now time.Time) int {
 	if f.rr != 0 || len(f.owed) > 0 {
-		return 1 // mid-round, or output owed: the next share
+		return 0 // mid-round, or output owed: poll, and use the gaps
 	}
 	return max(int(f.roundAt.Add(roundEvery).Sub(now)/time.Millisecond), 0)
 }
 
-// pacePresence gives the sweep its share of this loop iteration.
-func (e *engine) pacePresence(now time.Time) {
+// pacePresence gives the sweep its share of this loop iteration; idle
+// says the iteration found no event.
+func (e *engine) pacePresence(now time.Time, idle bool) {
 	f := &e.fan
 	if !f.pending() {
 		return
 	}
 	f.tokens = min(f.tokens+now.Sub(f.tokAt)/presenceShare, presenceSlice)
 	f.tokAt = now
-	if f.tokens <= 0 {
+	budget := f.tokens
+	if idle {
+		budget = presenceSlice
+	}
+	if budget <= 0 {
 		return
 	}
-	e.flushOwed(f.tokens)
-	if left := f.tokens - time.Since(now); left > 0 && (f.rr != 0 || now.Sub(f.roundAt) >= roundEvery) {
+	e.flushOwed(budget)
+	if left := budget - time.Since(now); left > 0 && (f.rr != 0 || now.Sub(f.roundAt) >= roundEvery) {
 		e.flushPresence(left)
 	}
-	f.tokens -= time.Since(now)
+	if !idle {
+		f.tokens -= time.Since(now)
+	}
 }
 
 // flushOwed flushes the connections with output owed, oldest first, for

@@ -144,3 +144,72 @@ func TestGameOutputBeforePresence(t *testing.T) {
 		t.Fatalf("the new user received %v, want its login answer and the whole user list", w)
 	}
 }
+
+// cappedLink is a fakeLink whose flush writes at most max segments, as the
+// reactor's writes at most writeCap bytes, and reports what is left.
+type cappedLink struct {
+	fakeLink
+	max int
+}
+
+func (l *cappedLink) flush() bool {
+	n := min(l.max, len(l.queued))
+	if n > 0 {
+		*l.log = append(*l.log, l.name)
+		l.written = append(l.written, l.queued[:n]...)
+		l.queued = l.queued[n:]
+	}
+	return len(l.queued) > 0
+}
+
+// TestOwedOutputIsFlushedLater: output a flush leaves behind (a long user
+// list) is not left to the client's next event: the engine owes it and
+// flushes it, one connection at a time, in later presence shares, until
+// it is all out, in order.
+func TestOwedOutputIsFlushedLater(t *testing.T) {
+	e := newPacedEngine(t)
+	const others, max = 40, 5
+	for i := range others {
+		e.login(fmt.Sprintf("u%02d", i))
+	}
+	e.process()
+	e.flushPresence(-1)
+	for len(e.fan.owed) > 0 {
+		e.flushOwed(-1)
+	}
+	l := &cappedLink{fakeLink: fakeLink{name: "new", log: &e.log}, max: max}
+	c := e.open(l, netip.MustParseAddr("127.0.0.1"), "127.0.0.1:1")
+	e.input(c, append(segment.Name(segment.Info, "new").AppendTo(nil), segment.Name(segment.Passwd, "123").AppendTo(nil)...))
+	for {
+		rd := e.hub.Ready()
+		if len(rd.Checks) == 0 {
+			break
+		}
+		checks := slices.Clone(rd.Checks)
+		rd.Checks = rd.Checks[:0]
+		for _, ch := range checks {
+			e.hub.Answer(e.now(), ch.ID, statemachine.Found)
+		}
+	}
+	e.process()
+	if len(l.written) != max || !c.owed || !slices.Contains(e.fan.owed, c) {
+		t.Fatalf("after the iteration: %d segments written, owed %v; want %d written and the rest owed", len(l.written), c.owed, max)
+	}
+	flushes := 1
+	for len(e.fan.owed) > 0 {
+		e.flushOwed(0) // the least share: one flush
+		flushes++
+	}
+	want := 2 + others + 1 // InfoResp, PasswdResp, the list, SyncEnd
+	if len(l.written) != want || l.written[1].Type != segment.PasswdResp || l.written[want-1].Type != segment.SyncEnd {
+		t.Fatalf("the new user received %d segments (%v), want its login answers and the whole user list", len(l.written), l.written)
+	}
+	for i := range others {
+		if got := string(l.written[2+i].Payload()); got != fmt.Sprintf("u%02d", i) {
+			t.Fatalf("list entry %d is %q", i, got)
+		}
+	}
+	if w := (want + max - 1) / max; flushes != w {
+		t.Fatalf("%d flushes, want %d (one per share)", flushes, w)
+	}
+}

@@ -235,11 +235,10 @@ func (r *Reactor) loop() {
 		case wait < 0 || len(r.pool.results) > 0 || r.backlog:
 			wait = 0 // account answers or sockets left from the last iteration
 		case r.eng.fan.pending():
-			// presence output is left: sweep again when the next share is
-			// due (a millisecond at most), not at once, so the loop does
-			// not spin and the account workers (hashing the storm's
-			// passwords, maybe on this same CPU) get their share; any
-			// socket event or answer still wakes the loop at once
+			// presence output is left: poll while a round or owed output
+			// is under way (an iteration without events gives it a whole
+			// slice), else sleep until the next round is due; any socket
+			// event or answer still wakes the loop at once
 			wait = min(wait, r.eng.fan.due(time.Now()))
 		}
 		n, err := unix.EpollWait(r.epfd, events, wait)
@@ -289,7 +288,7 @@ func (r *Reactor) loop() {
 			nextTick = t0.Add(r.cfg.TickEvery)
 		}
 		r.eng.process()
-		r.eng.pacePresence(time.Now())
+		r.eng.pacePresence(time.Now(), n == 0 && len(r.pool.results) == 0)
 		if !r.eng.hub.Ready().Empty() {
 			r.eng.process() // the sweep closed a connection for its backlog
 		}

@@ -450,3 +450,45 @@ func TestBigUserListUnderASmallBound(t *testing.T) {
 		})
 	}
 }
+
+// TestUserListLargerThanOneFlush: a user list longer than what the reactor
+// writes for a connection in one flush (writeCap, about 11 KB: some 1,100
+// names here) still arrives whole and in order; its rest goes out in later
+// iterations' presence shares while the loop serves everyone else.
+func TestUserListLargerThanOneFlush(t *testing.T) {
+	const n = 1500
+	for _, kind := range kinds {
+		t.Run(string(kind), func(t *testing.T) {
+			accounts := replay.Accounts{"Albert": "123"}
+			for i := range n {
+				accounts[name(i)] = "123"
+			}
+			f := startWith(t, kind, statemachine.Config{}, accounts, nil)
+			for i := range n {
+				dialLogin(t, f.addr, name(i)) // the last ones' lists are over the cap too
+			}
+			nc, err := net.Dial("tcp", f.addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer nc.Close()
+			for _, s := range []segment.Segment{segment.Name(segment.Info, "Albert"), segment.Name(segment.Passwd, "123")} {
+				nc.Write(s.AppendTo(nil))
+			}
+			var names []string
+			for _, s := range readUntil(t, nc, segment.SyncEnd) {
+				if s.Type == segment.SyncBegin {
+					names = append(names, string(s.Payload()))
+				}
+			}
+			if len(names) != n {
+				t.Fatalf("Albert's user list has %d names, want %d", len(names), n)
+			}
+			for i, got := range names {
+				if got != name(i) {
+					t.Fatalf("name %d of the list is %q, want %q (login order)", i, got, name(i))
+				}
+			}
+		})
+	}
+}

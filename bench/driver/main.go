@@ -5,8 +5,12 @@
 //
 //	(a) server RSS per idle logged-in connection at 10k and 50k connections;
 //	(b) relayed guesses per second and server CPU per relayed guess, 1k and 10k games;
-//	(c) p50/p99/p99.9 relay latency at half the saturation rate, alone and
-//	    during a storm of 1,000 logins;
+//	(c) p50/p99/p99.9 relay latency at half the saturation rate, alone,
+//	    and during storms of 1,000 logins among 10,000 online users
+//	    (BENCH_STORM_ONLINE), first at the first fixed rate, then at half
+//	    the saturation rate; the storm's users are another process
+//	    (`bomber-bench storm`, storm.go), and BENCH_STORM_PROFILE=FILE saves
+//	    a CPU profile of bomberd during the first storm;
 //	(d) segments per second through the pure state machine.
 //
 // Around those (issue 20): the minimal relay of bench/relay runs the same
