@@ -78,7 +78,6 @@ type member struct {
 type notice struct {
 	start, end int
 	except     statemachine.ConnID
-	seg        segment.Segment // for the capture tap
 }
 
 // owe queues c, whose flush left output (a user list, most often), for
@@ -165,9 +164,17 @@ func (e *engine) cast(ca *statemachine.Cast) {
 	case statemachine.CastNotice:
 		n := len(f.log)
 		f.log = ca.Seg.AppendTo(f.log)
-		f.ents = append(f.ents, notice{n, len(f.log), ca.Except, ca.Seg})
+		f.ents = append(f.ents, notice{n, len(f.log), ca.Except})
+		if e.cfg.Tap != nil {
+			for _, m := range f.members {
+				if m.c != nil && !m.c.gone && m.id != ca.Except {
+					e.cfg.Tap.Out(m.id, ca.Seg)
+				}
+			}
+		}
 	case statemachine.CastJoin:
 		c := e.live(ca.Conn)
+		e.tapList(c, f.list)
 		if c != nil && e.sendOut(c, f.list) {
 			c.member, c.cursor = true, f.end()
 		}
@@ -183,6 +190,8 @@ func (e *engine) cast(ca *statemachine.Cast) {
 		e.quit(f.members[j].c)
 		c := e.live(ca.Conn)
 		off := f.offset(j)
+		e.tapList(c, f.list[:off])
+		e.tapList(c, f.list[off+f.members[j].size:])
 		if c != nil && e.sendOut(c, f.list[:off]) && e.sendOut(c, f.list[off+f.members[j].size:]) {
 			c.member, c.cursor = true, f.end()
 		}
@@ -200,6 +209,23 @@ func (e *engine) cast(ca *statemachine.Cast) {
 		if j < f.rr {
 			f.rr--
 		}
+	}
+}
+
+// The capture tap sees presence where the hub put it, as it sees every
+// other output: a capture then replays through a hub that sends presence
+// one segment at a time, whenever the fan-out wrote the bytes.
+
+// tapList shows the capture tap the user list b going to c.
+func (e *engine) tapList(c *conn, b []byte) {
+	if e.cfg.Tap == nil || c == nil {
+		return
+	}
+	for len(b) > 0 {
+		n := segment.HeaderLen + (int(b[1])<<8 | int(b[2]))
+		seg, _ := segment.Parse(b[:n])
+		e.cfg.Tap.Out(c.id, seg)
+		b = b[n:]
 	}
 }
 
@@ -247,14 +273,6 @@ func (e *engine) catchUp(c *conn) bool {
 // the bound as the segments it is made of would (the reactor writes early
 // once a connection's output passes half the bound).
 func (e *engine) sendOut(c *conn, b []byte) bool {
-	if e.cfg.Tap != nil {
-		for p := b; len(p) > 0; {
-			n := segment.HeaderLen + (int(p[1])<<8 | int(p[2]))
-			seg, _ := segment.Parse(p[:n])
-			e.cfg.Tap.Out(c.id, seg)
-			p = p[n:]
-		}
-	}
 	chunk := e.cfg.MaxOutput / 4
 	for len(b) > 0 {
 		n := 0
