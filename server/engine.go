@@ -304,15 +304,16 @@ func (e *engine) answer(res result) {
 }
 
 // boundSends is how many segments the hub may hold before the engine acts
-// on them in the middle of a loop iteration: a wave of logins among many
-// users (each queues the whole user list and a notice to everyone) then
-// costs a bounded buffer instead of one that grows with the wave.
+// on them in the middle of a loop iteration: a burst of sends to many
+// connections (a lobby chat line to everyone online; presence itself comes
+// as casts, see engine_output.go) then costs a bounded buffer instead of
+// one that grows with the burst.
 const boundSends = 16 << 10
 
 // Acting early does not flush: the connections stay queued for the flush at
-// the end of the iteration, so a wave of logins costs each idle connection
-// one write per iteration, not one per login (its output still goes out at
-// once when it passes half its bound).
+// the end of the iteration, so a burst costs each connection one write per
+// iteration (its output still goes out at once when it passes half its
+// bound).
 func (e *engine) bound() {
 	if len(e.hub.Ready().Sends) >= boundSends {
 		e.act()
