@@ -70,18 +70,30 @@ func newPacedEngine(t *testing.T) *pacedEngine {
 // stay queued until the test processes them.
 func (e *pacedEngine) login(name string) {
 	l := &fakeLink{name: name, log: &e.log}
+	e.links[name], e.conns[name] = l, e.testLogin(l, name)
+}
+
+// testLogin connects l and logs it in as name, answering the account
+// checks at once; the outputs stay with the hub until the engine acts.
+func (e *engine) testLogin(l link, name string) *conn {
 	c := e.open(l, netip.MustParseAddr("127.0.0.1"), "127.0.0.1:1")
-	e.links[name], e.conns[name] = l, c
 	e.input(c, append(segment.Name(segment.Info, name).AppendTo(nil), segment.Name(segment.Passwd, "123").AppendTo(nil)...))
+	answerAll(e.hub, e.now())
+	return c
+}
+
+// answerAll answers every account check h asks: everyone exists and every
+// password is right.
+func answerAll(h *statemachine.Hub, now int64) {
 	for {
-		rd := e.hub.Ready()
+		rd := h.Ready()
 		if len(rd.Checks) == 0 {
 			return
 		}
 		checks := slices.Clone(rd.Checks)
 		rd.Checks = rd.Checks[:0]
 		for _, ch := range checks {
-			e.hub.Answer(e.now(), ch.ID, statemachine.Found)
+			h.Answer(now, ch.ID, statemachine.Found)
 		}
 	}
 }
@@ -178,19 +190,7 @@ func TestOwedOutputIsFlushedLater(t *testing.T) {
 		e.flushOwed(-1)
 	}
 	l := &cappedLink{fakeLink: fakeLink{name: "new", log: &e.log}, max: max}
-	c := e.open(l, netip.MustParseAddr("127.0.0.1"), "127.0.0.1:1")
-	e.input(c, append(segment.Name(segment.Info, "new").AppendTo(nil), segment.Name(segment.Passwd, "123").AppendTo(nil)...))
-	for {
-		rd := e.hub.Ready()
-		if len(rd.Checks) == 0 {
-			break
-		}
-		checks := slices.Clone(rd.Checks)
-		rd.Checks = rd.Checks[:0]
-		for _, ch := range checks {
-			e.hub.Answer(e.now(), ch.ID, statemachine.Found)
-		}
-	}
+	c := e.testLogin(l, "new")
 	e.process()
 	if len(l.written) != max || !c.owed || !slices.Contains(e.fan.owed, c) {
 		t.Fatalf("after the iteration: %d segments written, owed %v; want %d written and the rest owed", len(l.written), c.owed, max)

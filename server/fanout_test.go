@@ -33,19 +33,6 @@ func fanoutRun(t *testing.T, ops []byte, paced bool) {
 		names[i] = fmt.Sprintf("u%d", i)
 	}
 
-	answer := func(h *statemachine.Hub) {
-		for {
-			rd := h.Ready()
-			if len(rd.Checks) == 0 {
-				return
-			}
-			checks := slices.Clone(rd.Checks)
-			rd.Checks = rd.Checks[:0]
-			for _, ch := range checks {
-				h.Answer(e.now(), ch.ID, statemachine.Found)
-			}
-		}
-	}
 	collect := func() {
 		rd := flat.Ready()
 		for _, s := range rd.Sends {
@@ -63,8 +50,8 @@ func fanoutRun(t *testing.T, ops []byte, paced bool) {
 			flat.Receive(e.now(), c.id, s)
 		}
 		e.input(c, b)
-		answer(e.hub)
-		answer(flat)
+		answerAll(e.hub, e.now())
+		answerAll(flat, e.now())
 		collect()
 	}
 	open := func() []*conn {
@@ -192,19 +179,7 @@ func BenchmarkLoginAmong10k(b *testing.B) {
 	e := newEngine(cfg, p)
 	e.fan.on = true
 	login := func(name string) *conn {
-		c := e.open(nullLink{}, netip.MustParseAddr("127.0.0.1"), "127.0.0.1:1")
-		e.input(c, append(segment.Name(segment.Info, name).AppendTo(nil), segment.Name(segment.Passwd, "123").AppendTo(nil)...))
-		for {
-			rd := e.hub.Ready()
-			if len(rd.Checks) == 0 {
-				break
-			}
-			checks := slices.Clone(rd.Checks)
-			rd.Checks = rd.Checks[:0]
-			for _, ch := range checks {
-				e.hub.Answer(e.now(), ch.ID, statemachine.Found)
-			}
-		}
+		c := e.testLogin(nullLink{}, name)
 		e.act()
 		return c
 	}

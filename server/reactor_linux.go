@@ -427,35 +427,35 @@ func (r *Reactor) read(rc *rconn) {
 // output the client really does not read counts against the bound.
 func (rc *rconn) send(seg segment.Segment) bool {
 	n := seg.Size()
-	if len(rc.out)+n > rc.r.eng.cfg.MaxOutput/2 && !rc.pollOut {
-		rc.write()
-		if rc.closed {
-			return true // the write failed; the engine has dropped it
-		}
-	}
-	if len(rc.out)+n > rc.r.eng.cfg.MaxOutput {
+	if !rc.room(n) {
 		return false
 	}
-	rc.out = seg.AppendTo(rc.out)
-	rc.r.eng.loopQueued += int64(n)
+	if !rc.closed { // else the write failed and the engine has dropped it
+		rc.out = seg.AppendTo(rc.out)
+		rc.r.eng.loopQueued += int64(n)
+	}
 	return true
 }
 
 // sendBytes implements link.
 func (rc *rconn) sendBytes(b []byte) bool {
-	n := len(b)
-	if len(rc.out)+n > rc.r.eng.cfg.MaxOutput/2 && !rc.pollOut {
-		rc.write()
-		if rc.closed {
-			return true // the write failed; the engine has dropped it
-		}
-	}
-	if len(rc.out)+n > rc.r.eng.cfg.MaxOutput {
+	if !rc.room(len(b)) {
 		return false
 	}
-	rc.out = append(rc.out, b...)
-	rc.r.eng.loopQueued += int64(n)
+	if !rc.closed {
+		rc.out = append(rc.out, b...)
+		rc.r.eng.loopQueued += int64(len(b))
+	}
 	return true
+}
+
+// room reports whether n more bytes of output stay within the bound,
+// writing early once they would pass half of it.
+func (rc *rconn) room(n int) bool {
+	if len(rc.out)+n > rc.r.eng.cfg.MaxOutput/2 && !rc.pollOut {
+		rc.write()
+	}
+	return rc.closed || len(rc.out)+n <= rc.r.eng.cfg.MaxOutput
 }
 
 // unread implements link.

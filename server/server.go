@@ -138,7 +138,7 @@ type Config struct {
 }
 
 func (c *Config) defaults() {
-	c.Hub.Casts = true // the engine fans presence out itself (presence.go)
+	c.Hub.Casts = true // the engine fans presence out itself (engine_output.go)
 	if c.MaxConns <= 0 {
 		c.MaxConns = DefaultMaxConns
 	}

@@ -190,19 +190,19 @@ func (h *Hub) login(now int64, s *session) {
 		h.online = append(h.online, s)
 	}
 	h.reply(s, segment.PasswdResp, ReplyOK)
-	switch {
-	case !h.cfg.Casts:
+	if h.cfg.Casts {
+		h.stats.SegmentsOut[segment.SyncBegin] += uint64(len(h.online) - 1)
+		c := Cast{Kind: CastJoin, Conn: s.conn, Name: s.name}
+		if old != nil {
+			c.Kind, c.Old = CastReplace, old.conn
+		}
+		h.cast(c)
+	} else {
 		for _, o := range h.online {
 			if o != s {
 				h.send(s, segment.Name(segment.SyncBegin, o.name))
 			}
 		}
-	case old != nil:
-		h.stats.SegmentsOut[segment.SyncBegin] += uint64(len(h.online) - 1)
-		h.cast(Cast{Kind: CastReplace, Conn: s.conn, Old: old.conn, Name: s.name})
-	default:
-		h.stats.SegmentsOut[segment.SyncBegin] += uint64(len(h.online) - 1)
-		h.cast(Cast{Kind: CastJoin, Conn: s.conn, Name: s.name})
 	}
 	h.send(s, segment.Empty(segment.SyncEnd))
 	if old == nil {
