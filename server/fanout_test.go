@@ -174,7 +174,10 @@ func (nullLink) unread() int               { return 0 }
 func BenchmarkLoginAmong10k(b *testing.B) {
 	var cfg Config
 	cfg.defaults()
-	p := newPool(cfg, func() {})
+	p, err := newPool(cfg, func() {})
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.Cleanup(func() { p.close(context.Background()) })
 	e := newEngine(cfg, p)
 	e.fan.on = true

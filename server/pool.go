@@ -3,6 +3,7 @@ package server
 import (
 	"container/list"
 	"context"
+	"fmt"
 	"net/netip"
 	"runtime"
 	"sync"
@@ -53,7 +54,7 @@ type queue struct {
 	byConn  map[statemachine.ConnID]*list.Element // a session has one check at a time
 	waiting map[string]int                        // Verify: waiting jobs by address and by name
 	running map[string]bool                       // Verify: addresses and names with a check running
-	wakeup  *sync.Cond
+	bell    *bell                                 // rung once per job queued
 }
 
 // next takes the oldest job a worker may run now: for password checks, the
@@ -105,21 +106,20 @@ type pool struct {
 
 	mu      sync.Mutex
 	records []timedRecord
-	recWake chan struct{}
+	recBell *bell // rung when a record is queued, and at close
 	recDone chan struct{}
 	wg      sync.WaitGroup
 	stop    context.CancelFunc
 	ctx     context.Context
 }
 
-func newPool(cfg Config, wake func()) *pool {
+func newPool(cfg Config, wake func()) (*pool, error) {
 	ctx, stop := context.WithCancel(context.Background())
 	p := &pool{
 		cfg:     cfg,
 		results: make(chan result, 2*(cfg.QueueLen+cfg.Workers)),
 		wake:    wake,
 		obs:     cfg.Observer,
-		recWake: make(chan struct{}, 1),
 		recDone: make(chan struct{}),
 		ctx:     ctx,
 		stop:    stop,
@@ -127,8 +127,21 @@ func newPool(cfg Config, wake func()) *pool {
 	if p.obs == nil {
 		p.obs = nopObserver{}
 	}
+	var bells []*bell
+	for range len(p.queues) + 1 {
+		b, err := newBell(len(bells) < len(p.queues))
+		if err != nil {
+			stop()
+			for _, b := range bells {
+				b.close()
+			}
+			return nil, fmt.Errorf("account workers: %w", err)
+		}
+		bells = append(bells, b)
+	}
+	p.recBell = bells[len(p.queues)]
 	for _, kind := range []statemachine.CheckKind{statemachine.Lookup, statemachine.Verify} {
-		q := &queue{kind: kind, byConn: make(map[statemachine.ConnID]*list.Element), waiting: make(map[string]int), running: make(map[string]bool), wakeup: sync.NewCond(&p.qmu)}
+		q := &queue{kind: kind, byConn: make(map[statemachine.ConnID]*list.Element), waiting: make(map[string]int), running: make(map[string]bool), bell: bells[kind]}
 		p.queues[kind] = q
 		for range cfg.Workers {
 			p.wg.Add(1)
@@ -136,7 +149,17 @@ func newPool(cfg Config, wake func()) *pool {
 		}
 	}
 	go p.recorder()
-	return p
+	return p, nil
+}
+
+// lockAside takes mu for a worker or the recorder without ever parking on
+// it: a goroutine parked on a mutex that the engine's loop holds would be
+// readied onto the loop's P when the loop unlocks (see bell). The loop
+// holds these mutexes for a few microseconds at a time.
+func lockAside(mu *sync.Mutex) {
+	for !mu.TryLock() {
+		pause()
+	}
 }
 
 // check queues c from source address src; false when it cannot wait (the
@@ -161,7 +184,7 @@ func (p *pool) check(c statemachine.Check, src netip.Addr) bool {
 		q.waiting[k[1]]++
 	}
 	q.byConn[c.Conn] = q.jobs.PushBack(j)
-	q.wakeup.Signal()
+	q.bell.ring(1)
 	return true
 }
 
@@ -225,22 +248,19 @@ func (p *pool) worker(q *queue) {
 	defer p.wg.Done()
 	// Password hashing (and the store's queries) must not take the CPU from
 	// the engine's loop: this goroutine keeps a thread of its own, at a
-	// lower scheduling priority, for its whole life (the thread exits with
-	// it, so the lowered priority never reaches other goroutines).
+	// lower scheduling priority and off the loop's CPU when there is
+	// another, for its whole life (the thread exits with it, so neither
+	// setting reaches other goroutines).
 	runtime.LockOSThread()
 	lowerPriority()
-	for {
-		p.qmu.Lock()
-		var j *job
-		for p.ctx.Err() == nil {
-			if j = q.next(); j != nil {
-				break
-			}
-			q.wakeup.Wait()
-		}
+	leaveLoopCPU()
+	for p.ctx.Err() == nil {
+		lockAside(&p.qmu)
+		j := q.next()
 		p.qmu.Unlock()
 		if j == nil {
-			return // stopping
+			q.bell.wait()
+			continue
 		}
 
 		ctx, cancel := context.WithTimeout(p.ctx, p.cfg.CheckTimeout)
@@ -249,12 +269,17 @@ func (p *pool) worker(q *queue) {
 		cancel()
 		p.obs.CheckLatency(j.c.Kind, time.Since(t0), a)
 		if q.kind == statemachine.Verify {
-			p.qmu.Lock()
+			lockAside(&p.qmu)
 			for _, key := range j.keys {
 				delete(q.running, key)
 			}
-			q.wakeup.Broadcast() // jobs of this address or name may run now
+			more := q.jobs.Len() > 0
 			p.qmu.Unlock()
+			if more {
+				// jobs of this address or name may run now: this worker
+				// looks before it waits, an idle one is rung to look too
+				q.bell.ring(1)
+			}
 		}
 		p.results <- result{j.c.ID, a, j.src}
 		p.wake()
@@ -270,16 +295,13 @@ func (p *pool) recordOnce(key string, r record.Game, start, end time.Time) {
 	p.mu.Lock()
 	p.records = append(p.records, timedRecord{r, start, end, key})
 	p.mu.Unlock()
-	select {
-	case p.recWake <- struct{}{}:
-	default:
-	}
+	p.recBell.ring(1)
 }
 
 func (p *pool) recorder() {
 	defer close(p.recDone)
 	for {
-		p.mu.Lock()
+		lockAside(&p.mu)
 		batch := p.records
 		p.records = nil
 		p.mu.Unlock()
@@ -310,16 +332,16 @@ func (p *pool) recorder() {
 			}
 		}
 		if len(batch) == 0 {
-			select {
-			case <-p.recWake:
-			case <-p.ctx.Done():
-				p.mu.Lock()
+			if p.ctx.Err() != nil {
+				lockAside(&p.mu)
 				empty := len(p.records) == 0
 				p.mu.Unlock()
 				if empty {
 					return
 				}
+				continue
 			}
+			p.recBell.wait() // rung by every record, and by close
 		}
 	}
 }
@@ -328,16 +350,19 @@ func (p *pool) recorder() {
 // ctx ends.
 func (p *pool) close(ctx context.Context) error {
 	p.stop()
-	p.qmu.Lock()
 	for _, q := range p.queues {
-		q.wakeup.Broadcast()
+		q.bell.ring(p.cfg.Workers)
 	}
-	p.qmu.Unlock()
+	p.recBell.ring(1)
 	p.wg.Wait()
+	for _, q := range p.queues {
+		q.bell.close()
+	}
 	select {
 	case <-p.recDone:
+		p.recBell.close()
 		return nil
 	case <-ctx.Done():
-		return ctx.Err()
+		return ctx.Err() // the recorder still runs: its bell stays open
 	}
 }

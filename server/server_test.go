@@ -87,7 +87,11 @@ func startWith(t *testing.T, kind transportKind, hub statemachine.Config, accoun
 		}
 		tr = r
 	} else {
-		tr = server.NewNetTransport(cfg)
+		nt, err := server.NewNetTransport(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr = nt
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

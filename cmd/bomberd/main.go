@@ -169,7 +169,12 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		}
 	}
 	if cfg.Transport == "net" {
-		d.tr = server.NewNetTransport(scfg)
+		nt, err := server.NewNetTransport(scfg)
+		if err != nil {
+			closeAll(listeners)
+			return err
+		}
+		d.tr = nt
 	} else {
 		// The reactor's loop must never wait for a P behind the account
 		// workers' password hashing (argon2id runs for milliseconds without

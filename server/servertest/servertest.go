@@ -33,7 +33,11 @@ func Start(tb testing.TB, cfg server.Config, reactor bool) (string, server.Trans
 		}
 		tr = r
 	} else {
-		tr = server.NewNetTransport(cfg)
+		nt, err := server.NewNetTransport(cfg)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tr = nt
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
