@@ -10,7 +10,10 @@
 //	    (BENCH_STORM_ONLINE), first at the first fixed rate, then at half
 //	    the saturation rate; the storm's users are another process
 //	    (`bomber-bench storm`, storm.go), and BENCH_STORM_PROFILE=FILE saves
-//	    a CPU profile of bomberd during the first storm;
+//	    a CPU profile of bomberd during the first storm (an execution
+//	    trace when FILE ends in .trace: `go tool trace -pprof=sched` then
+//	    shows what the loop waited for), BENCH_STORM_HOOK=COMMAND runs a
+//	    shell command as it begins (e.g. `perf sched record -a -- sleep 3`);
 //	(d) segments per second through the pure state machine.
 //
 // Around those (issue 20): the minimal relay of bench/relay runs the same

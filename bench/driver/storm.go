@@ -198,8 +198,23 @@ func storms(ctx context.Context, o options, tr string, d *daemon, f *load.Fleet,
 				}
 			}()
 		}
+		var hook *exec.Cmd
+		if h := os.Getenv("BENCH_STORM_HOOK"); h != "" && i == 0 {
+			hook = exec.Command("sh", "-c", h)
+			hook.Stdout, hook.Stderr = os.Stderr, os.Stderr
+			if err := hook.Start(); err != nil {
+				note("storm hook: %v", err)
+				hook = nil
+			}
+			time.Sleep(300 * time.Millisecond)
+		}
 		f.Record(true)
 		took, err := st.run()
+		if hook != nil {
+			if err := hook.Wait(); err != nil {
+				note("storm hook: %v", err)
+			}
+		}
 		time.Sleep(200 * time.Millisecond) // the notices of the last logins
 		f.Record(false)
 		if err != nil {
