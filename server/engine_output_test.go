@@ -59,10 +59,7 @@ func newPacedEngine(t *testing.T) *pacedEngine {
 	t.Helper()
 	var cfg Config
 	cfg.defaults()
-	p, err := newPool(cfg, func() {})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := newPool(cfg, func() {})
 	t.Cleanup(func() { p.close(context.Background()) })
 	e := &pacedEngine{engine: newEngine(cfg, p), links: map[string]*fakeLink{}, conns: map[string]*conn{}}
 	e.fan.on = true

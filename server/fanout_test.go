@@ -174,10 +174,7 @@ func (nullLink) unread() int               { return 0 }
 func BenchmarkLoginAmong10k(b *testing.B) {
 	var cfg Config
 	cfg.defaults()
-	p, err := newPool(cfg, func() {})
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := newPool(cfg, func() {})
 	b.Cleanup(func() { p.close(context.Background()) })
 	e := newEngine(cfg, p)
 	e.fan.on = true

@@ -46,25 +46,21 @@ const (
 )
 
 // NewNetTransport returns a net-package transport.
-func NewNetTransport(cfg Config) (*NetTransport, error) {
+func NewNetTransport(cfg Config) *NetTransport {
 	cfg.defaults()
 	t := &NetTransport{
 		door:   newDoor(1024, nil), // the loop selects on its channel
 		cfg:    cfg,
 		wakeCh: make(chan struct{}, 1),
 	}
-	var err error
-	t.pool, err = newPool(cfg, func() {
+	t.pool = newPool(cfg, func() {
 		select {
 		case t.wakeCh <- struct{}{}:
 		default:
 		}
 	})
-	if err != nil {
-		return nil, err
-	}
 	t.eng = newEngine(cfg, t.pool)
-	return t, nil
+	return t
 }
 
 func (t *NetTransport) start() { t.startOnce.Do(func() { go t.loop() }) }

@@ -3,7 +3,6 @@ package server
 import (
 	"container/list"
 	"context"
-	"fmt"
 	"net/netip"
 	"runtime"
 	"sync"
@@ -54,7 +53,7 @@ type queue struct {
 	byConn  map[statemachine.ConnID]*list.Element // a session has one check at a time
 	waiting map[string]int                        // Verify: waiting jobs by address and by name
 	running map[string]bool                       // Verify: addresses and names with a check running
-	bell    *bell                                 // rung once per job queued
+	wakeup  *sync.Cond
 }
 
 // next takes the oldest job a worker may run now: for password checks, the
@@ -106,20 +105,21 @@ type pool struct {
 
 	mu      sync.Mutex
 	records []timedRecord
-	recBell *bell // rung when a record is queued, and at close
+	recWake chan struct{}
 	recDone chan struct{}
 	wg      sync.WaitGroup
 	stop    context.CancelFunc
 	ctx     context.Context
 }
 
-func newPool(cfg Config, wake func()) (*pool, error) {
+func newPool(cfg Config, wake func()) *pool {
 	ctx, stop := context.WithCancel(context.Background())
 	p := &pool{
 		cfg:     cfg,
 		results: make(chan result, 2*(cfg.QueueLen+cfg.Workers)),
 		wake:    wake,
 		obs:     cfg.Observer,
+		recWake: make(chan struct{}, 1),
 		recDone: make(chan struct{}),
 		ctx:     ctx,
 		stop:    stop,
@@ -127,21 +127,8 @@ func newPool(cfg Config, wake func()) (*pool, error) {
 	if p.obs == nil {
 		p.obs = nopObserver{}
 	}
-	var bells []*bell
-	for range len(p.queues) + 1 {
-		b, err := newBell(len(bells) < len(p.queues))
-		if err != nil {
-			stop()
-			for _, b := range bells {
-				b.close()
-			}
-			return nil, fmt.Errorf("account workers: %w", err)
-		}
-		bells = append(bells, b)
-	}
-	p.recBell = bells[len(p.queues)]
 	for _, kind := range []statemachine.CheckKind{statemachine.Lookup, statemachine.Verify} {
-		q := &queue{kind: kind, byConn: make(map[statemachine.ConnID]*list.Element), waiting: make(map[string]int), running: make(map[string]bool), bell: bells[kind]}
+		q := &queue{kind: kind, byConn: make(map[statemachine.ConnID]*list.Element), waiting: make(map[string]int), running: make(map[string]bool), wakeup: sync.NewCond(&p.qmu)}
 		p.queues[kind] = q
 		for range cfg.Workers {
 			p.wg.Add(1)
@@ -149,17 +136,7 @@ func newPool(cfg Config, wake func()) (*pool, error) {
 		}
 	}
 	go p.recorder()
-	return p, nil
-}
-
-// lockAside takes mu for a worker or the recorder without ever parking on
-// it: a goroutine parked on a mutex that the engine's loop holds would be
-// readied onto the loop's P when the loop unlocks (see bell). The loop
-// holds these mutexes for a few microseconds at a time.
-func lockAside(mu *sync.Mutex) {
-	for !mu.TryLock() {
-		pause()
-	}
+	return p
 }
 
 // check queues c from source address src; false when it cannot wait (the
@@ -184,7 +161,7 @@ func (p *pool) check(c statemachine.Check, src netip.Addr) bool {
 		q.waiting[k[1]]++
 	}
 	q.byConn[c.Conn] = q.jobs.PushBack(j)
-	q.bell.ring(1)
+	q.wakeup.Signal()
 	return true
 }
 
@@ -248,19 +225,22 @@ func (p *pool) worker(q *queue) {
 	defer p.wg.Done()
 	// Password hashing (and the store's queries) must not take the CPU from
 	// the engine's loop: this goroutine keeps a thread of its own, at a
-	// lower scheduling priority and off the loop's CPU when there is
-	// another, for its whole life (the thread exits with it, so neither
-	// setting reaches other goroutines).
+	// lower scheduling priority, for its whole life (the thread exits with
+	// it, so the lowered priority never reaches other goroutines).
 	runtime.LockOSThread()
 	lowerPriority()
-	leaveLoopCPU()
-	for p.ctx.Err() == nil {
-		lockAside(&p.qmu)
-		j := q.next()
+	for {
+		p.qmu.Lock()
+		var j *job
+		for p.ctx.Err() == nil {
+			if j = q.next(); j != nil {
+				break
+			}
+			q.wakeup.Wait()
+		}
 		p.qmu.Unlock()
 		if j == nil {
-			q.bell.wait()
-			continue
+			return // stopping
 		}
 
 		ctx, cancel := context.WithTimeout(p.ctx, p.cfg.CheckTimeout)
@@ -269,17 +249,12 @@ func (p *pool) worker(q *queue) {
 		cancel()
 		p.obs.CheckLatency(j.c.Kind, time.Since(t0), a)
 		if q.kind == statemachine.Verify {
-			lockAside(&p.qmu)
+			p.qmu.Lock()
 			for _, key := range j.keys {
 				delete(q.running, key)
 			}
-			more := q.jobs.Len() > 0
+			q.wakeup.Broadcast() // jobs of this address or name may run now
 			p.qmu.Unlock()
-			if more {
-				// jobs of this address or name may run now: this worker
-				// looks before it waits, an idle one is rung to look too
-				q.bell.ring(1)
-			}
 		}
 		p.results <- result{j.c.ID, a, j.src}
 		p.wake()
@@ -295,13 +270,16 @@ func (p *pool) recordOnce(key string, r record.Game, start, end time.Time) {
 	p.mu.Lock()
 	p.records = append(p.records, timedRecord{r, start, end, key})
 	p.mu.Unlock()
-	p.recBell.ring(1)
+	select {
+	case p.recWake <- struct{}{}:
+	default:
+	}
 }
 
 func (p *pool) recorder() {
 	defer close(p.recDone)
 	for {
-		lockAside(&p.mu)
+		p.mu.Lock()
 		batch := p.records
 		p.records = nil
 		p.mu.Unlock()
@@ -332,16 +310,16 @@ func (p *pool) recorder() {
 			}
 		}
 		if len(batch) == 0 {
-			if p.ctx.Err() != nil {
-				lockAside(&p.mu)
+			select {
+			case <-p.recWake:
+			case <-p.ctx.Done():
+				p.mu.Lock()
 				empty := len(p.records) == 0
 				p.mu.Unlock()
 				if empty {
 					return
 				}
-				continue
 			}
-			p.recBell.wait() // rung by every record, and by close
 		}
 	}
 }
@@ -350,19 +328,16 @@ func (p *pool) recorder() {
 // ctx ends.
 func (p *pool) close(ctx context.Context) error {
 	p.stop()
+	p.qmu.Lock()
 	for _, q := range p.queues {
-		q.bell.ring(p.cfg.Workers)
+		q.wakeup.Broadcast()
 	}
-	p.recBell.ring(1)
+	p.qmu.Unlock()
 	p.wg.Wait()
-	for _, q := range p.queues {
-		q.bell.close()
-	}
 	select {
 	case <-p.recDone:
-		p.recBell.close()
 		return nil
 	case <-ctx.Done():
-		return ctx.Err() // the recorder still runs: its bell stays open
+		return ctx.Err()
 	}
 }

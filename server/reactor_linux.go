@@ -105,12 +105,7 @@ func NewReactor(cfg Config) (*Reactor, error) {
 		stopfd: stopfd,
 	}
 	r.door = newDoor(64, r.wake)
-	if r.pool, err = newPool(cfg, r.wake); err != nil {
-		unix.Close(epfd)
-		unix.Close(evfd)
-		unix.Close(stopfd)
-		return nil, err
-	}
+	r.pool = newPool(cfg, r.wake)
 	r.eng = newEngine(cfg, r.pool)
 	r.eng.fan.on = true // the loop writes presence output a slice at a time
 	return r, nil

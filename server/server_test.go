@@ -87,11 +87,7 @@ func startWith(t *testing.T, kind transportKind, hub statemachine.Config, accoun
 		}
 		tr = r
 	} else {
-		nt, err := server.NewNetTransport(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr = nt
+		tr = server.NewNetTransport(cfg)
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

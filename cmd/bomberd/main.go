@@ -169,12 +169,7 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		}
 	}
 	if cfg.Transport == "net" {
-		nt, err := server.NewNetTransport(scfg)
-		if err != nil {
-			closeAll(listeners)
-			return err
-		}
-		d.tr = nt
+		d.tr = server.NewNetTransport(scfg)
 	} else {
 		// The reactor's loop must never wait for a P behind the account
 		// workers' password hashing (argon2id runs for milliseconds without

@@ -33,11 +33,7 @@ func Start(tb testing.TB, cfg server.Config, reactor bool) (string, server.Trans
 		}
 		tr = r
 	} else {
-		nt, err := server.NewNetTransport(cfg)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tr = nt
+		tr = server.NewNetTransport(cfg)
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
