@@ -225,10 +225,12 @@ func (p *pool) worker(q *queue) {
 	defer p.wg.Done()
 	// Password hashing (and the store's queries) must not take the CPU from
 	// the engine's loop: this goroutine keeps a thread of its own, at a
-	// lower scheduling priority, for its whole life (the thread exits with
-	// it, so the lowered priority never reaches other goroutines).
+	// lower scheduling priority and off the loop's CPU when there is
+	// another, for its whole life (the thread exits with it, so neither
+	// setting reaches other goroutines).
 	runtime.LockOSThread()
 	lowerPriority()
+	leaveLoopCPU()
 	for {
 		p.qmu.Lock()
 		var j *job

@@ -15,3 +15,22 @@ const workerNice = 10
 func lowerPriority() {
 	unix.Setpriority(unix.PRIO_PROCESS, unix.Gettid(), workerNice)
 }
+
+// leaveLoopCPU keeps the calling thread off the lowest-numbered CPU the
+// process may use, when it may use more than one: that CPU is left to the
+// engine's loop (and the rest of the daemon at full priority), so password
+// hashing never takes the loop's CPU time while another core is free. With
+// a single CPU (a daemon pinned to one) only the lower priority applies.
+func leaveLoopCPU() {
+	var set unix.CPUSet
+	if unix.SchedGetaffinity(0, &set) != nil || set.Count() < 2 {
+		return
+	}
+	for i := 0; i < len(set)*64; i++ {
+		if set.IsSet(i) {
+			set.Clear(i)
+			break
+		}
+	}
+	unix.SchedSetaffinity(0, &set) // a failure leaves the thread where it may run
+}

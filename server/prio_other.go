@@ -4,3 +4,6 @@ package server
 
 // lowerPriority does nothing where threads have no priority of their own.
 func lowerPriority() {}
+
+// leaveLoopCPU does nothing where threads have no CPU affinity of their own.
+func leaveLoopCPU() {}
