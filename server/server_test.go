@@ -356,6 +356,16 @@ func TestManyConnections(t *testing.T) {
 	}
 }
 
+// albertAmong is the accounts Albert and name(0) .. name(n-1), each with
+// the password 123.
+func albertAmong(n int) replay.Accounts {
+	accounts := replay.Accounts{"Albert": "123"}
+	for i := range n {
+		accounts[name(i)] = "123"
+	}
+	return accounts
+}
+
 func name(i int) string {
 	return "user" + string(rune('a'+i/26%26)) + string(rune('a'+i%26)) + string(rune('a'+i/676))
 }
@@ -432,10 +442,7 @@ func TestBigUserListUnderASmallBound(t *testing.T) {
 	const n = 700
 	for _, kind := range kinds {
 		t.Run(string(kind), func(t *testing.T) {
-			accounts := replay.Accounts{"Albert": "123"}
-			for i := range n {
-				accounts[name(i)] = "123"
-			}
+			accounts := albertAmong(n)
 			f := startWith(t, kind, statemachine.Config{}, accounts, func(c *server.Config) { c.MaxOutput = 4096 })
 			for i := range n {
 				c := dialLogin(t, f.addr, name(i))
@@ -459,10 +466,7 @@ func TestUserListLargerThanOneFlush(t *testing.T) {
 	const n = 1500
 	for _, kind := range kinds {
 		t.Run(string(kind), func(t *testing.T) {
-			accounts := replay.Accounts{"Albert": "123"}
-			for i := range n {
-				accounts[name(i)] = "123"
-			}
+			accounts := albertAmong(n)
 			f := startWith(t, kind, statemachine.Config{}, accounts, nil)
 			for i := range n {
 				dialLogin(t, f.addr, name(i)) // the last ones' lists are over the cap too

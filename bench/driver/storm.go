@@ -206,7 +206,7 @@ func storms(ctx context.Context, o options, tr string, d *daemon, f *load.Fleet,
 				note("storm hook: %v", err)
 				hook = nil
 			}
-			time.Sleep(300 * time.Millisecond)
+			time.Sleep(300 * time.Millisecond) // a recorder (perf) takes this long to start; it sees no output of its own to wait on
 		}
 		f.Record(true)
 		took, err := st.run()
