@@ -149,6 +149,9 @@ func newBrowser(t *testing.T) *browser {
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(bin),
 		chromedp.UserDataDir(t.TempDir()),
+		// Chromium puts its singleton socket's folder in TMPDIR and leaves
+		// it behind when killed: the test's own folder is removed after it
+		chromedp.Env("TMPDIR=" + t.TempDir()),
 		chromedp.Flag("headless", true),
 		chromedp.Flag("no-sandbox", true),
 		chromedp.Flag("disable-gpu", true),
