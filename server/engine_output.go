@@ -2,6 +2,7 @@ package server
 
 import (
 	"runtime/debug"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -49,6 +50,7 @@ type fanout struct {
 	on      bool     // sweep a time-bounded share per iteration (the reactor); off: all at once
 	members []member // the hub's online users, in its order
 	list    []byte   // SyncBegin of every member, encoded, in members' order
+	lent    bool     // links may hold parts of list's array: change it only by copy
 	log     []byte   // notices that some member may not have had, encoded
 	ents    []notice // the log's entries; ents[i] has sequence number base+i
 	base    uint64
@@ -143,6 +145,9 @@ func (f *fanout) trim() {
 func (e *engine) restart(ms []statemachine.Member) {
 	f := &e.fan
 	f.members, f.list = f.members[:0], f.list[:0]
+	if f.lent {
+		f.list, f.lent = nil, false
+	}
 	f.base += uint64(len(f.ents))
 	f.log, f.ents = f.log[:0], f.ents[:0]
 	f.clean, f.target, f.rr = f.base, f.base, 0
@@ -175,7 +180,7 @@ func (e *engine) cast(ca *statemachine.Cast) {
 	case statemachine.CastJoin:
 		c := e.live(ca.Conn)
 		e.tapList(c, f.list)
-		if c != nil && e.sendOut(c, f.list) {
+		if c != nil && e.lendOut(c, f.list) {
 			c.member, c.cursor = true, f.end()
 		}
 		n := len(f.list)
@@ -192,7 +197,7 @@ func (e *engine) cast(ca *statemachine.Cast) {
 		off := f.offset(j)
 		e.tapList(c, f.list[:off])
 		e.tapList(c, f.list[off+f.members[j].size:])
-		if c != nil && e.sendOut(c, f.list[:off]) && e.sendOut(c, f.list[off+f.members[j].size:]) {
+		if c != nil && e.lendOut(c, f.list[:off]) && e.lendOut(c, f.list[off+f.members[j].size:]) {
 			c.member, c.cursor = true, f.end()
 		}
 		f.members[j].id, f.members[j].c = ca.Conn, c // the same user: the same name
@@ -204,7 +209,12 @@ func (e *engine) cast(ca *statemachine.Cast) {
 		}
 		e.quit(f.members[j].c)
 		off := f.offset(j)
-		f.list = append(f.list[:off], f.list[off+f.members[j].size:]...)
+		if f.lent {
+			// a connection may still be writing the list as it was
+			f.list, f.lent = slices.Concat(f.list[:off], f.list[off+f.members[j].size:]), false
+		} else {
+			f.list = append(f.list[:off], f.list[off+f.members[j].size:]...)
+		}
 		f.members = append(f.members[:j], f.members[j+1:]...)
 		if j < f.rr {
 			f.rr--
@@ -243,23 +253,31 @@ func (e *engine) quit(c *conn) {
 		return
 	}
 	if !c.gone {
-		e.catchUp(c)
+		e.catchUp(c, false)
 	}
 	c.member = false
 }
 
 // catchUp puts the notices c has not had into its output; false if that
-// closed it (its backlog passed the bound).
-func (e *engine) catchUp(c *conn) bool {
+// closed it (its backlog passed the bound). now: c has no output queued,
+// and a link that can writes the notices at once, from the log itself.
+func (e *engine) catchUp(c *conn, now bool) bool {
 	f := &e.fan
 	i := int(c.cursor - f.base)
 	c.cursor = f.end()
+	l, direct := c.link.(lender)
+	direct = direct && now
 	for i < len(f.ents) {
 		j := i
 		for j < len(f.ents) && f.ents[j].except != c.id {
 			j++
 		}
-		if j > i && !e.sendOut(c, f.log[f.ents[i].start:f.ents[j-1].end]) {
+		if j > i && direct {
+			if !l.writeNow(f.log[f.ents[i].start:f.ents[j-1].end]) {
+				e.backlog(c)
+				return false
+			}
+		} else if j > i && !e.sendOut(c, f.log[f.ents[i].start:f.ents[j-1].end]) {
 			return false
 		}
 		i = j + 1 // past the notice that skips c
@@ -272,21 +290,45 @@ func (e *engine) catchUp(c *conn) bool {
 // backlog bound at once, so that a user list of thousands of names meets
 // the bound as the segments it is made of would (the reactor writes early
 // once a connection's output passes half the bound).
-func (e *engine) sendOut(c *conn, b []byte) bool {
+func (e *engine) sendOut(c *conn, b []byte) bool { return e.putOut(c, b, nil) }
+
+// lendOut is sendOut for bytes of the user list: a link that can takes
+// them by reference (the list is then changed only by copy).
+func (e *engine) lendOut(c *conn, b []byte) bool {
+	l, ok := c.link.(lender)
+	if !ok {
+		return e.putOut(c, b, nil)
+	}
+	e.fan.lent = true
+	return e.putOut(c, b, l)
+}
+
+func (e *engine) putOut(c *conn, b []byte, l lender) bool {
 	chunk := e.cfg.MaxOutput / 4
 	for len(b) > 0 {
 		n := 0
 		for n < len(b) && n < chunk {
 			n += segment.HeaderLen + (int(b[n+1])<<8 | int(b[n+2])) // our own encoding: whole segments
 		}
-		if !c.link.sendBytes(b[:n]) {
-			e.log.Info("output backlog over its bound, closing", zap.Uint64("conn", uint64(c.id)))
-			e.drop(c, ReasonBacklog, true)
+		ok := false
+		if l != nil {
+			ok = l.lend(b[:n])
+		} else {
+			ok = c.link.sendBytes(b[:n])
+		}
+		if !ok {
+			e.backlog(c)
 			return false
 		}
 		b = b[n:]
 	}
 	return true
+}
+
+// backlog closes c, whose output passed its bound.
+func (e *engine) backlog(c *conn) {
+	e.log.Info("output backlog over its bound, closing", zap.Uint64("conn", uint64(c.id)))
+	e.drop(c, ReasonBacklog, true)
 }
 
 // deliver encodes the hub's sends into their connections' output and
@@ -308,15 +350,14 @@ func (e *engine) deliver(sends []statemachine.Send, casts []statemachine.Cast) {
 		if c == nil || c.gone {
 			continue
 		}
-		if c.member && c.cursor < e.fan.end() && !e.catchUp(c) {
+		if c.member && c.cursor < e.fan.end() && !e.catchUp(c, false) {
 			continue
 		}
 		if e.cfg.Tap != nil {
 			e.cfg.Tap.Out(c.id, s.Seg)
 		}
 		if !c.link.send(s.Seg) {
-			e.log.Info("output backlog over its bound, closing", zap.Uint64("conn", uint64(c.id)))
-			e.drop(c, ReasonBacklog, true)
+			e.backlog(c)
 			continue
 		}
 		if !c.queued {
@@ -331,6 +372,17 @@ func (e *engine) deliver(sends []statemachine.Send, casts []statemachine.Cast) {
 
 // releaser is a link that can give back its empty output buffer.
 type releaser interface{ release() }
+
+// lender is a link that can take presence output without copying it into
+// a buffer of its own (the reactor's).
+type lender interface {
+	// lend queues b by reference, after what is queued; the engine never
+	// changes those bytes afterwards (fanout.lent). False as sendBytes.
+	lend(b []byte) bool
+	// writeNow writes b at once if nothing is queued ahead of it, keeping
+	// a copy of what the kernel did not take; else it is sendBytes.
+	writeNow(b []byte) bool
+}
 
 // flushUrgent writes the connections that got output from this iteration.
 func (e *engine) flushUrgent() {
@@ -448,7 +500,8 @@ func (e *engine) flushPresence(budget time.Duration) {
 		f.rr++
 		if c != nil && !c.gone && c.cursor < f.end() {
 			f.written++
-			if e.catchUp(c) && !c.queued {
+			// an idle connection (nothing queued) is written at once
+			if e.catchUp(c, !c.queued && c.link.unread() == 0) && !c.queued {
 				if c.link.flush() {
 					f.owe(c)
 				} else if r, ok := c.link.(releaser); ok {

@@ -66,13 +66,16 @@ const readBudget = 4 << 10
 
 // rconn is a reactor connection: the socket and its bounded output buffer.
 type rconn struct {
-	r       *Reactor
-	c       *conn // its address is c.ip
-	out     []byte
-	fd      int32
-	pollOut bool // EPOLLOUT registered: the kernel buffer was full
-	capped  bool // the last write stopped at writeCap with output left (the engine flushes it)
-	closed  bool
+	r *Reactor
+	c *conn // its address is c.ip
+	// The output waiting for the kernel is out, then lent, then after.
+	// lent is bytes the engine lent (a user list: see lend), written
+	// without being copied; while any are left, new output goes to after.
+	out, lent, after []byte
+	fd               int32
+	pollOut          bool // EPOLLOUT registered: the kernel buffer was full
+	capped           bool // the last write stopped at writeCap with output left (the engine flushes it)
+	closed           bool
 }
 
 // NewReactor returns an epoll transport.
@@ -431,10 +434,20 @@ func (rc *rconn) send(seg segment.Segment) bool {
 		return false
 	}
 	if !rc.closed { // else the write failed and the engine has dropped it
-		rc.out = seg.AppendTo(rc.out)
+		p := rc.tail()
+		*p = seg.AppendTo(*p)
 		rc.r.eng.loopQueued += int64(n)
 	}
 	return true
+}
+
+// tail is the buffer new output is appended to: after the lent bytes while
+// there are any.
+func (rc *rconn) tail() *[]byte {
+	if len(rc.lent) > 0 {
+		return &rc.after
+	}
+	return &rc.out
 }
 
 // sendBytes implements link.
@@ -443,8 +456,59 @@ func (rc *rconn) sendBytes(b []byte) bool {
 		return false
 	}
 	if !rc.closed {
-		rc.out = append(rc.out, b...)
+		p := rc.tail()
+		*p = append(*p, b...)
 		rc.r.eng.loopQueued += int64(len(b))
+	}
+	return true
+}
+
+// lend implements lender: b is queued by reference. A login's user list
+// among ten thousand users is 100 KB; copied into each new connection's
+// output, a storm of a thousand logins allocated (and the collector then
+// scanned) a hundred megabytes, on the loop's CPU.
+func (rc *rconn) lend(b []byte) bool {
+	if !rc.room(len(b)) {
+		return false
+	}
+	switch {
+	case rc.closed:
+	case len(rc.lent) == 0:
+		rc.lent = b
+	case len(rc.after) == 0 && contiguous(rc.lent, b):
+		rc.lent = rc.lent[:len(rc.lent)+len(b)] // the list's next chunk
+	default:
+		rc.after = append(rc.after, b...)
+	}
+	if !rc.closed {
+		rc.r.eng.loopQueued += int64(len(b))
+	}
+	return true
+}
+
+// contiguous reports whether b starts where a ends, in a's array.
+func contiguous(a, b []byte) bool {
+	return len(b) > 0 && cap(a)-len(a) >= len(b) && &a[:len(a)+1][len(a)] == &b[0]
+}
+
+// writeNow implements lender: an idle connection's notices go from the
+// engine's shared log straight to the kernel, with no buffer of the
+// connection's own in between; only what the kernel does not take now is
+// copied (the log changes after the sweep).
+func (rc *rconn) writeNow(b []byte) bool {
+	if rc.unread() > 0 || rc.pollOut || rc.closed {
+		return rc.sendBytes(b)
+	}
+	if !rc.room(len(b)) {
+		return false
+	}
+	rc.out = b
+	rc.r.eng.loopQueued += int64(len(b))
+	rc.writeUpTo(writeCap)
+	if len(rc.out) == 0 {
+		rc.out = nil // not b[:0]: later output must not be appended into the log
+	} else if !rc.closed {
+		rc.out = append([]byte(nil), rc.out...)
 	}
 	return true
 }
@@ -452,14 +516,14 @@ func (rc *rconn) sendBytes(b []byte) bool {
 // room reports whether n more bytes of output stay within the bound,
 // writing early once they would pass half of it.
 func (rc *rconn) room(n int) bool {
-	if len(rc.out)+n > rc.r.eng.cfg.MaxOutput/2 && !rc.pollOut {
+	if rc.unread()+n > rc.r.eng.cfg.MaxOutput/2 && !rc.pollOut {
 		rc.write()
 	}
-	return rc.closed || len(rc.out)+n <= rc.r.eng.cfg.MaxOutput
+	return rc.closed || rc.unread()+n <= rc.r.eng.cfg.MaxOutput
 }
 
 // unread implements link.
-func (rc *rconn) unread() int { return len(rc.out) }
+func (rc *rconn) unread() int { return len(rc.out) + len(rc.lent) + len(rc.after) }
 
 // flush implements link: write now, at most writeCap, unless the kernel
 // said it is full; more reports that output is left for a later flush.
@@ -486,14 +550,25 @@ func (rc *rconn) write() { rc.writeUpTo(-1) }
 // connection to be reported writable.
 func (rc *rconn) writeUpTo(limit int) {
 	rc.capped = false
-	for wrote := 0; len(rc.out) > 0; {
+	for wrote := 0; ; {
+		buf := rc.out
+		if len(buf) == 0 {
+			buf = rc.lent
+		}
+		if len(buf) == 0 {
+			break
+		}
 		if limit >= 0 && wrote >= limit {
 			rc.capped = true
 			break
 		}
-		n, err := rawWrite(int(rc.fd), rc.out[:wholeSegments(rc.out)])
+		n, err := rawWrite(int(rc.fd), buf[:wholeSegments(buf)])
 		if n > 0 {
-			rc.out = rc.out[n:]
+			if len(rc.out) > 0 {
+				rc.out = rc.out[n:]
+			} else if rc.lent = rc.lent[n:]; len(rc.lent) == 0 {
+				rc.lent, rc.out, rc.after = nil, rc.after, nil
+			}
 			rc.r.eng.loopQueued -= int64(n)
 			wrote += n
 		}
@@ -518,7 +593,7 @@ func (rc *rconn) writeUpTo(limit int) {
 	} else if len(rc.out) < cap(rc.out)/4 && cap(rc.out) > 1024 {
 		rc.out = append([]byte(nil), rc.out...)
 	}
-	want := len(rc.out) > 0 && !rc.capped // capped: the engine flushes the rest
+	want := rc.unread() > 0 && !rc.capped // capped: the engine flushes the rest
 	if want != rc.pollOut {
 		ev := uint32(unix.EPOLLIN | unix.EPOLLRDHUP)
 		if want {
@@ -534,7 +609,7 @@ func (rc *rconn) writeUpTo(limit int) {
 // ten thousand idle connections hold no buffers between notices (a
 // connection in a game keeps its small buffer for the next guess).
 func (rc *rconn) release() {
-	if len(rc.out) == 0 {
+	if rc.unread() == 0 {
 		rc.out = nil
 	}
 }
@@ -558,8 +633,8 @@ func (rc *rconn) kill() {
 	r.fds[rc.fd] = nil
 	r.eng.release(rc.c.ip)
 	unix.Close(int(rc.fd))
-	r.eng.loopQueued -= int64(len(rc.out))
-	rc.out = nil
+	r.eng.loopQueued -= int64(rc.unread())
+	rc.out, rc.lent, rc.after = nil, nil, nil
 }
 
 // Shutdown implements Transport. Later calls wait for the first to finish

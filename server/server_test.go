@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -368,6 +369,95 @@ func albertAmong(n int) replay.Accounts {
 
 func name(i int) string {
 	return "user" + string(rune('a'+i/26%26)) + string(rune('a'+i%26)) + string(rune('a'+i/676))
+}
+
+// TestUserListKeptWhileMembersLeave: the reactor writes a login's user
+// list from the engine's own copy of the list, which changes when a member
+// leaves. A client that is slow to read its list still receives the names
+// online when it logged in, in order, and then the leavers' offline
+// notices.
+func TestUserListKeptWhileMembersLeave(t *testing.T) {
+	const n, leaving = 2500, 200 // a 25 KB list: over what the small buffers below take
+	f := startWith(t, reactor, statemachine.Config{}, albertAmong(n), func(c *server.Config) { c.SendBuffer = 4096 })
+	online := make([]net.Conn, n)
+	for i := range n {
+		online[i] = dialLogin(t, f.addr, name(i))
+	}
+	// Albert's client reads nothing until the end, through a small buffer
+	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
+		return rc.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+	}}
+	albert, err := d.Dial("tcp", f.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer albert.Close()
+	for _, s := range []segment.Segment{segment.Name(segment.Info, "Albert"), segment.Name(segment.Passwd, "123")} {
+		albert.Write(s.AppendTo(nil))
+	}
+	last := online[n-1] // hears of Albert's login, then of every leave
+	readSegs(t, last, func(s segment.Segment) bool { return s.Type == segment.NewOnline })
+	for _, nc := range online[:leaving] {
+		nc.Close()
+	}
+	offline := 0
+	readSegs(t, last, func(s segment.Segment) bool {
+		if s.Type == segment.NewOffline {
+			offline++
+		}
+		return offline == leaving
+	})
+
+	var names, gone []string
+	readSegs(t, albert, func(s segment.Segment) bool {
+		switch s.Type {
+		case segment.SyncBegin:
+			names = append(names, string(s.Payload()))
+		case segment.NewOffline:
+			gone = append(gone, string(s.Payload()))
+		}
+		return len(gone) == leaving
+	})
+	if len(names) != n {
+		t.Fatalf("Albert's user list has %d names, want %d", len(names), n)
+	}
+	for i, got := range names {
+		if got != name(i) {
+			t.Fatalf("name %d of the list is %q, want %q (login order)", i, got, name(i))
+		}
+	}
+	for i, got := range gone {
+		if got != name(i) {
+			t.Fatalf("offline notice %d is for %q, want %q", i, got, name(i))
+		}
+	}
+}
+
+// readSegs reads nc's segments until done says so (at most 5 seconds).
+func readSegs(t *testing.T, nc net.Conn, done func(segment.Segment) bool) {
+	t.Helper()
+	var d segment.Decoder
+	nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+	defer nc.SetReadDeadline(time.Time{})
+	for {
+		n, err := nc.Read(d.Free())
+		if err != nil {
+			t.Fatalf("reading: %v", err)
+		}
+		d.Commit(n)
+		for {
+			s, ok, err := d.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				break
+			}
+			if done(s) {
+				return
+			}
+		}
+	}
 }
 
 func TestKickAndShutdownRecordsAborted(t *testing.T) {
