@@ -144,16 +144,27 @@ func (s *stormer) run() (time.Duration, error) {
 	return time.Duration(d), err
 }
 
-// stop ends the process (its clients go offline).
+// stop ends the process (its clients go offline). A process that does not
+// exit is killed; one that has not gone even then (seen once: waited on
+// for minutes after SIGKILL, which hung the whole bench) is reported with
+// its kernel state and left behind, and the bench goes on.
 func (s *stormer) stop() {
 	s.in.Close()
 	done := make(chan struct{})
 	go func() { s.cmd.Wait(); close(done) }()
 	select {
 	case <-done:
+		return
 	case <-time.After(40 * time.Second):
-		s.cmd.Process.Kill()
-		<-done
+	}
+	err := s.cmd.Process.Kill()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		pid := s.cmd.Process.Pid
+		status, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+		stack, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stack", pid))
+		note("storm process %d still there 10 s after SIGKILL (kill: %v); left behind:\n%s%s", pid, err, status, stack)
 	}
 }
 
