@@ -25,9 +25,11 @@ import (
 //
 //   - members mirrors the hub's online list, and list holds that list's
 //     SyncBegin segments already encoded, so a new user's user list is one
-//     copy of bytes;
+//     copy of bytes, or none: the reactor's connections write it from list
+//     itself (lender), which is then changed only by copy;
 //   - notices go into one log shared by every member, and each member's
-//     connection has a cursor in it;
+//     connection has a cursor in it; an idle connection is written
+//     straight from the log;
 //   - a member is caught up (given the notices it has not had, but for
 //     the one that skips it) before anything else is put in its output,
 //     and when it leaves. So each connection receives exactly the bytes,
