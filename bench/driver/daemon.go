@@ -320,8 +320,11 @@ func (d *daemon) loopHistogram(ctx context.Context) (map[float64]float64, error)
 // cpuProfile saves a CPU profile of bomberd over the next secs seconds.
 func (d *daemon) cpuProfile(ctx context.Context, secs int, path string) error {
 	kind := "profile"
-	if strings.HasSuffix(path, ".trace") {
+	switch {
+	case strings.HasSuffix(path, ".trace"):
 		kind = "trace" // an execution trace instead of a CPU profile
+	case strings.HasSuffix(path, ".allocs"):
+		kind = "allocs" // what was allocated meanwhile (a delta profile)
 	}
 	req, _ := http.NewRequestWithContext(ctx, "GET", fmt.Sprintf("http://%s/debug/pprof/%s?seconds=%d", d.admin, kind, secs), nil)
 	resp, err := http.DefaultClient.Do(req)

@@ -12,7 +12,8 @@
 //	    (`bomber-bench storm`, storm.go), and BENCH_STORM_PROFILE=FILE saves
 //	    a CPU profile of bomberd during the first storm (an execution
 //	    trace when FILE ends in .trace: `go tool trace -pprof=sched` then
-//	    shows what the loop waited for), BENCH_STORM_HOOK=COMMAND runs a
+//	    shows what the loop waited for; what it allocated when FILE ends
+//	    in .allocs), BENCH_STORM_HOOK=COMMAND runs a
 //	    shell command as it begins (e.g. `perf sched record -a -- sleep 3`);
 //	(d) segments per second through the pure state machine.
 //
