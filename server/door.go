@@ -73,6 +73,12 @@ func (d *door) Sessions(ctx context.Context) (out []statemachine.SessionInfo, er
 	return out, err
 }
 
+// CountStates implements Transport.
+func (d *door) CountStates(ctx context.Context) (n [statemachine.NumStates]int, err error) {
+	err = d.do(ctx, func() { n = d.eng.hub.CountStates() })
+	return n, err
+}
+
 // Kick implements Transport.
 func (d *door) Kick(ctx context.Context, user string) (ok bool, err error) {
 	err = d.do(ctx, func() { ok = d.eng.kick(user) })

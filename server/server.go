@@ -203,6 +203,8 @@ type Transport interface {
 	Shutdown(ctx context.Context) error
 	// Sessions lists the connections and their states (for operators).
 	Sessions(ctx context.Context) ([]statemachine.SessionInfo, error)
+	// CountStates counts the connections in each state (for metrics).
+	CountStates(ctx context.Context) ([statemachine.NumStates]int, error)
 	// Kick closes the named user's connection; false when not online.
 	Kick(ctx context.Context, user string) (bool, error)
 	// Stats copies the hub's counters.

@@ -1,6 +1,7 @@
 package statemachine_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -135,4 +136,41 @@ func TestScriptedGameEnds(t *testing.T) {
 	if len(recs) != 1 || !slices.Equal(recs[0].Outcome.Winners, []rules.Player{0}) || len(recs[0].Moves) != 2+30+29 {
 		t.Fatalf("records %+v", recs)
 	}
+}
+
+// BenchmarkSessionStates: what the daemon's metrics cost the loop at each
+// scrape among 10,000 logged-in users, counting the states
+// (CountStates) against listing every session (Sessions, which the
+// metrics used before).
+func BenchmarkSessionStates(b *testing.B) {
+	h := statemachine.New(statemachine.Config{Casts: true})
+	for i := range 10000 {
+		c := statemachine.ConnID(i + 1)
+		h.Open(0, c)
+		h.Receive(0, c, segment.Name(segment.Info, fmt.Sprintf("u%05d", i)))
+		h.Answer(0, h.Ready().Checks[0].ID, statemachine.Found)
+		h.Advance()
+		h.Receive(0, c, segment.Name(segment.Passwd, "123"))
+		h.Answer(0, h.Ready().Checks[0].ID, statemachine.Found)
+		h.Advance()
+	}
+	if h.Online() != 10000 {
+		b.Fatal("login failed")
+	}
+	b.Run("CountStates", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if h.CountStates()[statemachine.ServerStandBy] != 10000 {
+				b.Fatal("miscounted")
+			}
+		}
+	})
+	b.Run("Sessions", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if len(h.Sessions(nil)) != 10000 {
+				b.Fatal("miscounted")
+			}
+		}
+	})
 }

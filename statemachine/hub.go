@@ -40,7 +40,10 @@ const (
 	AtTable                State = 8 // extended protocol: sits or watches at a table
 )
 
-var stateNames = [...]string{"Accept", "WaitForPassword", "ServerStandBy", "WaitInvitationResponse", "Responding", "Draw", "Game", "Kicked", "AtTable"}
+// NumStates is the number of states: State values are below it.
+const NumStates = int(AtTable) + 1
+
+var stateNames = [NumStates]string{"Accept", "WaitForPassword", "ServerStandBy", "WaitInvitationResponse", "Responding", "Draw", "Game", "Kicked", "AtTable"}
 
 func (s State) String() string {
 	if int(s) < len(stateNames) {
@@ -295,6 +298,17 @@ func (h *Hub) Sessions(buf []SessionInfo) []SessionInfo {
 		}
 	}
 	return buf
+}
+
+// CountStates reports how many connections are in each state. Unlike
+// Sessions it allocates nothing and copies no name, so the daemon's
+// metrics can be read often among tens of thousands of users without
+// holding up the loop for milliseconds.
+func (h *Hub) CountStates() (n [NumStates]int) {
+	for _, s := range h.sessions {
+		n[s.state]++
+	}
+	return n
 }
 
 // send queues seg for conn c.

@@ -131,5 +131,13 @@ func (h *Hub) CheckInvariants() error {
 			bad("check %d belongs to a session that moved on", id)
 		}
 	}
+	// the metrics' count of states agrees with the operators' list
+	var listed [NumStates]int
+	for _, info := range h.Sessions(nil) {
+		listed[info.State]++
+	}
+	if n := h.CountStates(); n != listed {
+		bad("states counted %v, listed %v", n, listed)
+	}
 	return errors.Join(errs...)
 }

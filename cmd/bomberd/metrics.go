@@ -160,16 +160,12 @@ func (c *hubCollector) Collect(ch chan<- prometheus.Metric) {
 	for r := statemachine.Won; r <= statemachine.Aborted; r++ {
 		ch <- prometheus.MustNewConstMetric(c.ended, prometheus.CounterValue, float64(st.GamesEnded[r]), r.String())
 	}
-	ss, err := tr.Sessions(ctx)
+	by, err := tr.CountStates(ctx)
 	if err != nil {
 		return
 	}
-	var by [8]int
-	for _, s := range ss {
-		by[s.State&7]++
-	}
-	for st := statemachine.Accept; st <= statemachine.Kicked; st++ {
-		ch <- prometheus.MustNewConstMetric(c.sessions, prometheus.GaugeValue, float64(by[st]), st.String())
+	for st := range statemachine.NumStates {
+		ch <- prometheus.MustNewConstMetric(c.sessions, prometheus.GaugeValue, float64(by[st]), statemachine.State(st).String())
 	}
 }
 

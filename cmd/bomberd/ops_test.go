@@ -59,6 +59,7 @@ func TestMetricsAndAdmin(t *testing.T) {
 		`bomber_games_finished_total{reason="won"} 0`,
 		`bomber_protocol_errors_total{reason="unknown_type"} 1`,
 		`bomber_sessions{state="ServerStandBy"} 1`,
+		`bomber_sessions{state="AtTable"} 0`,
 		`bomber_build_info{version="` + testVersion + `"} 1`,
 		`go_goroutines `,
 		`process_resident_memory_bytes `,
