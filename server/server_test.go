@@ -177,31 +177,7 @@ func dialLogin(t *testing.T, addr, name string) net.Conn {
 // readUntil reads segments until one of type want arrives.
 func readUntil(t *testing.T, nc net.Conn, want segment.Type) []segment.Segment {
 	t.Helper()
-	var d segment.Decoder
-	var got []segment.Segment
-	nc.SetReadDeadline(time.Now().Add(5 * time.Second))
-	defer nc.SetReadDeadline(time.Time{})
-	for {
-		free := d.Free()
-		n, err := nc.Read(free)
-		if err != nil {
-			t.Fatalf("reading for %v: %v (got %v)", want, err, got)
-		}
-		d.Commit(n)
-		for {
-			s, ok, err := d.Next()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !ok {
-				break
-			}
-			got = append(got, s)
-			if s.Type == want {
-				return got
-			}
-		}
-	}
+	return readSegs(t, nc, func(s segment.Segment) bool { return s.Type == want })
 }
 
 func TestByteAtATime(t *testing.T) {
@@ -433,16 +409,18 @@ func TestUserListKeptWhileMembersLeave(t *testing.T) {
 	}
 }
 
-// readSegs reads nc's segments until done says so (at most 5 seconds).
-func readSegs(t *testing.T, nc net.Conn, done func(segment.Segment) bool) {
+// readSegs reads nc's segments until done says so (at most 5 seconds) and
+// returns them.
+func readSegs(t *testing.T, nc net.Conn, done func(segment.Segment) bool) []segment.Segment {
 	t.Helper()
 	var d segment.Decoder
+	var got []segment.Segment
 	nc.SetReadDeadline(time.Now().Add(5 * time.Second))
 	defer nc.SetReadDeadline(time.Time{})
 	for {
 		n, err := nc.Read(d.Free())
 		if err != nil {
-			t.Fatalf("reading: %v", err)
+			t.Fatalf("reading: %v (got %v)", err, got)
 		}
 		d.Commit(n)
 		for {
@@ -453,8 +431,8 @@ func readSegs(t *testing.T, nc net.Conn, done func(segment.Segment) bool) {
 			if !ok {
 				break
 			}
-			if done(s) {
-				return
+			if got = append(got, s); done(s) {
+				return got
 			}
 		}
 	}

@@ -14,8 +14,14 @@ import (
 
 // loggedInPair returns a hub with Albert (conn 1) and Beth (conn 2) in stand-by.
 func loggedInPair(tb testing.TB) *statemachine.Hub {
-	h := statemachine.New(statemachine.Config{})
-	for i, name := range []string{"Albert", "Beth"} {
+	return loggedIn(tb, statemachine.Config{}, []string{"Albert", "Beth"})
+}
+
+// loggedIn returns a hub with cfg where names[i] is logged in on conn i+1,
+// in stand-by.
+func loggedIn(tb testing.TB, cfg statemachine.Config, names []string) *statemachine.Hub {
+	h := statemachine.New(cfg)
+	for i, name := range names {
 		c := statemachine.ConnID(i + 1)
 		h.Open(0, c)
 		h.Receive(0, c, segment.Name(segment.Info, name))
@@ -25,7 +31,7 @@ func loggedInPair(tb testing.TB) *statemachine.Hub {
 		h.Answer(0, h.Ready().Checks[0].ID, statemachine.Found)
 		h.Advance()
 	}
-	if h.Online() != 2 {
+	if h.Online() != len(names) {
 		tb.Fatal("login failed")
 	}
 	return h
@@ -143,20 +149,11 @@ func TestScriptedGameEnds(t *testing.T) {
 // (CountStates) against listing every session (Sessions, which the
 // metrics used before).
 func BenchmarkSessionStates(b *testing.B) {
-	h := statemachine.New(statemachine.Config{Casts: true})
-	for i := range 10000 {
-		c := statemachine.ConnID(i + 1)
-		h.Open(0, c)
-		h.Receive(0, c, segment.Name(segment.Info, fmt.Sprintf("u%05d", i)))
-		h.Answer(0, h.Ready().Checks[0].ID, statemachine.Found)
-		h.Advance()
-		h.Receive(0, c, segment.Name(segment.Passwd, "123"))
-		h.Answer(0, h.Ready().Checks[0].ID, statemachine.Found)
-		h.Advance()
+	names := make([]string, 10000)
+	for i := range names {
+		names[i] = fmt.Sprintf("u%05d", i)
 	}
-	if h.Online() != 10000 {
-		b.Fatal("login failed")
-	}
+	h := loggedIn(b, statemachine.Config{Casts: true}, names)
 	b.Run("CountStates", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
