@@ -179,6 +179,21 @@ func (d *daemon) gc(ctx context.Context) error {
 	return err
 }
 
+// heapProfile saves bomberd's heap profile (after a collection) to path.
+func (d *daemon) heapProfile(ctx context.Context, path string) error {
+	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+d.admin+"/debug/pprof/heap?gc=1", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
 // goMemory reads bomberd's live Go memory (heap in use plus goroutine
 // stacks) from the MemStats lines of the heap profile, after a collection;
 // unlike RSS it does not include freed memory the runtime has kept.

@@ -17,6 +17,7 @@ type latRun struct {
 	rate     float64      // asked, guesses per second
 	achieved float64      // relayed per second
 	late     load.Latency // how late the load generator sent each guess
+	wire     load.Latency // from each guess's write to its arrival in the opponent's kernel
 	hist     *hdrhistogram.Histogram
 }
 
@@ -32,7 +33,8 @@ func openLoop(f *load.Fleet, rate float64, window time.Duration) (latRun, error)
 	time.Sleep(window)
 	f.Record(false)
 	el := time.Since(t0)
-	h, late := f.TakeLatencies()
+	l := f.TakeLatencies()
+	h := l.Relay
 	c := f.Counters().Sub(c0)
 	if c.Closed > 0 {
 		return latRun{}, fmt.Errorf("%d connections closed by the server during the window", c.Closed)
@@ -40,7 +42,7 @@ func openLoop(f *load.Fleet, rate float64, window time.Duration) (latRun, error)
 	if c.Relayed == 0 {
 		return latRun{}, fmt.Errorf("nothing relayed in %v", window)
 	}
-	return latRun{Latency: load.Summarise(h), late: load.Summarise(late), rate: rate, achieved: float64(c.Relayed) / el.Seconds(), hist: h}, nil
+	return latRun{Latency: load.Summarise(h), late: load.Summarise(l.Late), wire: load.Summarise(l.Wire), rate: rate, achieved: float64(c.Relayed) / el.Seconds(), hist: h}, nil
 }
 
 // clientRun is the load generator measuring the relay with one of its

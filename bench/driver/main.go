@@ -471,6 +471,11 @@ func idlePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult, 
 		r.idleRSS[n] = float64(m-base) / float64(n)
 		r.idleGo[n] = float64(g-goBase) / float64(n)
 		note("%s: RSS %d MiB (base %d MiB): %.0f bytes per connection; Go heap+stacks %.0f bytes per connection", tr, m>>20, base>>20, r.idleRSS[n], r.idleGo[n])
+		if path := os.Getenv("BENCH_HEAP_PROFILE"); path != "" {
+			if err := d.heapProfile(ctx, fmt.Sprintf("%s.%s.%d", path, tr, n)); err != nil {
+				note("heap profile: %v", err)
+			}
+		}
 	}
 	return nil
 }
@@ -534,15 +539,15 @@ func gamePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult, 
 				return fmt.Errorf("%s at %.0f/s: %w (log %s)", tr, rate, err, d.log.Name())
 			}
 			r.series[rate] = lr
-			note("%s: open loop %.0f/s: %+v", tr, rate, lr.Latency)
+			note("%s: open loop %.0f/s: %+v; kernel to kernel %+v", tr, rate, lr.Latency, lr.wire)
 		}
 		r.latRate = gr.rate / 2
 		lr, err := openLoop(f, r.latRate, o.window)
 		if err != nil {
 			return fmt.Errorf("%s at half saturation: %w (log %s)", tr, err, d.log.Name())
 		}
-		r.latAlone = lr.Latency
-		note("%s: open loop %.0f/s: %+v", tr, r.latRate, r.latAlone)
+		r.latAlone = lr
+		note("%s: open loop %.0f/s: %+v; kernel to kernel %+v", tr, r.latRate, lr.Latency, lr.wire)
 		if storm > 0 {
 			if err := storms(ctx, o, tr, d, f, g, &next, r, attempt); err != nil {
 				return err

@@ -174,6 +174,7 @@ type stormRun struct {
 	online int     // users online when it began
 	took   time.Duration
 	lat    load.Latency
+	wire   load.Latency // from each guess's write to its arrival in the opponent's kernel
 	loop   map[float64]float64 // the server's loop batches, cumulative by upper bound (s)
 }
 
@@ -235,9 +236,10 @@ func storms(ctx context.Context, o options, tr string, d *daemon, f *load.Fleet,
 		if after, aerr := d.loopHistogram(ctx); herr == nil && aerr == nil {
 			run.loop = histDiff(after, before)
 		}
-		run.took, run.lat = took, load.Summarise(f.TakeLatency())
+		l := f.TakeLatencies()
+		run.took, run.lat, run.wire = took, load.Summarise(l.Relay), load.Summarise(l.Wire)
 		r.storms = append(r.storms, run)
-		note("%s: %d logins among %d at %.0f guesses/s (%v): %+v; the server's loop: %s", tr, o.storm, run.online, rate, took.Round(time.Millisecond), run.lat, loopCell(run.loop))
+		note("%s: %d logins among %d at %.0f guesses/s (%v): %+v; kernel to kernel %+v; the server's loop: %s", tr, o.storm, run.online, rate, took.Round(time.Millisecond), run.lat, run.wire, loopCell(run.loop))
 	}
 	return nil
 }

@@ -29,7 +29,7 @@ type trResult struct {
 	games    map[int]gameResult
 	latGames int
 	latRate  float64
-	latAlone load.Latency
+	latAlone latRun
 	storms   []stormRun         // login storms: at the first fixed rate, then at half saturation
 	series   map[float64]latRun // fixed open-loop rate → latencies
 }
@@ -148,26 +148,33 @@ func (res *results) print(w io.Writer) {
 	}
 	if len(res.opts.games) > 0 {
 		g := kilo(res.opts.games[0])
+		const wireRow = "(c) the same, kernel to kernel: from the guess's write to its arrival in the opponent's kernel (the load generator's own delays left out), p50 / p99 / p99.9"
 		for _, rate := range res.opts.rates {
-			row(fmt.Sprintf("(c) relay latency at a fixed %.0f guesses/s, %s games, p50 / p99 / p99.9", rate, g), "p99 < 2 ms",
-				func(r *trResult) string {
+			series := func(pick func(latRun) load.Latency) func(r *trResult) string {
+				return func(r *trResult) string {
 					l, ok := r.series[rate]
 					if !ok {
 						return "not run (above half saturation)"
 					}
 					if isFloor(r) || floor == nil {
-						return latCell(l.Latency, nil)
+						return latCell(pick(l), nil)
 					}
 					if fl, ok := floor.series[rate]; ok {
-						return latCell(l.Latency, &fl.Latency)
+						f := pick(fl)
+						return latCell(pick(l), &f)
 					}
-					return latCell(l.Latency, nil)
-				}, none)
+					return latCell(pick(l), nil)
+				}
+			}
+			row(fmt.Sprintf("(c) relay latency at a fixed %.0f guesses/s, %s games, p50 / p99 / p99.9", rate, g), "p99 < 2 ms",
+				series(func(l latRun) load.Latency { return l.Latency }), none)
+			row(wireRow, "", series(func(l latRun) load.Latency { return l.wire }), none)
 		}
 		row(fmt.Sprintf("(c) open-loop rate (half of (b) at %s games)", g), "",
 			func(r *trResult) string { return fmt.Sprintf("%.0f/s", r.latRate) }, none)
 		row("(c) relay latency at that rate, p50 / p99 / p99.9", "p99 < 2 ms",
-			func(r *trResult) string { return latCell(r.latAlone, nil) }, none)
+			func(r *trResult) string { return latCell(r.latAlone.Latency, nil) }, none)
+		row(wireRow, "", func(r *trResult) string { return latCell(r.latAlone.wire, nil) }, none)
 		if res.opts.storm > 0 {
 			for i, what := range []string{"games at the first fixed rate", "games at half saturation"} {
 				cell := func(f func(s stormRun) string) func(r *trResult) string {
@@ -180,6 +187,7 @@ func (res *results) print(w io.Writer) {
 				}
 				row(fmt.Sprintf("(c) relay latency during %d logins among %d online, %s, p50 / p99 / p99.9", res.opts.storm, res.opts.online+i*res.opts.storm, what), "p99 < 2 ms",
 					cell(func(s stormRun) string { return fmt.Sprintf("%s (%.0f guesses/s)", latCell(s.lat, nil), s.rate) }), none)
+				row(wireRow, "", cell(func(s stormRun) string { return latCell(s.wire, nil) }), none)
 				row("(c) that storm's duration (all logins answered); the server's loop meanwhile", "",
 					cell(func(s stormRun) string { return s.took.Round(time.Millisecond).String() + "; " + loopCell(s.loop) }), none)
 			}

@@ -28,6 +28,7 @@ const (
 // writes them; atomics make the hand-over visible to the other goroutine.
 type game struct {
 	sent  atomic.Int64 // intended send time of the guess in flight (fleet ns)
+	wrote atomic.Int64 // poll loops: when it was written (wall clock ns, as socket timestamps are)
 	slot  atomic.Int64 // next intended send time in open loop
 	epoch atomic.Int64 // the fleet's rate epoch the slot belongs to
 }
@@ -57,6 +58,7 @@ type client struct {
 	drawn   bool   // relay mode: my Board for the next game is sent
 	fd      int    // poll mode: the socket, owned by loop; -1 otherwise
 	loop    *poller
+	rx      int64 // poll mode: the kernel's receive timestamp of what is being fed (wall clock ns); 0 none
 }
 
 // errStop: the fleet is closing; not a failure.
@@ -274,7 +276,11 @@ func (c *client) handle(seg *segment.Segment) bool {
 		}
 	case segment.SingleCoord, segment.DoubleCoord:
 		now := f.now()
-		f.st.relayed(c.i, time.Duration(now-c.g.sent.Load()), f.recording.Load())
+		var wire time.Duration
+		if w := c.g.wrote.Load(); c.rx > 0 && w > 0 {
+			wire = time.Duration(c.rx - w)
+		}
+		f.st.relayed(c.i, time.Duration(now-c.g.sent.Load()), wire, f.recording.Load())
 		if co, err := seg.Single(); err == nil && c.mine.Has(bomber.CellAt(int(co.X), int(co.Y))) {
 			c.hitMe++
 		}
@@ -371,6 +377,9 @@ func (c *client) send(intended int64) bool {
 		if c.role == inviter && !f.stopping.Load() {
 			c.out = c.appendInvite(c.out)
 		}
+	}
+	if c.loop != nil {
+		c.g.wrote.Store(time.Now().UnixNano())
 	}
 	return c.write()
 }

@@ -177,14 +177,12 @@ func (f *Fleet) Counters() Counters { return f.st.counters() }
 // TakeLatency returns the latencies recorded since the last call and
 // starts a fresh histogram.
 func (f *Fleet) TakeLatency() *hdrhistogram.Histogram {
-	lat, _ := f.st.takeHistogram()
-	return lat
+	return f.st.takeHistogram().Relay
 }
 
-// TakeLatencies is TakeLatency and, in open loop, how late the clients sent
-// each guess after its intended time (1 µs when on time): the part of the
-// latency that is the load generator's own.
-func (f *Fleet) TakeLatencies() (lat, late *hdrhistogram.Histogram) { return f.st.takeHistogram() }
+// TakeLatencies is TakeLatency with the histograms that tell the load
+// generator's part of it from the server's.
+func (f *Fleet) TakeLatencies() Latencies { return f.st.takeHistogram() }
 
 // Close stops every client and waits (at most timeout) for them to end.
 func (f *Fleet) Close(timeout time.Duration) error {

@@ -3,6 +3,7 @@ package load_test
 import (
 	"context"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -114,10 +115,21 @@ func TestFleetPlaysWholeGames(t *testing.T) {
 			if c.Relayed < 12*59 {
 				t.Errorf("%d relayed guesses for %d games; a game has at least 59", c.Relayed, c.Games)
 			}
-			lh, lateh := f.TakeLatencies()
-			lat, late := load.Summarise(lh), load.Summarise(lateh)
+			lats := f.TakeLatencies()
+			lat, late, wire := load.Summarise(lats.Relay), load.Summarise(lats.Late), load.Summarise(lats.Wire)
 			if lat.Count == 0 || lat.P50 <= 0 || lat.P99 < lat.P50 || lat.Max < lat.P999 {
 				t.Errorf("latencies %+v", lat)
+			}
+			switch {
+			case tc.goroutines || runtime.GOOS != "linux":
+				if wire.Count != 0 {
+					t.Errorf("%d kernel-to-kernel latencies from clients that take no receive timestamps", wire.Count)
+				}
+			case wire.Count < lat.Count*9/10:
+				t.Errorf("kernel-to-kernel latencies for %d of %d relayed guesses", wire.Count, lat.Count)
+			case wire.P50 > lat.P50 || wire.Max > lat.Max:
+				// each is the relay latency without the client's own delays
+				t.Errorf("kernel to kernel (%+v) exceeds the relay latency it is part of (%+v)", wire, lat)
 			}
 			switch {
 			case tc.rate == 0 && late.Count != 0:

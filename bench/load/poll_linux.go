@@ -7,6 +7,7 @@ import (
 	"net"
 	"runtime"
 	"sync"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -68,12 +69,13 @@ type poller struct {
 	clients map[int]*client // by fd; loop only
 	timers  timers          // loop only
 	buf     []byte
+	oob     []byte // control messages: the receive timestamp
 }
 
 // startPollers starts n poll loops; each ends when the fleet closes.
 func (f *Fleet) startPollers(n int) error {
 	for range n {
-		p := &poller{f: f, clients: map[int]*client{}, buf: make([]byte, 64<<10)}
+		p := &poller{f: f, clients: map[int]*client{}, buf: make([]byte, 64<<10), oob: make([]byte, 128)}
 		var err error
 		if p.epfd, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {
 			return fmt.Errorf("load: epoll_create1: %w", err)
@@ -207,23 +209,47 @@ func (p *poller) start(c *client) {
 		p.drop(c)
 		return
 	}
+	// the kernel stamps each arriving packet (for loopback, as the server
+	// writes it); Wire latencies are measured from these stamps
+	unix.SetsockoptInt(c.fd, unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1)
 	if err := unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, c.fd, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(c.fd)}); err != nil {
 		p.drop(c)
 	}
 }
 
 func (p *poller) read(c *client) {
-	n, err := unix.Read(c.fd, p.buf)
+	n, oobn, _, _, err := unix.Recvmsg(c.fd, p.buf, p.oob, 0)
 	if errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EINTR) {
 		return
 	}
-	if n <= 0 {
+	if n <= 0 || err != nil {
 		p.drop(c)
 		return
 	}
-	if rest, err := c.feed(p.buf[:n], c.handle); err != nil || rest != nil {
+	c.rx = rxStamp(p.oob[:oobn])
+	rest, err := c.feed(p.buf[:n], c.handle)
+	c.rx = 0
+	if err != nil || rest != nil {
 		p.drop(c)
 	}
+}
+
+// rxStamp finds SCM_TIMESTAMPNS in a read's control messages: when the
+// kernel received the last packet the read returned bytes of (wall clock
+// ns), 0 if absent. For a segment that came in an earlier packet of the
+// same read, it is late: a Wire latency is never understated.
+func rxStamp(oob []byte) int64 {
+	for len(oob) > 0 {
+		h, data, rest, err := unix.ParseOneSocketControlMessage(oob)
+		if err != nil {
+			return 0
+		}
+		if h.Level == unix.SOL_SOCKET && h.Type == unix.SCM_TIMESTAMPNS && len(data) >= int(unsafe.Sizeof(unix.Timespec{})) {
+			return (*unix.Timespec)(unsafe.Pointer(&data[0])).Nano()
+		}
+		oob = rest
+	}
+	return 0
 }
 
 func (p *poller) drop(c *client) {

@@ -21,6 +21,7 @@ type shard struct {
 	mu      sync.Mutex
 	hist    *hdrhistogram.Histogram
 	late    *hdrhistogram.Histogram // open loop: send time minus intended send time
+	wire    *hdrhistogram.Histogram // poll loops: the answer's kernel arrival minus the guess's write
 	relayed int64                   // guesses read by the opponent
 	games   int64                   // games finished (counted by the loser, who is told)
 	logins  int64
@@ -38,27 +39,27 @@ func newStats() *stats {
 	for i := range s.shards {
 		s.shards[i].hist = hdrhistogram.New(minLatency, maxLatency, 3)
 		s.shards[i].late = hdrhistogram.New(minLatency, maxLatency, 3)
+		s.shards[i].wire = hdrhistogram.New(minLatency, maxLatency, 3)
 	}
 	return s
 }
 
-// relayed counts one relayed guess and, when rec, its latency.
-func (s *stats) relayed(i int, lat time.Duration, rec bool) {
+// relayed counts one relayed guess and, when rec, its latency and (when
+// known, wire > 0) its latency between the two kernels.
+func (s *stats) relayed(i int, lat, wire time.Duration, rec bool) {
 	sh := &s.shards[i%shardCount]
 	sh.mu.Lock()
 	sh.relayed++
 	if rec {
-		v := int64(lat)
-		if v < minLatency {
-			v = minLatency
+		sh.hist.RecordValue(clampLatency(lat))
+		if wire > 0 {
+			sh.wire.RecordValue(clampLatency(wire))
 		}
-		if v > maxLatency {
-			v = maxLatency
-		}
-		sh.hist.RecordValue(v)
 	}
 	sh.mu.Unlock()
 }
+
+func clampLatency(d time.Duration) int64 { return min(max(int64(d), minLatency), maxLatency) }
 
 // late records how long after its intended time a guess was sent.
 func (s *stats) late(i int, d time.Duration, rec bool) {
@@ -67,7 +68,7 @@ func (s *stats) late(i int, d time.Duration, rec bool) {
 	}
 	sh := &s.shards[i%shardCount]
 	sh.mu.Lock()
-	sh.late.RecordValue(min(max(int64(d), minLatency), maxLatency))
+	sh.late.RecordValue(clampLatency(d))
 	sh.mu.Unlock()
 }
 
@@ -122,21 +123,39 @@ func (s *stats) counters() Counters {
 	return c
 }
 
-// takeHistogram merges and resets the shards' latency histograms, and
-// returns the lateness histograms' merge too (also reset).
-func (s *stats) takeHistogram() (lat, late *hdrhistogram.Histogram) {
-	lat = hdrhistogram.New(minLatency, maxLatency, 3)
-	late = hdrhistogram.New(minLatency, maxLatency, 3)
+// Latencies is what a window recorded, each merged over the clients.
+type Latencies struct {
+	// Relay: from a guess's intended send time to the opponent reading it.
+	Relay *hdrhistogram.Histogram
+	// Late: in open loop, how late the clients sent each guess after its
+	// intended time (1 µs when on time): the part of Relay that is the
+	// load generator's own.
+	Late *hdrhistogram.Histogram
+	// Wire: from the guesser's write to the guess's arrival in the
+	// opponent's kernel (its socket's receive timestamp, SO_TIMESTAMPNS):
+	// Relay without the load generator's lateness in sending or in waking
+	// to read, so what a client with a CPU of its own would see. Poll-loop
+	// clients only (none with Config.Goroutines or over WebSocket).
+	Wire *hdrhistogram.Histogram
+}
+
+// takeHistogram merges and resets the shards' histograms.
+func (s *stats) takeHistogram() Latencies {
+	l := Latencies{
+		Relay: hdrhistogram.New(minLatency, maxLatency, 3),
+		Late:  hdrhistogram.New(minLatency, maxLatency, 3),
+		Wire:  hdrhistogram.New(minLatency, maxLatency, 3),
+	}
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		lat.Merge(sh.hist)
-		sh.hist.Reset()
-		late.Merge(sh.late)
-		sh.late.Reset()
+		for _, h := range [][2]*hdrhistogram.Histogram{{l.Relay, sh.hist}, {l.Late, sh.late}, {l.Wire, sh.wire}} {
+			h[0].Merge(h[1])
+			h[1].Reset()
+		}
 		sh.mu.Unlock()
 	}
-	return lat, late
+	return l
 }
 
 // Latency summarises a histogram.

@@ -116,8 +116,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cpuErr == nil {
 		cpuErr = err
 	}
-	lh, lateh := f.TakeLatencies()
-	l := load.Summarise(lh)
+	lats := f.TakeLatencies()
+	l := load.Summarise(lats.Relay)
 	mode := "closed loop"
 	if *rate > 0 {
 		mode = fmt.Sprintf("open loop at %.0f/s", *rate)
@@ -129,7 +129,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%s, %s, %d games, %v: %d relayed guesses (%.0f/s), %d games finished\n", via, mode, *games, el.Round(time.Millisecond), c.Relayed, float64(c.Relayed)/el.Seconds(), c.Games)
 	fmt.Fprintf(stdout, "relay latency from intended send: p50 %v  p99 %v  p99.9 %v  max %v  (n=%d)\n",
 		l.P50, l.P99, l.P999, l.Max, l.Count)
-	if late := load.Summarise(lateh); late.Count > 0 {
+	if late := load.Summarise(lats.Late); late.Count > 0 {
 		fmt.Fprintf(stdout, "of which the load generator's own lateness in sending: p50 %v  p99 %v  max %v\n", late.P50, late.P99, late.Max)
 	}
 	switch {
