@@ -68,10 +68,17 @@ const readBudget = 4 << 10
 type rconn struct {
 	r *Reactor
 	c *conn // its address is c.ip
-	// The output waiting for the kernel is out, then lent, then after.
-	// lent is bytes the engine lent (a user list: see lend), written
+	// The output waiting for the kernel is out[sent:], then lent, then
+	// after. lent is bytes the engine lent (a user list: see lend), written
 	// without being copied; while any are left, new output goes to after.
+	// out is written from an offset (sent) rather than resliced, so that
+	// out always starts where its array does: a buffer emptied by writes
+	// is then either kept whole (a small one, for the next guess) or
+	// dropped, never kept as an empty slice at the end of a large array,
+	// which would hold the whole array for as long as the connection
+	// lives.
 	out, lent, after []byte
+	sent             int
 	fd               int32
 	pollOut          bool // EPOLLOUT registered: the kernel buffer was full
 	capped           bool // the last write stopped at writeCap with output left (the engine flushes it)
@@ -502,13 +509,14 @@ func (rc *rconn) writeNow(b []byte) bool {
 	if !rc.room(len(b)) {
 		return false
 	}
-	rc.out = b
+	rc.out, rc.sent = b, 0
 	rc.r.eng.loopQueued += int64(len(b))
 	rc.writeUpTo(writeCap)
-	if len(rc.out) == 0 {
-		rc.out = nil // not b[:0]: later output must not be appended into the log
-	} else if !rc.closed {
-		rc.out = append([]byte(nil), rc.out...)
+	switch {
+	case rc.sent == len(rc.out):
+		rc.out, rc.sent = nil, 0 // not b[:0]: later output must not be appended into the log
+	case !rc.closed:
+		rc.out, rc.sent = append([]byte(nil), rc.out[rc.sent:]...), 0
 	}
 	return true
 }
@@ -523,7 +531,7 @@ func (rc *rconn) room(n int) bool {
 }
 
 // unread implements link.
-func (rc *rconn) unread() int { return len(rc.out) + len(rc.lent) + len(rc.after) }
+func (rc *rconn) unread() int { return len(rc.out) - rc.sent + len(rc.lent) + len(rc.after) }
 
 // flush implements link: write now, at most writeCap, unless the kernel
 // said it is full; more reports that output is left for a later flush.
@@ -551,7 +559,7 @@ func (rc *rconn) write() { rc.writeUpTo(-1) }
 func (rc *rconn) writeUpTo(limit int) {
 	rc.capped = false
 	for wrote := 0; ; {
-		buf := rc.out
+		buf := rc.out[rc.sent:]
 		if len(buf) == 0 {
 			buf = rc.lent
 		}
@@ -564,10 +572,10 @@ func (rc *rconn) writeUpTo(limit int) {
 		}
 		n, err := rawWrite(int(rc.fd), buf[:wholeSegments(buf)])
 		if n > 0 {
-			if len(rc.out) > 0 {
-				rc.out = rc.out[n:]
+			if rc.sent < len(rc.out) {
+				rc.sent += n
 			} else if rc.lent = rc.lent[n:]; len(rc.lent) == 0 {
-				rc.lent, rc.out, rc.after = nil, rc.after, nil
+				rc.lent, rc.out, rc.sent, rc.after = nil, rc.after, 0, nil
 			}
 			rc.r.eng.loopQueued -= int64(n)
 			wrote += n
@@ -582,16 +590,18 @@ func (rc *rconn) writeUpTo(limit int) {
 			}
 		}
 	}
-	if len(rc.out) == 0 {
+	switch left := len(rc.out) - rc.sent; {
+	case left == 0:
 		// an idle connection holds no output buffer; the next segments
-		// allocate a small one
+		// allocate a small one (a player's is kept for its next guess)
 		if cap(rc.out) > 64 {
 			rc.out = nil
 		} else {
 			rc.out = rc.out[:0]
 		}
-	} else if len(rc.out) < cap(rc.out)/4 && cap(rc.out) > 1024 {
-		rc.out = append([]byte(nil), rc.out...)
+		rc.sent = 0
+	case left < cap(rc.out)/4 && cap(rc.out) > 1024:
+		rc.out, rc.sent = append([]byte(nil), rc.out[rc.sent:]...), 0
 	}
 	want := rc.unread() > 0 && !rc.capped // capped: the engine flushes the rest
 	if want != rc.pollOut {
@@ -610,7 +620,7 @@ func (rc *rconn) writeUpTo(limit int) {
 // connection in a game keeps its small buffer for the next guess).
 func (rc *rconn) release() {
 	if rc.unread() == 0 {
-		rc.out = nil
+		rc.out, rc.sent = nil, 0
 	}
 }
 
@@ -634,7 +644,7 @@ func (rc *rconn) kill() {
 	r.eng.release(rc.c.ip)
 	unix.Close(int(rc.fd))
 	r.eng.loopQueued -= int64(rc.unread())
-	rc.out, rc.lent, rc.after = nil, nil, nil
+	rc.out, rc.sent, rc.lent, rc.after = nil, 0, nil, nil
 }
 
 // Shutdown implements Transport. Later calls wait for the first to finish
