@@ -408,7 +408,7 @@ const (
 	checkEvery    = 16
 )
 
-// The reactor paces the sweep twice over, so that presence takes a
+// The reactor paces the sweep three times over, so that presence takes a
 // bounded share of the server however many users come and go:
 //
 //   - a round (every member caught up and written once) begins at most
@@ -421,19 +421,47 @@ const (
 //     spends at most a 1/presenceShare share of a busy loop's time (saved
 //     up between iterations, at most presenceSlice at once), so a loop
 //     relaying games keeps the rest; an iteration that found no event at
-//     all (the loop polls while presence is left) may spend a whole
-//     presenceSlice, since nothing else wants the loop then.
+//     all may spend a whole presenceSlice, since nothing else wants the
+//     loop then;
+//   - between slices the loop sleeps for presenceGap instead of polling
+//     (any socket event still wakes it at once), so presence alone keeps
+//     the loop's thread busy at most about half the time. A loop that
+//     polls through a storm is, to the kernel, a thread that never
+//     sleeps: on a busy CPU it is preempted for the other threads (the
+//     account workers, the collector) in slices of a few milliseconds, and
+//     a guess that arrives meanwhile waits that long. A loop that sleeps
+//     between slices is a waking thread when the guess arrives, which the
+//     kernel runs ahead of threads that have been running; and the gaps
+//     are when the others get their CPU time. Measured in
+//     docs/performance.md ("Presence that sleeps between slices").
 const (
 	roundEvery    = 50 * time.Millisecond
 	presenceShare = 4
+	presenceGap   = 100 * time.Microsecond
 )
 
-// due is how many milliseconds from now the sweep has work (0 at once).
-func (f *fanout) due(now time.Time) int {
+// due is how long from now until the sweep has work: presenceGap when a
+// round is under way or output is owed (the rest between two slices),
+// else until the next round may begin (0: at once).
+func (f *fanout) due(now time.Time) time.Duration {
 	if f.rr != 0 || len(f.owed) > 0 {
-		return 0 // mid-round, or output owed: poll, and use the gaps
+		return presenceGap
 	}
-	return max(int(f.roundAt.Add(roundEvery).Sub(now)/time.Millisecond), 0)
+	return max(f.roundAt.Add(roundEvery).Sub(now), 0)
+}
+
+// loopWait is how long the reactor's loop may wait for events before it has work of
+// its own (0: poll): until the next tick, less when work is left from the
+// last iteration (poll: account answers, sockets to register) or presence
+// is pending (its due; negative: none).
+func loopWait(tick time.Duration, poll bool, presence time.Duration) time.Duration {
+	switch {
+	case poll || tick <= 0:
+		return 0
+	case presence >= 0:
+		return min(tick, presence)
+	}
+	return tick
 }
 
 // pacePresence gives the sweep its share of this loop iteration; idle

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/statemachine"
@@ -211,5 +212,49 @@ func TestOwedOutputIsFlushedLater(t *testing.T) {
 	}
 	if w := (want + max - 1) / max; flushes != w {
 		t.Fatalf("%d flushes, want %d (one per share)", flushes, w)
+	}
+}
+
+// TestPresenceRestsBetweenSlices: while a sweep round is under way the
+// reactor's loop is told to sleep presenceGap between presence slices, not
+// to poll (see the pacing comment in engine_output.go), and to wait for
+// the next round when none is under way; account answers or sockets left
+// over still make it poll.
+func TestPresenceRestsBetweenSlices(t *testing.T) {
+	e := newPacedEngine(t)
+	for i := range 3 * checkEvery {
+		e.login(fmt.Sprintf("u%02d", i))
+	}
+	e.process()
+	now := time.Now()
+	e.fan.roundAt = now // a round has just ended: the next may begin in roundEvery
+	if !e.fan.pending() {
+		t.Fatal("no presence output pending after the logins")
+	}
+	if d := e.fan.due(now); d != roundEvery {
+		t.Fatalf("between rounds: due in %v, want %v (the next round)", d, roundEvery)
+	}
+	e.fan.roundAt = now.Add(-roundEvery)
+	e.flushPresence(0) // the least share: checkEvery members, then out of time
+	if e.fan.rr == 0 {
+		t.Fatal("the round ended in one slice; the test needs one under way")
+	}
+	if d := e.fan.due(time.Now()); d != presenceGap {
+		t.Fatalf("mid-round: due in %v, want a rest of %v", d, presenceGap)
+	}
+	const tick = 40 * time.Millisecond
+	for _, c := range []struct {
+		poll     bool
+		presence time.Duration
+		want     time.Duration
+	}{
+		{false, presenceGap, presenceGap},
+		{true, presenceGap, 0},
+		{false, -1, tick},
+		{false, time.Second, tick},
+	} {
+		if got := loopWait(tick, c.poll, c.presence); got != c.want {
+			t.Errorf("loopWait(%v, poll %v, presence %v) = %v, want %v", tick, c.poll, c.presence, got, c.want)
+		}
 	}
 }

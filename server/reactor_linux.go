@@ -37,6 +37,7 @@ type Reactor struct {
 	pool *pool
 	epfd int
 	evfd int
+	tfd  int      // timerfd: wakes the loop between presence slices (epoll_wait counts whole milliseconds)
 	fds  []*rconn // by descriptor: the kernel hands out the lowest free one, so this stays dense
 
 	stopfd    int // eventfd: readable once the reactor is stopping
@@ -108,10 +109,24 @@ func NewReactor(cfg Config) (*Reactor, error) {
 		unix.Close(evfd)
 		return nil, fmt.Errorf("eventfd: %w", err)
 	}
+	tfd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
+	if err == nil {
+		err = unix.EpollCtl(epfd, unix.EPOLL_CTL_ADD, tfd, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(tfd)})
+		if err != nil {
+			unix.Close(tfd)
+		}
+	}
+	if err != nil {
+		unix.Close(epfd)
+		unix.Close(evfd)
+		unix.Close(stopfd)
+		return nil, fmt.Errorf("timerfd: %w", err)
+	}
 	r := &Reactor{
 		cfg:    cfg,
 		epfd:   epfd,
 		evfd:   evfd,
+		tfd:    tfd,
 		stopfd: stopfd,
 	}
 	r.door = newDoor(64, r.wake)
@@ -240,18 +255,23 @@ func (r *Reactor) loop() {
 	events := make([]unix.EpollEvent, 256)
 	nextTick := time.Now()
 	for !r.stopped {
-		wait := int(time.Until(nextTick) / time.Millisecond)
-		switch {
-		case wait < 0 || len(r.pool.results) > 0 || r.backlog:
-			wait = 0 // account answers or sockets left from the last iteration
-		case r.eng.fan.pending():
-			// presence output is left: poll while a round or owed output
-			// is under way (an iteration without events gives it a whole
-			// slice), else sleep until the next round is due; any socket
-			// event or answer still wakes the loop at once
-			wait = min(wait, r.eng.fan.due(time.Now()))
+		now := time.Now()
+		presence := time.Duration(-1)
+		if r.eng.fan.pending() {
+			presence = r.eng.fan.due(now)
 		}
-		n, err := unix.EpollWait(r.epfd, events, wait)
+		wait := loopWait(nextTick.Sub(now), len(r.pool.results) > 0 || r.backlog, presence)
+		ms := int(wait / time.Millisecond)
+		if wait > 0 && ms == 0 {
+			// under a millisecond (a rest between presence slices), which
+			// epoll_wait cannot count: the timer wakes the loop (any socket
+			// event or answer still does at once)
+			its := unix.ItimerSpec{Value: unix.NsecToTimespec(int64(wait))}
+			if unix.TimerfdSettime(r.tfd, 0, &its, nil) == nil {
+				ms = 1
+			}
+		}
+		n, err := unix.EpollWait(r.epfd, events, ms)
 		if err != nil && !errors.Is(err, unix.EINTR) {
 			r.err = fmt.Errorf("epoll_wait: %w", err)
 			r.cfg.Logger.Error("reactor stopped", zap.Error(r.err))
@@ -261,10 +281,15 @@ func (r *Reactor) loop() {
 			return
 		}
 		t0 := time.Now()
+		woke := max(n, 0) // events other than the timer's
 		for i := 0; i < n; i++ {
 			ev := &events[i]
 			fd := int(ev.Fd)
 			switch {
+			case fd == r.tfd:
+				var b [8]byte
+				unix.Read(r.tfd, b[:])
+				woke--
 			case fd == r.evfd:
 				var b [8]byte
 				unix.Read(r.evfd, b[:])
@@ -298,12 +323,12 @@ func (r *Reactor) loop() {
 			nextTick = t0.Add(r.cfg.TickEvery)
 		}
 		r.eng.process()
-		r.eng.pacePresence(time.Now(), n == 0 && len(r.pool.results) == 0)
+		r.eng.pacePresence(time.Now(), woke == 0 && len(r.pool.results) == 0)
 		if !r.eng.hub.Ready().Empty() {
 			r.eng.process() // the sweep closed a connection for its backlog
 		}
 		r.eng.afterBurst()
-		if n > 0 {
+		if woke > 0 {
 			r.eng.obs.LoopLatency(time.Since(t0))
 		}
 	}
@@ -682,6 +707,7 @@ func (r *Reactor) shutdown(ctx context.Context) error {
 	r.mu.Unlock()
 	unix.Close(r.epfd)
 	unix.Close(r.evfd)
+	unix.Close(r.tfd)
 	unix.Close(r.stopfd)
 	return err
 }
