@@ -97,7 +97,7 @@ func (f *fanout) owe(c *conn) {
 func (f *fanout) end() uint64 { return f.base + uint64(len(f.ents)) }
 
 // pending reports whether some member may not have had every notice (the
-// reactor then polls instead of sleeping in epoll_wait).
+// reactor then wakes for it when due says).
 func (f *fanout) pending() bool { return f.clean < f.end() || len(f.owed) > 0 }
 
 // index is the place of the member with connection id, or -1.
