@@ -174,7 +174,7 @@ type stormRun struct {
 	online int     // users online when it began
 	took   time.Duration
 	lat    load.Latency
-	wire   load.Latency // from each guess's write to its arrival in the opponent's kernel
+	wire   load.Latency        // from each guess's write to its arrival in the opponent's kernel
 	loop   map[float64]float64 // the server's loop batches, cumulative by upper bound (s)
 }
 
