@@ -3,9 +3,12 @@
 // bench/load) and prints one markdown table with both transports side by
 // side and the goals of issue 4:
 //
-//	(a) server RSS per idle logged-in connection at 10k and 50k connections;
+//	(a) server RSS per idle logged-in connection at 10k and 50k connections
+//	    (BENCH_HEAP_PROFILE=FILE saves bomberd's heap profile after each
+//	    count, in FILE.TRANSPORT.COUNT);
 //	(b) relayed guesses per second and server CPU per relayed guess, 1k and 10k games;
-//	(c) p50/p99/p99.9 relay latency at half the saturation rate, alone,
+//	(c) p50/p99/p99.9 relay latency (from the client's clock and, kernel
+//	    to kernel, from the sockets' timestamps) at half the saturation rate, alone,
 //	    and during storms of 1,000 logins among 10,000 online users
 //	    (BENCH_STORM_ONLINE), first at the first fixed rate, then at half
 //	    the saturation rate; the storm's users are another process
