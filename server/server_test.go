@@ -166,11 +166,7 @@ func dialLogin(t *testing.T, addr, name string) net.Conn {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { nc.Close() })
-	for _, s := range []segment.Segment{segment.Name(segment.Info, name), segment.Name(segment.Passwd, "123")} {
-		if _, err := nc.Write(s.AppendTo(nil)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write(t, nc, segment.Name(segment.Info, name), segment.Name(segment.Passwd, "123"))
 	readUntil(t, nc, segment.SyncEnd)
 	return nc
 }
@@ -369,9 +365,7 @@ func TestUserListKeptWhileMembersLeave(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer albert.Close()
-	for _, s := range []segment.Segment{segment.Name(segment.Info, "Albert"), segment.Name(segment.Passwd, "123")} {
-		albert.Write(s.AppendTo(nil))
-	}
+	write(t, albert, segment.Name(segment.Info, "Albert"), segment.Name(segment.Passwd, "123"))
 	last := online[n-1] // hears of Albert's login, then of every leave
 	readSegs(t, last, func(s segment.Segment) bool { return s.Type == segment.NewOnline })
 	for _, nc := range online[:leaving] {
@@ -549,9 +543,7 @@ func TestUserListLargerThanOneFlush(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer nc.Close()
-			for _, s := range []segment.Segment{segment.Name(segment.Info, "Albert"), segment.Name(segment.Passwd, "123")} {
-				nc.Write(s.AppendTo(nil))
-			}
+			write(t, nc, segment.Name(segment.Info, "Albert"), segment.Name(segment.Passwd, "123"))
 			var names []string
 			for _, s := range readUntil(t, nc, segment.SyncEnd) {
 				if s.Type == segment.SyncBegin {
