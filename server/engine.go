@@ -296,6 +296,7 @@ func (e *engine) botAnswer(a statemachine.BotAnswer) {
 // they are answered code 4 without hashing.
 func (e *engine) answer(res result) {
 	now := e.now()
+	e.pool.answered(res.id)
 	e.inAnswer(now, res.id, res.a)
 	if (res.a == statemachine.WrongPassword || res.a == statemachine.NotFound) && e.hub.AddressLocked(now, res.src.String()) {
 		e.pool.dropSource(res.src, func(id uint64) { e.inAnswer(now, id, statemachine.Unavailable) })

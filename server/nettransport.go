@@ -59,6 +59,7 @@ func NewNetTransport(cfg Config) *NetTransport {
 		default:
 		}
 	})
+	t.pool.adm.wait = true // nothing would retry a hand-over: wait for the lock
 	t.eng = newEngine(cfg, t.pool)
 	return t
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"net/netip"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -46,12 +47,12 @@ func newJob(c statemachine.Check, src netip.Addr) *job {
 
 // queue is one kind of account check: its waiting jobs, oldest first, and
 // its own workers. Name look-ups and password checks have a queue each, so
-// a look-up (a cheap query) never waits behind password hashing.
+// a look-up (a cheap query) never waits behind password hashing. Guarded
+// by pool.qmu.
 type queue struct {
 	kind    statemachine.CheckKind
 	jobs    list.List                             // of *job
 	byConn  map[statemachine.ConnID]*list.Element // a session has one check at a time
-	waiting map[string]int                        // Verify: waiting jobs by address and by name
 	running map[string]bool                       // Verify: addresses and names with a check running
 	wakeup  *sync.Cond
 }
@@ -66,10 +67,7 @@ func (q *queue) next() *job {
 			if q.running[k[0]] || q.running[k[1]] {
 				continue
 			}
-			for _, key := range k {
-				q.running[key] = true
-				q.uncount(key)
-			}
+			q.running[k[0]], q.running[k[1]] = true, true
 		}
 		q.jobs.Remove(el)
 		delete(q.byConn, j.c.Conn)
@@ -78,10 +76,26 @@ func (q *queue) next() *job {
 	return nil
 }
 
-func (q *queue) uncount(key string) {
-	if q.waiting[key]--; q.waiting[key] <= 0 {
-		delete(q.waiting, key)
-	}
+// The engine's goroutine never waits for qmu while a worker holds it
+// (issue 20, item 4). The workers run at a lower priority; one preempted
+// while it holds the lock (scanning a queue of a thousand logins from one
+// address, say) would make the loop wait until the kernel ran that worker
+// again: on a busy CPU, milliseconds, during which no guess is relayed
+// (seen in an execution trace of a login storm: 34 such waits in 2 s, up
+// to 7.7 ms). So what the engine decides with (how many checks of a kind,
+// of an address, of a name are admitted and unanswered) is its own, kept
+// without a lock; a new check goes into outbox, and into the shared queue
+// when the lock is free (TryLock), at once in almost every case, else on
+// one of the next loop iterations (the reactor polls while outbox is not
+// empty). Only withdrawing a check that is waiting (its connection
+// closed, its address locked out: rare) waits for the lock.
+type admitted struct {
+	byKind [2]int                      // by CheckKind
+	byKey  map[string]int              // Verify: by job.keys
+	byID   map[uint64]*job             // until answered
+	byConn map[statemachine.ConnID]int // checks unanswered per connection
+	outbox []*job                      // admitted, not yet in the shared queues
+	wait   bool                        // take qmu with Lock (the net transport's engine goroutine is an ordinary one)
 }
 
 // pool runs account checks and game records off the engine's goroutine, on
@@ -102,6 +116,7 @@ type pool struct {
 
 	qmu    sync.Mutex // guards both queues
 	queues [2]*queue  // by CheckKind
+	adm    admitted   // the engine goroutine's own
 
 	mu      sync.Mutex
 	records []timedRecord
@@ -123,12 +138,13 @@ func newPool(cfg Config, wake func()) *pool {
 		recDone: make(chan struct{}),
 		ctx:     ctx,
 		stop:    stop,
+		adm:     admitted{byKey: map[string]int{}, byID: map[uint64]*job{}, byConn: map[statemachine.ConnID]int{}},
 	}
 	if p.obs == nil {
 		p.obs = nopObserver{}
 	}
 	for _, kind := range []statemachine.CheckKind{statemachine.Lookup, statemachine.Verify} {
-		q := &queue{kind: kind, byConn: make(map[statemachine.ConnID]*list.Element), waiting: make(map[string]int), running: make(map[string]bool), wakeup: sync.NewCond(&p.qmu)}
+		q := &queue{kind: kind, byConn: make(map[statemachine.ConnID]*list.Element), running: make(map[string]bool), wakeup: sync.NewCond(&p.qmu)}
 		p.queues[kind] = q
 		for range cfg.Workers {
 			p.wg.Add(1)
@@ -139,58 +155,123 @@ func newPool(cfg Config, wake func()) *pool {
 	return p
 }
 
-// check queues c from source address src; false when it cannot wait (the
-// caller answers Unavailable itself). Called on the engine goroutine.
+// check admits c from source address src and queues it; false when it
+// cannot wait (the caller answers Unavailable itself). Admitted and
+// unanswered, at most QueueLen+Workers checks of a kind, QueueLen/2+1 of
+// an address and verifyPerName+1 of a name (the waiting share of each,
+// and the one running). Called on the engine goroutine.
 func (p *pool) check(c statemachine.Check, src netip.Addr) bool {
 	if int(c.Kind) >= len(p.queues) {
 		return false
 	}
-	q := p.queues[c.Kind]
-	j := newJob(c, src)
-	p.qmu.Lock()
-	defer p.qmu.Unlock()
-	if q.jobs.Len() >= p.cfg.QueueLen {
+	a := &p.adm
+	if a.byKind[c.Kind] >= p.cfg.QueueLen+p.cfg.Workers {
 		return false
 	}
-	if q.kind == statemachine.Verify {
+	j := newJob(c, src)
+	if c.Kind == statemachine.Verify {
 		k := j.keys
-		if q.waiting[k[0]] >= max(p.cfg.QueueLen/2, 1) || q.waiting[k[1]] >= verifyPerName {
+		if a.byKey[k[0]] >= max(p.cfg.QueueLen/2, 1)+1 || a.byKey[k[1]] >= verifyPerName+1 {
 			return false
 		}
-		q.waiting[k[0]]++
-		q.waiting[k[1]]++
+		a.byKey[k[0]]++
+		a.byKey[k[1]]++
 	}
-	q.byConn[c.Conn] = q.jobs.PushBack(j)
-	q.wakeup.Signal()
+	a.byKind[c.Kind]++
+	a.byID[c.ID] = j
+	a.byConn[c.Conn]++
+	a.outbox = append(a.outbox, j)
+	p.handOver()
 	return true
+}
+
+// handOver moves the admitted checks into the shared queues if qmu is free
+// (or always, when the engine goroutine may wait for it); false if some
+// are left for a later try. Called on the engine goroutine.
+func (p *pool) handOver() bool {
+	a := &p.adm
+	if len(a.outbox) == 0 {
+		return true
+	}
+	if a.wait {
+		p.qmu.Lock()
+	} else if !p.qmu.TryLock() {
+		return false
+	}
+	for _, j := range a.outbox {
+		q := p.queues[j.c.Kind]
+		q.byConn[j.c.Conn] = q.jobs.PushBack(j)
+		q.wakeup.Signal()
+	}
+	p.qmu.Unlock()
+	clear(a.outbox)
+	a.outbox = a.outbox[:0]
+	return true
+}
+
+// owes reports whether admitted checks wait for handOver.
+func (p *pool) owes() bool { return len(p.adm.outbox) > 0 }
+
+// answered forgets check id, admitted earlier, now answered. Called on the
+// engine goroutine.
+func (p *pool) answered(id uint64) {
+	a := &p.adm
+	j := a.byID[id]
+	if j == nil {
+		return
+	}
+	delete(a.byID, id)
+	a.byKind[j.c.Kind]--
+	if n := a.byConn[j.c.Conn] - 1; n > 0 {
+		a.byConn[j.c.Conn] = n
+	} else {
+		delete(a.byConn, j.c.Conn)
+	}
+	if j.c.Kind == statemachine.Verify {
+		for _, key := range j.keys {
+			if n := a.byKey[key] - 1; n > 0 {
+				a.byKey[key] = n
+			} else {
+				delete(a.byKey, key)
+			}
+		}
+	}
 }
 
 // cancel takes the checks of connection conn that are still waiting out
 // of the queues (its session has closed: nobody needs the answer, and a
 // password nobody waits for is not worth hashing) and reports each one's
 // id to answer, so the hub forgets it. Checks already running finish and
-// are answered as usual. Called on the engine goroutine.
+// are answered as usual. Called on the engine goroutine; a connection
+// with no check unanswered (nearly every one) costs no lock.
 func (p *pool) cancel(conn statemachine.ConnID, answer func(id uint64)) {
-	var ids [2]uint64
-	n := 0
+	if p.adm.byConn[conn] == 0 {
+		return
+	}
+	var ids []uint64
+	a := &p.adm
+	a.outbox = slices.DeleteFunc(a.outbox, func(j *job) bool {
+		if j.c.Conn == conn {
+			ids = append(ids, j.c.ID)
+			return true
+		}
+		return false
+	})
 	p.qmu.Lock()
 	for _, q := range p.queues {
-		el := q.byConn[conn]
-		if el == nil {
-			continue
+		if el := q.byConn[conn]; el != nil {
+			delete(q.byConn, conn)
+			ids = append(ids, q.jobs.Remove(el).(*job).c.ID)
 		}
-		delete(q.byConn, conn)
-		j := q.jobs.Remove(el).(*job)
-		if q.kind == statemachine.Verify {
-			for _, key := range j.keys {
-				q.uncount(key)
-			}
-		}
-		ids[n] = j.c.ID
-		n++
 	}
 	p.qmu.Unlock()
-	for _, id := range ids[:n] {
+	p.forget(ids, answer)
+}
+
+// forget answers the withdrawn checks ids.
+func (p *pool) forget(ids []uint64, answer func(id uint64)) {
+	for _, id := range ids {
+		p.answered(id)
 		answer(id)
 	}
 }
@@ -200,25 +281,28 @@ func (p *pool) cancel(conn statemachine.ConnID, answer func(id uint64)) {
 // are not worth hashing) and reports each one's id to answer. Called on the
 // engine goroutine.
 func (p *pool) dropSource(src netip.Addr, answer func(id uint64)) {
-	q := p.queues[statemachine.Verify]
 	var ids []uint64
+	a := &p.adm
+	a.outbox = slices.DeleteFunc(a.outbox, func(j *job) bool {
+		if j.c.Kind == statemachine.Verify && j.src == src {
+			ids = append(ids, j.c.ID)
+			return true
+		}
+		return false
+	})
+	q := p.queues[statemachine.Verify]
 	p.qmu.Lock()
 	for el := q.jobs.Front(); el != nil; {
 		next := el.Next()
 		if j := el.Value.(*job); j.src == src {
 			q.jobs.Remove(el)
 			delete(q.byConn, j.c.Conn)
-			for _, key := range j.keys {
-				q.uncount(key)
-			}
 			ids = append(ids, j.c.ID)
 		}
 		el = next
 	}
 	p.qmu.Unlock()
-	for _, id := range ids {
-		answer(id)
-	}
+	p.forget(ids, answer)
 }
 
 func (p *pool) worker(q *queue) {
@@ -231,6 +315,7 @@ func (p *pool) worker(q *queue) {
 	runtime.LockOSThread()
 	lowerPriority()
 	leaveLoopCPU()
+	nameThread("bomberd-account")
 	for {
 		p.qmu.Lock()
 		var j *job

@@ -2,7 +2,11 @@
 
 package server
 
-import "golang.org/x/sys/unix"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
 
 // workerNice is the nice value of account workers' threads: the kernel
 // then runs the engine's loop (nice 0) first whenever both want the same
@@ -33,4 +37,11 @@ func leaveLoopCPU() {
 		}
 	}
 	unix.SchedSetaffinity(0, &set) // a failure leaves the thread where it may run
+}
+
+// nameThread names the calling thread (15 bytes at most are kept), so that
+// top -H, ps -L and perf show which of the daemon's threads is which.
+func nameThread(name string) {
+	b := append([]byte(name), 0)
+	unix.Prctl(unix.PR_SET_NAME, uintptr(unsafe.Pointer(&b[0])), 0, 0, 0) // a failure leaves the process's name
 }

@@ -7,3 +7,6 @@ func lowerPriority() {}
 
 // leaveLoopCPU does nothing where threads have no CPU affinity of their own.
 func leaveLoopCPU() {}
+
+// nameThread does nothing where threads have no name of their own.
+func nameThread(string) {}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"runtime"
 	"sync"
 	"time"
 	"unsafe"
@@ -252,6 +253,8 @@ func (r *Reactor) errOrClosed() error {
 
 func (r *Reactor) loop() {
 	defer close(r.done)
+	runtime.LockOSThread() // a thread of its own, named for the operator's tools (top -H, perf)
+	nameThread("bomberd-loop")
 	events := make([]unix.EpollEvent, 256)
 	nextTick := time.Now()
 	for !r.stopped {
@@ -260,7 +263,7 @@ func (r *Reactor) loop() {
 		if r.eng.fan.pending() {
 			presence = r.eng.fan.due(now)
 		}
-		wait := loopWait(nextTick.Sub(now), len(r.pool.results) > 0 || r.backlog, presence)
+		wait := loopWait(nextTick.Sub(now), len(r.pool.results) > 0 || r.backlog || r.pool.owes(), presence)
 		ms := int(wait / time.Millisecond)
 		if wait > 0 && ms == 0 {
 			// under a millisecond (a rest between presence slices), which
@@ -312,6 +315,7 @@ func (r *Reactor) loop() {
 		// the game traffic just read goes out before this iteration's
 		// logins are acted on (see engine_output.go)
 		r.eng.process()
+		r.pool.handOver() // checks a worker's lock kept back last time
 		r.register()
 		r.drainResults()
 		r.drainAdmin()
