@@ -4,8 +4,11 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/netip"
+	"os"
 	"runtime"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -22,6 +25,7 @@ func TestAccountWorkersYieldToTheLoop(t *testing.T) {
 	type seen struct {
 		prio int
 		cpus unix.CPUSet
+		name string
 	}
 	got := make(chan seen, 1)
 	cfg := Config{Check: func(context.Context, statemachine.Check) statemachine.Answer {
@@ -33,6 +37,11 @@ func TestAccountWorkersYieldToTheLoop(t *testing.T) {
 		if err := unix.SchedGetaffinity(0, &s.cpus); err != nil {
 			t.Error(err)
 		}
+		comm, err := os.ReadFile(fmt.Sprintf("/proc/self/task/%d/comm", unix.Gettid()))
+		if err != nil {
+			t.Error(err)
+		}
+		s.name = strings.TrimSpace(string(comm))
 		got <- s
 		return statemachine.Found
 	}}
@@ -53,6 +62,9 @@ func TestAccountWorkersYieldToTheLoop(t *testing.T) {
 		t.Fatal("check refused")
 	}
 	w := <-got
+	if w.name != "bomberd-account" {
+		t.Errorf("the account worker's thread is named %q: an operator's top -H cannot tell it from the loop", w.name)
+	}
 	// the raw getpriority(2) value is 20 - nice: lower is less favoured
 	if w.prio >= loop {
 		t.Fatalf("the account worker's thread has priority %d, the loop's %d: hashing competes with the loop as an equal", w.prio, loop)
