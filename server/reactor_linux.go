@@ -257,7 +257,6 @@ func (r *Reactor) loop() {
 	nameThread("bomberd-loop")
 	events := make([]unix.EpollEvent, 256)
 	nextTick := time.Now()
-	raw := runtime.GOMAXPROCS(0) >= 2 // see waitEvents
 	for !r.stopped {
 		now := time.Now()
 		presence := time.Duration(-1)
@@ -275,7 +274,7 @@ func (r *Reactor) loop() {
 				ms = 1
 			}
 		}
-		n, err := waitEvents(r.epfd, events, ms, raw)
+		n, err := unix.EpollWait(r.epfd, events, ms)
 		if err != nil && !errors.Is(err, unix.EINTR) {
 			r.err = fmt.Errorf("epoll_wait: %w", err)
 			r.cfg.Logger.Error("reactor stopped", zap.Error(r.err))
@@ -740,27 +739,6 @@ func rawWrite(fd int, p []byte) (int, error) {
 		return 0, nil
 	}
 	n, _, e := unix.RawSyscall(unix.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-	if e != 0 {
-		return -1, e
-	}
-	return int(n), nil
-}
-
-// waitEvents is the loop's epoll_wait(2). With raw (a P to spare for the
-// rest of the process) it is made as a raw system call, and the loop keeps
-// its P while it waits. A goroutine in an ordinary system call lends its P
-// out, and the runtime gives it to other work when the call takes long.
-// During a collection every other P runs a mark worker, so the loop, back
-// from epoll_wait with a guess to relay, found no P free: 134 times in 2 s
-// of a login storm, for up to 3.2 ms (docs/performance.md). The runtime
-// can still stop the loop whenever it must (a collection's stop-the-world,
-// a preemption): its signal ends the wait with EINTR, and the loop goes
-// round.
-func waitEvents(epfd int, events []unix.EpollEvent, msec int, raw bool) (int, error) {
-	if !raw {
-		return unix.EpollWait(epfd, events, msec)
-	}
-	n, _, e := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), uintptr(msec), 0, 0)
 	if e != 0 {
 		return -1, e
 	}
