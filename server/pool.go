@@ -186,17 +186,17 @@ func (p *pool) check(c statemachine.Check, src netip.Addr) bool {
 }
 
 // handOver moves the admitted checks into the shared queues if qmu is free
-// (or always, when the engine goroutine may wait for it); false if some
-// are left for a later try. Called on the engine goroutine.
-func (p *pool) handOver() bool {
+// (or always, when the engine goroutine may wait for it); owes reports
+// what is left for a later try. Called on the engine goroutine.
+func (p *pool) handOver() {
 	a := &p.adm
 	if len(a.outbox) == 0 {
-		return true
+		return
 	}
 	if a.wait {
 		p.qmu.Lock()
 	} else if !p.qmu.TryLock() {
-		return false
+		return
 	}
 	for _, j := range a.outbox {
 		q := p.queues[j.c.Kind]
@@ -206,7 +206,6 @@ func (p *pool) handOver() bool {
 	p.qmu.Unlock()
 	clear(a.outbox)
 	a.outbox = a.outbox[:0]
-	return true
 }
 
 // owes reports whether admitted checks wait for handOver.
@@ -248,15 +247,7 @@ func (p *pool) cancel(conn statemachine.ConnID, answer func(id uint64)) {
 	if p.adm.byConn[conn] == 0 {
 		return
 	}
-	var ids []uint64
-	a := &p.adm
-	a.outbox = slices.DeleteFunc(a.outbox, func(j *job) bool {
-		if j.c.Conn == conn {
-			ids = append(ids, j.c.ID)
-			return true
-		}
-		return false
-	})
+	ids := p.unsent(func(j *job) bool { return j.c.Conn == conn })
 	p.qmu.Lock()
 	for _, q := range p.queues {
 		if el := q.byConn[conn]; el != nil {
@@ -266,6 +257,20 @@ func (p *pool) cancel(conn statemachine.ConnID, answer func(id uint64)) {
 	}
 	p.qmu.Unlock()
 	p.forget(ids, answer)
+}
+
+// unsent takes the checks that match out of the outbox and returns their
+// ids.
+func (p *pool) unsent(match func(*job) bool) []uint64 {
+	var ids []uint64
+	p.adm.outbox = slices.DeleteFunc(p.adm.outbox, func(j *job) bool {
+		if match(j) {
+			ids = append(ids, j.c.ID)
+			return true
+		}
+		return false
+	})
+	return ids
 }
 
 // forget answers the withdrawn checks ids.
@@ -281,15 +286,7 @@ func (p *pool) forget(ids []uint64, answer func(id uint64)) {
 // are not worth hashing) and reports each one's id to answer. Called on the
 // engine goroutine.
 func (p *pool) dropSource(src netip.Addr, answer func(id uint64)) {
-	var ids []uint64
-	a := &p.adm
-	a.outbox = slices.DeleteFunc(a.outbox, func(j *job) bool {
-		if j.c.Kind == statemachine.Verify && j.src == src {
-			ids = append(ids, j.c.ID)
-			return true
-		}
-		return false
-	})
+	ids := p.unsent(func(j *job) bool { return j.c.Kind == statemachine.Verify && j.src == src })
 	q := p.queues[statemachine.Verify]
 	p.qmu.Lock()
 	for el := q.jobs.Front(); el != nil; {

@@ -50,7 +50,7 @@ func TestCheckNeverWaitsForTheWorkersLock(t *testing.T) {
 		t.Fatal("the admitted checks are not waiting for the lock")
 	}
 	p.qmu.Unlock()
-	if !p.handOver() || p.owes() {
+	if p.handOver(); p.owes() {
 		t.Fatal("the checks were not handed over with the lock free")
 	}
 	for range n {
