@@ -166,9 +166,39 @@ func seedArg(s record.Seed) any {
 	return hex.EncodeToString(s[:])
 }
 
-// moveBatch is how many moves one INSERT writes: 5 placeholders a row stay
-// far below both databases' limits.
-const moveBatch = 500
+const (
+	insertGameSQL = `INSERT INTO game_records (game, options, seed, status, winners, scores, reason, detail, leaver, moves, started_at, ended_at)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	insertSeatsSQL = "INSERT INTO game_seats (game_id, seat, name, bot) VALUES "
+	insertMovesSQL = "INSERT INTO game_moves (game_id, ply, seat, notation, at) VALUES "
+)
+
+// moveChunkRows are the sizes of the INSERTs that write a game's moves,
+// largest first: a game's moves go in as few of them as fit exactly, so
+// that a handful of prepared statements serves every length (5
+// placeholders a row stay far below both databases' limits).
+var moveChunkRows = [...]int{256, 64, 16, 4, 1}
+
+// moveChunks says how many INSERTs of each of moveChunkRows write n moves.
+func moveChunks(n int) (k [len(moveChunkRows)]int) {
+	for i, rows := range moveChunkRows {
+		k[i], n = n/rows, n%rows
+	}
+	return k
+}
+
+// insertRowsSQL is head followed by rows copies of row.
+func insertRowsSQL(head, row string, rows int) string {
+	var q strings.Builder
+	q.WriteString(head)
+	for i := range rows {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString(row)
+	}
+	return q.String()
+}
 
 func (s *sqlStore) RecordGame(ctx context.Context, g record.Game) (uint64, error) {
 	opts, err := checkGame(g)
@@ -177,14 +207,32 @@ func (s *sqlStore) RecordGame(ctx context.Context, g record.Game) (uint64, error
 	}
 	ctx, cancel := s.op(ctx)
 	defer cancel()
+	// every statement is prepared (once per store) before the transaction
+	// takes the embedded store's only connection
+	insGame, err := s.prepared(ctx, insertGameSQL)
+	if err != nil {
+		return 0, unavailable("record game", err)
+	}
+	insSeats, err := s.prepared(ctx, insertRowsSQL(insertSeatsSQL, "(?, ?, ?, ?)", len(g.Seats)))
+	if err != nil {
+		return 0, unavailable("record game seats", err)
+	}
+	chunks := moveChunks(len(g.Moves))
+	var insMoves [len(moveChunkRows)]*sql.Stmt
+	for i, rows := range moveChunkRows {
+		if chunks[i] == 0 {
+			continue
+		}
+		if insMoves[i], err = s.prepared(ctx, insertRowsSQL(insertMovesSQL, "(?, ?, ?, ?, ?)", rows)); err != nil {
+			return 0, unavailable("record game moves", err)
+		}
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, unavailable("record game", err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx,
-		`INSERT INTO game_records (game, options, seed, status, winners, scores, reason, detail, leaver, moves, started_at, ended_at)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	res, err := tx.StmtContext(ctx, insGame).ExecContext(ctx,
 		g.Game, opts, seedArg(g.Seed), int(g.Outcome.Status), joinInts(g.Outcome.Winners), joinInts(g.Scores),
 		g.Reason, g.Outcome.Reason, int(g.Leaver), len(g.Moves),
 		s.d.timeArg(time.Unix(0, g.Start)), s.d.timeArg(time.Unix(0, g.End)))
@@ -199,36 +247,28 @@ func (s *sqlStore) RecordGame(ctx context.Context, g record.Game) (uint64, error
 	if err != nil {
 		return 0, unavailable("record game", err)
 	}
-	var q strings.Builder
-	var args []any
-	q.WriteString("INSERT INTO game_seats (game_id, seat, name, bot) VALUES ")
+	args := make([]any, 0, 5*moveChunkRows[0])
 	for i, st := range g.Seats {
-		if i > 0 {
-			q.WriteString(", ")
-		}
-		q.WriteString("(?, ?, ?, ?)")
 		bot := 0
 		if st.Bot {
 			bot = 1
 		}
 		args = append(args, id, i, st.Name, bot)
 	}
-	if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+	if _, err := tx.StmtContext(ctx, insSeats).ExecContext(ctx, args...); err != nil {
 		return 0, unavailable("record game seats", err)
 	}
-	for from := 0; from < len(g.Moves); from += moveBatch {
-		q.Reset()
-		args = args[:0]
-		q.WriteString("INSERT INTO game_moves (game_id, ply, seat, notation, at) VALUES ")
-		for i, m := range g.Moves[from:min(from+moveBatch, len(g.Moves))] {
-			if i > 0 {
-				q.WriteString(", ")
+	from := 0
+	for i, rows := range moveChunkRows {
+		for range chunks[i] {
+			args = args[:0]
+			for j, m := range g.Moves[from : from+rows] {
+				args = append(args, id, from+j+1, int(m.Seat), m.Text, m.At)
 			}
-			q.WriteString("(?, ?, ?, ?, ?)")
-			args = append(args, id, from+i+1, int(m.Seat), m.Text, m.At)
-		}
-		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
-			return 0, unavailable("record game moves", err)
+			if _, err := tx.StmtContext(ctx, insMoves[i]).ExecContext(ctx, args...); err != nil {
+				return 0, unavailable("record game moves", err)
+			}
+			from += rows
 		}
 	}
 	if err := tx.Commit(); err != nil {

@@ -211,6 +211,52 @@ func testLongestGame(t *testing.T, open opener) {
 	sameGames(t, "longest game", []record.Game{got}, []record.Game{stored(g, id, false)})
 }
 
+// testGamesOfEveryLength: a game's moves are written in INSERTs of a few
+// fixed sizes (moveChunkRows); games whose lengths fall on and around
+// every size, recorded at once from several goroutines (each statement is
+// prepared once, on whichever connection comes first), come back move
+// for move.
+func testGamesOfEveryLength(t *testing.T, open opener) {
+	s := open(t, cheapHasher())
+	ctx := t.Context()
+	var lengths []int
+	for _, rows := range moveChunkRows {
+		lengths = append(lengths, rows-1, rows, rows+1, 2*rows+3)
+	}
+	lengths = append(lengths, 0, 341, 1000)
+	games := make([]record.Game, len(lengths))
+	for i, n := range lengths {
+		g := sampleGames(time.Now())[0]
+		g.Seed = seed(byte(100 + i))
+		g.Moves = nil
+		for p := range n {
+			g.Moves = append(g.Moves, record.Move{Seat: rules.Player(p % 2), Text: fmt.Sprintf("%d:%d", i, p), At: g.Start + int64(p)})
+		}
+		games[i] = g
+	}
+	ids := make([]uint64, len(games))
+	errs := make(chan error, len(games))
+	for i, g := range games {
+		go func() {
+			var err error
+			ids[i], err = s.RecordGame(ctx, g)
+			errs <- err
+		}()
+	}
+	for range games {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, g := range games {
+		got, err := s.Game(ctx, ids[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameGames(t, fmt.Sprintf("a game of %d moves", len(g.Moves)), []record.Game{got}, []record.Game{stored(g, ids[i], false)})
+	}
+}
+
 func testBadGames(t *testing.T, open opener) {
 	s := open(t, cheapHasher())
 	ctx := t.Context()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -16,6 +17,37 @@ type sqlStore struct {
 	h         *Hasher
 	d         dialect
 	opTimeout time.Duration
+	stmts     stmtCache
+}
+
+// stmtCache holds the statements a store prepares once and keeps: those
+// RecordGame runs for every finished game, whose SQL (a row of
+// placeholders per move) the embedded store otherwise parsed on every call
+// (a quarter of a record's cost; BenchmarkRecordGame).
+type stmtCache struct {
+	mu sync.Mutex
+	m  map[string]*sql.Stmt
+}
+
+// prepared is query prepared on s's database, once. Call it outside a
+// transaction: SQLite's store has a single connection, which an open
+// transaction holds.
+func (s *sqlStore) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+	c := &s.stmts
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st, ok := c.m[query]; ok {
+		return st, nil
+	}
+	st, err := s.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if c.m == nil {
+		c.m = make(map[string]*sql.Stmt)
+	}
+	c.m[query] = st
+	return st, nil
 }
 
 // dialect holds what differs between MySQL and SQLite at run time.
@@ -276,7 +308,15 @@ func (s *sqlStore) Ping(ctx context.Context) error {
 	return nil
 }
 
-func (s *sqlStore) Close() error { return s.db.Close() }
+func (s *sqlStore) Close() error {
+	s.stmts.mu.Lock()
+	for q, st := range s.stmts.m {
+		st.Close()
+		delete(s.stmts.m, q)
+	}
+	s.stmts.mu.Unlock()
+	return s.db.Close()
+}
 
 // dbTime scans either dialect's stored time: MySQL DATETIME (time.Time with
 // parseTime) or SQLite Unix microseconds.

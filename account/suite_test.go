@@ -33,6 +33,7 @@ func runStoreSuite(t *testing.T, open opener) {
 		{"GameFilters", testGameFilters},
 		{"GameStoredOnceOnRetry", testGameStoredOnce},
 		{"LongestGame", testLongestGame},
+		{"GamesOfEveryLength", testGamesOfEveryLength},
 		{"BadGamesRejected", testBadGames},
 		{"ConcurrentLoginsBoundedHashing", testConcurrentLogins},
 		{"OutdatedParamsUpgradedAtLogin", testOutdatedParamsUpgraded},
