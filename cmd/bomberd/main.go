@@ -122,7 +122,19 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		return err
 	}
 	exposed := publicAddrs(listeners, cfg.TLS.Listen, cfg.Web.Listen)
-	store, h, err := openStore(ctx, cfg, log, exposed)
+	slots := cfg.Hashing.MaxConcurrent
+	if cfg.Transport != "net" {
+		var procs int
+		procs, slots = loopShares(runtime.GOMAXPROCS(0), cfg.Hashing.MaxConcurrent)
+		if procs != runtime.GOMAXPROCS(0) {
+			runtime.GOMAXPROCS(procs) // only then: it stops the runtime following the CPU limit
+		}
+		if slots < cfg.Hashing.MaxConcurrent {
+			log.Info("hashing fewer passwords at once than hashing.max_concurrent: the engine loop keeps a P of its own",
+				zap.Int("max_concurrent", cfg.Hashing.MaxConcurrent), zap.Int("at_once", slots), zap.Int("gomaxprocs", procs))
+		}
+	}
+	store, h, err := openStore(ctx, cfg, log, exposed, slots)
 	if err != nil {
 		closeAll(listeners)
 		return err
@@ -171,16 +183,6 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 	if cfg.Transport == "net" {
 		d.tr = server.NewNetTransport(scfg)
 	} else {
-		// The reactor's loop must never wait for a P behind the account
-		// workers' password hashing (argon2id runs for milliseconds without
-		// yielding, and with one P the loop would wait for the scheduler to
-		// preempt it): one P for the loop, one for each hash that may run at
-		// once, one for look-ups and the collector. The workers' threads run
-		// at a lower priority (server.lowerPriority), so on a machine
-		// without a free core the kernel still runs the loop first.
-		if n := cfg.Hashing.MaxConcurrent + 2; runtime.GOMAXPROCS(0) < n {
-			runtime.GOMAXPROCS(n)
-		}
 		r, err := server.NewReactor(scfg)
 		if err != nil {
 			closeAll(listeners)
@@ -438,14 +440,36 @@ func wallTimes(r record.Game, start time.Time) record.Game {
 	return r
 }
 
+// loopShares is the reactor daemon's GOMAXPROCS and how many passwords it
+// hashes at once, given the Ps the runtime chose (the CPUs the process may
+// use) and hashing.max_concurrent. The loop must never wait for a P behind
+// password hashing (argon2id runs for milliseconds without yielding; the
+// scheduler preempts it after 10 ms): at most procs-1 hashes run at once,
+// so one P is always free for the loop, and procs is at least 2. Beyond
+// that it adds no Ps: a P more than the CPUs buys no hashing (the account
+// workers never run on the loop's CPU while there is another, and on one
+// CPU two hashes take as long as one after the other), only more of the
+// runtime's threads competing with the loop for its CPU at its priority.
+// With 4 Ps on one CPU (the rule before: max_concurrent+2) the collector
+// runs a dedicated mark worker at the loop's priority whenever it marks;
+// with 2 Ps, in a storm of 1,000 logins among 10,000 users, the loop's
+// iterations over 1 ms fell from a median of 49 to 16 (six interleaved
+// pairs, docs/performance.md). Two hashes on 2 Ps measured as well, but
+// would leave the loop without a P behind two long hashes (the bench's
+// are cheap; the workers' threads may not even run on the loop's CPU).
+func loopShares(cpus, maxConcurrent int) (procs, hashSlots int) {
+	procs = max(cpus, 2)
+	return procs, max(min(maxConcurrent, procs-1), 1)
+}
+
 // openStore opens the configured store, applying its schema; a fresh, empty
 // SQLite store gets the demo accounts when configured (never MySQL), and
 // only while every game listener is on loopback (exposed lists the others).
-func openStore(ctx context.Context, cfg *config.Config, log *zap.Logger, exposed []string) (account.Store, *account.Hasher, error) {
+func openStore(ctx context.Context, cfg *config.Config, log *zap.Logger, exposed []string, hashSlots int) (account.Store, *account.Hasher, error) {
 	h := account.NewHasher(account.Params{
 		Memory: cfg.Hashing.MemoryKiB, Time: cfg.Hashing.Iterations, Threads: cfg.Hashing.Parallelism,
 		SaltLen: account.OWASPParams().SaltLen, KeyLen: account.OWASPParams().KeyLen,
-	}, cfg.Hashing.MaxConcurrent)
+	}, hashSlots)
 	if cfg.Store.Driver == "mysql" {
 		s, err := account.OpenMySQL(ctx, cfg.Store.MySQLDSN, h)
 		if err != nil {
