@@ -179,6 +179,15 @@ const (
 // placeholders a row stay far below both databases' limits).
 var moveChunkRows = [...]int{256, 64, 16, 4, 1}
 
+// moveChunkSQL is the INSERT of each of moveChunkRows, built once: a record
+// looks its statements up by their text.
+var moveChunkSQL = func() (q [len(moveChunkRows)]string) {
+	for i, rows := range moveChunkRows {
+		q[i] = insertRowsSQL(insertMovesSQL, "(?, ?, ?, ?, ?)", rows)
+	}
+	return q
+}()
+
 // moveChunks says how many INSERTs of each of moveChunkRows write n moves.
 func moveChunks(n int) (k [len(moveChunkRows)]int) {
 	for i, rows := range moveChunkRows {
@@ -219,11 +228,11 @@ func (s *sqlStore) RecordGame(ctx context.Context, g record.Game) (uint64, error
 	}
 	chunks := moveChunks(len(g.Moves))
 	var insMoves [len(moveChunkRows)]*sql.Stmt
-	for i, rows := range moveChunkRows {
+	for i, q := range moveChunkSQL {
 		if chunks[i] == 0 {
 			continue
 		}
-		if insMoves[i], err = s.prepared(ctx, insertRowsSQL(insertMovesSQL, "(?, ?, ?, ?, ?)", rows)); err != nil {
+		if insMoves[i], err = s.prepared(ctx, q); err != nil {
 			return 0, unavailable("record game moves", err)
 		}
 	}

@@ -310,10 +310,10 @@ func (s *sqlStore) Ping(ctx context.Context) error {
 
 func (s *sqlStore) Close() error {
 	s.stmts.mu.Lock()
-	for q, st := range s.stmts.m {
+	for _, st := range s.stmts.m {
 		st.Close()
-		delete(s.stmts.m, q)
 	}
+	clear(s.stmts.m)
 	s.stmts.mu.Unlock()
 	return s.db.Close()
 }
