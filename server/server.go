@@ -135,6 +135,16 @@ type Config struct {
 	// OnLoop is called on the engine goroutine at every tick (the systemd
 	// watchdog is pinged from here, proving the loop is alive).
 	OnLoop func()
+	// KeepP has the reactor's loop keep its P (the runtime's right to run
+	// Go code) while it waits for events, as long as traffic flows (an
+	// event within the last keepPFor). Otherwise the runtime may hand the
+	// P to other work during a wait of a few hundred microseconds (an
+	// account worker the loop woke, the collector's mark worker), and the
+	// loop, woken by a guess, waits for that work to yield it back. For a
+	// process with one reactor and GOMAXPROCS of at least 2 (bomberd);
+	// ignored with fewer Ps and by the net transport. Several reactors in
+	// one process (a cluster's tests) would each hold a P: leave it off.
+	KeepP bool
 }
 
 func (c *Config) defaults() {

@@ -58,8 +58,24 @@ type transportKind string
 
 const (
 	reactor transportKind = "reactor"
-	netpkg  transportKind = "net"
+	// reactorKeepP is the reactor as bomberd runs it: its loop keeps its P
+	// while traffic flows (Config.KeepP), the test's goroutines sharing
+	// what Ps are left
+	reactorKeepP transportKind = "reactor-keepp"
+	netpkg       transportKind = "net"
 )
+
+// open makes a transport of this kind.
+func (k transportKind) open(cfg server.Config) (server.Transport, error) {
+	switch k {
+	case reactor:
+		return server.NewReactor(cfg)
+	case reactorKeepP:
+		cfg.KeepP = true
+		return server.NewReactor(cfg)
+	}
+	return server.NewNetTransport(cfg), nil
+}
 
 type fixture struct {
 	addr  string
@@ -81,15 +97,9 @@ func startWith(t *testing.T, kind transportKind, hub statemachine.Config, accoun
 	if tweak != nil {
 		tweak(&cfg)
 	}
-	var tr server.Transport
-	if kind == reactor {
-		r, err := server.NewReactor(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr = r
-	} else {
-		tr = server.NewNetTransport(cfg)
+	tr, err := kind.open(cfg)
+	if err != nil {
+		t.Fatal(err)
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -109,7 +119,7 @@ func startWith(t *testing.T, kind transportKind, hub statemachine.Config, accoun
 	return f
 }
 
-var kinds = []transportKind{reactor, netpkg}
+var kinds = []transportKind{reactor, reactorKeepP, netpkg}
 
 // TestGoldenOverSockets plays every golden transcript (the test checklist
 // of seed 003 and the bad-input cases) against both transports over real

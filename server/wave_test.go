@@ -72,13 +72,9 @@ func TestLoginWave(t *testing.T) {
 		t.Run(string(kind), func(t *testing.T) {
 			store := &demoStore{accounts: accounts}
 			cfg := server.Config{Hub: statemachine.Config{}, Check: store.check, Record: store.record, MaxConns: n + 10, MaxOutput: 1 << 20}
-			var tr server.Transport = server.NewNetTransport(cfg)
-			if kind == reactor {
-				r, err := server.NewReactor(cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				tr = r
+			tr, err := kind.open(cfg)
+			if err != nil {
+				t.Fatal(err)
 			}
 			l := listenBacklog(t, backlog)
 			addr := l.Addr().String()

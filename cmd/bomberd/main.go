@@ -183,6 +183,8 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 	if cfg.Transport == "net" {
 		d.tr = server.NewNetTransport(scfg)
 	} else {
+		// the daemon's one reactor, with GOMAXPROCS at least 2 (loopShares)
+		scfg.KeepP = true
 		r, err := server.NewReactor(scfg)
 		if err != nil {
 			closeAll(listeners)
@@ -454,10 +456,10 @@ func wallTimes(r record.Game, start time.Time) record.Game {
 // runs a dedicated mark worker at the loop's priority whenever it marks;
 // with 2 Ps, in a storm of 1,000 logins among 10,000 users, the loop's
 // iterations over 1 ms fell from a median of 49 to 16 (six interleaved
-// pairs, docs/performance.md). Two hashes on 2 Ps measured as well with
-// the bench's cheap hashes, but two long ones would leave the loop without
-// a P, on two CPUs while its own CPU sat idle (the workers' threads never
-// run there). An environment GOMAXPROCS of 2 or more is kept as it is.
+// pairs, docs/performance.md). Two long hashes at once would leave the
+// loop without a P, on two CPUs while its own CPU sat idle (the workers'
+// threads never run there). An environment GOMAXPROCS of 2 or more is kept
+// as it is.
 func loopShares(cpus, maxConcurrent int) (procs, hashSlots int) {
 	procs = max(cpus, 2)
 	return procs, max(min(maxConcurrent, procs-1), 1)
