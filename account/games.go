@@ -256,7 +256,7 @@ func (s *sqlStore) RecordGame(ctx context.Context, g record.Game) (uint64, error
 	if err != nil {
 		return 0, unavailable("record game", err)
 	}
-	args := make([]any, 0, 5*moveChunkRows[0])
+	args := make([]any, 0, max(4*len(g.Seats), 5*min(len(g.Moves), moveChunkRows[0]))) // the largest INSERT this game makes
 	for i, st := range g.Seats {
 		bot := 0
 		if st.Bot {
