@@ -210,80 +210,162 @@ func insertRowsSQL(head, row string, rows int) string {
 }
 
 func (s *sqlStore) RecordGame(ctx context.Context, g record.Game) (uint64, error) {
-	opts, err := checkGame(g)
+	ids, err := s.RecordGames(ctx, []record.Game{g})
 	if err != nil {
 		return 0, err
 	}
+	return ids[0], nil
+}
+
+// MaxBatch is the most records RecordGames takes at once: a transaction
+// of 64 Bomber games writes about 13,000 rows.
+const MaxBatch = 64
+
+func (s *sqlStore) RecordGames(ctx context.Context, gs []record.Game) ([]uint64, error) {
+	switch {
+	case len(gs) == 0:
+		return nil, nil
+	case len(gs) > MaxBatch:
+		return nil, fmt.Errorf("%w: %d records at once, at most %d", ErrBadGame, len(gs), MaxBatch)
+	}
+	opts := make([]string, len(gs))
+	for i, g := range gs {
+		var err error
+		if opts[i], err = checkGame(g); err != nil {
+			return nil, ofBatch(i, len(gs), err)
+		}
+	}
 	ctx, cancel := s.op(ctx)
 	defer cancel()
-	// every statement is prepared (once per store) before the transaction
-	// takes the embedded store's only connection
-	insGame, err := s.prepared(ctx, insertGameSQL)
+	st, err := s.recordStatements(ctx, gs)
 	if err != nil {
-		return 0, unavailable("record game", err)
-	}
-	insSeats, err := s.prepared(ctx, insertRowsSQL(insertSeatsSQL, "(?, ?, ?, ?)", len(g.Seats)))
-	if err != nil {
-		return 0, unavailable("record game seats", err)
-	}
-	chunks := moveChunks(len(g.Moves))
-	var insMoves [len(moveChunkRows)]*sql.Stmt
-	for i, q := range moveChunkSQL {
-		if chunks[i] == 0 {
-			continue
-		}
-		if insMoves[i], err = s.prepared(ctx, q); err != nil {
-			return 0, unavailable("record game moves", err)
-		}
+		return nil, err
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, unavailable("record game", err)
+		return nil, unavailable("record game", err)
 	}
 	defer tx.Rollback()
-	res, err := tx.StmtContext(ctx, insGame).ExecContext(ctx,
+	ids := make([]uint64, len(gs))
+	var args []any
+	for i, g := range gs {
+		ids[i], args, err = s.recordIn(ctx, tx, st, g, opts[i], args)
+		if err != nil && s.d.isDuplicate(err) {
+			// a retry of records stored before (their answer was lost), or
+			// a seed stored for another game: each on its own says which
+			tx.Rollback()
+			if len(gs) == 1 {
+				id, err := s.storedAgain(ctx, g)
+				return []uint64{id}, err
+			}
+			return s.recordEach(ctx, gs)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, unavailable("record game", err)
+	}
+	return ids, nil
+}
+
+// recordEach is RecordGames one transaction a record.
+func (s *sqlStore) recordEach(ctx context.Context, gs []record.Game) ([]uint64, error) {
+	ids := make([]uint64, len(gs))
+	for i, g := range gs {
+		id, err := s.RecordGame(ctx, g)
+		if err != nil {
+			return nil, ofBatch(i, len(gs), err)
+		}
+		ids[i] = id
+	}
+	return ids, nil
+}
+
+// ofBatch says which of a batch of n records (the i-th) err is about.
+func ofBatch(i, n int, err error) error {
+	if n == 1 {
+		return err
+	}
+	return fmt.Errorf("record %d of %d: %w", i+1, n, err)
+}
+
+// recordStmts are the prepared INSERTs a batch of records runs.
+type recordStmts struct {
+	game  *sql.Stmt
+	seats [MaxSeats + 1]*sql.Stmt       // by number of seats
+	moves [len(moveChunkRows)]*sql.Stmt // by moveChunkRows
+}
+
+// recordStatements prepares (once per store) every statement gs need,
+// before the transaction takes the embedded store's only connection.
+func (s *sqlStore) recordStatements(ctx context.Context, gs []record.Game) (st recordStmts, err error) {
+	if st.game, err = s.prepared(ctx, insertGameSQL); err != nil {
+		return st, unavailable("record game", err)
+	}
+	for _, g := range gs {
+		if n := len(g.Seats); st.seats[n] == nil {
+			if st.seats[n], err = s.prepared(ctx, insertRowsSQL(insertSeatsSQL, "(?, ?, ?, ?)", n)); err != nil {
+				return st, unavailable("record game seats", err)
+			}
+		}
+		for i, k := range moveChunks(len(g.Moves)) {
+			if k > 0 && st.moves[i] == nil {
+				if st.moves[i], err = s.prepared(ctx, moveChunkSQL[i]); err != nil {
+					return st, unavailable("record game moves", err)
+				}
+			}
+		}
+	}
+	return st, nil
+}
+
+// recordIn writes g (whose options are opts) in tx and returns its id;
+// args is a buffer the INSERTs reuse, returned for the next record. A
+// unique-key violation comes back unwrapped, for the caller to recognise.
+func (s *sqlStore) recordIn(ctx context.Context, tx *sql.Tx, st recordStmts, g record.Game, opts string, args []any) (uint64, []any, error) {
+	res, err := tx.StmtContext(ctx, st.game).ExecContext(ctx,
 		g.Game, opts, seedArg(g.Seed), int(g.Outcome.Status), joinInts(g.Outcome.Winners), joinInts(g.Scores),
 		g.Reason, g.Outcome.Reason, int(g.Leaver), len(g.Moves),
 		s.d.timeArg(time.Unix(0, g.Start)), s.d.timeArg(time.Unix(0, g.End)))
 	if err != nil && s.d.isDuplicate(err) {
-		tx.Rollback()
-		return s.storedAgain(ctx, g)
+		return 0, args, err
 	}
 	if err != nil {
-		return 0, unavailable("record game", err)
+		return 0, args, unavailable("record game", err)
 	}
 	id, err := res.LastInsertId()
 	if err != nil {
-		return 0, unavailable("record game", err)
+		return 0, args, unavailable("record game", err)
 	}
-	args := make([]any, 0, max(4*len(g.Seats), 5*min(len(g.Moves), moveChunkRows[0]))) // the largest INSERT this game makes
-	for i, st := range g.Seats {
+	// the largest INSERT this game makes
+	args = slices.Grow(args[:0], max(4*len(g.Seats), 5*min(len(g.Moves), moveChunkRows[0])))
+	for i, seat := range g.Seats {
 		bot := 0
-		if st.Bot {
+		if seat.Bot {
 			bot = 1
 		}
-		args = append(args, id, i, st.Name, bot)
+		args = append(args, id, i, seat.Name, bot)
 	}
-	if _, err := tx.StmtContext(ctx, insSeats).ExecContext(ctx, args...); err != nil {
-		return 0, unavailable("record game seats", err)
+	if _, err := tx.StmtContext(ctx, st.seats[len(g.Seats)]).ExecContext(ctx, args...); err != nil {
+		return 0, args, unavailable("record game seats", err)
 	}
 	from := 0
-	for i, rows := range moveChunkRows {
-		for range chunks[i] {
+	for i, k := range moveChunks(len(g.Moves)) {
+		rows := moveChunkRows[i]
+		for range k {
 			args = args[:0]
 			for j, m := range g.Moves[from : from+rows] {
 				args = append(args, id, from+j+1, int(m.Seat), m.Text, m.At)
 			}
-			if _, err := tx.StmtContext(ctx, insMoves[i]).ExecContext(ctx, args...); err != nil {
-				return 0, unavailable("record game moves", err)
+			if _, err := tx.StmtContext(ctx, st.moves[i]).ExecContext(ctx, args...); err != nil {
+				return 0, args, unavailable("record game moves", err)
 			}
 			from += rows
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		return 0, unavailable("record game", err)
-	}
-	return uint64(id), nil
+	return uint64(id), args, nil
 }
 
 // storedAgain answers a RecordGame whose seed is already stored: the same

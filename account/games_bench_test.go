@@ -20,13 +20,7 @@ func BenchmarkRecordGame(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	base := time.Now()
-	g := record.Game{Game: "bomber", Seats: []record.Seat{{Name: "Beth"}, {Name: "Larry"}},
-		Outcome: rules.Outcome{Status: rules.Won, Winners: []rules.Player{0}}, Reason: "won", Leaver: rules.Spectator,
-		Start: base.UnixNano(), End: base.Add(time.Minute).UnixNano()}
-	for i := range 200 {
-		g.Moves = append(g.Moves, record.Move{Seat: rules.Player(i % 2), Text: fmt.Sprintf("%c%d", 'A'+i%10, i%10), At: g.Start + int64(i)*int64(time.Millisecond)})
-	}
+	g := benchGame(time.Now())
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		g.Seed = record.Seed{byte(i), byte(i >> 8), byte(i >> 16), byte(i >> 24), 1}
@@ -34,4 +28,58 @@ func BenchmarkRecordGame(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkRecordGames: the same games, several in a transaction
+// (RecordGames, as the daemon's recorder calls it when games end close
+// together), on the embedded store and on MariaDB (where every commit
+// waits for the redo log's flush): the cost per game.
+func BenchmarkRecordGames(b *testing.B) {
+	stores := []struct {
+		name string
+		open func(b *testing.B) (Store, error)
+	}{
+		{"sqlite", func(b *testing.B) (Store, error) {
+			return OpenSQLite(b.Context(), filepath.Join(b.TempDir(), "bomber.db"), cheapHasher())
+		}},
+		{"mysql", func(b *testing.B) (Store, error) { return OpenMySQL(b.Context(), newMySQLDatabase(b), cheapHasher()) }},
+	}
+	for _, st := range stores {
+		for _, n := range []int{1, 4, 16, 64} {
+			b.Run(fmt.Sprintf("%s/batch=%d", st.name, n), func(b *testing.B) {
+				s, err := st.open(b)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer s.Close()
+				gs := make([]record.Game, n)
+				for i := range gs {
+					gs[i] = benchGame(time.Now())
+				}
+				b.ReportAllocs()
+				seq := 0
+				for b.Loop() {
+					for i := range gs {
+						gs[i].Seed = record.Seed{byte(seq), byte(seq >> 8), byte(seq >> 16), byte(seq >> 24), 1}
+						seq++
+					}
+					if _, err := s.RecordGames(b.Context(), gs); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(seq), "µs/game")
+			})
+		}
+	}
+}
+
+// benchGame is a Bomber game of 2 seats and 200 guesses, unseeded.
+func benchGame(base time.Time) record.Game {
+	g := record.Game{Game: "bomber", Seats: []record.Seat{{Name: "Beth"}, {Name: "Larry"}},
+		Outcome: rules.Outcome{Status: rules.Won, Winners: []rules.Player{0}}, Reason: "won", Leaver: rules.Spectator,
+		Start: base.UnixNano(), End: base.Add(time.Minute).UnixNano()}
+	for i := range 200 {
+		g.Moves = append(g.Moves, record.Move{Seat: rules.Player(i % 2), Text: fmt.Sprintf("%c%d", 'A'+i%10, i%10), At: g.Start + int64(i)*int64(time.Millisecond)})
+	}
+	return g
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -188,6 +189,55 @@ func testGameStoredOnce(t *testing.T, open opener) {
 	}
 	if one, err := s.Game(ctx, first); err != nil || len(one.Moves) != len(g.Moves) {
 		t.Errorf("Game(%d) has %d moves (%v), want %d", first, len(one.Moves), err, len(g.Moves))
+	}
+}
+
+// testGamesInOneBatch: RecordGames stores a batch as RecordGame stores
+// each of its games, with their ids in order; a batch with one impossible
+// record stores nothing and says which; a batch retried after a lost
+// answer, with a game more, stores only that game.
+func testGamesInOneBatch(t *testing.T, open opener) {
+	s := open(t, cheapHasher())
+	ctx := t.Context()
+	games := sampleGames(time.Date(2024, 3, 1, 12, 0, 0, 123456789, time.UTC))
+	ids, err := s.RecordGames(ctx, games[:3])
+	if err != nil || len(ids) != 3 {
+		t.Fatalf("RecordGames of 3 = %v, %v", ids, err)
+	}
+	for i, id := range ids {
+		if i > 0 && id <= ids[i-1] {
+			t.Fatalf("ids %v: want increasing", ids)
+		}
+		one, err := s.Game(ctx, id)
+		if err != nil {
+			t.Fatalf("Game(%d): %v", id, err)
+		}
+		sameGames(t, fmt.Sprintf("Game(%d)", id), []record.Game{one}, []record.Game{stored(games[i], id, false)})
+	}
+
+	bad := games[3]
+	bad.End = bad.Start - 1
+	if _, err := s.RecordGames(ctx, []record.Game{games[3], bad}); !errors.Is(err, ErrBadGame) || !strings.Contains(err.Error(), "record 2 of 2") {
+		t.Errorf("a batch with an impossible record = %v, want ErrBadGame naming record 2 of 2", err)
+	}
+	if got, _ := s.Games(ctx, GameFilter{}); len(got) != 3 {
+		t.Fatalf("%d games stored after a refused batch, want the first 3", len(got))
+	}
+
+	again, err := s.RecordGames(ctx, games)
+	if err != nil || len(again) != 4 || !slices.Equal(again[:3], ids) || slices.Contains(ids, again[3]) {
+		t.Fatalf("the batch again with a 4th game = %v, %v; want %v and a new id", again, err, ids)
+	}
+	if got, _ := s.Games(ctx, GameFilter{}); len(got) != 4 {
+		t.Errorf("%d games stored, want 4", len(got))
+	}
+	other := games[0]
+	other.End += int64(time.Second)
+	if _, err := s.RecordGames(ctx, []record.Game{games[1], other}); !errors.Is(err, ErrBadGame) {
+		t.Errorf("a batch with another game of a stored seed = %v, want ErrBadGame", err)
+	}
+	if _, err := s.RecordGames(ctx, make([]record.Game, MaxBatch+1)); !errors.Is(err, ErrBadGame) {
+		t.Errorf("a batch of %d = %v, want ErrBadGame", MaxBatch+1, err)
 	}
 }
 

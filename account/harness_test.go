@@ -42,7 +42,7 @@ func openMySQLForTest(t *testing.T, h *Hasher) *sqlStore {
 }
 
 // mysqlServerConfig is the server named by BOMBER_MYSQL_DSN, without a database.
-func mysqlServerConfig(t *testing.T) *mysql.Config {
+func mysqlServerConfig(t testing.TB) *mysql.Config {
 	t.Helper()
 	dsn := os.Getenv("BOMBER_MYSQL_DSN")
 	if dsn == "" {
@@ -59,7 +59,7 @@ func mysqlServerConfig(t *testing.T) *mysql.Config {
 
 // mysqlServer connects to MariaDB or skips the test (fails it when
 // BOMBER_REQUIRE_MYSQL=1, as in CI).
-func mysqlServer(t *testing.T) (*sql.DB, *mysql.Config) {
+func mysqlServer(t testing.TB) (*sql.DB, *mysql.Config) {
 	t.Helper()
 	cfg := mysqlServerConfig(t)
 	conn, err := mysql.NewConnector(cfg)
@@ -82,7 +82,7 @@ func mysqlServer(t *testing.T) (*sql.DB, *mysql.Config) {
 
 // newMySQLDatabase creates a uniquely named database, dropped after the
 // test, and returns a DSN for it.
-func newMySQLDatabase(t *testing.T) string {
+func newMySQLDatabase(t testing.TB) string {
 	t.Helper()
 	db, cfg := mysqlServer(t)
 	name := newDatabaseName(t)
@@ -103,7 +103,7 @@ func newMySQLDatabase(t *testing.T) string {
 
 // newDatabaseName names a test database with this run's token, so that
 // TestMain's check finds it if a test leaves it behind.
-func newDatabaseName(*testing.T) string { return mysqltest.Name("test") }
+func newDatabaseName(testing.TB) string { return mysqltest.Name("test") }
 
 // TestMain fails the run when a test left one of its databases behind.
 func TestMain(m *testing.M) { os.Exit(mysqltest.CheckMain(m)) }

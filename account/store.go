@@ -38,6 +38,12 @@ type Store interface {
 	// again (a retry after a lost answer) returns the first id and stores
 	// nothing; another game with a seed already stored is ErrBadGame.
 	RecordGame(ctx context.Context, g record.Game) (id uint64, err error)
+	// RecordGames is RecordGame for up to MaxBatch games in one
+	// transaction (what a busy server's recorder saves is mostly the
+	// commits), with their ids in order. When one of them is ErrBadGame
+	// nothing is stored and the error says which (RecordGame stores the
+	// others); a stored again is recognised as in RecordGame.
+	RecordGames(ctx context.Context, gs []record.Game) (ids []uint64, err error)
 	// Games returns the recorded games f selects, newest end first, with
 	// their seats and MoveCount but without their moves.
 	Games(ctx context.Context, f GameFilter) ([]record.Game, error)

@@ -32,6 +32,7 @@ func runStoreSuite(t *testing.T, open opener) {
 		{"GamesRecordedNewestFirst", testGames},
 		{"GameFilters", testGameFilters},
 		{"GameStoredOnceOnRetry", testGameStoredOnce},
+		{"GamesRecordedInOneBatch", testGamesInOneBatch},
 		{"LongestGame", testLongestGame},
 		{"GamesOfEveryLength", testGamesOfEveryLength},
 		{"BadGamesRejected", testBadGames},
@@ -419,6 +420,10 @@ func testClosedStoreUnavailable(t *testing.T, open opener) {
 		"Import":      func() error { _, err := s.ImportLegacy(ctx, []LegacyAccount{{"x", MD5Hex("1")}}); return err },
 		"RecordGame": func() error {
 			_, err := s.RecordGame(ctx, sampleGames(time.Now())[0])
+			return err
+		},
+		"RecordGames": func() error {
+			_, err := s.RecordGames(ctx, sampleGames(time.Now()))
 			return err
 		},
 		"Games": func() error { _, err := s.Games(ctx, GameFilter{}); return err },

@@ -146,12 +146,14 @@ type records struct {
 
 func newRecords() *records { return &records{added: make(chan struct{}, 1000)} }
 
-func (r *records) record(_ context.Context, g record.Game, _, _ time.Time) error {
-	r.mu.Lock()
-	r.games = append(r.games, g)
-	r.mu.Unlock()
-	r.added <- struct{}{}
-	return nil
+func (r *records) record(_ context.Context, fs []server.FinishedGame) (int, error) {
+	for _, f := range fs {
+		r.mu.Lock()
+		r.games = append(r.games, f.Record)
+		r.mu.Unlock()
+		r.added <- struct{}{}
+	}
+	return len(fs), nil
 }
 
 func (r *records) count() int {

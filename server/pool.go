@@ -360,51 +360,116 @@ func (p *pool) recordOnce(key string, r record.Game, start, end time.Time) {
 	}
 }
 
+// recorder stores the queued records, at most RecordBatch at a time. A
+// record that finds the recorder idle waits RecordDelay for the games
+// that end meanwhile, so that they share one call (and one commit); a
+// recorder that is busy finds its next batch queued. When the pool stops
+// it stores what is queued without waiting.
 func (p *pool) recorder() {
 	defer close(p.recDone)
 	for {
-		p.mu.Lock()
-		batch := p.records
-		p.records = nil
-		p.mu.Unlock()
-		for i := 0; i < len(batch); i++ {
-			tr := batch[i]
-			r := tr.r
-			if p.cfg.Record == nil {
-				continue
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), p.cfg.CheckTimeout)
-			mine, err := true, error(nil)
-			if tr.key != "" && p.cfg.Log != nil {
-				mine, err = p.cfg.Log.Claim(ctx, tr.key)
-			}
-			if err == nil && mine {
-				err = p.cfg.Record(ctx, r, tr.start, tr.end)
-			}
-			cancel()
-			if err != nil {
-				p.cfg.Logger.Warn("recording a game failed; retrying", zap.String("game", r.Game), zap.Error(err))
+		if batch := p.takeRecords(); len(batch) > 0 {
+			p.store(batch)
+			continue
+		}
+		select {
+		case <-p.recWake:
+			if p.cfg.RecordDelay > 0 {
+				t := time.NewTimer(p.cfg.RecordDelay)
 				select {
-				case <-time.After(time.Second):
+				case <-t.C:
 				case <-p.ctx.Done():
-					p.cfg.Logger.Error("game not recorded at shutdown", zap.String("game", r.Game), zap.String("reason", r.Reason))
-					continue
-				}
-				i-- // retry the same record
-			}
-		}
-		if len(batch) == 0 {
-			select {
-			case <-p.recWake:
-			case <-p.ctx.Done():
-				p.mu.Lock()
-				empty := len(p.records) == 0
-				p.mu.Unlock()
-				if empty {
-					return
+					t.Stop()
 				}
 			}
+		case <-p.ctx.Done():
+			p.mu.Lock()
+			empty := len(p.records) == 0
+			p.mu.Unlock()
+			if empty {
+				return
+			}
 		}
+	}
+}
+
+// takeRecords removes the oldest queued records, at most RecordBatch.
+func (p *pool) takeRecords() []timedRecord {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := min(len(p.records), p.cfg.RecordBatch)
+	batch := p.records[:n:n]
+	if p.records = p.records[n:]; len(p.records) == 0 {
+		p.records = nil
+	}
+	return batch
+}
+
+// store writes batch: first the cluster's claims (a record another node
+// claimed is that node's to write), then this node's records in one call
+// to Record. A failure is retried a second later, from the first record
+// not yet stored, until it succeeds or the pool stops; a claim made is
+// never made again (the second would find the key taken, by this node,
+// and drop the record).
+func (p *pool) store(batch []timedRecord) {
+	if p.cfg.Record == nil {
+		return
+	}
+	mine := make([]FinishedGame, 0, len(batch))
+	for _, tr := range batch {
+		if p.claimed(tr) {
+			mine = append(mine, FinishedGame{tr.r, tr.start, tr.end})
+		}
+	}
+	for len(mine) > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), p.cfg.CheckTimeout)
+		n, err := p.cfg.Record(ctx, mine)
+		cancel()
+		if err == nil {
+			return
+		}
+		mine = mine[min(max(n, 0), len(mine)):]
+		if len(mine) > 0 && !p.retryLater("recording a game", err, mine[0].Record) {
+			for _, f := range mine[1:] {
+				p.cfg.Logger.Error("game not recorded at shutdown", zap.String("game", f.Record.Game), zap.String("reason", f.Record.Reason))
+			}
+			return
+		}
+	}
+}
+
+// claimed reports whether this node is to write tr: a record with no key
+// is, a keyed one once this node claims its key (retried until the claim
+// answers or the pool stops).
+func (p *pool) claimed(tr timedRecord) bool {
+	if tr.key == "" || p.cfg.Log == nil {
+		return true
+	}
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), p.cfg.CheckTimeout)
+		ok, err := p.cfg.Log.Claim(ctx, tr.key)
+		cancel()
+		if err == nil {
+			return ok
+		}
+		if !p.retryLater("claiming a game record", err, tr.r) {
+			return false
+		}
+	}
+}
+
+// retryLater logs what failed and waits a second for a retry: false (and
+// r logged as lost) when the pool stops first.
+func (p *pool) retryLater(what string, err error, r record.Game) bool {
+	p.cfg.Logger.Warn(what+" failed; retrying", zap.String("game", r.Game), zap.Error(err))
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-p.ctx.Done():
+		p.cfg.Logger.Error("game not recorded at shutdown", zap.String("game", r.Game), zap.String("reason", r.Reason))
+		return false
 	}
 }
 

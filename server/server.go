@@ -37,9 +37,19 @@ func (SystemClock) Now() time.Time { return time.Now() }
 // Checker answers an account check (it may block; it runs on a worker).
 type Checker func(ctx context.Context, c statemachine.Check) statemachine.Answer
 
-// Recorder stores a finished game with its wall-clock start and end (it may
-// block; it runs on a worker).
-type Recorder func(ctx context.Context, r record.Game, start, end time.Time) error
+// FinishedGame is a game's record as the Recorder gets it, with the game's
+// wall-clock start and end.
+type FinishedGame struct {
+	Record     record.Game
+	Start, End time.Time
+}
+
+// Recorder stores finished games, oldest first, and says how many of them,
+// from the first, it stored: all of them when err is nil. It may block; it
+// runs on the pool's record worker, which hands it the games that ended
+// while it waited (at most Config.RecordBatch) and, after a failure, the
+// rest again a second later.
+type Recorder func(ctx context.Context, games []FinishedGame) (stored int, err error)
 
 // CloseReason says why a connection ended, for metrics.
 type CloseReason string
@@ -122,9 +132,15 @@ type Config struct {
 	Workers        int           // account workers; 0: 4
 	QueueLen       int           // account checks waiting for a worker; beyond, answered Unavailable. 0: 1024
 	CheckTimeout   time.Duration // one account check; 0: 5s
-	BotWorkers     int           // computer players running at once; 0: 2
-	BotQueue       int           // bot moves waiting for a worker; beyond, a random legal move is played. 0: 1024
-	BotBudget      time.Duration // one bot move; past it a random legal move is played. 0: 200ms
+	// RecordBatch is the most finished games handed to Record at once, and
+	// RecordDelay how long a game that ends on a quiet recorder waits for
+	// others to share its call (one transaction: a commit per batch, not
+	// per game). 0: 64 and 50ms; a negative delay does not wait.
+	RecordBatch int
+	RecordDelay time.Duration
+	BotWorkers  int           // computer players running at once; 0: 2
+	BotQueue    int           // bot moves waiting for a worker; beyond, a random legal move is played. 0: 1024
+	BotBudget   time.Duration // one bot move; past it a random legal move is played. 0: 200ms
 	// Bot plays a computer player's move; nil means statemachine.RunBot.
 	Bot        func(statemachine.BotRequest) (statemachine.BotAnswer, error)
 	TickEvery  time.Duration // how often deadlines are checked; 0: 100ms
@@ -169,6 +185,12 @@ func (c *Config) defaults() {
 	}
 	if c.TickEvery <= 0 {
 		c.TickEvery = 100 * time.Millisecond
+	}
+	if c.RecordBatch <= 0 {
+		c.RecordBatch = 64
+	}
+	if c.RecordDelay == 0 {
+		c.RecordDelay = 50 * time.Millisecond
 	}
 	if c.BotWorkers <= 0 {
 		c.BotWorkers = 2

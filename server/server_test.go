@@ -47,11 +47,13 @@ func (s *demoStore) check(ctx context.Context, c statemachine.Check) statemachin
 	return s.accounts.Answer(c)
 }
 
-func (s *demoStore) record(_ context.Context, r record.Game, _, _ time.Time) error {
+func (s *demoStore) record(_ context.Context, fs []server.FinishedGame) (int, error) {
 	s.mu.Lock()
-	s.records = append(s.records, r)
+	for _, f := range fs {
+		s.records = append(s.records, f.Record)
+	}
 	s.mu.Unlock()
-	return nil
+	return len(fs), nil
 }
 
 type transportKind string

@@ -10,7 +10,6 @@ import (
 
 	"github.com/bomber-game/bomber/bench/load"
 	"github.com/bomber-game/bomber/bench/relay"
-	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/server/servertest"
 	"github.com/bomber-game/bomber/server/ws"
@@ -50,7 +49,7 @@ func serverConfig() server.Config {
 			}
 			return statemachine.Found
 		},
-		Record: func(context.Context, record.Game, time.Time, time.Time) error { return nil },
+		Record: func(_ context.Context, fs []server.FinishedGame) (int, error) { return len(fs), nil },
 	}
 }
 

@@ -149,6 +149,7 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		Hub:            cfg.Hub(),
 		Check:          check,
 		Record:         recorder(store, log),
+		RecordBatch:    account.MaxBatch,
 		Logger:         log,
 		MaxConns:       cfg.Limits.MaxConnections,
 		MaxConnsPerIP:  cfg.Limits.MaxConnectionsPerIP,
@@ -404,30 +405,52 @@ func checker(store account.Store, h *account.Hasher, hide func() bool) server.Ch
 	}
 }
 
-// recorder stores finished games. A record the store refuses as
-// impossible (ErrBadGame) is logged in full and not retried, since storing
-// it again cannot succeed; any other failure goes back to the server's
-// record queue, which retries until the record is stored (a retry of a
-// record that was stored after all is recognised by its seed).
+// recorder stores finished games, as many as the server hands it in one
+// transaction. A record the store refuses as impossible (ErrBadGame) is
+// logged in full and not retried, since storing it again cannot succeed:
+// the others of its batch are then stored one by one. Any other failure
+// goes back to the server's record queue, which retries from the first
+// record not stored until it is (a retry of a record that was stored
+// after all is recognised by its seed).
 func recorder(store account.Store, log *zap.Logger) server.Recorder {
-	return func(ctx context.Context, r record.Game, start, end time.Time) error {
-		g := wallTimes(r, start)
-		id, err := store.RecordGame(ctx, g)
+	return func(ctx context.Context, fs []server.FinishedGame) (int, error) {
+		gs := make([]record.Game, len(fs))
+		for i, f := range fs {
+			gs[i] = wallTimes(f.Record, f.Start)
+		}
+		ids, err := store.RecordGames(ctx, gs)
 		if errors.Is(err, account.ErrBadGame) {
-			log.Error("game record refused; dropped", zap.Error(err), zap.Any("record", g))
-			return nil
+			for i, g := range gs {
+				id, err := store.RecordGame(ctx, g)
+				if errors.Is(err, account.ErrBadGame) {
+					log.Error("game record refused; dropped", zap.Error(err), zap.Any("record", g))
+					continue
+				}
+				if err != nil {
+					return i, err
+				}
+				logRecorded(log, id, g)
+			}
+			return len(gs), nil
 		}
 		if err != nil {
-			return err
+			return 0, err
 		}
-		names := make([]string, len(g.Seats))
-		for i, s := range g.Seats {
-			names[i] = s.Name
+		for i, g := range gs {
+			logRecorded(log, ids[i], g)
 		}
-		log.Info("game recorded", zap.Uint64("id", id), zap.String("game", g.Game), zap.Strings("players", names),
-			zap.Any("winners", g.Outcome.Winners), zap.String("reason", g.Reason))
-		return nil
+		return len(gs), nil
 	}
+}
+
+// logRecorded logs a game stored as id.
+func logRecorded(log *zap.Logger, id uint64, g record.Game) {
+	names := make([]string, len(g.Seats))
+	for i, s := range g.Seats {
+		names[i] = s.Name
+	}
+	log.Info("game recorded", zap.Uint64("id", id), zap.String("game", g.Game), zap.Strings("players", names),
+		zap.Any("winners", g.Outcome.Winners), zap.String("reason", g.Reason))
 }
 
 // wallTimes puts r's times (the engine's clock) on the wall clock: start is

@@ -12,11 +12,13 @@ import (
 	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/rules/record"
+	"github.com/bomber-game/bomber/server"
 )
 
 // TestRecorderStoresHubRecords: the hub's Bomber records land in the store
-// as two-seat record.Games with their winner, reason and leaver; a record
-// the store refuses is not handed back for an endless retry.
+// as two-seat record.Games with their winner, reason and leaver, several in
+// a call; a record the store refuses is not handed back for an endless
+// retry, nor does it keep the others of its batch from being stored.
 func TestRecorderStoresHubRecords(t *testing.T) {
 	ctx := context.Background()
 	s, err := account.OpenSQLite(ctx, filepath.Join(t.TempDir(), "bomber.db"), account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1))
@@ -32,18 +34,21 @@ func TestRecorderStoresHubRecords(t *testing.T) {
 		{Game: "bomber", Seats: seats("Larry", "Cindy"), Leaver: 0, Reason: "abandoned"},
 		{Game: "bomber", Seats: seats("Novate", "Twofyw"), Leaver: rules.Spectator, Reason: "aborted"},
 	}
+	fs := make([]server.FinishedGame, len(hub))
 	for i, r := range hub {
 		// the engine's clock: the game starts at 5s and lasts i+1 minutes
 		r.Start, r.End = int64(5*time.Second), int64(5*time.Second+time.Duration(i+1)*time.Minute)
-		if err := rec(ctx, r, t0, t0.Add(time.Duration(i+1)*time.Minute)); err != nil {
-			t.Fatalf("record %d: %v", i, err)
-		}
+		fs[i] = server.FinishedGame{Record: r, Start: t0, End: t0.Add(time.Duration(i+1) * time.Minute)}
 	}
-	// impossible: it ends before it starts
-	bad := hub[0]
-	bad.Start, bad.End = int64(time.Minute), 0
-	if err := rec(ctx, bad, t0, t0.Add(-time.Minute)); err != nil {
-		t.Fatalf("a refused record came back for a retry: %v", err)
+	if n, err := rec(ctx, fs[:2]); n != 2 || err != nil {
+		t.Fatalf("a batch of 2 records: stored %d, %v", n, err)
+	}
+	// impossible: it ends before it starts. It shares a batch with the
+	// third game, which is stored all the same.
+	bad := fs[0]
+	bad.Record.Start, bad.Record.End, bad.End = int64(time.Minute), 0, t0.Add(-time.Minute)
+	if n, err := rec(ctx, []server.FinishedGame{bad, fs[2]}); n != 2 || err != nil {
+		t.Fatalf("a refused record came back for a retry: stored %d, %v", n, err)
 	}
 	games, err := s.Games(ctx, account.GameFilter{})
 	if err != nil || len(games) != 3 {
