@@ -73,7 +73,7 @@ func TestPoolThreadsYieldToTheLoop(t *testing.T) {
 	p.record(record.Game{Game: "bomber"}, time.Time{}, time.Time{})
 	for _, c := range []struct {
 		what, name, work string
-		got          chan thread
+		got              chan thread
 	}{
 		{"account worker", "bomberd-account", "hashing", checked},
 		{"recorder", "bomberd-record", "a batch of records", recorded},

@@ -45,7 +45,8 @@ type FinishedGame struct {
 }
 
 // Recorder stores finished games, oldest first, and says how many of them,
-// from the first, it stored: all of them when err is nil. It may block; it
+// from the first, it is done with (stored, or refused for good): all of
+// them when err is nil. It may block; it
 // runs on the pool's record worker, which hands it the games that ended
 // while it waited (at most Config.RecordBatch) and, after a failure, the
 // rest again a second later.
