@@ -367,14 +367,6 @@ func (p *pool) recordOnce(key string, r record.Game, start, end time.Time) {
 // it stores what is queued without waiting.
 func (p *pool) recorder() {
 	defer close(p.recDone)
-	// A batch is milliseconds of the store's work (SQLite's runs in this
-	// thread): like the account workers, it keeps a thread of its own at
-	// a lower priority, off the loop's CPU when there is another, so that
-	// the loop, woken by a guess, never waits for a batch to end.
-	runtime.LockOSThread()
-	lowerPriority()
-	leaveLoopCPU()
-	nameThread("bomberd-record")
 	for {
 		if batch := p.takeRecords(); len(batch) > 0 {
 			p.store(batch)
