@@ -370,6 +370,7 @@ func (p *pool) recorder() {
 	for {
 		if batch := p.takeRecords(); len(batch) > 0 {
 			p.store(batch)
+			clear(batch) // the queue's array outlives the batch: let the stored games go
 			continue
 		}
 		select {
