@@ -46,11 +46,10 @@ type FinishedGame struct {
 
 // Recorder stores finished games, oldest first, and says how many of them,
 // from the first, it is done with (stored, or refused for good): all of
-// them when err is nil. It may block; it
-// runs on the pool's record worker, which hands it the games that ended
-// while it waited (at most Config.RecordBatch) and, after a failure, the
-// rest again a second later.
-type Recorder func(ctx context.Context, games []FinishedGame) (stored int, err error)
+// them when err is nil. It may block; it runs on the pool's record worker,
+// which hands it the games that ended while it waited (at most
+// Config.RecordBatch) and, after a failure, the rest again a second later.
+type Recorder func(ctx context.Context, games []FinishedGame) (done int, err error)
 
 // CloseReason says why a connection ended, for metrics.
 type CloseReason string
