@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -45,10 +46,28 @@ func openLoop(f *load.Fleet, rate float64, window time.Duration) (latRun, error)
 	return latRun{Latency: load.Summarise(h), late: load.Summarise(l.Late), wire: load.Summarise(l.Wire), rate: rate, achieved: float64(c.Relayed) / el.Seconds(), hist: h}, nil
 }
 
-// clientRun is the load generator measuring the relay with one of its
-// two clients.
+// clientKind is which client measured the relay in the load generator check.
+type clientKind uint8
+
+const (
+	pollClient      clientKind = iota // the load generator's poll loops
+	goroutineClient                   // the load generator's goroutine per connection, as before the poll loops
+	cClient                           // the minimal C client (cclient/cclient.c)
+)
+
+func (k clientKind) String() string {
+	switch k {
+	case goroutineClient:
+		return "goroutine-per-connection client"
+	case cClient:
+		return "minimal C client"
+	}
+	return "poll-loop client"
+}
+
+// clientRun is one client measuring the relay.
 type clientRun struct {
-	goroutines bool
+	kind clientKind
 	latRun
 }
 
@@ -60,25 +79,50 @@ const (
 	checkRate  = 13700
 )
 
-// clientCheck drives a fresh relay with the poll-loop client and with the
-// goroutine-per-connection client, alternately, twice each.
+// clientCheck drives a fresh relay with the minimal C client, the
+// poll-loop client and the goroutine-per-connection client, in turn, twice
+// each. Without a C compiler the C client's turns are left out, and
+// res.noCClient says why.
 func clientCheck(ctx context.Context, o options, tmp string, res *results) error {
 	d, err := startRelay(serverCPU(o), tmp)
 	if err != nil {
 		return err
 	}
 	defer d.stop()
-	res.client = nil
-	for round := range 4 {
-		gor := round%2 == 1
-		f := load.New(load.Config{Addr: d.addr, Relay: true, Goroutines: gor, Seed: uint64(10 + round), LoginTimeout: time.Minute})
+	res.client, res.noCClient = nil, ""
+	cbin, err := buildCClient(ctx, d.dir)
+	if err != nil {
+		if !errors.Is(err, errNoCompiler) {
+			return fmt.Errorf("load generator check: %w", err)
+		}
+		res.noCClient = err.Error()
+		note("load generator check without the C client: %v", err)
+	}
+	window := max(o.window/2, 3*time.Second)
+	for round := range 6 {
+		kind := []clientKind{cClient, pollClient, goroutineClient}[round%3]
+		if kind == cClient {
+			if cbin == "" {
+				continue
+			}
+			// the same warm-up as the Go clients' below: a second after the
+			// games start, and one more for the schedules
+			lr, err := runCClient(ctx, cbin, d.addr, fmt.Sprintf("c%d-", round), checkGames, checkRate, 2*time.Second, window)
+			if err != nil {
+				return fmt.Errorf("load generator check: %w", err)
+			}
+			res.client = append(res.client, clientRun{kind, lr})
+			note("load generator check, %s: %+v", kind, lr.Latency)
+			continue
+		}
+		f := load.New(load.Config{Addr: d.addr, Relay: true, Goroutines: kind == goroutineClient, Seed: uint64(10 + round), LoginTimeout: time.Minute})
 		err := f.Games(ctx, 0, checkGames)
 		if err == nil {
 			time.Sleep(time.Second)
 			var lr latRun
-			lr, err = openLoop(f, checkRate, max(o.window/2, 3*time.Second))
-			res.client = append(res.client, clientRun{gor, lr})
-			note("load generator check, %s client: %+v", clientName(gor), lr.Latency)
+			lr, err = openLoop(f, checkRate, window)
+			res.client = append(res.client, clientRun{kind, lr})
+			note("load generator check, %s: %+v", kind, lr.Latency)
 		}
 		f.Close(30 * time.Second)
 		if err != nil {
@@ -86,11 +130,4 @@ func clientCheck(ctx context.Context, o options, tmp string, res *results) error
 		}
 	}
 	return nil
-}
-
-func clientName(goroutines bool) string {
-	if goroutines {
-		return "goroutine-per-connection"
-	}
-	return "poll-loop"
 }

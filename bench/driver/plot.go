@@ -56,15 +56,14 @@ func plotSeries(res *results) (title string, ss []series) {
 		}
 		title = fmt.Sprintf("Relay latency by percentile, open loop at %.0f guesses/s, %s games", rate, kilo(res.opts.games[0]))
 	}
-	for i, c := range res.client {
-		if i > 1 {
-			break // the first of each client
+	drawn := map[clientKind]bool{}
+	for _, c := range res.client {
+		if drawn[c.kind] {
+			continue // the first of each client
 		}
-		col := "#1b7837"
-		if c.goroutines {
-			col = "#999999"
-		}
-		ss = append(ss, series{name: fmt.Sprintf("relay, %d games at %d/s, %s client", checkGames, checkRate, clientName(c.goroutines)), color: col, dash: true, h: c.hist})
+		drawn[c.kind] = true
+		col := map[clientKind]string{pollClient: "#1b7837", goroutineClient: "#999999", cClient: "#762a83"}[c.kind]
+		ss = append(ss, series{name: fmt.Sprintf("relay, %d games at %d/s, %s", checkGames, checkRate, c.kind), color: col, dash: true, h: c.hist})
 	}
 	if title == "" {
 		title = "Relay latency by percentile"

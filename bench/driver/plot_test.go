@@ -30,7 +30,8 @@ func TestPlotShowsEveryServer(t *testing.T) {
 	res.byTr[floorName].series[13700] = latRun{hist: hist(90*time.Microsecond, 100*time.Microsecond, 3*time.Millisecond)}
 	res.byTr["reactor"].series[13700] = latRun{hist: hist(200*time.Microsecond, 250*time.Microsecond, 20*time.Millisecond)}
 	res.byTr[floorName].series[2000] = latRun{hist: hist(time.Millisecond)} // only the top rate is drawn
-	res.client = []clientRun{{false, latRun{hist: hist(150 * time.Microsecond)}}, {true, latRun{hist: hist(700 * time.Microsecond)}}}
+	res.client = []clientRun{{cClient, latRun{hist: hist(100 * time.Microsecond)}}, {pollClient, latRun{hist: hist(150 * time.Microsecond)}}, {goroutineClient, latRun{hist: hist(700 * time.Microsecond)}},
+		{cClient, latRun{hist: hist(120 * time.Microsecond)}}} // each client's first run is drawn
 	path := filepath.Join(t.TempDir(), "lat.svg")
 	if err := writePlot(path, res); err != nil {
 		t.Fatal(err)
@@ -54,10 +55,10 @@ func TestPlotShowsEveryServer(t *testing.T) {
 			lines++
 		}
 	}
-	if lines != 4 {
-		t.Errorf("%d lines drawn, want 4 (relay, reactor, two clients)", lines)
+	if lines != 5 {
+		t.Errorf("%d lines drawn, want 5 (relay, reactor, three clients)", lines)
 	}
-	for _, want := range []string{"13700 guesses/s", "minimal relay (floor): p50 100 µs", "bomberd reactor: p50 250 µs", "goroutine-per-connection client: p50 700 µs"} {
+	for _, want := range []string{"13700 guesses/s", "minimal relay (floor): p50 100 µs", "bomberd reactor: p50 250 µs", "goroutine-per-connection client: p50 700 µs", "minimal C client: p50 100 µs"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("the plot lacks %q", want)
 		}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,6 +41,7 @@ type results struct {
 	pure                  pureResult
 	loadBefore, loadAfter string
 	client                []clientRun   // the load generator check, in the order run
+	noCClient             string        // why the check ran without the C client; "" when it ran
 	tables                []tableResult // the table-game phase
 	tableLat              *latRun       // relay latency in the 4-player, 10-watcher game
 }
@@ -201,10 +203,13 @@ func (res *results) print(w io.Writer) {
 		return fmt.Sprintf("%.2f M/s", float64(p.in+p.out)/p.elapsed.Seconds()/1e6)
 	}, none)
 	if len(res.client) > 0 {
-		fmt.Fprintf(w, "\n**The load generator on the floor** (minimal relay, %d games, open loop at %d guesses/s; the two clients alternate):\n\n", checkGames, checkRate)
+		fmt.Fprintf(w, "\n**The load generator on the floor** (minimal relay, %d games, open loop at %d guesses/s; the clients take turns):\n\n", checkGames, checkRate)
 		fmt.Fprintf(w, "| client | p50 | p99 | p99.9 | relayed/s | of which the client's own lateness in sending, p50 / p99 |\n| --- | --- | --- | --- | --- | --- |\n")
 		for _, c := range res.client {
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %.0f | %s / %s |\n", clientName(c.goroutines), us(c.P50), us(c.P99), us(c.P999), c.achieved, us(c.late.P50), us(c.late.P99))
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %.0f | %s / %s |\n", c.kind, us(c.P50), us(c.P99), us(c.P999), c.achieved, us(c.late.P50), us(c.late.P99))
+		}
+		if v := clientVerdict(res); v != "" {
+			fmt.Fprintf(w, "\n%s\n", v)
 		}
 	}
 	res.printTables(w)
@@ -312,4 +317,33 @@ func loopCell(h map[float64]float64) string {
 		return total - h[best]
 	}
 	return fmt.Sprintf("%.0f batches, %.0f over 256 µs, %.0f over 1 ms, %.0f over 4 ms", total, over(256e-6), over(1024e-6), over(4096e-6))
+}
+
+// clientVerdict compares the poll-loop client's median p50 with the minimal
+// C client's, the load generator's goal in issue 20 (within 1.5×).
+func clientVerdict(res *results) string {
+	if res.noCClient != "" {
+		return "The minimal C client did not run: " + res.noCClient + "."
+	}
+	p50s := map[clientKind][]time.Duration{}
+	for _, c := range res.client {
+		p50s[c.kind] = append(p50s[c.kind], c.P50)
+	}
+	poll, c := median(p50s[pollClient]), median(p50s[cClient])
+	if poll == 0 || c == 0 {
+		return ""
+	}
+	return fmt.Sprintf("The poll-loop client's median p50 is %.2f× the minimal C client's (%s against %s; goal 1.5×).", float64(poll)/float64(c), us(poll), us(c))
+}
+
+// median is the middle of ds (the mean of the two middles of an even
+// count); 0 for none.
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	n := len(s)
+	return (s[(n-1)/2] + s[n/2]) / 2
 }

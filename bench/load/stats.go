@@ -37,12 +37,16 @@ type stats struct {
 func newStats() *stats {
 	s := &stats{}
 	for i := range s.shards {
-		s.shards[i].hist = hdrhistogram.New(minLatency, maxLatency, 3)
-		s.shards[i].late = hdrhistogram.New(minLatency, maxLatency, 3)
-		s.shards[i].wire = hdrhistogram.New(minLatency, maxLatency, 3)
+		s.shards[i].hist = NewHistogram()
+		s.shards[i].late = NewHistogram()
+		s.shards[i].wire = NewHistogram()
 	}
 	return s
 }
+
+// NewHistogram is a latency histogram of the load generator's range and
+// precision (ns, 1 µs to 60 s, 3 significant digits).
+func NewHistogram() *hdrhistogram.Histogram { return hdrhistogram.New(minLatency, maxLatency, 3) }
 
 // relayed counts one relayed guess and, when rec, its latency and (when
 // known, wire > 0) its latency between the two kernels.
@@ -51,15 +55,16 @@ func (s *stats) relayed(i int, lat, wire time.Duration, rec bool) {
 	sh.mu.Lock()
 	sh.relayed++
 	if rec {
-		sh.hist.RecordValue(clampLatency(lat))
+		sh.hist.RecordValue(ClampLatency(lat))
 		if wire > 0 {
-			sh.wire.RecordValue(clampLatency(wire))
+			sh.wire.RecordValue(ClampLatency(wire))
 		}
 	}
 	sh.mu.Unlock()
 }
 
-func clampLatency(d time.Duration) int64 { return min(max(int64(d), minLatency), maxLatency) }
+// ClampLatency is d in nanoseconds within the histograms' range.
+func ClampLatency(d time.Duration) int64 { return min(max(int64(d), minLatency), maxLatency) }
 
 // late records how long after its intended time a guess was sent.
 func (s *stats) late(i int, d time.Duration, rec bool) {
@@ -68,7 +73,7 @@ func (s *stats) late(i int, d time.Duration, rec bool) {
 	}
 	sh := &s.shards[i%shardCount]
 	sh.mu.Lock()
-	sh.late.RecordValue(clampLatency(d))
+	sh.late.RecordValue(ClampLatency(d))
 	sh.mu.Unlock()
 }
 
@@ -142,9 +147,9 @@ type Latencies struct {
 // takeHistogram merges and resets the shards' histograms.
 func (s *stats) takeHistogram() Latencies {
 	l := Latencies{
-		Relay: hdrhistogram.New(minLatency, maxLatency, 3),
-		Late:  hdrhistogram.New(minLatency, maxLatency, 3),
-		Wire:  hdrhistogram.New(minLatency, maxLatency, 3),
+		Relay: NewHistogram(),
+		Late:  NewHistogram(),
+		Wire:  NewHistogram(),
 	}
 	for i := range s.shards {
 		sh := &s.shards[i]
