@@ -48,8 +48,7 @@ struct game {
 	int turn;        // the side whose guess is next or in flight
 	int64_t slot;    // when the next guess is due
 	int64_t sent;    // when the guess in flight was due
-	int heap;        // index in the timer heap, -1 when not waiting
-	unsigned cell;
+	unsigned cell;   // the next guess's cell, 0-99
 };
 
 static struct game *games;
@@ -74,14 +73,11 @@ static void swap(int i, int j) {
 	int t = heap[i];
 	heap[i] = heap[j];
 	heap[j] = t;
-	games[heap[i]].heap = i;
-	games[heap[j]].heap = j;
 }
 
 static void push(int g) {
 	int i = nheap++;
 	heap[i] = g;
-	games[g].heap = i;
 	while (i > 0 && games[heap[(i - 1) / 2]].slot > games[heap[i]].slot) {
 		swap(i, (i - 1) / 2);
 		i = (i - 1) / 2;
@@ -91,7 +87,6 @@ static void push(int g) {
 static int pop(void) {
 	int g = heap[0];
 	swap(0, --nheap);
-	games[g].heap = -1;
 	for (int i = 0;;) {
 		int l = 2 * i + 1, r = l + 1, m = i;
 		if (l < nheap && games[heap[l]].slot < games[heap[m]].slot) m = l;
@@ -203,7 +198,6 @@ int main(int argc, char **argv) {
 		pair(g->s[1].fd, key);
 		g->s[0].fd = dial(host, port);
 		pair(g->s[0].fd, key);
-		g->heap = -1;
 		g->cell = i % 100;
 		for (int k = 0; k < 2; k++) {
 			g->s[k].game = i;
