@@ -153,12 +153,10 @@ func TestFleetPlaysWholeGames(t *testing.T) {
 // startRelay runs the minimal relay of bench/relay on loopback.
 func startRelay(t *testing.T) string {
 	t.Helper()
-	r, err := relay.Listen("127.0.0.1:0")
+	r, done, err := relay.Start("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- r.Serve() }()
 	t.Cleanup(func() {
 		r.Close()
 		if err := <-done; err != nil {

@@ -101,6 +101,18 @@ func Listen(addr string) (*Relay, error) {
 // Addr is the listening address, host:port.
 func (r *Relay) Addr() string { return r.addr }
 
+// Start listens at addr and serves on a goroutine of its own until Close;
+// the channel yields what Serve returned.
+func Start(addr string) (*Relay, <-chan error, error) {
+	r, err := Listen(addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- r.Serve() }()
+	return r, done, nil
+}
+
 // Close stops Serve (which then closes every socket).
 func (r *Relay) Close() error {
 	var one = [8]byte{1}

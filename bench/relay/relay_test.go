@@ -33,12 +33,10 @@ func dialKey(t *testing.T, addr, key string) net.Conn {
 // pair's bytes never cross over, and when one hangs up its partner is
 // closed too.
 func TestRelayPairsAndCopies(t *testing.T) {
-	r, err := Listen("127.0.0.1:0")
+	r, done, err := Start("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- r.Serve() }()
 	defer func() {
 		r.Close()
 		if err := <-done; err != nil {
