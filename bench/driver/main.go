@@ -29,7 +29,10 @@
 // 0 skips); an SVG of the latency percentiles (BENCH_SVG, default
 // docs/bench-latency.svg; empty for none); and, with BENCH_REFERENCE (its
 // command line) and BENCH_REFERENCE_ADDR, the reference C++ server.
-// BENCH_NO_FLOOR=1 and BENCH_NO_CLIENT_CHECK=1 leave those out.
+// BENCH_NO_FLOOR=1 and BENCH_NO_CLIENT_CHECK=1 leave those out. Then
+// server CPU per relayed guess again, in BENCH_ROUNDS interleaved rounds
+// (default 3; 0 skips them) at BENCH_ROUND_GAMES (default 100,1000), with
+// the medians and their ratios (rounds.go).
 // `bomber-bench relay ADDR` runs the relay alone (for bomber-load --relay).
 //
 // On a machine with two or more CPUs the daemon is pinned to CPU 0 and the
@@ -67,6 +70,7 @@ type options struct {
 	idle       []int
 	games      []int
 	storm      int
+	storms     int // how many times the first storm is run (BENCH_STORMS), each on fresh users
 	online     int // users online when the storm begins, the players included (BENCH_STORM_ONLINE)
 	window     time.Duration
 	transports []string
@@ -83,6 +87,8 @@ type options struct {
 	refAddr    string    // where it listens
 	tables     int       // tables per game in the table-game phase; 0 skips it
 	svg        string    // where the latency plot goes; "" none
+	rounds     int       // interleaved CPU rounds (BENCH_ROUNDS); 0 skips them
+	roundGames []int     // the games counts each round measures (BENCH_ROUND_GAMES)
 }
 
 // loginTimeout is how long one login may take with n connections being
@@ -206,6 +212,10 @@ func readOptions() options {
 	if v := os.Getenv("BENCH_IDLE"); v != "" {
 		o.idle = ints(v)
 	}
+	o.storms = 3
+	if v, err := strconv.Atoi(os.Getenv("BENCH_STORMS")); err == nil && v > 0 {
+		o.storms = v
+	}
 	if v, err := strconv.Atoi(os.Getenv("BENCH_STORM_ONLINE")); err == nil && v >= 0 {
 		o.online = v
 	}
@@ -239,6 +249,13 @@ func readOptions() options {
 	if v := os.Getenv("BENCH_REFERENCE"); v != "" {
 		o.reference = strings.Fields(v)
 		o.refAddr = cmpOr(os.Getenv("BENCH_REFERENCE_ADDR"), "127.0.0.1:20343")
+	}
+	o.rounds, o.roundGames = 3, []int{100, 1000}
+	if v, err := strconv.Atoi(os.Getenv("BENCH_ROUNDS")); err == nil && v >= 0 {
+		o.rounds = v
+	}
+	if v := os.Getenv("BENCH_ROUND_GAMES"); v != "" {
+		o.roundGames = ints(v)
 	}
 	o.tables = 20
 	if v, err := strconv.Atoi(os.Getenv("BENCH_TABLES")); err == nil && v >= 0 {
@@ -307,11 +324,16 @@ func run(o options) (err error) {
 
 	need := maxOf(o.idle)
 	if len(o.games) > 0 {
-		// the games' players, the users online before the storms, and two storms
-		need = max(need, 2*maxOf(o.games)+max(o.online-2*o.games[0], 0)+2*o.storm)
+		// the games' players, the users online before the storms, two
+		// storms, and for each repeat of the first a fresh lot of both
+		online := max(o.online-2*o.games[0], 0)
+		need = max(need, 2*maxOf(o.games)+online+2*o.storm+(max(o.storms, 1)-1)*(online+o.storm))
 	}
 	if o.tables > 0 {
 		need = max(need, tableUsers(o.tables))
+	}
+	if o.rounds > 0 {
+		need = max(need, 2*maxOf(o.roundGames))
 	}
 	note("creating %d users", need)
 	t0 := time.Now()
@@ -347,6 +369,11 @@ func run(o options) (err error) {
 			return err
 		}
 		if err := retry(ctx, tr+" games phase", o.attempts, func(a int) error { return gamePhase(ctx, o, tr, db, tmp, r, a) }); err != nil {
+			return err
+		}
+	}
+	if o.rounds > 0 && len(o.roundGames) > 0 {
+		if res.cpu, err = cpuRounds(ctx, o, db, tmp); err != nil {
 			return err
 		}
 	}
@@ -503,26 +530,12 @@ func gamePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult, 
 	defer f.Close(60 * time.Second)
 	next, have := 0, 0
 	for i, g := range o.games {
-		f.SetRate(0)
-		note("%s: starting %d games", tr, g-have)
-		if err := f.Games(ctx, next, g-have); err != nil {
+		gr, err := playAndMeasure(ctx, d, f, tr, next, g-have, g, o.window)
+		if err != nil {
 			return err
 		}
 		next += 2 * (g - have)
 		have = g
-		time.Sleep(3 * time.Second) // warm up: past the logins' broadcasts
-		gr, err := saturate(d, f, o.window)
-		if err != nil {
-			return err
-		}
-		if gr.closed > 0 {
-			return fmt.Errorf("%s: %d of %d games' connections were closed by the server during the window (a limit?) (log %s)", tr, gr.closed, g, d.log.Name())
-		}
-		if gr.relayed == 0 {
-			// A table of zeros is no measurement: the players were closed or
-			// never started (see the daemon's log).
-			return fmt.Errorf("%d games relayed no guess in %v (bomberd log %s)", g, o.window, d.log.Name())
-		}
 		r.games[g] = gr
 		note("%s: %d games: %.0f guesses/s, %.2f µs server CPU per guess (server %.0f%% CPU)", tr, g, gr.rate, gr.cpuPerGuess, gr.cpuShare*100)
 		if i > 0 {

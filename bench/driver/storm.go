@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/bomber-game/bomber/bench/load"
 )
 
@@ -183,63 +185,102 @@ type stormRun struct {
 // relay at the first fixed rate (well below saturation: neither the server
 // nor the load generator, which shares its CPU with the storm's process,
 // is short of CPU, so what the latency shows is whether game traffic
-// waits behind presence), then at half the saturation rate.
+// waits behind presence), then at half the saturation rate. Then the first
+// storm again, o.storms-1 more times, each time from a fresh storm process
+// (the last one's users offline, fresh users online) so that every one of
+// them is o.storm logins among o.online: one storm's p99 is its 20th-60th
+// slowest guess, decided by one pause of the machine's, so the table
+// gives each storm's and all of them together.
 func storms(ctx context.Context, o options, tr string, d *daemon, f *load.Fleet, g int, next *int, r *trResult, attempt int) error {
 	online := max(o.online-2*g, 0)
-	note("%s: %d more users log in before the storm", tr, online)
-	st, err := startStorm(d.addr, *next, online, o.storm, loginTimeout(online+o.storm, o.slow, attempt))
-	if err != nil {
-		return fmt.Errorf("%w (log %s)", err, d.log.Name())
-	}
-	defer st.stop() // its users go offline before the next count of games
-	*next += online
 	rates := []float64{r.latRate}
 	if len(o.rates) > 0 && o.rates[0] < r.latRate {
 		rates = []float64{o.rates[0], r.latRate}
 	}
-	for i, rate := range rates {
-		f.SetRate(rate)
-		time.Sleep(time.Second)
-		f.TakeLatency()
-		run := stormRun{rate: rate, online: 2*g + online + i*o.storm}
-		before, herr := d.loopHistogram(ctx)
-		if path := os.Getenv("BENCH_STORM_PROFILE"); path != "" && i == 0 {
-			go func() {
-				if err := d.cpuProfile(ctx, 3, path); err != nil {
-					note("storm profile: %v", err)
-				}
-			}()
-		}
-		var hook *exec.Cmd
-		if h := os.Getenv("BENCH_STORM_HOOK"); h != "" && i == 0 {
-			hook = exec.Command("sh", "-c", h)
-			hook.Stdout, hook.Stderr = os.Stderr, os.Stderr
-			if err := hook.Start(); err != nil {
-				note("storm hook: %v", err)
-				hook = nil
-			}
-			time.Sleep(300 * time.Millisecond) // a recorder (perf) takes this long to start; it sees no output of its own to wait on
-		}
-		f.Record(true)
-		took, err := st.run()
-		if hook != nil {
-			if err := hook.Wait(); err != nil {
-				note("storm hook: %v", err)
-			}
-		}
-		time.Sleep(200 * time.Millisecond) // the notices of the last logins
-		f.Record(false)
+	pool := struct{ relay, wire *hdrhistogram.Histogram }{}
+	for rep := range max(o.storms, 1) {
+		note("%s: %d more users log in before the storm", tr, online)
+		st, err := startStorm(d.addr, *next, online, o.storm, loginTimeout(online+o.storm, o.slow, attempt))
 		if err != nil {
-			return fmt.Errorf("login storm: %w", err)
+			return fmt.Errorf("%w (log %s)", err, d.log.Name())
 		}
-		*next += o.storm
-		if after, aerr := d.loopHistogram(ctx); herr == nil && aerr == nil {
-			run.loop = histDiff(after, before)
+		*next += online
+		for i, rate := range rates {
+			if rep > 0 && i > 0 {
+				break // the repeats are of the first storm
+			}
+			run, l, err := oneStorm(ctx, o, tr, d, f, st, rate, 2*g+online+i*o.storm, rep == 0 && i == 0)
+			if err != nil {
+				st.stop()
+				return err
+			}
+			*next += o.storm
+			if i > 0 {
+				r.storms = append(r.storms, run)
+				continue
+			}
+			if rep == 0 {
+				r.storms = append(r.storms, run)
+			}
+			r.stormReps = append(r.stormReps, run)
+			if pool.relay == nil {
+				pool.relay, pool.wire = l.Relay, l.Wire
+			} else {
+				pool.relay.Merge(l.Relay)
+				pool.wire.Merge(l.Wire)
+			}
 		}
-		l := f.TakeLatencies()
-		run.took, run.lat, run.wire = took, load.Summarise(l.Relay), load.Summarise(l.Wire)
-		r.storms = append(r.storms, run)
-		note("%s: %d logins among %d at %.0f guesses/s (%v): %+v; kernel to kernel %+v; the server's loop: %s", tr, o.storm, run.online, rate, took.Round(time.Millisecond), run.lat, run.wire, loopCell(run.loop))
+		st.stop() // its users go offline before the next storm or count of games
+	}
+	if pool.relay != nil {
+		r.stormPool = stormRun{lat: load.Summarise(pool.relay), wire: load.Summarise(pool.wire)}
 	}
 	return nil
+}
+
+// oneStorm has st's next o.storm users log in at once while the games
+// relay at rate, and measures the games meanwhile; first runs the storm
+// profile and hook, if asked for.
+func oneStorm(ctx context.Context, o options, tr string, d *daemon, f *load.Fleet, st *stormer, rate float64, online int, first bool) (stormRun, load.Latencies, error) {
+	f.SetRate(rate)
+	time.Sleep(time.Second)
+	f.TakeLatency()
+	run := stormRun{rate: rate, online: online}
+	before, herr := d.loopHistogram(ctx)
+	if path := os.Getenv("BENCH_STORM_PROFILE"); path != "" && first {
+		go func() {
+			if err := d.cpuProfile(ctx, 3, path); err != nil {
+				note("storm profile: %v", err)
+			}
+		}()
+	}
+	var hook *exec.Cmd
+	if h := os.Getenv("BENCH_STORM_HOOK"); h != "" && first {
+		hook = exec.Command("sh", "-c", h)
+		hook.Stdout, hook.Stderr = os.Stderr, os.Stderr
+		if err := hook.Start(); err != nil {
+			note("storm hook: %v", err)
+			hook = nil
+		}
+		time.Sleep(300 * time.Millisecond) // a recorder (perf) takes this long to start; it sees no output of its own to wait on
+	}
+	f.Record(true)
+	took, err := st.run()
+	if hook != nil {
+		if err := hook.Wait(); err != nil {
+			note("storm hook: %v", err)
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // the notices of the last logins
+	f.Record(false)
+	if err != nil {
+		return run, load.Latencies{}, fmt.Errorf("login storm: %w", err)
+	}
+	if after, aerr := d.loopHistogram(ctx); herr == nil && aerr == nil {
+		run.loop = histDiff(after, before)
+	}
+	l := f.TakeLatencies()
+	run.took, run.lat, run.wire = took, load.Summarise(l.Relay), load.Summarise(l.Wire)
+	note("%s: %d logins among %d at %.0f guesses/s (%v): %+v; kernel to kernel %+v; the server's loop: %s", tr, o.storm, run.online, rate, took.Round(time.Millisecond), run.lat, run.wire, loopCell(run.loop))
+	return run, l, nil
 }

@@ -31,8 +31,12 @@ type trResult struct {
 	latGames int
 	latRate  float64
 	latAlone latRun
-	storms   []stormRun         // login storms: at the first fixed rate, then at half saturation
-	series   map[float64]latRun // fixed open-loop rate → latencies
+	storms   []stormRun // login storms: at the first fixed rate, then at half saturation
+	// stormReps is every run of the first storm (the first included), each
+	// on fresh users; stormPool is their guesses' latencies together
+	stormReps []stormRun
+	stormPool stormRun
+	series    map[float64]latRun // fixed open-loop rate → latencies
 }
 
 type results struct {
@@ -44,6 +48,7 @@ type results struct {
 	noCClient             string        // why the check ran without the C client; "" when it ran
 	tables                []tableResult // the table-game phase
 	tableLat              *latRun       // relay latency in the 4-player, 10-watcher game
+	cpu                   *cpuSeries    // the interleaved CPU rounds; nil when not run
 }
 
 func us(d time.Duration) string { return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond)) }
@@ -193,6 +198,21 @@ func (res *results) print(w io.Writer) {
 				row("(c) that storm's duration (all logins answered); the server's loop meanwhile", "",
 					cell(func(s stormRun) string { return s.took.Round(time.Millisecond).String() + "; " + loopCell(s.loop) }), none)
 			}
+			if res.opts.storms > 1 {
+				reps := func(f func(r *trResult) string) func(r *trResult) string {
+					return func(r *trResult) string {
+						if isFloor(r) || len(r.stormReps) == 0 {
+							return "—"
+						}
+						return f(r)
+					}
+				}
+				row(fmt.Sprintf("(c) the first storm, run %d times, each time %d fresh logins among %d online: each storm's p99, by the client / kernel to kernel", res.opts.storms, res.opts.storm, res.opts.online), "p99 < 2 ms",
+					reps(func(r *trResult) string { return stormP99s(r.stormReps) }), none)
+				row("(c) those storms' guesses together, p50 / p99 / p99.9", "p99 < 2 ms",
+					reps(func(r *trResult) string { return latCell(r.stormPool.lat, nil) }), none)
+				row(wireRow, "", reps(func(r *trResult) string { return latCell(r.stormPool.wire, nil) }), none)
+			}
 		}
 	}
 	p := res.pure
@@ -202,6 +222,7 @@ func (res *results) print(w io.Writer) {
 		}
 		return fmt.Sprintf("%.2f M/s", float64(p.in+p.out)/p.elapsed.Seconds()/1e6)
 	}, none)
+	res.cpu.print(w, trs)
 	if len(res.client) > 0 {
 		fmt.Fprintf(w, "\n**The load generator on the floor** (minimal relay, %d games, open loop at %d guesses/s; the clients take turns):\n\n", checkGames, checkRate)
 		fmt.Fprintf(w, "| client | p50 | p99 | p99.9 | relayed/s | of which the client's own lateness in sending, p50 / p99 |\n| --- | --- | --- | --- | --- | --- |\n")
@@ -336,14 +357,32 @@ func clientVerdict(res *results) string {
 	return fmt.Sprintf("The poll-loop client's median p50 is %.2f× the minimal C client's (%s against %s; goal 1.5×).", float64(poll)/float64(c), us(poll), us(c))
 }
 
-// median is the middle of ds (the mean of the two middles of an even
+// median is the middle of xs (the mean of the two middles of an even
 // count); 0 for none.
-func median(ds []time.Duration) time.Duration {
-	if len(ds) == 0 {
+func median[T ~int64 | ~float64](xs []T) T {
+	if len(xs) == 0 {
 		return 0
 	}
-	s := slices.Clone(ds)
+	s := slices.Clone(xs)
 	slices.Sort(s)
 	n := len(s)
 	return (s[(n-1)/2] + s[n/2]) / 2
+}
+
+// stormP99s lists each storm's p99, by the client and kernel to kernel, and
+// says how many were under the goal's 2 ms each way.
+func stormP99s(runs []stormRun) string {
+	const goal = 2 * time.Millisecond
+	var parts []string
+	client, wire := 0, 0
+	for _, s := range runs {
+		parts = append(parts, fmt.Sprintf("%.2f / %.2f ms", float64(s.lat.P99)/1e6, float64(s.wire.P99)/1e6))
+		if s.lat.P99 < goal {
+			client++
+		}
+		if s.wire.P99 < goal {
+			wire++
+		}
+	}
+	return fmt.Sprintf("%s (under 2 ms: %d of %d by the client, %d of %d kernel to kernel)", strings.Join(parts, ", "), client, len(runs), wire, len(runs))
 }

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/bomber-game/bomber/bench/load"
+)
+
+// The CPU rounds: server CPU per relayed guess measured as issue 20 states
+// its goals (and as its own figures were taken): the floor and each server
+// in turn, round after round, each on a fresh process, and the medians
+// compared. One closed-loop window per server, minutes apart, is at the
+// mercy of what else the machine does meanwhile: on the 2-CPU VM the
+// floor's own figure moved from 9.5 to 20 µs between runs, and single runs
+// put the reactor at 0.9-1.5× the floor. Rounds spread that drift over
+// every server alike.
+
+// cpuSeries is the CPU rounds' outcome: per server, per games count, one
+// figure (server CPU µs per relayed guess) per round, in the order run.
+type cpuSeries struct {
+	games   []int
+	servers []string
+	rounds  int
+	window  time.Duration
+	perGame map[string]map[int][]float64
+}
+
+// roundWindow is the closed-loop window of one server in one round: half
+// the main window, at least 3 s (a guess's CPU is read from 10 ms ticks).
+func roundWindow(o options) time.Duration { return max(o.window/2, 3*time.Second) }
+
+// roundServers are the servers each round runs, the floor first.
+func roundServers(o options) []string {
+	var s []string
+	if o.floor {
+		s = append(s, floorName)
+	}
+	if len(o.reference) > 0 {
+		s = append(s, refName)
+	}
+	return append(s, o.transports...)
+}
+
+// cpuRounds runs o.rounds rounds; in each, every server is started afresh,
+// plays each count of o.roundGames games in turn (more games join the
+// ones playing), and has each count's closed-loop window measured.
+func cpuRounds(ctx context.Context, o options, db, tmp string) (*cpuSeries, error) {
+	s := &cpuSeries{games: o.roundGames, servers: roundServers(o), rounds: o.rounds, window: roundWindow(o), perGame: map[string]map[int][]float64{}}
+	for _, srv := range s.servers {
+		s.perGame[srv] = map[int][]float64{}
+	}
+	for round := range o.rounds {
+		for _, srv := range s.servers {
+			var got map[int]float64
+			err := retry(ctx, fmt.Sprintf("%s CPU round %d of %d", srv, round+1, o.rounds), o.attempts, func(a int) (err error) {
+				got, err = cpuRound(ctx, o, srv, db, tmp, s.window, a)
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			for _, g := range s.games {
+				s.perGame[srv][g] = append(s.perGame[srv][g], got[g])
+			}
+			note("CPU round %d of %d, %s: %s", round+1, o.rounds, srv, roundNote(s.games, got))
+		}
+	}
+	return s, nil
+}
+
+func roundNote(games []int, got map[int]float64) string {
+	var parts []string
+	for _, g := range games {
+		parts = append(parts, fmt.Sprintf("%d games %.2f µs", g, got[g]))
+	}
+	return strings.Join(parts, ", ") + " per guess"
+}
+
+// cpuRound is one server's part of a round: games count → CPU µs per
+// relayed guess.
+func cpuRound(ctx context.Context, o options, srv, db, tmp string, window time.Duration, attempt int) (map[int]float64, error) {
+	d, err := startServer(o, srv, db, tmp)
+	if err != nil {
+		return nil, err
+	}
+	defer d.stop()
+	most := maxOf(o.roundGames)
+	f := load.New(load.Config{Addr: d.addr, Sources: sources(2 * most), Concurrency: concurrency(attempt), Seed: 2,
+		LoginTimeout: loginTimeout(2*most, o.slow, attempt), Relay: srv == floorName})
+	defer f.Close(60 * time.Second)
+	out := map[int]float64{}
+	have := 0
+	for _, g := range o.roundGames {
+		gr, err := playAndMeasure(ctx, d, f, srv, 2*have, g-have, g, window)
+		if err != nil {
+			return nil, err
+		}
+		have = g
+		out[g] = gr.cpuPerGuess
+	}
+	return out, nil
+}
+
+// playAndMeasure starts more games among the users from first on, so that
+// g are playing, lets them warm up, and measures one closed-loop window,
+// which fails when the server closed a player or relayed nothing.
+func playAndMeasure(ctx context.Context, d *daemon, f *load.Fleet, srv string, first, more, g int, window time.Duration) (gameResult, error) {
+	f.SetRate(0)
+	note("%s: starting %d games", srv, more)
+	if err := f.Games(ctx, first, more); err != nil {
+		return gameResult{}, err
+	}
+	time.Sleep(3 * time.Second) // warm up: past the logins' broadcasts
+	gr, err := saturate(d, f, window)
+	if err != nil {
+		return gameResult{}, err
+	}
+	if gr.closed > 0 {
+		return gameResult{}, fmt.Errorf("%s: %d of %d games' connections were closed by the server during the window (a limit?) (log %s)", srv, gr.closed, g, d.log.Name())
+	}
+	if gr.relayed == 0 {
+		// A table of zeros is no measurement: the players were closed or
+		// never started (see the daemon's log).
+		return gameResult{}, fmt.Errorf("%d games relayed no guess in %v (log %s)", g, window, d.log.Name())
+	}
+	return gr, nil
+}
+
+// print writes the rounds' table: each server's median with every round's
+// figure, then the goals' ratios of medians (the first transport to the
+// floor, the second transport to the first).
+func (s *cpuSeries) print(w io.Writer, transports []string) {
+	if s == nil || s.rounds == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n**Server CPU per relayed guess, in %d interleaved rounds** (each round starts the servers afresh, one after the other, and measures each count of games closed loop for %v; a cell is the median, then each round's figure in order; the ratios are of medians):\n\n",
+		s.rounds, s.window)
+	head := []string{"games"}
+	for _, srv := range s.servers {
+		if srv == floorName {
+			srv = "minimal relay (floor)"
+		}
+		head = append(head, srv)
+	}
+	type cmp struct{ num, den, goal string }
+	var cmps []cmp
+	has := func(srv string) bool { return s.perGame[srv] != nil }
+	if len(transports) > 0 && has(floorName) {
+		cmps = append(cmps, cmp{transports[0], floorName, "goal ≤ 1.3×"})
+	}
+	if len(transports) > 1 {
+		cmps = append(cmps, cmp{transports[1], transports[0], "goal ≥ 1.5×"})
+	}
+	for _, c := range cmps {
+		den := c.den
+		if den == floorName {
+			den = "floor"
+		}
+		head = append(head, fmt.Sprintf("%s ÷ %s (%s)", c.num, den, c.goal))
+	}
+	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
+	for _, g := range s.games {
+		cells := []string{fmt.Sprintf("%d", g)}
+		for _, srv := range s.servers {
+			cells = append(cells, fmt.Sprintf("%.2f µs (%s)", median(s.perGame[srv][g]), joinFloats(s.perGame[srv][g])))
+		}
+		for _, c := range cmps {
+			num, den := median(s.perGame[c.num][g]), median(s.perGame[c.den][g])
+			cell := "—"
+			if num > 0 && den > 0 {
+				cell = fmt.Sprintf("%.2f×", num/den)
+			}
+			cells = append(cells, cell)
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+	}
+}
+
+func joinFloats(xs []float64) string {
+	var out []string
+	for _, x := range xs {
+		out = append(out, fmt.Sprintf("%.2f", x))
+	}
+	return strings.Join(out, ", ")
+}
