@@ -193,8 +193,21 @@ func wholePrefix(out []byte, limit int) int {
 	return n
 }
 
-// finish ends the connection; runs once.
-func (m *mconn) finish() {
+// finish ends the connection from its own goroutines; runs once (with
+// kill). The slot is given back on the loop.
+func (m *mconn) finish() { m.end(func() { m.t.post(m.releaseSlot) }) }
+
+// kill implements link; on the loop, so the slot is given back there and
+// then, not posted (see nconn.kill).
+func (m *mconn) kill() {
+	m.mu.Lock()
+	m.killed = true
+	m.mu.Unlock()
+	m.end(m.releaseSlot)
+}
+
+// end closes the connection once, then calls release if it held a slot.
+func (m *mconn) end(release func()) {
 	m.once.Do(func() {
 		m.mu.Lock()
 		killed := m.killed
@@ -210,14 +223,7 @@ func (m *mconn) finish() {
 		m.mc.Close(why)
 		close(m.dead)
 		if m.admitted {
-			m.t.post(m.releaseSlot)
+			release()
 		}
 	})
-}
-
-func (m *mconn) kill() {
-	m.mu.Lock()
-	m.killed = true
-	m.mu.Unlock()
-	m.finish()
 }

@@ -248,8 +248,20 @@ func (n *nconn) writer() {
 	}
 }
 
-// finish ends the connection's goroutines; runs once.
-func (n *nconn) finish() {
+// finish ends the connection from its own goroutines; runs once (with
+// kill). The slot is given back on the loop.
+func (n *nconn) finish() { n.end(func() { n.t.post(n.releaseSlot) }) }
+
+// kill implements link. The engine calls it on the loop, so it gives the
+// slot back there and then: posting to the loop from the loop waits for
+// room in the door's queue, which only the loop makes, and a login storm's
+// connection goroutines keep that queue full (the net transport stopped
+// for good that way in the bench's repeated storms).
+func (n *nconn) kill() { n.end(n.releaseSlot) }
+
+// end closes the connection and its goroutines once, then calls release
+// if the connection held a slot.
+func (n *nconn) end(release func()) {
 	n.once.Do(func() {
 		n.mu.Lock()
 		n.finished = true
@@ -260,12 +272,10 @@ func (n *nconn) finish() {
 		close(n.dead)
 		n.nc.Close()
 		if n.admitted {
-			n.t.post(n.releaseSlot)
+			release()
 		}
 	})
 }
-
-func (n *nconn) kill() { n.finish() }
 
 // Shutdown implements Transport.
 func (t *NetTransport) Shutdown(ctx context.Context) error {
