@@ -5,9 +5,11 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/netip"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -65,6 +67,18 @@ type loopHost interface {
 func (t *NetTransport) doorOf() *door { return &t.door }
 func (r *Reactor) doorOf() *door      { return &r.door }
 
+// outboxOf is a goroutine-served link's outbox and its own goroutines' way
+// of ending it.
+func outboxOf(l link) (*outbox, func()) {
+	switch l := l.(type) {
+	case *nconn:
+		return &l.outbox, l.finish
+	case *mconn:
+		return &l.outbox, l.finish
+	}
+	panic(fmt.Sprintf("not served by goroutines: %T", l))
+}
+
 // TestKillWithTheDoorFull: the engine kills connections on its own loop
 // (a client over the output bound, a framing error). A connection served
 // by goroutines (the net transport's, a WebSocket's, the reactor's TLS
@@ -73,17 +87,27 @@ func (r *Reactor) doorOf() *door      { return &r.door }
 // makes. In the bench's repeated login storms the net transport stopped
 // that way for good: the loop killed a connection while a thousand others'
 // goroutines kept the queue full, and no connection was accepted or
-// answered again. Here the queue is filled on the loop itself before the
-// kill: the kill must return, the slot be free at once, and the loop go on.
+// answered again; and once more, when the connection's own writer was
+// ending it at the same moment, posting from inside the once that the
+// kill then waited on. Here the queue is filled on the loop itself before
+// the kill, with or without the connection's own goroutine ending it
+// meanwhile: the kill must return, the slot be free at once, and the loop
+// go on.
 func TestKillWithTheDoorFull(t *testing.T) {
+	netTr := func(cfg Config) (loopHost, error) { return NewNetTransport(cfg), nil }
+	reactor := func(cfg Config) (loopHost, error) { return NewReactor(cfg) }
 	cases := []struct {
-		name string
-		open func(cfg Config) (loopHost, error)
-		msg  bool // a message connection rather than TCP
+		name   string
+		open   func(cfg Config) (loopHost, error)
+		msg    bool // a message connection rather than TCP
+		ending bool // its own goroutine is ending it as the loop kills it
 	}{
-		{"net transport, TCP", func(cfg Config) (loopHost, error) { return NewNetTransport(cfg), nil }, false},
-		{"net transport, message connection", func(cfg Config) (loopHost, error) { return NewNetTransport(cfg), nil }, true},
-		{"reactor, message connection", func(cfg Config) (loopHost, error) { return NewReactor(cfg) }, true},
+		{"net transport, TCP", netTr, false, false},
+		{"net transport, TCP, its writer ending it", netTr, false, true},
+		{"net transport, message connection", netTr, true, false},
+		{"net transport, message connection, its writer ending it", netTr, true, true},
+		{"reactor, message connection", reactor, true, false},
+		{"reactor, message connection, its writer ending it", reactor, true, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -131,12 +155,25 @@ func TestKillWithTheDoorFull(t *testing.T) {
 						full = true
 					}
 				}
-				d.eng.drop(d.eng.conns[id], ReasonProtocol, true)
+				c := d.eng.conns[id]
+				if tc.ending {
+					// the writer's end, stopped where it posts to the
+					// full queue (before, that was inside the once)
+					ob, fin := outboxOf(c.link)
+					go fin()
+					for ended := false; !ended; {
+						ob.mu.Lock()
+						ended = ob.finished
+						ob.mu.Unlock()
+						runtime.Gosched()
+					}
+				}
+				d.eng.drop(c, ReasonProtocol, true)
 				free = d.eng.admitted == 0
 			})
 			if errors.Is(err, context.DeadlineExceeded) {
 				stuck = true
-				t.Fatal("the loop is stuck in the kill: it posted to its own full queue")
+				t.Fatal("the loop is stuck in the kill, waiting on its own full queue")
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -146,7 +183,7 @@ func TestKillWithTheDoorFull(t *testing.T) {
 			}
 			if tc.msg {
 				<-msg.done
-				if msg.why != ReasonProtocol {
+				if !tc.ending && msg.why != ReasonProtocol {
 					t.Errorf("the message connection was closed as %q", msg.why)
 				}
 			} else {

@@ -193,22 +193,29 @@ func wholePrefix(out []byte, limit int) int {
 	return n
 }
 
-// finish ends the connection from its own goroutines; runs once (with
-// kill). The slot is given back on the loop.
-func (m *mconn) finish() { m.end(func() { m.t.post(m.releaseSlot) }) }
+// finish ends the connection from its own goroutines; the slot is given
+// back on the loop.
+func (m *mconn) finish() {
+	if m.end() && m.admitted {
+		m.t.post(m.releaseSlot)
+	}
+}
 
 // kill implements link; on the loop, so the slot is given back there and
-// then, not posted (see nconn.kill).
+// then, not posted, and end never waits on the loop (see nconn.kill).
 func (m *mconn) kill() {
 	m.mu.Lock()
 	m.killed = true
 	m.mu.Unlock()
-	m.end(m.releaseSlot)
+	m.end()
+	m.releaseSlot()
 }
 
-// end closes the connection once, then calls release if it held a slot.
-func (m *mconn) end(release func()) {
+// end closes the connection once; true for the call that did it. It
+// never waits on the loop.
+func (m *mconn) end() (did bool) {
 	m.once.Do(func() {
+		did = true
 		m.mu.Lock()
 		killed := m.killed
 		m.finished = true
@@ -222,8 +229,6 @@ func (m *mconn) end(release func()) {
 		}
 		m.mc.Close(why)
 		close(m.dead)
-		if m.admitted {
-			release()
-		}
 	})
+	return did
 }

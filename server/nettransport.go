@@ -248,21 +248,31 @@ func (n *nconn) writer() {
 	}
 }
 
-// finish ends the connection from its own goroutines; runs once (with
-// kill). The slot is given back on the loop.
-func (n *nconn) finish() { n.end(func() { n.t.post(n.releaseSlot) }) }
+// finish ends the connection from its own goroutines; the slot is given
+// back on the loop.
+func (n *nconn) finish() {
+	if n.end() && n.admitted {
+		n.t.post(n.releaseSlot)
+	}
+}
 
 // kill implements link. The engine calls it on the loop, so it gives the
 // slot back there and then: posting to the loop from the loop waits for
 // room in the door's queue, which only the loop makes, and a login storm's
 // connection goroutines keep that queue full (the net transport stopped
-// for good that way in the bench's repeated storms).
-func (n *nconn) kill() { n.end(n.releaseSlot) }
+// for good that way in the bench's repeated storms). For the same reason
+// nothing inside end waits on the loop: a writer that posted from inside
+// it held the kill at the once, waiting in turn for the loop.
+func (n *nconn) kill() {
+	n.end()
+	n.releaseSlot()
+}
 
-// end closes the connection and its goroutines once, then calls release
-// if the connection held a slot.
-func (n *nconn) end(release func()) {
+// end closes the connection and ends its goroutines, once; true for the
+// call that did it. It never waits on the loop.
+func (n *nconn) end() (did bool) {
 	n.once.Do(func() {
+		did = true
 		n.mu.Lock()
 		n.finished = true
 		rest := len(n.out)
@@ -271,10 +281,8 @@ func (n *nconn) end(release func()) {
 		n.account(-rest)
 		close(n.dead)
 		n.nc.Close()
-		if n.admitted {
-			release()
-		}
 	})
+	return did
 }
 
 // Shutdown implements Transport.
