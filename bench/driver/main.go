@@ -70,7 +70,7 @@ type options struct {
 	idle       []int
 	games      []int
 	storm      int
-	storms     int // how many times the first storm is run (BENCH_STORMS), each on fresh users
+	storms     int // how many times the first storm is run (BENCH_STORMS), one after the other
 	online     int // users online when the storm begins, the players included (BENCH_STORM_ONLINE)
 	window     time.Duration
 	transports []string
@@ -324,10 +324,9 @@ func run(o options) (err error) {
 
 	need := maxOf(o.idle)
 	if len(o.games) > 0 {
-		// the games' players, the users online before the storms, two
-		// storms, and for each repeat of the first a fresh lot of both
-		online := max(o.online-2*o.games[0], 0)
-		need = max(need, 2*maxOf(o.games)+online+2*o.storm+(max(o.storms, 1)-1)*(online+o.storm))
+		// the games' players, the users online before the storms, the
+		// first storm and its repeats, and the storm at half saturation
+		need = max(need, 2*maxOf(o.games)+max(o.online-2*o.games[0], 0)+(max(o.storms, 1)+1)*o.storm)
 	}
 	if o.tables > 0 {
 		need = max(need, tableUsers(o.tables))

@@ -12,8 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/bomber-game/bomber/bench/load"
 )
 
@@ -181,59 +179,61 @@ type stormRun struct {
 }
 
 // storms brings the users online to o.online (the g games' players
-// included) and has o.storm more log in at once, twice: while the games
-// relay at the first fixed rate (well below saturation: neither the server
-// nor the load generator, which shares its CPU with the storm's process,
-// is short of CPU, so what the latency shows is whether game traffic
-// waits behind presence), then at half the saturation rate. Then the first
-// storm again, o.storms-1 more times, each time from a fresh storm process
-// (the last one's users offline, fresh users online) so that every one of
-// them is o.storm logins among o.online: one storm's p99 is its 20th-60th
-// slowest guess, decided by one pause of the machine's, so the table
-// gives each storm's and all of them together.
+// included) and has o.storm more log in at once, o.storms times in a row
+// while the games relay at the first fixed rate (well below saturation:
+// neither the server nor the load generator, which shares its CPU with the
+// storm's process, is short of CPU, so what the latency shows is whether
+// game traffic waits behind presence), then once more at half the
+// saturation rate. One storm's p99 is its 20th-60th slowest guess, which
+// one pause of the machine's decides, so the table gives each storm's p99
+// and all their guesses together. The repeats keep the users already
+// online (each storm is among 1,000 more than the last): taking the last
+// storm's users offline first would bury the games under their offline
+// notices (a 2,000-player load generator then reads 20,000 notices per
+// player, and the guesses queue behind them in each player's stream).
 func storms(ctx context.Context, o options, tr string, d *daemon, f *load.Fleet, g int, next *int, r *trResult, attempt int) error {
 	online := max(o.online-2*g, 0)
-	rates := []float64{r.latRate}
+	reps := max(o.storms, 1)
+	note("%s: %d more users log in before the storm", tr, online)
+	st, err := startStorm(d.addr, *next, online, o.storm, loginTimeout(online+o.storm, o.slow, attempt))
+	if err != nil {
+		return fmt.Errorf("%w (log %s)", err, d.log.Name())
+	}
+	defer st.stop() // its users go offline before the next count of games
+	*next += online
+	var plan []float64
 	if len(o.rates) > 0 && o.rates[0] < r.latRate {
-		rates = []float64{o.rates[0], r.latRate}
+		for range reps {
+			plan = append(plan, o.rates[0])
+		}
 	}
-	pool := struct{ relay, wire *hdrhistogram.Histogram }{}
-	for rep := range max(o.storms, 1) {
-		note("%s: %d more users log in before the storm", tr, online)
-		st, err := startStorm(d.addr, *next, online, o.storm, loginTimeout(online+o.storm, o.slow, attempt))
+	plan = append(plan, r.latRate)
+	var pool load.Latencies
+	for i, rate := range plan {
+		if i > 0 && rate == plan[i-1] {
+			time.Sleep(2 * time.Second) // the last storm's notices reach everyone
+		}
+		run, l, err := oneStorm(ctx, o, tr, d, f, st, rate, 2*g+online+i*o.storm, i == 0)
 		if err != nil {
-			return fmt.Errorf("%w (log %s)", err, d.log.Name())
+			return err
 		}
-		*next += online
-		for i, rate := range rates {
-			if rep > 0 && i > 0 {
-				break // the repeats are of the first storm
-			}
-			run, l, err := oneStorm(ctx, o, tr, d, f, st, rate, 2*g+online+i*o.storm, rep == 0 && i == 0)
-			if err != nil {
-				st.stop()
-				return err
-			}
-			*next += o.storm
-			if i > 0 {
-				r.storms = append(r.storms, run)
-				continue
-			}
-			if rep == 0 {
-				r.storms = append(r.storms, run)
-			}
-			r.stormReps = append(r.stormReps, run)
-			if pool.relay == nil {
-				pool.relay, pool.wire = l.Relay, l.Wire
-			} else {
-				pool.relay.Merge(l.Relay)
-				pool.wire.Merge(l.Wire)
-			}
+		*next += o.storm
+		if i == 0 || i == len(plan)-1 {
+			r.storms = append(r.storms, run) // the table's first storm and the one at half saturation
 		}
-		st.stop() // its users go offline before the next storm or count of games
+		if len(plan) > 1 && i == len(plan)-1 {
+			break // not a repeat of the first
+		}
+		r.stormReps = append(r.stormReps, run)
+		if pool.Relay == nil {
+			pool = l
+		} else {
+			pool.Relay.Merge(l.Relay)
+			pool.Wire.Merge(l.Wire)
+		}
 	}
-	if pool.relay != nil {
-		r.stormPool = stormRun{lat: load.Summarise(pool.relay), wire: load.Summarise(pool.wire)}
+	if pool.Relay != nil {
+		r.stormPool = stormRun{lat: load.Summarise(pool.Relay), wire: load.Summarise(pool.Wire)}
 	}
 	return nil
 }
