@@ -246,3 +246,44 @@ func BenchmarkLoginAmong10k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMassLogout: 10,000 users online leave at once (a network cut
+// on their side), the reactor's way: up to 256 closes per loop iteration,
+// then the iteration's hub step and casts. Reported per leave (an
+// iteration of 256 leaves is what a relayed guess waits for meanwhile), in
+// the order they came (each leave moves the whole user list) and in the
+// reverse (each leave looks through every member first).
+func BenchmarkMassLogout(b *testing.B) {
+	for _, order := range []string{"first-first", "last-first"} {
+		b.Run(order, func(b *testing.B) {
+			var cfg Config
+			cfg.defaults()
+			p := newPool(cfg, func() {})
+			b.Cleanup(func() { p.close(context.Background()) })
+			const online, batch = 10000, 256
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				e := newEngine(cfg, p)
+				e.fan.on = true
+				cs := make([]*conn, online)
+				for i := range cs {
+					cs[i] = e.testLogin(nullLink{}, fmt.Sprintf("u%05d", i))
+					e.act()
+				}
+				e.flushPresence(-1)
+				if order == "last-first" {
+					slices.Reverse(cs)
+				}
+				b.StartTimer()
+				for i, c := range cs {
+					e.closed(c, ReasonPeer)
+					if i%batch == batch-1 || i == len(cs)-1 {
+						e.act()
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*online), "ns/leave")
+		})
+	}
+}
