@@ -201,16 +201,20 @@ func storms(ctx context.Context, o options, tr string, d *daemon, f *load.Fleet,
 	}
 	defer st.stop() // its users go offline before the next count of games
 	*next += online
-	var plan []float64
+	first := r.latRate // the first storm's rate: the first fixed one, if below half saturation
 	if len(o.rates) > 0 && o.rates[0] < r.latRate {
-		for range reps {
-			plan = append(plan, o.rates[0])
-		}
+		first = o.rates[0]
 	}
-	plan = append(plan, r.latRate)
+	var plan []float64
+	for range reps {
+		plan = append(plan, first)
+	}
+	if first != r.latRate {
+		plan = append(plan, r.latRate)
+	}
 	var pool load.Latencies
 	for i, rate := range plan {
-		if i > 0 && rate == plan[i-1] {
+		if i > 0 && i < reps {
 			time.Sleep(2 * time.Second) // the last storm's notices reach everyone
 		}
 		run, l, err := oneStorm(ctx, o, tr, d, f, st, rate, 2*g+online+i*o.storm, i == 0)
@@ -218,10 +222,10 @@ func storms(ctx context.Context, o options, tr string, d *daemon, f *load.Fleet,
 			return err
 		}
 		*next += o.storm
-		if i == 0 || i == len(plan)-1 {
+		if i == 0 || i == reps {
 			r.storms = append(r.storms, run) // the table's first storm and the one at half saturation
 		}
-		if len(plan) > 1 && i == len(plan)-1 {
+		if i >= reps {
 			break // not a repeat of the first
 		}
 		r.stormReps = append(r.stormReps, run)
