@@ -32,8 +32,8 @@ type trResult struct {
 	latRate  float64
 	latAlone latRun
 	storms   []stormRun // login storms: at the first fixed rate, then at half saturation
-	// stormReps is every run of the first storm (the first included), each
-	// on fresh users; stormPool is their guesses' latencies together
+	// stormReps is every run of the first storm (the first included), one
+	// after the other; stormPool is their guesses' latencies together
 	stormReps []stormRun
 	stormPool stormRun
 	series    map[float64]latRun // fixed open-loop rate → latencies
