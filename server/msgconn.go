@@ -193,42 +193,26 @@ func wholePrefix(out []byte, limit int) int {
 	return n
 }
 
-// finish ends the connection from its own goroutines; the slot is given
-// back on the loop.
-func (m *mconn) finish() {
-	if m.end() && m.admitted {
-		m.t.post(m.releaseSlot)
-	}
-}
+// finish ends the connection from its own goroutines (outbox.end).
+func (m *mconn) finish() { m.endFromConn(m.closeMessages) }
 
-// kill implements link; on the loop, so the slot is given back there and
-// then, not posted, and end never waits on the loop (see nconn.kill).
+// kill implements link: on the loop (outbox.end); the client is told of a
+// broken rule.
 func (m *mconn) kill() {
 	m.mu.Lock()
 	m.killed = true
 	m.mu.Unlock()
-	m.end()
-	m.releaseSlot()
+	m.endOnLoop(m.closeMessages)
 }
 
-// end closes the connection once; true for the call that did it. It
-// never waits on the loop.
-func (m *mconn) end() (did bool) {
-	m.once.Do(func() {
-		did = true
-		m.mu.Lock()
-		killed := m.killed
-		m.finished = true
-		rest := len(m.out)
-		m.out = nil
-		m.mu.Unlock()
-		m.account(-rest)
-		why := ReasonServer
-		if killed {
-			why = ReasonProtocol
-		}
-		m.mc.Close(why)
-		close(m.dead)
-	})
-	return did
+// closeMessages closes the message connection, saying why.
+func (m *mconn) closeMessages() {
+	m.mu.Lock()
+	killed := m.killed
+	m.mu.Unlock()
+	why := ReasonServer
+	if killed {
+		why = ReasonProtocol
+	}
+	m.mc.Close(why)
 }

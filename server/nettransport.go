@@ -248,42 +248,14 @@ func (n *nconn) writer() {
 	}
 }
 
-// finish ends the connection from its own goroutines; the slot is given
-// back on the loop.
-func (n *nconn) finish() {
-	if n.end() && n.admitted {
-		n.t.post(n.releaseSlot)
-	}
-}
+// finish ends the connection from its own goroutines (outbox.end).
+func (n *nconn) finish() { n.endFromConn(n.closeSocket) }
 
-// kill implements link. The engine calls it on the loop, so it gives the
-// slot back there and then: posting to the loop from the loop waits for
-// room in the door's queue, which only the loop makes, and a login storm's
-// connection goroutines keep that queue full (the net transport stopped
-// for good that way in the bench's repeated storms). For the same reason
-// nothing inside end waits on the loop: a writer that posted from inside
-// it held the kill at the once, waiting in turn for the loop.
-func (n *nconn) kill() {
-	n.end()
-	n.releaseSlot()
-}
+// kill implements link: on the loop (outbox.end).
+func (n *nconn) kill() { n.endOnLoop(n.closeSocket) }
 
-// end closes the connection and ends its goroutines, once; true for the
-// call that did it. It never waits on the loop.
-func (n *nconn) end() (did bool) {
-	n.once.Do(func() {
-		did = true
-		n.mu.Lock()
-		n.finished = true
-		rest := len(n.out)
-		n.out = nil
-		n.mu.Unlock()
-		n.account(-rest)
-		close(n.dead)
-		n.nc.Close()
-	})
-	return did
-}
+// closeSocket closes the socket, which ends a reader blocked in Read.
+func (n *nconn) closeSocket() { n.nc.Close() }
 
 // Shutdown implements Transport.
 func (t *NetTransport) Shutdown(ctx context.Context) error {

@@ -113,3 +113,45 @@ func (o *outbox) releaseSlot() {
 		o.t.engine().release(o.ip)
 	}
 }
+
+// The connection's end, once, from whichever side comes first: its own
+// goroutines (finished: the peer went, a write failed, the close was
+// written) or the engine on the loop (killed). Nothing inside the once
+// waits on the loop: the loop's kill may wait at the once for a goroutine
+// ending the connection at the same moment, and a post from in there would
+// wait in turn for the loop, whose queue a login storm's connection
+// goroutines keep full (the net transport stopped for good that way, twice,
+// in the bench's repeated storms). So the slot goes back after the once:
+// posted from the connection's goroutines, given back directly on the loop.
+
+// end runs closeLink and ends the connection's goroutines, once; true for
+// the call that did it.
+func (o *outbox) end(closeLink func()) (did bool) {
+	o.once.Do(func() {
+		did = true
+		o.mu.Lock()
+		o.finished = true
+		rest := len(o.out)
+		o.out = nil
+		o.mu.Unlock()
+		o.account(-rest)
+		closeLink()
+		close(o.dead)
+	})
+	return did
+}
+
+// endFromConn is end called by the connection's own goroutines; the slot
+// is given back on the loop.
+func (o *outbox) endFromConn(closeLink func()) {
+	if o.end(closeLink) && o.admitted {
+		o.t.post(o.releaseSlot)
+	}
+}
+
+// endOnLoop is end called by the engine on the loop (link.kill), which
+// gives the slot back there and then.
+func (o *outbox) endOnLoop(closeLink func()) {
+	o.end(closeLink)
+	o.releaseSlot()
+}
