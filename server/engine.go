@@ -76,7 +76,11 @@ type engine struct {
 	// loopQueued is the same for the reactor's connections, which are
 	// written on the loop: a plain counter, no atomic add per segment.
 	loopQueued int64
-	cl         *clusterState // nil on a node alone
+	// presenceSpent is the time writer goroutines spent writing presence
+	// output (asyncWriter.pace), not yet counted against the sweep's
+	// share of the time (pacePresence).
+	presenceSpent atomic.Int64
+	cl            *clusterState // nil on a node alone
 }
 
 func newEngine(cfg Config, p *pool) *engine {
@@ -304,6 +308,14 @@ func (e *engine) answer(res result) {
 	e.bound()
 }
 
+// answerSlice bounds the time one loop iteration spends acting on account
+// answers (at least one is taken): a login among 10,000 users copies a
+// 100 KB user list into its connection's output, so during a storm an
+// iteration acts on a few logins and then serves the sockets again; the
+// answers left wait in the channel (the reactor's loop polls while any
+// do, the net transport's wakes itself again).
+const answerSlice = 100 * time.Microsecond
+
 // boundSends is how many segments the hub may hold before the engine acts
 // on them in the middle of a loop iteration: a burst of sends to many
 // connections (a lobby chat line to everyone online; presence itself comes
@@ -322,8 +334,8 @@ func (e *engine) bound() {
 }
 
 // process carries out what the hub asked for and writes the output: all
-// of it, or with pacing on (the reactor) the game output now and presence
-// output within flushPresence's budget.
+// of it, or with pacing on (both transports' loops; tests may turn it off)
+// the game output now and presence output within flushPresence's budget.
 func (e *engine) process() {
 	if e.cl != nil {
 		e.applyLog()
@@ -427,7 +439,10 @@ func (e *engine) act() {
 // shedOutput keeps the output queued for all connections together within
 // MaxOutputTotal: past it, the connections with the most unread output
 // (the slowest readers) are disconnected, as many as it takes. It reports
-// whether it disconnected any.
+// whether it disconnected any. A connection written by a goroutine of its
+// own counts only while that writer is stuck: output just handed to it (a
+// presence round's notices to a client that reads everything) is not a
+// slow reader's.
 func (e *engine) shedOutput() bool {
 	over := e.outQueued.Load() + e.loopQueued - int64(e.cfg.MaxOutputTotal)
 	if e.cfg.MaxOutputTotal <= 0 || over <= 0 {
@@ -439,6 +454,9 @@ func (e *engine) shedOutput() bool {
 	}
 	var bl []backlog
 	for _, c := range e.conns {
+		if w, ok := c.link.(asyncWriter); ok && !w.stuck() {
+			continue // its output waits for its writer goroutine, not for its client
+		}
 		if n := c.link.unread(); n > 0 {
 			bl = append(bl, backlog{c, n})
 		}

@@ -49,7 +49,7 @@ import (
 
 // fanout is the engine's presence state.
 type fanout struct {
-	on      bool     // sweep a time-bounded share per iteration (the reactor); off: all at once
+	on      bool     // sweep a bounded share per iteration (both transports' loops); off: all at once
 	members []member // the hub's online users, in its order
 	list    []byte   // SyncBegin of every member, encoded, in members' order
 	lent    bool     // links may hold parts of list's array: change it only by copy
@@ -60,9 +60,10 @@ type fanout struct {
 	target  uint64  // the log's end when the current sweep began
 	rr      int     // the next member the sweep looks at
 	owed    []*conn // connections with output left by a capped flush, oldest first
+	woken   []*conn // members the sweep handed to writer goroutines of their own that may still be writing
 
 	roundAt time.Time     // when the current (or the last) sweep round began
-	tokens  time.Duration // the sweep's share of the loop's time, saved up
+	tokens  time.Duration // the sweep's share of the loop's time, saved up (negative: overspent by writers)
 	tokAt   time.Time     // when tokens was last topped up
 
 	written int       // connections written since memory was last given back
@@ -76,6 +77,18 @@ type member struct {
 	id   statemachine.ConnID
 	c    *conn
 	size int // of its SyncBegin in list
+}
+
+// asyncWriter is a link written by a goroutine of its own (outbox: the
+// net transport's connections, WebSockets on either transport): its flush
+// only wakes that goroutine, and the write happens later, off the loop.
+type asyncWriter interface {
+	// stuck reports whether the writer has been inside one write for
+	// stuckAfter: its client is not reading as fast as it is sent.
+	stuck() bool
+	// pace marks the output queued as the sweep's: the writer adds the
+	// time it takes to write it to the engine's presenceSpent.
+	pace()
 }
 
 // notice is one log entry: log[start:end], for every member but except.
@@ -408,8 +421,9 @@ const (
 	checkEvery    = 16
 )
 
-// The reactor paces the sweep three times over, so that presence takes a
-// bounded share of the server however many users come and go:
+// Both transports' loops pace the sweep three times over (four with the
+// writers a sweep wakes: see maxWoken), so that presence takes a bounded
+// share of the server however many users come and go:
 //
 //   - a round (every member caught up and written once) begins at most
 //     every roundEvery: during a storm each idle connection gets one write
@@ -422,9 +436,14 @@ const (
 //     up between iterations, at most presenceSlice at once), so a loop
 //     relaying games keeps the rest; an iteration that found no event at
 //     all may spend a whole presenceSlice, since nothing else wants the
-//     loop then;
+//     loop then (the reactor's: the net transport's loop is never idle to
+//     the sweep, since the writers it woke may be busy). A connection's
+//     own writer goroutine (asyncWriter) writes later, off the loop: the
+//     time it takes for presence output counts against the same share
+//     (presenceSpent);
 //   - between slices the loop sleeps for presenceGap instead of polling
-//     (any socket event still wakes it at once), so presence alone keeps
+//     (any socket event, or on the net transport any post, still wakes it
+//     at once), so presence alone keeps
 //     the loop's thread busy at most about half the time. A loop that
 //     polls through a storm is, to the kernel, a thread that never
 //     sleeps: on a busy CPU it is preempted for the other threads (the
@@ -441,10 +460,11 @@ const (
 )
 
 // due is how long from now until the sweep has work: presenceGap when a
-// round is under way or output is owed (the rest between two slices),
-// else until the next round may begin (0: at once).
+// round is under way, output is owed or woken writers are being waited
+// for (the rest between two slices), else until the next round may begin
+// (0: at once).
 func (f *fanout) due(now time.Time) time.Duration {
-	if f.rr != 0 || len(f.owed) > 0 {
+	if f.rr != 0 || len(f.owed) > 0 || len(f.woken) >= maxWoken {
 		return presenceGap
 	}
 	return max(f.roundAt.Add(roundEvery).Sub(now), 0)
@@ -471,7 +491,9 @@ func (e *engine) pacePresence(now time.Time, idle bool) {
 	if !f.pending() {
 		return
 	}
-	f.tokens = min(f.tokens+now.Sub(f.tokAt)/presenceShare, presenceSlice)
+	// writer goroutines' time spent on presence counts against the share
+	// as the loop's own does
+	f.tokens = min(f.tokens+now.Sub(f.tokAt)/presenceShare, presenceSlice) - time.Duration(e.presenceSpent.Swap(0))
 	f.tokAt = now
 	budget := f.tokens
 	if idle {
@@ -521,14 +543,23 @@ func (e *engine) flushPresence(budget time.Duration) {
 		return
 	}
 	t0 := time.Now()
+	if f.writersBusy() {
+		return // a round waits for them too (due: presenceGap)
+	}
 	f.last = t0
 	if f.rr == 0 {
 		f.target, f.roundAt = f.end(), t0
 	}
 	for n := 1; f.rr < len(f.members); n++ {
 		c := f.members[f.rr].c
-		f.rr++
-		if c != nil && !c.gone && c.cursor < f.end() {
+		if c == nil || c.gone || c.cursor >= f.end() {
+			f.rr++
+		} else {
+			_, async := c.link.(asyncWriter)
+			if async && f.writersBusy() {
+				return // its writer would queue behind theirs
+			}
+			f.rr++
 			f.written++
 			// an idle connection (nothing queued) is written at once
 			if e.catchUp(c, !c.queued && c.link.unread() == 0) && !c.queued {
@@ -536,6 +567,10 @@ func (e *engine) flushPresence(budget time.Duration) {
 					f.owe(c)
 				} else if r, ok := c.link.(releaser); ok {
 					r.release()
+				}
+				if async {
+					c.link.(asyncWriter).pace()
+					f.woken = append(f.woken, c)
 				}
 			}
 			n = checkEvery // a write: look at the clock
@@ -548,6 +583,39 @@ func (e *engine) flushPresence(budget time.Duration) {
 	// round began (those that joined since started past it)
 	f.rr, f.clean = 0, f.target
 	f.trim()
+}
+
+// A writer goroutine (an asyncWriter's) that the sweep wakes runs later,
+// among every other runnable goroutine: a guess's reader and the loop that
+// relays it, and its opponent's writer, wait behind it in the Go
+// scheduler's queue, and the write(2) it makes (on loopback, with the
+// receiver's side of TCP) is not on the loop's clock that budgets the
+// sweep. A sweep that woke every member's writer put thousands of
+// goroutines ahead of each guess. So the sweep keeps at most maxWoken
+// writers at it and goes on as they finish, however long they wait for a
+// CPU: presence then gets the scheduler's turns in proportion to the
+// goroutines it has queued, at most maxWoken among the game's. A writer
+// stuck in a write (its client reads slowly: asyncWriter.stuck) no longer
+// holds up the others.
+const maxWoken = 16
+
+// writersBusy forgets the woken writers that are done (their output all
+// written, or their connection closed) or stuck, and reports whether
+// maxWoken are still at it.
+func (f *fanout) writersBusy() bool {
+	if len(f.woken) < maxWoken {
+		return false
+	}
+	k := 0
+	for _, w := range f.woken {
+		if !w.gone && w.link.unread() > 0 && !w.link.(asyncWriter).stuck() {
+			f.woken[k] = w
+			k++
+		}
+	}
+	clear(f.woken[k:])
+	f.woken = f.woken[:k]
+	return k >= maxWoken
 }
 
 // A burst of presence output (a login wave among thousands of users) grows

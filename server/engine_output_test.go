@@ -258,3 +258,163 @@ func TestPresenceRestsBetweenSlices(t *testing.T) {
 		}
 	}
 }
+
+// asyncLink is a fakeLink written by a goroutine of its own, as an
+// outbox is: what a flush hands over stays unread until the test says
+// the writer has written it.
+type asyncLink struct {
+	fakeLink
+	unwritten int
+	inWrite   bool // stuck in a write: its client does not read
+}
+
+func (l *asyncLink) stuck() bool { return l.inWrite }
+func (l *asyncLink) pace()       {}
+func (l *asyncLink) flush() bool {
+	l.unwritten += len(l.queued)
+	return l.fakeLink.flush()
+}
+func (l *asyncLink) unread() int { return l.unwritten }
+
+// TestSweepWaitsForWokenWriters: the sweep wakes at most maxWoken
+// connections' writer goroutines that are still writing, so that a guess's
+// goroutines never queue behind thousands of presence writes, and goes on
+// as they finish; a writer stuck in a write (a slow reader) or whose
+// connection closed no longer holds the sweep. Every member still gets
+// its notices, exactly once.
+func TestSweepWaitsForWokenWriters(t *testing.T) {
+	e := newPacedEngine(t)
+	const members = 3 * maxWoken
+	links := make([]*asyncLink, members)
+	for i := range links {
+		name := fmt.Sprintf("u%02d", i)
+		links[i] = &asyncLink{fakeLink: fakeLink{name: name, log: &e.log}}
+		e.links[name], e.conns[name] = &links[i].fakeLink, e.testLogin(links[i], name)
+	}
+	e.process() // their login answers, written by their own flushes
+	for _, l := range links {
+		l.unwritten = 0
+	}
+	e.log = e.log[:0]
+	e.login("new") // a notice for every member
+	e.process()
+	e.log = e.log[:0]
+
+	e.flushPresence(-1) // no time budget: only the writers bound it
+	if len(e.log) != maxWoken {
+		t.Fatalf("the sweep woke %d writers at once, want %d (maxWoken)", len(e.log), maxWoken)
+	}
+	if d := e.fan.due(time.Now()); d != presenceGap {
+		t.Fatalf("waiting for writers: due in %v, want a rest of %v", d, presenceGap)
+	}
+	e.flushPresence(-1)
+	if len(e.log) != maxWoken {
+		t.Fatalf("with every woken writer still writing, the sweep woke %d more", len(e.log)-maxWoken)
+	}
+
+	// one finishes, one's connection closes, one is stuck: three more
+	done, closed, slow := e.conns[e.log[0]], e.conns[e.log[1]], e.conns[e.log[2]]
+	done.link.(*asyncLink).unwritten = 0
+	e.drop(closed, ReasonServer, true)
+	e.process()
+	e.log = e.log[:0]
+	slow.link.(*asyncLink).inWrite = true
+	e.flushPresence(-1)
+	if len(e.log) != 3 {
+		t.Fatalf("after three writers were done, the sweep woke %d more, want 3", len(e.log))
+	}
+
+	for e.fan.pending() {
+		for _, l := range links {
+			l.unwritten = 0
+		}
+		e.flushPresence(-1)
+	}
+	for i, l := range links {
+		if i == 1 {
+			continue // closed
+		}
+		var got []segment.Segment
+		for _, s := range l.written {
+			if s.Type == segment.NewOnline && string(s.Payload()) == "new" {
+				got = append(got, s)
+			}
+		}
+		if len(got) != 1 {
+			t.Fatalf("%s received the new user's notice %d times, want once", l.name, len(got))
+		}
+	}
+}
+
+// TestWritersTimeCountsAgainstPresence: the time writer goroutines spent
+// writing presence output (presenceSpent) is taken from the sweep's share
+// of the time as the loop's own would be: after writers spent 10 ms, the
+// sweep writes nobody until the share (a quarter of the time passing) has
+// made it up.
+func TestWritersTimeCountsAgainstPresence(t *testing.T) {
+	e := newPacedEngine(t)
+	for i := range 3 * checkEvery {
+		e.login(fmt.Sprintf("u%02d", i))
+	}
+	e.process()
+	e.log = e.log[:0]
+	now := time.Now()
+	e.fan.tokens, e.fan.tokAt = 0, now
+	e.presenceSpent.Store(int64(10 * time.Millisecond))
+	e.pacePresence(now.Add(20*time.Millisecond), false) // 5 ms of share, 10 spent
+	if len(e.log) != 0 {
+		t.Fatalf("the sweep wrote %d connections with its share overspent by writers", len(e.log))
+	}
+	if e.presenceSpent.Load() != 0 {
+		t.Fatal("the writers' time was not taken from the share")
+	}
+	e.pacePresence(now.Add(60*time.Millisecond), false) // 10 ms more: made up
+	if len(e.log) == 0 {
+		t.Fatal("the sweep wrote nobody once its share was made up")
+	}
+}
+
+// TestPresenceWritesAreCharged: a goroutine-served connection's writer
+// charges the time it took to write output the sweep handed it (pace) to
+// presenceSpent, and nothing for other output.
+func TestPresenceWritesAreCharged(t *testing.T) {
+	tr := NewNetTransport(Config{})
+	t.Cleanup(func() { tr.Shutdown(context.Background()) })
+	o := newOutbox(tr, netip.MustParseAddr("127.0.0.1"))
+	write := func(pace bool) time.Duration {
+		if pace {
+			o.pace()
+		}
+		o.sendBytes(segment.Name(segment.NewOnline, "Beth").AppendTo(nil))
+		out, _, paced := o.take()
+		if len(out) == 0 || paced != pace {
+			t.Fatalf("took %d bytes, paced %v; want the output, paced %v", len(out), paced, pace)
+		}
+		o.mu.Lock()
+		o.since = o.since.Add(-time.Millisecond) // the write took a millisecond
+		o.mu.Unlock()
+		o.account(-len(out))
+		o.written(paced)
+		return time.Duration(tr.eng.presenceSpent.Swap(0))
+	}
+	if d := write(false); d != 0 {
+		t.Fatalf("a game write charged %v to presence", d)
+	}
+	if d := write(true); d < time.Millisecond {
+		t.Fatalf("a presence write of a millisecond charged %v", d)
+	}
+	if d := write(false); d != 0 {
+		t.Fatalf("the write after a presence write charged %v", d)
+	}
+	o.pace()
+	o.sendBytes(segment.Name(segment.NewOnline, "Cindy").AppendTo(nil))
+	out, _, paced := o.take()
+	o.mu.Lock()
+	o.since = o.since.Add(-time.Minute) // a client that does not read
+	o.mu.Unlock()
+	o.account(-len(out))
+	o.written(paced)
+	if d := time.Duration(tr.eng.presenceSpent.Load()); d != maxCharge {
+		t.Fatalf("a write that waited a minute for its client charged %v, want %v", d, maxCharge)
+	}
+}

@@ -144,11 +144,7 @@ func (m *mconn) writer() {
 		case <-m.dead:
 			return
 		}
-		m.mu.Lock()
-		out, closing := m.out, m.closing
-		m.out = nil
-		m.writing, m.since = len(out) > 0, time.Now()
-		m.mu.Unlock()
+		out, closing, paced := m.take()
 		ctx, cancel := context.Background(), context.CancelFunc(func() {})
 		if closing {
 			ctx, cancel = context.WithTimeout(ctx, 5*time.Second)
@@ -166,9 +162,7 @@ func (m *mconn) writer() {
 			m.account(-k)
 		}
 		cancel()
-		m.mu.Lock()
-		m.writing = false
-		m.mu.Unlock()
+		m.written(paced)
 		if closing {
 			m.finish()
 			return

@@ -40,9 +40,13 @@ type nconn struct {
 
 // stallAfter is how long the writer may sit in one Write before the output
 // queued behind it counts as unread; hardCap bounds the queue regardless.
+// stuckAfter is how long in one Write makes its connection a slow reader
+// to the bound on all connections' output (engine.shedOutput): long
+// enough that a writer merely waiting for a CPU is not taken for one.
 const (
 	stallAfter = time.Second
 	hardCap    = 8
+	stuckAfter = 100 * time.Millisecond
 )
 
 // NewNetTransport returns a net-package transport.
@@ -61,15 +65,23 @@ func NewNetTransport(cfg Config) *NetTransport {
 	})
 	t.pool.adm.wait = true // nothing would retry a hand-over: wait for the lock
 	t.eng = newEngine(cfg, t.pool)
+	t.eng.fan.on = true // the loop writes presence output a share at a time
 	return t
 }
 
 func (t *NetTransport) start() { t.startOnce.Do(func() { go t.loop() }) }
 
+// The loop paces presence as the reactor's does (engine_output.go): game
+// output is written as each batch is processed, presence in rounds, a
+// share of the time at a time, counting the connections' writers' time
+// spent on it; the presence timer wakes the loop when the sweep is due and
+// nothing else has.
 func (t *NetTransport) loop() {
 	defer close(t.done)
 	tick := time.NewTicker(t.cfg.TickEvery)
 	defer tick.Stop()
+	presence := time.NewTimer(time.Hour)
+	defer presence.Stop()
 	for !t.stopped {
 		select {
 		case f := <-t.in:
@@ -96,17 +108,43 @@ func (t *NetTransport) loop() {
 				t.cfg.OnLoop()
 			}
 			t.eng.process()
+		case <-presence.C:
+		}
+		// never idle to the sweep: the writers it woke may be busy while
+		// the loop is not, and their time is the sweep's (presenceSpent)
+		now := time.Now()
+		t.eng.pacePresence(now, false)
+		if !t.eng.hub.Ready().Empty() {
+			t.eng.process() // the sweep closed a connection for its backlog
+		}
+		if t.eng.fan.pending() {
+			presence.Reset(t.eng.fan.due(now))
+		} else {
+			presence.Stop()
+			t.eng.afterBurst()
 		}
 	}
 }
 
+// drainResults acts on account answers for at most answerSlice (at least
+// one), as the reactor does: a login among 10,000 users copies a 100 KB
+// user list, and with one P (GOMAXPROCS 1) nothing else runs meanwhile.
+// Answers left over wake the loop again, after what else is waiting.
 func (t *NetTransport) drainResults() {
-	for {
+	t0 := time.Now()
+	for first := true; first || time.Since(t0) < answerSlice; first = false {
 		select {
 		case res := <-t.pool.results:
 			t.eng.answer(res)
+			t.eng.act()
 		default:
 			return
+		}
+	}
+	if len(t.pool.results) > 0 {
+		select {
+		case t.wakeCh <- struct{}{}:
+		default:
 		}
 	}
 }
@@ -217,11 +255,7 @@ func (n *nconn) writer() {
 		case <-n.dead:
 			return
 		}
-		n.mu.Lock()
-		out, closing := n.out, n.closing
-		n.out = nil
-		n.writing, n.since = len(out) > 0, time.Now()
-		n.mu.Unlock()
+		out, closing, paced := n.take()
 		if len(out) > 0 {
 			if closing {
 				n.nc.SetWriteDeadline(time.Now().Add(5 * time.Second))
@@ -237,9 +271,7 @@ func (n *nconn) writer() {
 				out = out[k:]
 				n.account(-k)
 			}
-			n.mu.Lock()
-			n.writing = false
-			n.mu.Unlock()
+			n.written(paced)
 		}
 		if closing {
 			n.finish()

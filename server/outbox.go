@@ -28,6 +28,7 @@ type outbox struct {
 	finished bool         // closed: output sent now goes nowhere
 	pending  atomic.Int64 // output queued or being written (link.unread)
 	writing  bool         // the writer is inside a write: output is waiting on the client
+	paced    bool         // the output queued is the presence sweep's (asyncWriter.pace)
 	since    time.Time    // when that write began
 }
 
@@ -76,6 +77,48 @@ func (o *outbox) room(n int) bool {
 func (o *outbox) account(d int) {
 	o.pending.Add(int64(d))
 	o.t.engine().outQueued.Add(int64(d))
+}
+
+// pace implements asyncWriter.
+func (o *outbox) pace() {
+	o.mu.Lock()
+	o.paced = true
+	o.mu.Unlock()
+}
+
+// take hands the writer the output queued, marking it as being written;
+// paced: the sweep's, whose writing time is presence's (spent).
+func (o *outbox) take() (out []byte, closing, paced bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	out, closing, paced = o.out, o.closing, o.paced
+	o.out, o.paced = nil, false
+	o.writing, o.since = len(out) > 0, time.Now()
+	return out, closing, paced
+}
+
+// written ends a write that take began, charging its time to presence
+// when it was the sweep's, up to maxCharge: a write that took longer
+// waited for its client (or for a CPU) rather than worked, and a client
+// that does not read must not hold up everyone's presence.
+func (o *outbox) written(paced bool) {
+	o.mu.Lock()
+	o.writing = false
+	since := o.since
+	o.mu.Unlock()
+	if paced {
+		o.t.engine().presenceSpent.Add(int64(min(time.Since(since), maxCharge)))
+	}
+}
+
+// maxCharge bounds what one write charges to presence's share.
+const maxCharge = time.Millisecond
+
+// stuck implements asyncWriter.
+func (o *outbox) stuck() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.writing && time.Since(o.since) >= stuckAfter
 }
 
 // unread implements link.

@@ -341,13 +341,6 @@ func (r *Reactor) loop() {
 	}
 }
 
-// answerSlice bounds the time one loop iteration spends acting on account
-// answers (at least one is taken): a login among 10,000 users copies a
-// 100 KB user list into its connection's output, so during a storm an
-// iteration acts on a few logins and then serves the sockets again; the
-// answers left wait in the channel (the loop polls while any do).
-const answerSlice = 100 * time.Microsecond
-
 func (r *Reactor) drainResults() {
 	t0 := time.Now()
 	for first := true; first || time.Since(t0) < answerSlice; first = false {

@@ -275,8 +275,11 @@ func TestClientThatNeverReads(t *testing.T) {
 			}
 			a := dialLogin(t, f.addr, "Albert")
 			go io.Copy(io.Discard, a) // Albert reads everything
-			// every login and logout of Beth sends Larry a segment he never reads
-			for i := 0; i < 3000; i++ {
+			// every login and logout of Beth sends Larry a segment he never
+			// reads; on the net transport output past the bound is refused
+			// once Larry's writer has been stuck for a second (stallAfter),
+			// so how many logins that takes depends on how fast they go
+			for i := 0; i < 20000; i++ {
 				b, err := net.Dial("tcp", f.addr)
 				if err != nil {
 					t.Fatal(err)
