@@ -460,14 +460,19 @@ const (
 )
 
 // due is how long from now until the sweep has work: presenceGap when a
-// round is under way, output is owed or woken writers are being waited
-// for (the rest between two slices), else until the next round may begin
-// (0: at once).
+// round is under way, output is owed, woken writers are being waited for
+// or the share is overspent (the rest between two slices; a loop never
+// idle to the sweep, the net transport's, would otherwise spin until its
+// share is made up), else until the next round may begin (0: at once).
 func (f *fanout) due(now time.Time) time.Duration {
 	if f.rr != 0 || len(f.owed) > 0 || len(f.woken) >= maxWoken {
 		return presenceGap
 	}
-	return max(f.roundAt.Add(roundEvery).Sub(now), 0)
+	wait := max(f.roundAt.Add(roundEvery).Sub(now), 0)
+	if f.tokens < 0 {
+		wait = max(wait, presenceGap)
+	}
+	return wait
 }
 
 // loopWait is how long the reactor's loop may wait for events before it has work of

@@ -235,6 +235,14 @@ func TestPresenceRestsBetweenSlices(t *testing.T) {
 		t.Fatalf("between rounds: due in %v, want %v (the next round)", d, roundEvery)
 	}
 	e.fan.roundAt = now.Add(-roundEvery)
+	e.fan.tokens = -time.Millisecond // writers overspent the share
+	if d := e.fan.due(now); d != presenceGap {
+		t.Fatalf("a round due, the share overspent: due in %v, want a rest of %v (not a spin)", d, presenceGap)
+	}
+	e.fan.tokens = 0
+	if d := e.fan.due(now); d != 0 {
+		t.Fatalf("a round due: due in %v, want at once", d)
+	}
 	e.flushPresence(0) // the least share: checkEvery members, then out of time
 	if e.fan.rr == 0 {
 		t.Fatal("the round ended in one slice; the test needs one under way")
