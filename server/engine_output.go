@@ -442,13 +442,13 @@ const (
 //     time it takes for presence output counts against the same share
 //     (presenceSpent);
 //   - between slices the loop sleeps for presenceGap instead of polling
-//     (any socket event, or on the net transport any post, still wakes it
-//     at once), so presence alone keeps
-//     the loop's thread busy at most about half the time. A loop that
-//     polls through a storm is, to the kernel, a thread that never
-//     sleeps: on a busy CPU it is preempted for the other threads (the
-//     account workers, the collector) in slices of a few milliseconds, and
-//     a guess that arrives meanwhile waits that long. A loop that sleeps
+//     (any socket event, or on the net transport any post, still wakes
+//     it at once), so presence alone keeps the loop's thread busy at most
+//     about half the time. A loop that polls through a storm is, to the
+//     kernel, a thread that never sleeps: on a busy CPU it is preempted
+//     for the other threads (the account workers, the collector) in
+//     slices of a few milliseconds, and a guess that arrives meanwhile
+//     waits that long. A loop that sleeps
 //     between slices is a waking thread when the guess arrives, which the
 //     kernel runs ahead of threads that have been running; and the gaps
 //     are when the others get their CPU time. Measured in
@@ -560,7 +560,7 @@ func (e *engine) flushPresence(budget time.Duration) {
 		if c == nil || c.gone || c.cursor >= f.end() {
 			f.rr++
 		} else {
-			_, async := c.link.(asyncWriter)
+			aw, async := c.link.(asyncWriter)
 			if async && f.writersBusy() {
 				return // its writer would queue behind theirs
 			}
@@ -574,7 +574,7 @@ func (e *engine) flushPresence(budget time.Duration) {
 					r.release()
 				}
 				if async {
-					c.link.(asyncWriter).pace()
+					aw.pace()
 					f.woken = append(f.woken, c)
 				}
 			}
