@@ -86,6 +86,17 @@ func (c *client) run(ctx context.Context, sem chan struct{}, done chan<- error) 
 	c.ended()
 }
 
+// dialer is how client i connects: from its source address, if the fleet
+// has any, with the port left to connect(2) (bindNoPort).
+func (f *Fleet) dialer(i int) net.Dialer {
+	d := net.Dialer{Timeout: f.cfg.LoginTimeout}
+	if src := f.cfg.Sources; len(src) > 0 {
+		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(src[i%len(src)])}
+		d.Control = bindNoPort
+	}
+	return d
+}
+
 func (c *client) login(ctx context.Context, sem chan struct{}) error {
 	select {
 	case sem <- struct{}{}:
@@ -94,10 +105,7 @@ func (c *client) login(ctx context.Context, sem chan struct{}) error {
 	}
 	defer func() { <-sem }()
 	f := c.f
-	d := net.Dialer{Timeout: f.cfg.LoginTimeout}
-	if src := f.cfg.Sources; len(src) > 0 {
-		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(src[c.i%len(src)])}
-	}
+	d := f.dialer(c.i)
 	var conn net.Conn
 	var err error
 	if f.cfg.WS != "" {
