@@ -316,6 +316,21 @@ func (e *engine) answer(res result) {
 // do, the net transport's wakes itself again).
 const answerSlice = 100 * time.Microsecond
 
+// answerSome acts on the account answers waiting in results for at most
+// answerSlice (at least one, if any wait); both transports' loops call it.
+func (e *engine) answerSome(results <-chan result) {
+	t0 := time.Now()
+	for first := true; first || time.Since(t0) < answerSlice; first = false {
+		select {
+		case res := <-results:
+			e.answer(res)
+			e.act() // counted in the slice: a login among thousands costs here
+		default:
+			return
+		}
+	}
+}
+
 // boundSends is how many segments the hub may hold before the engine acts
 // on them in the middle of a loop iteration: a burst of sends to many
 // connections (a lobby chat line to everyone online; presence itself comes

@@ -126,21 +126,12 @@ func (t *NetTransport) loop() {
 	}
 }
 
-// drainResults acts on account answers for at most answerSlice (at least
-// one), as the reactor does: a login among 10,000 users copies a 100 KB
+// drainResults acts on account answers a slice at a time (answerSome), as
+// the reactor does: a login among 10,000 users copies a 100 KB
 // user list, and with one P (GOMAXPROCS 1) nothing else runs meanwhile.
 // Answers left over wake the loop again, after what else is waiting.
 func (t *NetTransport) drainResults() {
-	t0 := time.Now()
-	for first := true; first || time.Since(t0) < answerSlice; first = false {
-		select {
-		case res := <-t.pool.results:
-			t.eng.answer(res)
-			t.eng.act()
-		default:
-			return
-		}
-	}
+	t.eng.answerSome(t.pool.results)
 	if len(t.pool.results) > 0 {
 		select {
 		case t.wakeCh <- struct{}{}:

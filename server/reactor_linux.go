@@ -319,7 +319,7 @@ func (r *Reactor) loop() {
 		r.eng.process()
 		r.pool.handOver() // checks a worker's lock kept back last time
 		r.register()
-		r.drainResults()
+		r.eng.answerSome(r.pool.results)
 		r.drainAdmin()
 		if !t0.Before(nextTick) {
 			r.eng.tick()
@@ -337,19 +337,6 @@ func (r *Reactor) loop() {
 		if woke > 0 {
 			r.eng.obs.LoopLatency(time.Since(t0))
 			lastEvent = t0
-		}
-	}
-}
-
-func (r *Reactor) drainResults() {
-	t0 := time.Now()
-	for first := true; first || time.Since(t0) < answerSlice; first = false {
-		select {
-		case res := <-r.pool.results:
-			r.eng.answer(res)
-			r.eng.act() // counted in the slice: a login among thousands costs here
-		default:
-			return
 		}
 	}
 }
