@@ -63,8 +63,8 @@ func cpuRounds(ctx context.Context, o options, db, tmp string) (*cpuSeries, erro
 			if err != nil {
 				return nil, err
 			}
-			for _, g := range s.games {
-				s.perGame[srv][g] = append(s.perGame[srv][g], got[g])
+			for g, us := range got {
+				s.perGame[srv][g] = append(s.perGame[srv][g], us)
 			}
 			note("CPU round %d of %d, %s: %s", round+1, o.rounds, srv, roundNote(s.games, got))
 		}
@@ -75,7 +75,9 @@ func cpuRounds(ctx context.Context, o options, db, tmp string) (*cpuSeries, erro
 func roundNote(games []int, got map[int]float64) string {
 	var parts []string
 	for _, g := range games {
-		parts = append(parts, fmt.Sprintf("%d games %.2f µs", g, got[g]))
+		if us, ok := got[g]; ok {
+			parts = append(parts, fmt.Sprintf("%d games %.2f µs", g, us))
+		}
 	}
 	return strings.Join(parts, ", ") + " per guess"
 }
@@ -83,18 +85,22 @@ func roundNote(games []int, got map[int]float64) string {
 // cpuRound is one server's part of a round: games count → CPU µs per
 // relayed guess.
 func cpuRound(ctx context.Context, o options, srv, db, tmp string, window time.Duration, attempt int) (map[int]float64, error) {
+	counts := fitting(o, srv, o.roundGames, 2)
+	if len(counts) == 0 {
+		return nil, nil
+	}
 	d, err := startServer(o, srv, db, tmp)
 	if err != nil {
 		return nil, err
 	}
 	defer d.stop()
-	most := maxOf(o.roundGames)
-	f := load.New(load.Config{Addr: d.addr, Sources: sources(2 * most), Concurrency: concurrency(attempt), Seed: 2,
+	most := maxOf(counts)
+	f := load.New(load.Config{Addr: d.addr, Sources: sources(2 * most), Concurrency: loginsAtOnce(srv, attempt), Seed: 2,
 		LoginTimeout: loginTimeout(2*most, o.slow, attempt), Relay: srv == floorName})
 	defer f.Close(60 * time.Second)
 	out := map[int]float64{}
 	have := 0
-	for _, g := range o.roundGames {
+	for _, g := range counts {
 		gr, err := playAndMeasure(ctx, d, f, srv, 2*have, g-have, g, window)
 		if err != nil {
 			return nil, err
@@ -155,6 +161,9 @@ func (s *cpuSeries) print(w io.Writer, transports []string) {
 	if len(transports) > 1 {
 		cmps = append(cmps, cmp{transports[1], transports[0], "goal ≥ 1.5×"})
 	}
+	if len(transports) > 0 && has(refName) {
+		cmps = append(cmps, cmp{refName, transports[0], "the server bomberd replaces"})
+	}
 	for _, c := range cmps {
 		den := c.den
 		if den == floorName {
@@ -166,6 +175,10 @@ func (s *cpuSeries) print(w io.Writer, transports []string) {
 	for _, g := range s.games {
 		cells := []string{fmt.Sprintf("%d", g)}
 		for _, srv := range s.servers {
+			if len(s.perGame[srv][g]) == 0 {
+				cells = append(cells, "—")
+				continue
+			}
 			cells = append(cells, fmt.Sprintf("%.2f µs (%s)", median(s.perGame[srv][g]), joinFloats(s.perGame[srv][g])))
 		}
 		for _, c := range cmps {

@@ -30,8 +30,8 @@ import (
 // at once and prints "storm NANOSECONDS" when every one is answered (or
 // "error ..."); everyone stays online until its standard input closes.
 func stormMain(args []string) error {
-	if len(args) != 5 {
-		return fmt.Errorf("usage: storm ADDR FIRST ONLINE N TIMEOUT")
+	if len(args) != 5 && len(args) != 6 {
+		return fmt.Errorf("usage: storm ADDR FIRST ONLINE N TIMEOUT [AT_ONCE]")
 	}
 	var n [3]int
 	for i := range n {
@@ -46,6 +46,12 @@ func stormMain(args []string) error {
 	if err != nil {
 		return err
 	}
+	atOnce := 512 // the ONLINE users' logins at once (the storm's are all at once)
+	if len(args) == 6 {
+		if atOnce, err = strconv.Atoi(args[5]); err != nil || atOnce < 1 {
+			return fmt.Errorf("AT_ONCE %q: want a positive count", args[5])
+		}
+	}
 	// source addresses of its own (127.0.1.x), so its thousands of
 	// connections take no ephemeral port the load generator needs
 	var src []string
@@ -56,7 +62,7 @@ func stormMain(args []string) error {
 	defer f.Close(30 * time.Second)
 	ctx := context.Background()
 	if online > 0 {
-		if err := f.Idle(ctx, first, online, 512); err != nil {
+		if err := f.Idle(ctx, first, online, atOnce); err != nil {
 			fmt.Printf("error %v\n", err)
 			return nil
 		}
@@ -83,12 +89,12 @@ type stormer struct {
 
 // startStorm starts the storm process and waits until its ONLINE users are
 // logged in.
-func startStorm(addr string, first, online, storm int, timeout time.Duration) (*stormer, error) {
+func startStorm(addr string, first, online, storm, atOnce int, timeout time.Duration) (*stormer, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	args := []string{self, "storm", addr, strconv.Itoa(first), strconv.Itoa(online), strconv.Itoa(storm), timeout.String()}
+	args := []string{self, "storm", addr, strconv.Itoa(first), strconv.Itoa(online), strconv.Itoa(storm), timeout.String(), strconv.Itoa(atOnce)}
 	if nice, err := exec.LookPath("nice"); err == nil {
 		// the storm's clients stand for other people's machines: on the
 		// load generator's CPU they run only when the measuring clients
@@ -195,7 +201,7 @@ func storms(ctx context.Context, o options, tr string, d *daemon, f *load.Fleet,
 	online := max(o.online-2*g, 0)
 	reps := max(o.storms, 1)
 	note("%s: %d more users log in before the storm", tr, online)
-	st, err := startStorm(d.addr, *next, online, o.storm, loginTimeout(online+o.storm, o.slow, attempt))
+	st, err := startStorm(d.addr, *next, online, o.storm, loginsAtOnce(tr, attempt), loginTimeout(online+o.storm, o.slow, attempt))
 	if err != nil {
 		return fmt.Errorf("%w (log %s)", err, d.log.Name())
 	}

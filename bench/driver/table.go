@@ -37,6 +37,7 @@ type trResult struct {
 	stormReps []stormRun
 	stormPool stormRun
 	series    map[float64]latRun // fixed open-loop rate → latencies
+	stormErr  string             // why the storms failed on the reference server; "" when they did not
 }
 
 type results struct {
@@ -101,22 +102,21 @@ func (res *results) print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
 	none := func(a, b *trResult) string { return "" }
-	dash := func(r *trResult, f func(r *trResult) string) string {
-		if isFloor(r) || len(r.idleRSS) == 0 {
+	// a server that did not measure n (the floor has no login; the
+	// reference server holds fewer connections and is not written in Go)
+	dash := func(r *trResult, m map[int]float64, n int) string {
+		v, ok := m[n]
+		if isFloor(r) || !ok {
 			return "—"
 		}
-		return f(r)
+		return fmt.Sprintf("%.2f KiB", v/1024)
 	}
 	for _, n := range res.opts.idle {
 		row(fmt.Sprintf("(a) RSS per idle logged-in connection, %s connections", kilo(n)), "≤ 2 KiB; reactor 4× better",
-			func(r *trResult) string {
-				return dash(r, func(r *trResult) string { return fmt.Sprintf("%.2f KiB", r.idleRSS[n]/1024) })
-			},
+			func(r *trResult) string { return dash(r, r.idleRSS, n) },
 			func(a, b *trResult) string { return fmt.Sprintf("%.1f×", b.idleRSS[n]/a.idleRSS[n]) })
 		row(fmt.Sprintf("(a) Go heap + stacks in use per idle logged-in connection, %s connections", kilo(n)), "",
-			func(r *trResult) string {
-				return dash(r, func(r *trResult) string { return fmt.Sprintf("%.2f KiB", r.idleGo[n]/1024) })
-			},
+			func(r *trResult) string { return dash(r, r.idleGo, n) },
 			func(a, b *trResult) string { return fmt.Sprintf("%.1f×", b.idleGo[n]/a.idleGo[n]) })
 	}
 	fl := func(g int) gameResult {
@@ -126,22 +126,30 @@ func (res *results) print(w io.Writer) {
 		return floor.games[g]
 	}
 	for _, g := range res.opts.games {
+		ran := func(cell func(r *trResult) string) func(r *trResult) string {
+			return func(r *trResult) string {
+				if _, ok := r.games[g]; !ok {
+					return "—"
+				}
+				return cell(r)
+			}
+		}
 		row(fmt.Sprintf("(b) relayed guesses per second, %s games (closed loop)", kilo(g)), "≥ 500,000",
-			func(r *trResult) string {
+			ran(func(r *trResult) string {
 				if isFloor(r) {
 					return fmt.Sprintf("%.0f", r.games[g].rate)
 				}
 				return fmt.Sprintf("%.0f", r.games[g].rate) + ratio(r.games[g].rate, fl(g).rate)
-			},
+			}),
 			func(a, b *trResult) string { return fmt.Sprintf("%.2f×", b.games[g].rate/a.games[g].rate) })
 		row(fmt.Sprintf("(b) server CPU per relayed guess, %s games", kilo(g)), "≤ 2 µs; reactor 2× better",
-			func(r *trResult) string {
+			ran(func(r *trResult) string {
 				c := fmt.Sprintf("%.2f µs (server at %.0f%% of a CPU)", r.games[g].cpuPerGuess, r.games[g].cpuShare*100)
 				if isFloor(r) {
 					return c
 				}
 				return fmt.Sprintf("%.2f µs%s (server at %.0f%% of a CPU)", r.games[g].cpuPerGuess, ratio(r.games[g].cpuPerGuess, fl(g).cpuPerGuess), r.games[g].cpuShare*100)
-			},
+			}),
 			func(a, b *trResult) string {
 				return fmt.Sprintf("%.1f×", b.games[g].cpuPerGuess/a.games[g].cpuPerGuess)
 			})
@@ -155,10 +163,19 @@ func (res *results) print(w io.Writer) {
 	}
 	if len(res.opts.games) > 0 {
 		g := kilo(res.opts.games[0])
+		// a server that did not play the first count has no latency rows
+		lat := func(cell func(r *trResult) string) func(r *trResult) string {
+			return func(r *trResult) string {
+				if r.latGames == 0 {
+					return "—"
+				}
+				return cell(r)
+			}
+		}
 		const wireRow = "(c) the same, kernel to kernel: from the guess's write to its arrival in the opponent's kernel (the load generator's own delays left out), p50 / p99 / p99.9"
 		for _, rate := range res.opts.rates {
 			series := func(pick func(latRun) load.Latency) func(r *trResult) string {
-				return func(r *trResult) string {
+				return lat(func(r *trResult) string {
 					l, ok := r.series[rate]
 					if !ok {
 						return "not run (above half saturation)"
@@ -171,21 +188,29 @@ func (res *results) print(w io.Writer) {
 						return latCell(pick(l), &f)
 					}
 					return latCell(pick(l), nil)
-				}
+				})
 			}
 			row(fmt.Sprintf("(c) relay latency at a fixed %.0f guesses/s, %s games, p50 / p99 / p99.9", rate, g), "p99 < 2 ms",
 				series(func(l latRun) load.Latency { return l.Latency }), none)
 			row(wireRow, "", series(func(l latRun) load.Latency { return l.wire }), none)
 		}
 		row(fmt.Sprintf("(c) open-loop rate (half of (b) at %s games)", g), "",
-			func(r *trResult) string { return fmt.Sprintf("%.0f/s", r.latRate) }, none)
+			lat(func(r *trResult) string { return fmt.Sprintf("%.0f/s", r.latRate) }), none)
 		row("(c) relay latency at that rate, p50 / p99 / p99.9", "p99 < 2 ms",
-			func(r *trResult) string { return latCell(r.latAlone.Latency, nil) }, none)
-		row(wireRow, "", func(r *trResult) string { return latCell(r.latAlone.wire, nil) }, none)
+			lat(func(r *trResult) string { return latCell(r.latAlone.Latency, nil) }), none)
+		row(wireRow, "", lat(func(r *trResult) string { return latCell(r.latAlone.wire, nil) }), none)
 		if res.opts.storm > 0 {
 			for i, what := range []string{"games at the first fixed rate", "games at half saturation"} {
-				cell := func(f func(s stormRun) string) func(r *trResult) string {
+				// a storm that failed on the reference server: the error
+				// once, in its first row of the first storm it failed
+				cell := func(f func(s stormRun) string, errRow bool) func(r *trResult) string {
 					return func(r *trResult) string {
+						if r.stormErr != "" && i >= len(r.storms) {
+							if errRow && i == len(r.storms) {
+								return "failed: " + r.stormErr
+							}
+							return "failed (above)"
+						}
 						if isFloor(r) || i >= len(r.storms) {
 							return "—"
 						}
@@ -194,10 +219,10 @@ func (res *results) print(w io.Writer) {
 				}
 				among := res.opts.online + i*max(res.opts.storms, 1)*res.opts.storm // the half-saturation storm comes after the repeats of the first
 				row(fmt.Sprintf("(c) relay latency during %d logins among %d online, %s, p50 / p99 / p99.9", res.opts.storm, among, what), "p99 < 2 ms",
-					cell(func(s stormRun) string { return fmt.Sprintf("%s (%.0f guesses/s)", latCell(s.lat, nil), s.rate) }), none)
-				row(wireRow, "", cell(func(s stormRun) string { return latCell(s.wire, nil) }), none)
+					cell(func(s stormRun) string { return fmt.Sprintf("%s (%.0f guesses/s)", latCell(s.lat, nil), s.rate) }, true), none)
+				row(wireRow, "", cell(func(s stormRun) string { return latCell(s.wire, nil) }, false), none)
 				row("(c) that storm's duration (all logins answered); the server's loop meanwhile", "",
-					cell(func(s stormRun) string { return s.took.Round(time.Millisecond).String() + "; " + loopCell(s.loop) }), none)
+					cell(func(s stormRun) string { return s.took.Round(time.Millisecond).String() + "; " + loopCell(s.loop) }, false), none)
 			}
 			if res.opts.storms > 1 {
 				reps := func(f func(r *trResult) string) func(r *trResult) string {
@@ -222,7 +247,7 @@ func (res *results) print(w io.Writer) {
 	}
 	p := res.pure
 	row("(d) pure state machine, segments per second (in + out)", "", func(r *trResult) string {
-		if isFloor(r) {
+		if isFloor(r) || r == res.byTr[refName] { // bomberd's state machine, no other server's
 			return "—"
 		}
 		return fmt.Sprintf("%.2f M/s", float64(p.in+p.out)/p.elapsed.Seconds()/1e6)
@@ -254,6 +279,10 @@ func (res *results) print(w io.Writer) {
 	if floor != nil {
 		fmt.Fprintf(w, "The floor is bench/relay (one thread, epoll, each byte read from a player written to its partner); the load generator pairs with it by game instead of logging in and inviting, and plays the same games.\n")
 	}
+	if res.byTr[refName] != nil {
+		fmt.Fprintf(w, "The reference server is `%s`, listening at %s; its select(2) loop holds at most %d connections (BENCH_REFERENCE_MAX), so counts above that are left out for it (—); it has no Go heap, and the load generator's winner ends each game with GameOver, as its client does.\n",
+			strings.Join(res.opts.reference, " "), res.opts.refAddr, res.opts.refMax)
+	}
 	if len(res.opts.cut) > 0 {
 		fmt.Fprintf(w, "Scaled down: RLIMIT_NOFILE is %d and cannot be raised here (no CAP_SYS_RESOURCE), so counts were cut to fit one server process: %s.\n",
 			res.opts.fdLimit, strings.Join(res.opts.cut, ", "))
@@ -262,7 +291,10 @@ func (res *results) print(w io.Writer) {
 		p.in, p.out, p.games, p.elapsed.Round(time.Millisecond))
 	for _, tr := range cols {
 		for _, g := range res.opts.games {
-			r := res.byTr[tr].games[g]
+			r, ok := res.byTr[tr].games[g]
+			if !ok {
+				continue
+			}
 			fmt.Fprintf(w, "%s %s games: %d guesses relayed and %d games finished in %v; the server used %v CPU.\n",
 				tr, kilo(g), r.relayed, r.games, r.elapsed.Round(time.Millisecond), r.cpu)
 		}
@@ -295,8 +327,11 @@ func kernel() string {
 	return "Linux " + strings.TrimSpace(string(b))
 }
 
-// kilo writes 10000 as 10k and 9900 as 9.9k.
+// kilo writes 10000 as 10k, 9900 as 9.9k and 900 as 900.
 func kilo(n int) string {
+	if n < 1000 {
+		return fmt.Sprint(n)
+	}
 	if n%1000 == 0 {
 		return fmt.Sprintf("%dk", n/1000)
 	}
