@@ -28,7 +28,8 @@
 // games of the extended protocol (BENCH_TABLES tables at once, default 20;
 // 0 skips); an SVG of the latency percentiles (BENCH_SVG, default
 // docs/bench-latency.svg; empty for none); and, with BENCH_REFERENCE (its
-// command line) and BENCH_REFERENCE_ADDR, the reference C++ server.
+// command line) and BENCH_REFERENCE_ADDR, the reference C++ server, at
+// the counts of every phase that fit BENCH_REFERENCE_MAX connections (1,000).
 // BENCH_NO_FLOOR=1 and BENCH_NO_CLIENT_CHECK=1 leave those out. Then
 // server CPU per relayed guess again, in BENCH_ROUNDS interleaved rounds
 // (default 3; 0 skips them) at BENCH_ROUND_GAMES (default 100,1000), with
