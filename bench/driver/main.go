@@ -519,27 +519,23 @@ func idlePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult, 
 		have = n
 		settle(d.pid(), 5*time.Minute)
 		note("%s: %d logged in and settled after %v", tr, n, time.Since(t0).Round(time.Millisecond))
-		if !isGo {
-			time.Sleep(3 * time.Second)
-			m, err := rss(d.pid())
-			if err != nil {
-				return err
-			}
-			r.idleRSS[n] = float64(m-base) / float64(n)
-			note("%s: RSS %d MiB (base %d MiB): %.0f bytes per connection", tr, m>>20, base>>20, r.idleRSS[n])
-			continue
+		if isGo {
+			d.gc(ctx)
 		}
-		d.gc(ctx)
 		time.Sleep(3 * time.Second)
 		m, err := rss(d.pid())
 		if err != nil {
 			return err
 		}
+		r.idleRSS[n] = float64(m-base) / float64(n)
+		if !isGo {
+			note("%s: RSS %d MiB (base %d MiB): %.0f bytes per connection", tr, m>>20, base>>20, r.idleRSS[n])
+			continue
+		}
 		g, err := d.goMemory(ctx)
 		if err != nil {
 			return err
 		}
-		r.idleRSS[n] = float64(m-base) / float64(n)
 		r.idleGo[n] = float64(g-goBase) / float64(n)
 		note("%s: RSS %d MiB (base %d MiB): %.0f bytes per connection; Go heap+stacks %.0f bytes per connection", tr, m>>20, base>>20, r.idleRSS[n], r.idleGo[n])
 		if path := os.Getenv("BENCH_HEAP_PROFILE"); path != "" {

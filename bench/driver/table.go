@@ -102,6 +102,16 @@ func (res *results) print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
 	none := func(a, b *trResult) string { return "" }
+	// measured is cell, or "—" for a server that has not measured it (the
+	// reference server runs only the counts its select(2) loop holds)
+	measured := func(has func(r *trResult) bool, cell func(r *trResult) string) func(r *trResult) string {
+		return func(r *trResult) string {
+			if !has(r) {
+				return "—"
+			}
+			return cell(r)
+		}
+	}
 	// a server that did not measure n (the floor has no login; the
 	// reference server holds fewer connections and is not written in Go)
 	dash := func(r *trResult, m map[int]float64, n int) string {
@@ -127,12 +137,7 @@ func (res *results) print(w io.Writer) {
 	}
 	for _, g := range res.opts.games {
 		ran := func(cell func(r *trResult) string) func(r *trResult) string {
-			return func(r *trResult) string {
-				if _, ok := r.games[g]; !ok {
-					return "—"
-				}
-				return cell(r)
-			}
+			return measured(func(r *trResult) bool { _, ok := r.games[g]; return ok }, cell)
 		}
 		row(fmt.Sprintf("(b) relayed guesses per second, %s games (closed loop)", kilo(g)), "≥ 500,000",
 			ran(func(r *trResult) string {
@@ -165,12 +170,7 @@ func (res *results) print(w io.Writer) {
 		g := kilo(res.opts.games[0])
 		// a server that did not play the first count has no latency rows
 		lat := func(cell func(r *trResult) string) func(r *trResult) string {
-			return func(r *trResult) string {
-				if r.latGames == 0 {
-					return "—"
-				}
-				return cell(r)
-			}
+			return measured(func(r *trResult) bool { return r.latGames > 0 }, cell)
 		}
 		const wireRow = "(c) the same, kernel to kernel: from the guess's write to its arrival in the opponent's kernel (the load generator's own delays left out), p50 / p99 / p99.9"
 		for _, rate := range res.opts.rates {
