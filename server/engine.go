@@ -451,6 +451,10 @@ func (e *engine) act() {
 	}
 }
 
+// holder is a link whose unread output may be partly shared with others
+// (the reactor's lent user lists): held is the memory closing it frees.
+type holder interface{ held() int }
+
 // shedOutput keeps the output queued for all connections together within
 // MaxOutputTotal: past it, the connections with the most unread output
 // (the slowest readers) are disconnected, as many as it takes. It reports
@@ -487,7 +491,11 @@ func (e *engine) shedOutput() bool {
 		if over <= 0 {
 			break
 		}
-		over -= int64(b.n)
+		if h, ok := b.c.link.(holder); ok {
+			over -= int64(h.held())
+		} else {
+			over -= int64(b.n)
+		}
 		e.drop(b.c, ReasonOutputMemory, true)
 		n++
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"go.uber.org/zap"
 
@@ -53,6 +54,7 @@ type fanout struct {
 	members []member // the hub's online users, in its order
 	list    []byte   // SyncBegin of every member, encoded, in members' order
 	lent    bool     // links may hold parts of list's array: change it only by copy
+	mem     *listMem // list's array, as links lent from it count it (see listMem)
 	log     []byte   // notices that some member may not have had, encoded
 	ents    []notice // the log's entries; ents[i] has sequence number base+i
 	base    uint64
@@ -69,6 +71,27 @@ type fanout struct {
 	written int       // connections written since memory was last given back
 	last    time.Time // when the sweep last ran
 	freeing atomic.Bool
+}
+
+// listMem is an array the user list was built in, as the output of the
+// links lent parts of it (lender) counts it against MaxOutputTotal: once,
+// while any of them has such bytes left to write, however many there are.
+// A wave of logins among 10,000 users lends every newcomer the same
+// 100 KB; counted per connection, a thousand of them made 100 MB of
+// "unread output" out of one array, and the reactor disconnected clients
+// that read a little slowly for memory the daemon did not hold.
+type listMem struct {
+	array *byte // its first byte: the identity of the array
+	size  int64 // its capacity in bytes
+	users int   // links with lent bytes of it left to write
+}
+
+// listMem is the record of the array list is in now.
+func (f *fanout) listMem() *listMem {
+	if a := unsafe.SliceData(f.list); f.mem == nil || f.mem.array != a {
+		f.mem = &listMem{array: a, size: int64(cap(f.list))}
+	}
+	return f.mem
 }
 
 // member is one online user; c is nil when its connection is not this
@@ -327,7 +350,7 @@ func (e *engine) putOut(c *conn, b []byte, l lender) bool {
 		}
 		ok := false
 		if l != nil {
-			ok = l.lend(b[:n])
+			ok = l.lend(b[:n], e.fan.listMem())
 		} else {
 			ok = c.link.sendBytes(b[:n])
 		}
@@ -391,9 +414,10 @@ type releaser interface{ release() }
 // lender is a link that can take presence output without copying it into
 // a buffer of its own (the reactor's).
 type lender interface {
-	// lend queues b by reference, after what is queued; the engine never
-	// changes those bytes afterwards (fanout.lent). False as sendBytes.
-	lend(b []byte) bool
+	// lend queues b, bytes of the array m, by reference, after what is
+	// queued; the engine never changes those bytes afterwards
+	// (fanout.lent). False as sendBytes.
+	lend(b []byte, m *listMem) bool
 	// writeNow writes b at once if nothing is queued ahead of it, keeping
 	// a copy of what the kernel did not take; else it is sendBytes.
 	writeNow(b []byte) bool

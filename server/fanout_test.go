@@ -177,13 +177,13 @@ func (l *lendLink) send(seg segment.Segment) bool {
 	l.held = append(l.held, seg.AppendTo(nil))
 	return true
 }
-func (l *lendLink) sendBytes(b []byte) bool { l.held = append(l.held, slices.Clone(b)); return true }
-func (l *lendLink) lend(b []byte) bool      { l.held = append(l.held, b); return true }
-func (l *lendLink) writeNow(b []byte) bool  { return l.sendBytes(b) }
-func (l *lendLink) flush() bool             { return false }
-func (l *lendLink) shut()                   {}
-func (l *lendLink) kill()                   {}
-func (l *lendLink) unread() int             { return 0 }
+func (l *lendLink) sendBytes(b []byte) bool        { l.held = append(l.held, slices.Clone(b)); return true }
+func (l *lendLink) lend(b []byte, _ *listMem) bool { l.held = append(l.held, b); return true }
+func (l *lendLink) writeNow(b []byte) bool         { return l.sendBytes(b) }
+func (l *lendLink) flush() bool                    { return false }
+func (l *lendLink) shut()                          {}
+func (l *lendLink) kill()                          {}
+func (l *lendLink) unread() int                    { return 0 }
 
 // received is every segment the link took, in order, read now.
 func (l *lendLink) received() []segment.Segment {

@@ -1,15 +1,19 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/statemachine"
+	"github.com/bomber-game/bomber/statemachine/replay"
 )
 
 // dialSmall connects with a small receive buffer (set before the
@@ -80,5 +84,73 @@ func TestGlobalOutputBound(t *testing.T) {
 			}
 			t.Fatal("unread output past max_output_total, yet nobody was disconnected")
 		})
+	}
+}
+
+// TestSharedUserListCountsOnce: every login is lent the same user list
+// (the reactor writes it from the engine's copy), and that memory counts
+// against limits.max_output_total once, not once per client that has not
+// read it yet. Here 1,000 users are online, so a newcomer's list is 32 KB;
+// 16 newcomers read nothing, so each still owes most of it, 16 times over
+// the bound in all, while the daemon holds one or two copies of the list.
+// Nobody may be disconnected for that. (Counted per client, a login wave
+// among 10,000 users closed 440 clients that read a little slowly.)
+func TestSharedUserListCountsOnce(t *testing.T) {
+	const (
+		readers    = 1000
+		newcomers  = 16
+		totalBound = 192 << 10
+	)
+	if raceOn {
+		t.Skip("a thousand logins: too slow under the race detector")
+	}
+	name := func(kind string, i int) string { return fmt.Sprintf("%s-%022d", kind, i) } // 29 bytes: a 32-byte segment
+	accounts := replay.Accounts{}
+	for i := range readers {
+		accounts[name("reader", i)] = "123"
+	}
+	for i := range newcomers + 1 {
+		accounts[name("newbie", i)] = "123"
+	}
+	f := startWith(t, reactor, statemachine.Config{}, accounts, func(c *server.Config) {
+		c.MaxConns = readers + newcomers + 10
+		c.MaxOutput = 1 << 20 // never reached here
+		c.MaxOutputTotal = totalBound
+		c.SendBuffer = 4096
+	})
+	for i := range readers {
+		nc := dialLogin(t, f.addr, name("reader", i))
+		go io.Copy(io.Discard, nc) // readers read everything
+	}
+	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
+		return rc.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 2048) })
+	}}
+	var quiet []string
+	loggedIn := []byte{0x01, 0, 1, 1, 0x03, 0, 1, 1} // InfoResp OK, PasswdResp OK
+	for i := range newcomers {
+		nc, err := d.Dial("tcp", f.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { nc.Close() })
+		write(t, nc, segment.Name(segment.Info, name("newbie", i)), segment.Name(segment.Passwd, "123"))
+		got := make([]byte, len(loggedIn)) // the answers, and not a byte of the list after them
+		nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+		if _, err := io.ReadFull(nc, got); err != nil || !bytes.Equal(got, loggedIn) {
+			t.Fatalf("newcomer %d: % x, %v", i, got, err)
+		}
+		quiet = append(quiet, name("newbie", i))
+	}
+	// one more login, which reads: the loop has gone round since the last
+	// quiet newcomer's list was queued
+	dialLogin(t, f.addr, name("newbie", newcomers))
+	ss, err := f.tr.Sessions(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range quiet {
+		if !online(ss, n) {
+			t.Errorf("%s was disconnected: one shared user list was counted once per newcomer", n)
+		}
 	}
 }

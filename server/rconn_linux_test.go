@@ -72,3 +72,90 @@ func TestWrittenOutputHoldsNoBuffer(t *testing.T) {
 		}
 	}
 }
+
+// TestLentListCountsOnce: the unread output the reactor counts against
+// MaxOutputTotal holds a lent user list's array once, however many
+// connections still have parts of it to write, and gives it back when the
+// last of them has written it or closed; bytes a connection copied count
+// as its own. The count never drifts: it is zero again when all are gone.
+func TestLentListCountsOnce(t *testing.T) {
+	r, err := NewReactor(Config{MaxOutput: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Shutdown(context.Background()) })
+	e := r.eng
+	seg := segment.Name(segment.SyncBegin, "abcdefghijklmnopqrstuvwxyz012") // 32 bytes
+	f := &e.fan
+	for len(f.list) < 40<<10 {
+		f.list = seg.AppendTo(f.list)
+	}
+	size := int64(cap(f.list))
+	var peers []int
+	conn := func() *rconn {
+		fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { unix.Close(fds[1]) })
+		peers = append(peers, fds[1])
+		for len(r.fds) <= fds[0] {
+			r.fds = append(r.fds, nil)
+		}
+		rc := &rconn{r: r, fd: int32(fds[0]), c: &conn{}}
+		r.fds[fds[0]] = rc
+		return rc
+	}
+	a, b, c := conn(), conn(), conn()
+	half := len(f.list) / 2
+	a.lend(f.list[:half], f.listMem())
+	a.lend(f.list[half:], f.listMem()) // the list's next chunk: the same array
+	b.lend(f.list, f.listMem())
+	own := seg.AppendTo(nil)
+	c.sendBytes(own) // c's own bytes, then the list after them
+	c.lend(f.list, f.listMem())
+	if want := size + int64(len(own)); e.loopQueued != want {
+		t.Fatalf("three connections lent one %d-byte array and one has %d bytes of its own: counted %d, want %d", size, len(own), e.loopQueued, want)
+	}
+	if a.held() != 0 {
+		t.Errorf("closing a frees nothing (b and c hold the list too), yet held says %d", a.held())
+	}
+	// the list changes by copy once lent: a later lend is of another array
+	f.list = append([]byte(nil), f.list...)
+	b.lend(f.list[:len(seg.AppendTo(nil))], f.listMem()) // b still writes the old one: this is copied
+	if want := size + int64(len(own)) + 32; e.loopQueued != want {
+		t.Fatalf("a lend behind another array's bytes is copied and counts as the connection's: %d, want %d", e.loopQueued, want)
+	}
+	b.kill()
+	if want := size + int64(len(own)); e.loopQueued != want {
+		t.Fatalf("b closed; a and c still write the list: counted %d, want %d", e.loopQueued, want)
+	}
+	// a's client reads everything: a writes the list to the end
+	drain := func(rc *rconn, peer int) {
+		buf := make([]byte, 64<<10)
+		for rc.unread() > 0 {
+			rc.write()
+			for {
+				if n, _ := unix.Read(peer, buf); n <= 0 {
+					break
+				}
+			}
+		}
+	}
+	drain(a, peers[0])
+	if want := size + int64(len(own)); e.loopQueued != want {
+		t.Fatalf("a wrote the list; c has not: counted %d, want %d", e.loopQueued, want)
+	}
+	if want := len(own) + int(size); c.held() != want {
+		t.Errorf("c is the list's last writer: closing it frees %d bytes, yet held says %d", want, c.held())
+	}
+	drain(c, peers[2])
+	if e.loopQueued != 0 {
+		t.Fatalf("everything written, yet %d bytes are counted", e.loopQueued)
+	}
+	a.kill()
+	c.kill()
+	if e.loopQueued != 0 {
+		t.Fatalf("everyone closed, yet %d bytes are counted", e.loopQueued)
+	}
+}

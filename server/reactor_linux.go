@@ -80,6 +80,7 @@ type rconn struct {
 	// which would hold the whole array for as long as the connection
 	// lives.
 	out, lent, after []byte
+	lentMem          *listMem // the array lent is in, while lent is not empty
 	sent             int
 	fd               int32
 	pollOut          bool // EPOLLOUT registered: the kernel buffer was full
@@ -485,24 +486,47 @@ func (rc *rconn) sendBytes(b []byte) bool {
 // lend implements lender: b is queued by reference. A login's user list
 // among ten thousand users is 100 KB; copied into each new connection's
 // output, a storm of a thousand logins allocated (and the collector then
-// scanned) a hundred megabytes, on the loop's CPU.
-func (rc *rconn) lend(b []byte) bool {
+// scanned) a hundred megabytes, on the loop's CPU. The array counts
+// against MaxOutputTotal once, while any connection has bytes of it left
+// (listMem); bytes copied into after count as this connection's.
+func (rc *rconn) lend(b []byte, m *listMem) bool {
 	if !rc.room(len(b)) {
 		return false
 	}
 	switch {
 	case rc.closed:
 	case len(rc.lent) == 0:
-		rc.lent = b
+		rc.lent, rc.lentMem = b, m
+		if m.users++; m.users == 1 {
+			rc.r.eng.loopQueued += m.size
+		}
 	case len(rc.after) == 0 && contiguous(rc.lent, b):
-		rc.lent = rc.lent[:len(rc.lent)+len(b)] // the list's next chunk
+		rc.lent = rc.lent[:len(rc.lent)+len(b)] // the list's next chunk, in the same array
 	default:
 		rc.after = append(rc.after, b...)
-	}
-	if !rc.closed {
 		rc.r.eng.loopQueued += int64(len(b))
 	}
 	return true
+}
+
+// dropLent lets go of the lent bytes: the last connection to do so takes
+// their array off the output count.
+func (rc *rconn) dropLent() {
+	if m := rc.lentMem; m != nil {
+		if m.users--; m.users == 0 {
+			rc.r.eng.loopQueued -= m.size
+		}
+	}
+	rc.lent, rc.lentMem = nil, nil
+}
+
+// held implements holder: the output memory closing rc would free.
+func (rc *rconn) held() int {
+	n := len(rc.out) - rc.sent + len(rc.after)
+	if m := rc.lentMem; m != nil && m.users == 1 {
+		n += int(m.size)
+	}
+	return n
 }
 
 // contiguous reports whether b starts where a ends, in a's array.
@@ -586,10 +610,11 @@ func (rc *rconn) writeUpTo(limit int) {
 		if n > 0 {
 			if rc.sent < len(rc.out) {
 				rc.sent += n
+				rc.r.eng.loopQueued -= int64(n)
 			} else if rc.lent = rc.lent[n:]; len(rc.lent) == 0 {
-				rc.lent, rc.out, rc.sent, rc.after = nil, rc.after, 0, nil
+				rc.dropLent()
+				rc.out, rc.sent, rc.after = rc.after, 0, nil
 			}
-			rc.r.eng.loopQueued -= int64(n)
 			wrote += n
 		}
 		if err != nil {
@@ -655,8 +680,9 @@ func (rc *rconn) kill() {
 	r.fds[rc.fd] = nil
 	r.eng.release(rc.c.ip)
 	unix.Close(int(rc.fd))
-	r.eng.loopQueued -= int64(rc.unread())
-	rc.out, rc.sent, rc.lent, rc.after = nil, 0, nil, nil
+	r.eng.loopQueued -= int64(len(rc.out) - rc.sent + len(rc.after))
+	rc.dropLent()
+	rc.out, rc.sent, rc.after = nil, 0, nil
 }
 
 // Shutdown implements Transport. Later calls wait for the first to finish

@@ -518,6 +518,9 @@ func idlePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult, 
 		}
 		have = n
 		settle(d.pid(), 5*time.Minute)
+		if err := stillOnline(f, fmt.Sprintf("%d idle clients", n)); err != nil {
+			return err
+		}
 		note("%s: %d logged in and settled after %v", tr, n, time.Since(t0).Round(time.Millisecond))
 		if isGo {
 			d.gc(ctx)
@@ -543,6 +546,16 @@ func idlePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult, 
 				note("heap profile: %v", err)
 			}
 		}
+	}
+	return nil
+}
+
+// stillOnline fails when the server has disconnected any of f's logged-in
+// clients: a figure per idle connection, or a storm among so many online,
+// would then be of fewer connections than it says.
+func stillOnline(f *load.Fleet, what string) error {
+	if n := f.Counters().Closed; n > 0 {
+		return fmt.Errorf("%d of the %s were disconnected by the server (its log says why)", n, what)
 	}
 	return nil
 }

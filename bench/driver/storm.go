@@ -62,7 +62,11 @@ func stormMain(args []string) error {
 	defer f.Close(30 * time.Second)
 	ctx := context.Background()
 	if online > 0 {
-		if err := f.Idle(ctx, first, online, atOnce); err != nil {
+		err := f.Idle(ctx, first, online, atOnce)
+		if err == nil {
+			err = stillOnline(f, fmt.Sprintf("%d users online", online))
+		}
+		if err != nil {
 			fmt.Printf("error %v\n", err)
 			return nil
 		}
@@ -71,7 +75,11 @@ func stormMain(args []string) error {
 	in := bufio.NewScanner(os.Stdin)
 	for next := first + online; in.Scan(); next += storm {
 		t0 := time.Now()
-		if err := f.Idle(ctx, next, storm, storm); err != nil {
+		err := f.Idle(ctx, next, storm, storm)
+		if err == nil {
+			err = stillOnline(f, fmt.Sprintf("%d users logged in", next+storm-first))
+		}
+		if err != nil {
 			fmt.Printf("error %v\n", err)
 			continue
 		}
