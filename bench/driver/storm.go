@@ -62,11 +62,7 @@ func stormMain(args []string) error {
 	defer f.Close(30 * time.Second)
 	ctx := context.Background()
 	if online > 0 {
-		err := f.Idle(ctx, first, online, atOnce)
-		if err == nil {
-			err = stillOnline(f, fmt.Sprintf("%d users online", online))
-		}
-		if err != nil {
+		if err := logInAll(ctx, f, first, online, atOnce); err != nil {
 			fmt.Printf("error %v\n", err)
 			return nil
 		}
@@ -75,17 +71,22 @@ func stormMain(args []string) error {
 	in := bufio.NewScanner(os.Stdin)
 	for next := first + online; in.Scan(); next += storm {
 		t0 := time.Now()
-		err := f.Idle(ctx, next, storm, storm)
-		if err == nil {
-			err = stillOnline(f, fmt.Sprintf("%d users logged in", next+storm-first))
-		}
-		if err != nil {
+		if err := logInAll(ctx, f, next, storm, storm); err != nil {
 			fmt.Printf("error %v\n", err)
 			continue
 		}
 		fmt.Printf("storm %d\n", time.Since(t0).Nanoseconds())
 	}
 	return nil
+}
+
+// logInAll logs in users first .. first+n-1 as idle clients and fails if
+// the server has disconnected any of the fleet's clients by then.
+func logInAll(ctx context.Context, f *load.Fleet, first, n, atOnce int) error {
+	if err := f.Idle(ctx, first, n, atOnce); err != nil {
+		return err
+	}
+	return stillOnline(f, "users the storm process logged in")
 }
 
 // stormer is a running storm process.
