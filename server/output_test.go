@@ -101,9 +101,6 @@ func TestSharedUserListCountsOnce(t *testing.T) {
 		newcomers  = 16
 		totalBound = 192 << 10
 	)
-	if raceOn {
-		t.Skip("a thousand logins: too slow under the race detector")
-	}
 	name := func(kind string, i int) string { return fmt.Sprintf("%s-%022d", kind, i) } // 29 bytes: a 32-byte segment
 	accounts := replay.Accounts{}
 	for i := range readers {
