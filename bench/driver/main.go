@@ -33,7 +33,8 @@
 // BENCH_NO_FLOOR=1 and BENCH_NO_CLIENT_CHECK=1 leave those out. Then
 // server CPU per relayed guess again, in BENCH_ROUNDS interleaved rounds
 // (default 3; 0 skips them) at BENCH_ROUND_GAMES (default 100,1000), with
-// the medians and their ratios (rounds.go).
+// the medians and their ratios, and in the same rounds the fixed-rate
+// latency at the most of those games (rounds.go).
 // `bomber-bench relay ADDR` runs the relay alone (for bomber-load --relay).
 //
 // On a machine with two or more CPUs the daemon is pinned to CPU 0 and the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,14 +20,28 @@ import (
 // put the reactor at 0.9-1.5× the floor. Rounds spread that drift over
 // every server alike.
 
-// cpuSeries is the CPU rounds' outcome: per server, per games count, one
-// figure (server CPU µs per relayed guess) per round, in the order run.
+// The same rounds then measure relay latency at the fixed rates, for the
+// same reason: a p99 is the 1% slowest guesses of a few seconds, and one
+// disturbance of the machine's during one server's window moved single
+// runs' ratios to the floor between 1.0× and 3×.
+
+// cpuSeries is the rounds' outcome: per server, per games count, one
+// figure (server CPU µs per relayed guess) per round, in the order run;
+// and per server, per fixed rate, one latency run per round at latGames.
 type cpuSeries struct {
-	games   []int
-	servers []string
-	rounds  int
-	window  time.Duration
-	perGame map[string]map[int][]float64
+	games    []int
+	servers  []string
+	rounds   int
+	window   time.Duration
+	perGame  map[string]map[int][]float64
+	latGames int                             // games playing in the fixed-rate windows; 0: none measured
+	perRate  map[string]map[float64][]latRun // server → rate → one run per round
+}
+
+// roundResult is one server's part of one round.
+type roundResult struct {
+	cpu map[int]float64    // games → server CPU µs per relayed guess
+	lat map[float64]latRun // fixed rate → latency, at the most games
 }
 
 // roundWindow is the closed-loop window of one server in one round: half
@@ -49,24 +64,32 @@ func roundServers(o options) []string {
 // plays each count of o.roundGames games in turn (more games join the
 // ones playing), and has each count's closed-loop window measured.
 func cpuRounds(ctx context.Context, o options, db, tmp string) (*cpuSeries, error) {
-	s := &cpuSeries{games: o.roundGames, servers: roundServers(o), rounds: o.rounds, window: roundWindow(o), perGame: map[string]map[int][]float64{}}
+	s := &cpuSeries{games: o.roundGames, servers: roundServers(o), rounds: o.rounds, window: roundWindow(o),
+		perGame: map[string]map[int][]float64{}, perRate: map[string]map[float64][]latRun{}}
+	if len(o.rates) > 0 {
+		s.latGames = maxOf(o.roundGames)
+	}
 	for _, srv := range s.servers {
 		s.perGame[srv] = map[int][]float64{}
+		s.perRate[srv] = map[float64][]latRun{}
 	}
 	for round := range o.rounds {
 		for _, srv := range s.servers {
-			var got map[int]float64
-			err := retry(ctx, fmt.Sprintf("%s CPU round %d of %d", srv, round+1, o.rounds), o.attempts, func(a int) (err error) {
+			var got roundResult
+			err := retry(ctx, fmt.Sprintf("%s round %d of %d", srv, round+1, o.rounds), o.attempts, func(a int) (err error) {
 				got, err = cpuRound(ctx, o, srv, db, tmp, s.window, a)
 				return err
 			})
 			if err != nil {
 				return nil, err
 			}
-			for g, us := range got {
+			for g, us := range got.cpu {
 				s.perGame[srv][g] = append(s.perGame[srv][g], us)
 			}
-			note("CPU round %d of %d, %s: %s", round+1, o.rounds, srv, roundNote(s.games, got))
+			for rate, lr := range got.lat {
+				s.perRate[srv][rate] = append(s.perRate[srv][rate], lr)
+			}
+			note("round %d of %d, %s: %s", round+1, o.rounds, srv, roundNote(s.games, got.cpu))
 		}
 	}
 	return s, nil
@@ -82,31 +105,50 @@ func roundNote(games []int, got map[int]float64) string {
 	return strings.Join(parts, ", ") + " per guess"
 }
 
-// cpuRound is one server's part of a round: games count → CPU µs per
-// relayed guess.
-func cpuRound(ctx context.Context, o options, srv, db, tmp string, window time.Duration, attempt int) (map[int]float64, error) {
+// cpuRound is one server's part of a round: each games count's CPU µs per
+// relayed guess, then, at the most games, each fixed rate's latency (a
+// rate above half what that server relayed closed loop is left out, as in
+// the main series).
+func cpuRound(ctx context.Context, o options, srv, db, tmp string, window time.Duration, attempt int) (roundResult, error) {
 	counts := fitting(o, srv, o.roundGames, 2)
 	if len(counts) == 0 {
-		return nil, nil
+		return roundResult{}, nil
 	}
 	d, err := startServer(o, srv, db, tmp)
 	if err != nil {
-		return nil, err
+		return roundResult{}, err
 	}
 	defer d.stop()
 	most := maxOf(counts)
 	f := load.New(load.Config{Addr: d.addr, Sources: sources(2 * most), Concurrency: loginsAtOnce(srv, attempt), Seed: 2,
 		LoginTimeout: loginTimeout(2*most, o.slow, attempt), Relay: srv == floorName})
 	defer f.Close(60 * time.Second)
-	out := map[int]float64{}
+	out := roundResult{cpu: map[int]float64{}, lat: map[float64]latRun{}}
 	have := 0
+	var last gameResult
 	for _, g := range counts {
 		gr, err := playAndMeasure(ctx, d, f, srv, 2*have, g-have, g, window)
 		if err != nil {
-			return nil, err
+			return roundResult{}, err
 		}
 		have = g
-		out[g] = gr.cpuPerGuess
+		out.cpu[g] = gr.cpuPerGuess
+		last = gr
+	}
+	if have != maxOf(o.roundGames) {
+		return out, nil // the reference server cannot hold the latency's games
+	}
+	for _, rate := range o.rates {
+		if rate > last.rate/2 {
+			note("%s: round's %.0f/s series left out: above half the saturation rate %.0f/s", srv, rate, last.rate)
+			continue
+		}
+		lr, err := openLoop(f, rate, window)
+		if err != nil {
+			return roundResult{}, fmt.Errorf("%s at %.0f/s: %w (log %s)", srv, rate, err, d.log.Name())
+		}
+		out.lat[rate] = lr
+		note("%s: round's open loop %.0f/s: p50 %v p99 %v; kernel to kernel p50 %v p99 %v", srv, rate, lr.P50, lr.P99, lr.wire.P50, lr.wire.P99)
 	}
 	return out, nil
 }
@@ -191,6 +233,92 @@ func (s *cpuSeries) print(w io.Writer, transports []string) {
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
+	s.printLatency(w)
+}
+
+// printLatency writes the rounds' fixed-rate latency: per rate, by the
+// client and kernel to kernel, each server's median p50 and p99 with every
+// round's p99, and each server's ratios of medians to the floor's (issue
+// 20's goal for bomberd: within 1.5× of the floor, p50 and p99).
+func (s *cpuSeries) printLatency(w io.Writer) {
+	var rates []float64
+	for _, byRate := range s.perRate {
+		for r := range byRate {
+			if !slices.Contains(rates, r) {
+				rates = append(rates, r)
+			}
+		}
+	}
+	if s.latGames == 0 || len(rates) == 0 {
+		return
+	}
+	slices.Sort(rates)
+	fmt.Fprintf(w, "\n**Relay latency at fixed rates, in the same rounds** (%d games, each rate open loop for %v after that server's closed-loop windows; a cell is the median p50 / median p99 of the rounds, then each round's p99 in order; the ratios are of medians):\n\n",
+		s.latGames, s.window)
+	head := []string{"rate", "measured"}
+	var others []string
+	for _, srv := range s.servers {
+		name := srv
+		if srv == floorName {
+			name = "minimal relay (floor)"
+		} else {
+			others = append(others, srv)
+		}
+		head = append(head, name)
+	}
+	_, floor := s.perRate[floorName]
+	if floor {
+		for _, srv := range others {
+			head = append(head, fmt.Sprintf("%s ÷ floor, p50 / p99 (goal ≤ 1.5×)", srv))
+		}
+	}
+	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
+	ways := []struct {
+		name string
+		of   func(latRun) load.Latency
+	}{
+		{"by the client", func(l latRun) load.Latency { return l.Latency }},
+		{"kernel to kernel", func(l latRun) load.Latency { return l.wire }},
+	}
+	for _, rate := range rates {
+		for _, way := range ways {
+			p50s := map[string]time.Duration{}
+			p99s := map[string]time.Duration{}
+			cells := []string{fmt.Sprintf("%.0f/s", rate), way.name}
+			for _, srv := range s.servers {
+				runs := s.perRate[srv][rate]
+				if len(runs) == 0 {
+					cells = append(cells, "—")
+					continue
+				}
+				var a, b []time.Duration
+				for _, r := range runs {
+					a = append(a, way.of(r).P50)
+					b = append(b, way.of(r).P99)
+				}
+				p50s[srv], p99s[srv] = median(a), median(b)
+				cells = append(cells, fmt.Sprintf("%s / %s (%s)", us(p50s[srv]), us(p99s[srv]), joinDurations(b)))
+			}
+			if floor {
+				for _, srv := range others {
+					cell := "—"
+					if f50, f99 := p50s[floorName], p99s[floorName]; f50 > 0 && f99 > 0 && p50s[srv] > 0 {
+						cell = fmt.Sprintf("%.2f× / %.2f×", float64(p50s[srv])/float64(f50), float64(p99s[srv])/float64(f99))
+					}
+					cells = append(cells, cell)
+				}
+			}
+			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+		}
+	}
+}
+
+func joinDurations(ds []time.Duration) string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, fmt.Sprintf("%d", d.Microseconds()))
+	}
+	return strings.Join(out, ", ") + " µs"
 }
 
 func joinFloats(xs []float64) string {

@@ -74,3 +74,57 @@ func TestStormRepeatsCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundsLatencyGivesMedians: the fixed-rate table gives each server's
+// median p50 and p99 over the rounds, every round's p99, and ratios of
+// medians to the floor, by the client and kernel to kernel, so one
+// disturbed round (the 9 ms here) moves no ratio.
+func TestRoundsLatencyGivesMedians(t *testing.T) {
+	run := func(p50, p99, w50, w99 int) latRun {
+		us := func(n int) time.Duration { return time.Duration(n) * time.Microsecond }
+		return latRun{Latency: load.Latency{P50: us(p50), P99: us(p99)}, wire: load.Latency{P50: us(w50), P99: us(w99)}}
+	}
+	s := &cpuSeries{servers: []string{floorName, "reactor", "net"}, rounds: 3, window: 5 * time.Second, latGames: 1000,
+		perRate: map[string]map[float64][]latRun{
+			floorName: {5000: {run(100, 400, 50, 200), run(120, 500, 60, 9000), run(110, 600, 55, 150)}},
+			"reactor": {5000: {run(130, 9000, 70, 300), run(110, 700, 50, 250), run(121, 650, 66, 310)}},
+			"net":     {5000: {run(150, 800, 80, 400), run(140, 900, 90, 500), run(160, 1000, 70, 450)}},
+		}}
+	var b strings.Builder
+	s.printLatency(&b)
+	out := b.String()
+	rows := map[string]string{}
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Split(l, " | "); len(f) > 2 {
+			rows[f[1]] = l
+		}
+	}
+	for way, want := range map[string][]string{
+		"by the client":    {"110 µs / 500 µs (400, 500, 600 µs)", "121 µs / 700 µs (9000, 700, 650 µs)", "1.10× / 1.40×", "1.36× / 1.80×"},
+		"kernel to kernel": {"55 µs / 200 µs (200, 9000, 150 µs)", "66 µs / 300 µs", "1.20× / 1.50×", "1.45× / 2.25×"},
+	} {
+		for _, w := range want {
+			if !strings.Contains(rows[way], w) {
+				t.Errorf("%s: want %q in %q", way, w, rows[way])
+			}
+		}
+	}
+	if !strings.Contains(out, "1000 games") || !strings.Contains(out, "reactor ÷ floor, p50 / p99 (goal ≤ 1.5×)") || !strings.Contains(rows["by the client"], "5000/s") {
+		t.Errorf("the table does not say what it measured: %q", out)
+	}
+
+	// without the floor there is no ratio; with no rate measured, no table
+	delete(s.perRate, floorName)
+	s.servers = s.servers[1:]
+	b.Reset()
+	s.printLatency(&b)
+	if strings.Contains(b.String(), "÷") || !strings.Contains(b.String(), "121 µs / 700 µs") {
+		t.Errorf("without the floor: %q", b.String())
+	}
+	s.perRate = map[string]map[float64][]latRun{"reactor": {}}
+	b.Reset()
+	s.printLatency(&b)
+	if b.Len() != 0 {
+		t.Errorf("no rate measured, yet: %q", b.String())
+	}
+}
