@@ -256,6 +256,11 @@ func (r *Reactor) loop() {
 	defer close(r.done)
 	runtime.LockOSThread() // a thread of its own, named for the operator's tools (top -H, perf)
 	nameThread("bomberd-loop")
+	if err := shortenSlice(loopSlice); err != nil {
+		// the kernel's default slice: a guess may wait out another
+		// thread's, as before
+		r.cfg.Logger.Warn("the loop's short time slice was refused", zap.Error(err))
+	}
 	events := make([]unix.EpollEvent, 256)
 	nextTick := time.Now()
 	procs := runtime.GOMAXPROCS(0)
