@@ -269,7 +269,11 @@ func (s *cpuSeries) printLatency(w io.Writer) {
 	_, floor := s.perRate[floorName]
 	if floor {
 		for _, srv := range others {
-			head = append(head, fmt.Sprintf("%s ÷ floor, p50 / p99 (goal ≤ 1.5×)", srv))
+			goal := " (goal ≤ 1.5×)" // bomberd's; the reference server's is a comparison
+			if srv == refName {
+				goal = ""
+			}
+			head = append(head, fmt.Sprintf("%s ÷ floor, p50 / p99%s", srv, goal))
 		}
 	}
 	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))

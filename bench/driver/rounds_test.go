@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -112,6 +113,18 @@ func TestRoundsLatencyGivesMedians(t *testing.T) {
 	if !strings.Contains(out, "1000 games") || !strings.Contains(out, "reactor ÷ floor, p50 / p99 (goal ≤ 1.5×)") || !strings.Contains(rows["by the client"], "5000/s") {
 		t.Errorf("the table does not say what it measured: %q", out)
 	}
+
+	// the reference server is compared with the floor too, but the goal
+	// is bomberd's
+	s.servers = append(s.servers, refName)
+	s.perRate[refName] = map[float64][]latRun{5000: {run(1000, 4000, 900, 3900)}}
+	b.Reset()
+	s.printLatency(&b)
+	if want := fmt.Sprintf("%s ÷ floor, p50 / p99 |", refName); !strings.Contains(b.String(), want) || !strings.Contains(b.String(), "9.09× / 8.00×") {
+		t.Errorf("the reference server's column: want %q and its ratio in %q", want, b.String())
+	}
+	s.servers = s.servers[:3]
+	delete(s.perRate, refName)
 
 	// without the floor there is no ratio; with no rate measured, no table
 	delete(s.perRate, floorName)
