@@ -5,7 +5,6 @@ package server
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/netip"
 	"os"
 	"runtime"
@@ -131,20 +130,7 @@ func TestLoopAsksForAShortSlice(t *testing.T) {
 	if plain.Runtime == uint64(loopSlice.Nanoseconds()) {
 		t.Fatalf("a thread's default slice is already %v: this test cannot tell", loopSlice)
 	}
-	r, err := NewReactor(Config{TickEvery: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan struct{})
-	go func() { r.Serve(l); close(served) }()
-	t.Cleanup(func() {
-		r.Shutdown(context.Background())
-		<-served
-	})
+	r, _ := serveReactor(t, Config{TickEvery: time.Hour})
 	var loop *unix.SchedAttr
 	var loopErr error
 	var name string

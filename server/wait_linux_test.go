@@ -46,20 +46,7 @@ func TestCollectorStopsALoopKeepingItsP(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("one P: the loop waits in an ordinary system call")
 	}
-	r, err := NewReactor(Config{TickEvery: time.Hour, KeepP: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan struct{})
-	go func() { r.Serve(l); close(served) }()
-	t.Cleanup(func() {
-		r.Shutdown(context.Background())
-		<-served
-	})
+	_, addr := serveReactor(t, Config{TickEvery: time.Hour, KeepP: true})
 	done := make(chan struct{})
 	dialed := make(chan int)
 	go func() { // each connection is an event: the loop keeps its P
@@ -71,7 +58,7 @@ func TestCollectorStopsALoopKeepingItsP(t *testing.T) {
 				return
 			default:
 			}
-			c, err := net.Dial("tcp", l.Addr().String())
+			c, err := net.Dial("tcp", addr)
 			if err != nil {
 				t.Error(err)
 				return
@@ -97,4 +84,25 @@ func TestCollectorStopsALoopKeepingItsP(t *testing.T) {
 	if n := <-dialed; n == 0 {
 		t.Fatal("no connection reached the loop while it was collected")
 	}
+}
+
+// serveReactor starts a reactor with cfg on a loopback port, shut down when
+// the test ends, and returns it with its address.
+func serveReactor(t *testing.T, cfg Config) (*Reactor, string) {
+	t.Helper()
+	r, err := NewReactor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan struct{})
+	go func() { r.Serve(l); close(served) }()
+	t.Cleanup(func() {
+		r.Shutdown(context.Background())
+		<-served
+	})
+	return r, l.Addr().String()
 }
