@@ -25,10 +25,12 @@ import (
 var limitEnv = []string{
 	"BOMBER_LIMITS_MAX_CONNECTIONS=200000", "BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0", // thousands of clients from 127.0.0.x
 	"BOMBER_LIMITS_MAX_OUTPUT_BYTES=16777216", // a login among 50k users gets a 50k-name user list in one go
-	// one process reads every user's presence: 9,800 logins among 19,800
-	// users are 6 GB of notices, it falls behind, and past the default
-	// 128 MiB of unread output the daemon closes its slowest connections
-	// (with this, the reactor's peak RSS in that wave was 0.7 GB)
+	// one process reads every user's presence: at the full bench's 9,400
+	// games, 16,800 players log in among up to 18,800 users while the
+	// storm's 14,000 leave, it falls behind, and past the default 128 MiB
+	// of unread output the daemon closed thousands of its connections
+	// (with this, the reactor's peak RSS in that wave was 2.0 GB: see
+	// docs/performance.md)
 	"BOMBER_LIMITS_MAX_OUTPUT_TOTAL=2147483648",
 	"BOMBER_LIMITS_LOGIN_TIMEOUT=0",    // logins queued behind a wave may take long
 	"BOMBER_LIMITS_ACCOUNT_QUEUE=4096", // a storm's checks wait instead of being refused
@@ -255,18 +257,24 @@ func cpuTicks(pid int) (int64, error) {
 const clockTick = 10 * time.Millisecond
 
 // rss is VmRSS of pid in bytes.
-func rss(pid int) (int64, error) {
+func rss(pid int) (int64, error) { return statusBytes(pid, "VmRSS") }
+
+// peakRSS is VmHWM of pid in bytes: the most RSS it has had at once.
+func peakRSS(pid int) (int64, error) { return statusBytes(pid, "VmHWM") }
+
+// statusBytes reads one "NAME: N kB" field of /proc/pid/status.
+func statusBytes(pid int, name string) (int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if rest, ok := strings.CutPrefix(line, name+":"); ok {
 			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
 			return kb << 10, err
 		}
 	}
-	return 0, fmt.Errorf("no VmRSS for %d", pid)
+	return 0, fmt.Errorf("no %s for %d", name, pid)
 }
 
 // settle waits until pid uses under 5% of a CPU for half a second (the

@@ -438,7 +438,7 @@ const (
 )
 
 func newTrResult() *trResult {
-	return &trResult{idleRSS: map[int]float64{}, idleGo: map[int]float64{}, games: map[int]gameResult{}, series: map[float64]latRun{}}
+	return &trResult{idleRSS: map[int]float64{}, idleGo: map[int]float64{}, idlePeak: map[int]int64{}, games: map[int]gameResult{}, series: map[float64]latRun{}}
 }
 
 // startServer starts what gamePhase drives: bomberd with transport tr, the
@@ -523,6 +523,11 @@ func idlePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult, 
 			return err
 		}
 		note("%s: %d logged in and settled after %v", tr, n, time.Since(t0).Round(time.Millisecond))
+		peak, err := peakRSS(d.pid())
+		if err != nil {
+			return err
+		}
+		r.idlePeak[n] = peak
 		if isGo {
 			d.gc(ctx)
 		}
@@ -585,13 +590,15 @@ func gamePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult, 
 		LoginTimeout: loginTimeout(2*maxOf(counts)+storm, o.slow, attempt), Relay: tr == floorName})
 	defer f.Close(60 * time.Second)
 	next, have := 0, 0
+	var prev gameResult // the count before's: a later count warms up to a quarter of its rate
 	for i, g := range counts {
-		gr, err := playAndMeasure(ctx, d, f, tr, next, g-have, g, o.window)
+		gr, err := playAndMeasure(ctx, d, f, tr, next, g-have, g, o.window, prev.rate/4)
 		if err != nil {
 			return err
 		}
 		next += 2 * (g - have)
 		have = g
+		prev = gr
 		r.games[g] = gr
 		note("%s: %d games: %.0f guesses/s, %.2f µs server CPU per guess (server %.0f%% CPU)", tr, g, gr.rate, gr.cpuPerGuess, gr.cpuShare*100)
 		if i > 0 || g != o.games[0] {

@@ -127,7 +127,7 @@ func cpuRound(ctx context.Context, o options, srv, db, tmp string, window time.D
 	have := 0
 	var last gameResult
 	for _, g := range counts {
-		gr, err := playAndMeasure(ctx, d, f, srv, 2*have, g-have, g, window)
+		gr, err := playAndMeasure(ctx, d, f, srv, 2*have, g-have, g, window, last.rate/4)
 		if err != nil {
 			return roundResult{}, err
 		}
@@ -154,21 +154,30 @@ func cpuRound(ctx context.Context, o options, srv, db, tmp string, window time.D
 }
 
 // playAndMeasure starts more games among the users from first on, so that
-// g are playing, lets them warm up, and measures one closed-loop window,
-// which fails when the server closed a player or relayed nothing.
-func playAndMeasure(ctx context.Context, d *daemon, f *load.Fleet, srv string, first, more, g int, window time.Duration) (gameResult, error) {
+// g are playing, lets them warm up (until they relay at a steady rate of
+// at least atLeast guesses/s: see warmUp), and measures one closed-loop
+// window, which fails when the server closed a player or relayed nothing.
+func playAndMeasure(ctx context.Context, d *daemon, f *load.Fleet, srv string, first, more, g int, window time.Duration, atLeast float64) (gameResult, error) {
 	f.SetRate(0)
 	note("%s: starting %d games", srv, more)
 	if err := f.Games(ctx, first, more); err != nil {
 		return gameResult{}, err
 	}
-	time.Sleep(3 * time.Second) // warm up: past the logins' broadcasts
+	step := time.Second
+	if waited, steady := warmUp(func() int64 { return f.Counters().Relayed }, step, 3*time.Minute, int64(atLeast*step.Seconds())); !steady {
+		note("%s: %d games: the relay rate was still changing after %v; measuring anyway", srv, g, waited)
+	} else if waited > 5*time.Second {
+		note("%s: %d games: the relay rate settled after %v (the logins' presence drained)", srv, g, waited)
+	}
 	gr, err := saturate(d, f, window)
 	if err != nil {
 		return gameResult{}, err
 	}
 	if gr.closed > 0 {
 		return gameResult{}, fmt.Errorf("%s: %d of %d games' connections were closed by the server during the window (a limit?) (log %s)", srv, gr.closed, g, d.log.Name())
+	}
+	if gr.peakRSS, err = peakRSS(d.pid()); err != nil {
+		return gameResult{}, err
 	}
 	if gr.relayed == 0 {
 		// A table of zeros is no measurement: the players were closed or
@@ -331,4 +340,38 @@ func joinFloats(xs []float64) string {
 		out = append(out, fmt.Sprintf("%.2f", x))
 	}
 	return strings.Join(out, ", ")
+}
+
+// warmUp waits until the games relay at a steady rate: two consecutive
+// steps whose counts of relayed guesses are within 10% of each other and
+// at least atLeast (per step; at least three steps, at most max), and
+// reports how long that took and whether it happened. A fixed three
+// seconds was enough at 1,000 games, but at 9,400 games, whose 16,800
+// logins among as many users are gigabytes of presence for the one load
+// generator to read, the window began before that drained and measured 45
+// guesses/s, steadily; so a count after the first must also reach a
+// quarter of the rate the count before it reached (the callers' atLeast).
+func warmUp(relayed func() int64, step, max time.Duration, atLeast int64) (time.Duration, bool) {
+	t0 := time.Now()
+	prev, last := int64(-1), relayed()
+	for n := 0; ; n++ {
+		time.Sleep(step)
+		now := relayed()
+		d := now - last
+		last = now
+		if n >= 2 && d > 0 && d >= atLeast && prev > 0 && float64(absDiff(d, prev)) <= 0.1*float64(prev) {
+			return time.Since(t0), true
+		}
+		prev = d
+		if time.Since(t0) >= max {
+			return time.Since(t0), false
+		}
+	}
+}
+
+func absDiff(a, b int64) int64 {
+	if a > b {
+		return a - b
+	}
+	return b - a
 }

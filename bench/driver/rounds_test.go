@@ -141,3 +141,45 @@ func TestRoundsLatencyGivesMedians(t *testing.T) {
 		t.Errorf("no rate measured, yet: %q", b.String())
 	}
 }
+
+// TestWarmUpWaitsForASteadyRate: the closed-loop window starts once two
+// consecutive steps relayed about as much, not while the relay is still
+// rising out of a login wave's presence, and never on a relay that is
+// stalled or still climbing.
+func TestWarmUpWaitsForASteadyRate(t *testing.T) {
+	counter := func(steps []int64) (func() int64, *int) {
+		calls, total := 0, int64(0)
+		return func() int64 {
+			if calls < len(steps) {
+				total += steps[calls]
+			} else {
+				total += steps[len(steps)-1]
+			}
+			calls++
+			return total
+		}, &calls
+	}
+	// 45 guesses a step while presence drains, then the games take off
+	rising, calls := counter([]int64{0, 45, 45, 40, 900, 40000, 80000, 81000})
+	if _, steady := warmUp(rising, time.Microsecond, time.Minute, 20000); !steady {
+		t.Fatal("a relay that settled at 80,000 a step was not taken as steady")
+	}
+	if *calls != 8 {
+		t.Fatalf("steady after %d reads of the counter, want 8: 45, 45 and 40 a step are a relay stalled behind presence", *calls)
+	}
+	// without a rate to reach (a first count), the stalled steps would do:
+	// so only a later count is given one
+	early, calls := counter([]int64{0, 45, 45, 44, 900})
+	if _, steady := warmUp(early, time.Microsecond, time.Minute, 0); !steady || *calls != 4 {
+		t.Fatalf("with no rate to reach: steady %v after %d reads, want after 4", steady, *calls)
+	}
+	doubling, step := int64(0), int64(1)
+	for name, f := range map[string]func() int64{
+		"doubling": func() int64 { doubling += step; step *= 2; return doubling },
+		"stalled":  func() int64 { return 7 },
+	} {
+		if waited, steady := warmUp(f, 200*time.Microsecond, 4*time.Millisecond, 0); steady || waited < 4*time.Millisecond { // at most 20 steps: no overflow
+			t.Errorf("%s: steady %v after %v", name, steady, waited)
+		}
+	}
+}
