@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -82,5 +83,29 @@ func TestFailedRunKeepsLogs(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(logs[0]); !strings.Contains(string(b), "cannot start") {
 		t.Errorf("the kept log lacks the daemon's output: %q", b)
+	}
+}
+
+// TestPeakRSSIsAtLeastRSS: the peak the idle phase reports (VmHWM) is read
+// from the same process status as the RSS, and is never below it.
+func TestPeakRSSIsAtLeastRSS(t *testing.T) {
+	buf := make([]byte, 64<<20)
+	for i := range buf {
+		buf[i] = 1 // touched: 64 MiB of RSS at once
+	}
+	now, err := rss(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	peak, err := peakRSS(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now < 64<<20 || peak < now {
+		t.Fatalf("RSS %d, peak %d: want a peak of at least the RSS, which holds 64 MiB", now, peak)
+	}
+	runtime.KeepAlive(buf)
+	if _, err := statusBytes(os.Getpid(), "VmNoSuchField"); err == nil {
+		t.Fatal("a field the kernel does not report was read as a size")
 	}
 }

@@ -45,13 +45,15 @@ func TestReferenceRunsWhatItHolds(t *testing.T) {
 func TestReferenceColumn(t *testing.T) {
 	ref, reactor := newTrResult(), newTrResult()
 	ref.idleRSS[900] = 46 * 1024
-	ref.games[100] = gameResult{rate: 30000, cpuPerGuess: 33, cpuShare: 0.99}
+	ref.idlePeak[900] = 40 << 20
+	ref.games[100] = gameResult{rate: 30000, cpuPerGuess: 33, cpuShare: 0.99, peakRSS: 5 << 20}
 	ref.latGames = 100
 	ref.stormErr = "login storm: u000571: connection reset by peer"
 	reactor.idleRSS[900], reactor.idleRSS[10000] = 7*1024, 1.1*1024
 	reactor.idleGo[900], reactor.idleGo[10000] = 6*1024, 0.8*1024
-	reactor.games[100] = gameResult{rate: 60000, cpuPerGuess: 13, cpuShare: 0.8}
-	reactor.games[1000] = gameResult{rate: 58000, cpuPerGuess: 15, cpuShare: 0.9}
+	reactor.idlePeak[900], reactor.idlePeak[10000] = 30<<20, 708<<20
+	reactor.games[100] = gameResult{rate: 60000, cpuPerGuess: 13, cpuShare: 0.8, peakRSS: 40 << 20}
+	reactor.games[1000] = gameResult{rate: 58000, cpuPerGuess: 15, cpuShare: 0.9, peakRSS: 2040 << 20}
 	reactor.latGames = 100
 	res := &results{opts: options{transports: []string{"reactor"}, idle: []int{900, 10000}, games: []int{100, 1000},
 		reference: []string{"/opt/ref/server"}, refAddr: "127.0.0.1:20343", refMax: 1000, storm: 200, online: 400, storms: 1},
@@ -73,13 +75,17 @@ func TestReferenceColumn(t *testing.T) {
 		t.Fatalf("header: %q", h)
 	}
 	for row, want := range map[string]string{
-		"(a) RSS per idle logged-in connection, 900 connections":                     "46.00 KiB",
-		"(a) RSS per idle logged-in connection, 10k connections":                     "—",
-		"(a) Go heap + stacks in use per idle logged-in connection, 900 connections": "—",
-		"(b) relayed guesses per second, 100 games (closed loop)":                    "30000",
-		"(b) relayed guesses per second, 1k games (closed loop)":                     "—",
-		"(b) server CPU per relayed guess, 1k games":                                 "—",
-		"(d) pure state machine, segments per second (in + out)":                     "—",
+		"(a) RSS per idle logged-in connection, 900 connections":                                               "46.00 KiB",
+		"(a) RSS per idle logged-in connection, 10k connections":                                               "—",
+		"(a) Go heap + stacks in use per idle logged-in connection, 900 connections":                           "—",
+		"(a) the daemon's peak RSS while the 900 logged in (VmHWM: the login waves' unread presence included)": "40 MiB",
+		"(a) the daemon's peak RSS while the 10k logged in (VmHWM: the login waves' unread presence included)": "—",
+		"(b) relayed guesses per second, 100 games (closed loop)":                                              "30000",
+		"(b) relayed guesses per second, 1k games (closed loop)":                                               "—",
+		"(b) server CPU per relayed guess, 1k games":                                                           "—",
+		"(b) the server's peak RSS once 100 games were playing (VmHWM: their players' login wave included)":    "5 MiB",
+		"(b) the server's peak RSS once 1k games were playing (VmHWM: their players' login wave included)":     "—",
+		"(d) pure state machine, segments per second (in + out)":                                               "—",
 	} {
 		c := cells[row]
 		if len(c) < 4 {

@@ -20,6 +20,7 @@ type gameResult struct {
 	cpuPerGuess    float64 // server CPU µs per relayed guess
 	cpuShare       float64 // server CPU seconds per second
 	closed         int64   // connections the server ended during the window
+	peakRSS        int64   // the server's VmHWM after the window: the most RSS it has had, logins included
 }
 
 // trResult is everything measured on one transport.
@@ -27,6 +28,7 @@ type trResult struct {
 	baseRSS  int64
 	idleRSS  map[int]float64 // connections → bytes of RSS per connection
 	idleGo   map[int]float64 // connections → bytes of Go heap and stacks in use per connection
+	idlePeak map[int]int64   // connections → the daemon's peak RSS (VmHWM) once that many had logged in
 	games    map[int]gameResult
 	latGames int
 	latRate  float64
@@ -128,6 +130,17 @@ func (res *results) print(w io.Writer) {
 		row(fmt.Sprintf("(a) Go heap + stacks in use per idle logged-in connection, %s connections", kilo(n)), "",
 			func(r *trResult) string { return dash(r, r.idleGo, n) },
 			func(a, b *trResult) string { return fmt.Sprintf("%.1f×", b.idleGo[n]/a.idleGo[n]) })
+		row(fmt.Sprintf("(a) the daemon's peak RSS while the %s logged in (VmHWM: the login waves' unread presence included)", kilo(n)), "",
+			func(r *trResult) string {
+				v, ok := r.idlePeak[n]
+				if isFloor(r) || !ok {
+					return "—"
+				}
+				return fmt.Sprintf("%d MiB", v>>20)
+			},
+			func(a, b *trResult) string {
+				return fmt.Sprintf("%.1f×", float64(b.idlePeak[n])/float64(a.idlePeak[n]))
+			})
 	}
 	fl := func(g int) gameResult {
 		if floor == nil {
@@ -158,6 +171,9 @@ func (res *results) print(w io.Writer) {
 			func(a, b *trResult) string {
 				return fmt.Sprintf("%.1f×", b.games[g].cpuPerGuess/a.games[g].cpuPerGuess)
 			})
+		row(fmt.Sprintf("(b) the server's peak RSS once %s games were playing (VmHWM: their players' login wave included)", kilo(g)), "",
+			ran(func(r *trResult) string { return fmt.Sprintf("%d MiB", r.games[g].peakRSS>>20) }),
+			func(a, b *trResult) string { return fmt.Sprintf("%.1f×", float64(b.games[g].peakRSS)/float64(a.games[g].peakRSS)) })
 	}
 	latCell := func(l load.Latency, f *load.Latency) string {
 		c := fmt.Sprintf("%s / %s / %s", us(l.P50), us(l.P99), us(l.P999))
