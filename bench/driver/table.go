@@ -173,7 +173,9 @@ func (res *results) print(w io.Writer) {
 			})
 		row(fmt.Sprintf("(b) the server's peak RSS once %s games were playing (VmHWM: their players' login wave included)", kilo(g)), "",
 			ran(func(r *trResult) string { return fmt.Sprintf("%d MiB", r.games[g].peakRSS>>20) }),
-			func(a, b *trResult) string { return fmt.Sprintf("%.1f×", float64(b.games[g].peakRSS)/float64(a.games[g].peakRSS)) })
+			func(a, b *trResult) string {
+				return fmt.Sprintf("%.1f×", float64(b.games[g].peakRSS)/float64(a.games[g].peakRSS))
+			})
 	}
 	latCell := func(l load.Latency, f *load.Latency) string {
 		c := fmt.Sprintf("%s / %s / %s", us(l.P50), us(l.P99), us(l.P999))
