@@ -302,6 +302,17 @@ func (p *pool) dropSource(src netip.Addr, answer func(id uint64)) {
 	p.forget(ids, answer)
 }
 
+// yieldingThread locks the calling goroutine to its thread for the rest of
+// its life (the thread exits with it, so no setting reaches another
+// goroutine), lowers that thread's priority, keeps it off the loop's CPU
+// when the process has another, and names it for top -H.
+func yieldingThread(name string) {
+	runtime.LockOSThread()
+	lowerPriority()
+	leaveLoopCPU()
+	nameThread(name)
+}
+
 func (p *pool) worker(q *queue) {
 	defer p.wg.Done()
 	// Password hashing (and the store's queries) must not take the CPU from
@@ -309,10 +320,7 @@ func (p *pool) worker(q *queue) {
 	// lower scheduling priority and off the loop's CPU when there is
 	// another, for its whole life (the thread exits with it, so neither
 	// setting reaches other goroutines).
-	runtime.LockOSThread()
-	lowerPriority()
-	leaveLoopCPU()
-	nameThread("bomberd-account")
+	yieldingThread("bomberd-account")
 	for {
 		p.qmu.Lock()
 		var j *job
@@ -371,10 +379,7 @@ func (p *pool) recorder() {
 	// run right here) yields to the loop as hashing does: at the same
 	// priority on the loop's CPU it doubled the relay's p99 at 5,000
 	// guesses/s (docs/performance.md)
-	runtime.LockOSThread()
-	lowerPriority()
-	leaveLoopCPU()
-	nameThread("bomberd-record")
+	yieldingThread("bomberd-record")
 	for {
 		if batch := p.takeRecords(); len(batch) > 0 {
 			p.store(batch)
