@@ -46,6 +46,27 @@ func openLoop(f *load.Fleet, rate float64, window time.Duration) (latRun, error)
 	return latRun{Latency: load.Summarise(h), late: load.Summarise(l.Late), wire: load.Summarise(l.Wire), rate: rate, achieved: float64(c.Relayed) / el.Seconds(), hist: h}, nil
 }
 
+// fixedRates plays each of rates on f's games in turn (openLoop), but a
+// rate above half the server's saturation rate, which is left out and
+// said so: what's latency below saturation is the comparison. what names
+// the series in the notes.
+func fixedRates(f *load.Fleet, d *daemon, srv, what string, rates []float64, saturation float64, window time.Duration) (map[float64]latRun, error) {
+	out := map[float64]latRun{}
+	for _, rate := range rates {
+		if rate > saturation/2 {
+			note("%s: %s %.0f/s series left out: above half the saturation rate %.0f/s", srv, what, rate, saturation)
+			continue
+		}
+		lr, err := openLoop(f, rate, window)
+		if err != nil {
+			return nil, fmt.Errorf("%s at %.0f/s: %w (log %s)", srv, rate, err, d.log.Name())
+		}
+		out[rate] = lr
+		note("%s: %s open loop %.0f/s: p50 %v p99 %v; kernel to kernel p50 %v p99 %v", srv, what, rate, lr.P50, lr.P99, lr.wire.P50, lr.wire.P99)
+	}
+	return out, nil
+}
+
 // clientKind is which client measured the relay in the load generator check.
 type clientKind uint8
 

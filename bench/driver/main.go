@@ -608,17 +608,8 @@ func gamePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult, 
 		// server, so they compare), then at half the saturation rate, alone
 		// and during a login storm
 		r.latGames = g
-		for _, rate := range o.rates {
-			if rate > gr.rate/2 {
-				note("%s: skipping the %.0f/s series: above half the saturation rate %.0f/s", tr, rate, gr.rate)
-				continue
-			}
-			lr, err := openLoop(f, rate, max(o.window/2, 3*time.Second))
-			if err != nil {
-				return fmt.Errorf("%s at %.0f/s: %w (log %s)", tr, rate, err, d.log.Name())
-			}
-			r.series[rate] = lr
-			note("%s: open loop %.0f/s: %+v; kernel to kernel %+v", tr, rate, lr.Latency, lr.wire)
+		if r.series, err = fixedRates(f, d, tr, "the", o.rates, gr.rate, max(o.window/2, 3*time.Second)); err != nil {
+			return err
 		}
 		r.latRate = gr.rate / 2
 		lr, err := openLoop(f, r.latRate, o.window)

@@ -123,7 +123,7 @@ func cpuRound(ctx context.Context, o options, srv, db, tmp string, window time.D
 	f := load.New(load.Config{Addr: d.addr, Sources: sources(2 * most), Concurrency: loginsAtOnce(srv, attempt), Seed: 2,
 		LoginTimeout: loginTimeout(2*most, o.slow, attempt), Relay: srv == floorName})
 	defer f.Close(60 * time.Second)
-	out := roundResult{cpu: map[int]float64{}, lat: map[float64]latRun{}}
+	out := roundResult{cpu: map[int]float64{}}
 	have := 0
 	var last gameResult
 	for _, g := range counts {
@@ -138,17 +138,8 @@ func cpuRound(ctx context.Context, o options, srv, db, tmp string, window time.D
 	if have != maxOf(o.roundGames) {
 		return out, nil // the reference server cannot hold the latency's games
 	}
-	for _, rate := range o.rates {
-		if rate > last.rate/2 {
-			note("%s: round's %.0f/s series left out: above half the saturation rate %.0f/s", srv, rate, last.rate)
-			continue
-		}
-		lr, err := openLoop(f, rate, window)
-		if err != nil {
-			return roundResult{}, fmt.Errorf("%s at %.0f/s: %w (log %s)", srv, rate, err, d.log.Name())
-		}
-		out.lat[rate] = lr
-		note("%s: round's open loop %.0f/s: p50 %v p99 %v; kernel to kernel p50 %v p99 %v", srv, rate, lr.P50, lr.P99, lr.wire.P50, lr.wire.P99)
+	if out.lat, err = fixedRates(f, d, srv, "the round's", o.rates, last.rate, window); err != nil {
+		return roundResult{}, err
 	}
 	return out, nil
 }
