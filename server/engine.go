@@ -529,17 +529,22 @@ const chunkMax = 1400
 // wholeSegments returns how many leading bytes of out (which holds only
 // whole segments) make up the whole segments that fit in chunkMax, and at
 // least one segment.
-func wholeSegments(out []byte) int {
+func wholeSegments(out []byte) int { return wholeSegmentsIn(out, chunkMax, true) }
+
+// wholeSegmentsIn is wholeSegments for the part of a write that room bytes
+// are left for: first, the write's first part, takes at least one segment;
+// a later one may take none.
+func wholeSegmentsIn(b []byte, room int, first bool) int {
 	n := 0
-	for n+segment.HeaderLen <= len(out) {
-		size := segment.HeaderLen + (int(out[n+1])<<8 | int(out[n+2]))
-		if n > 0 && n+size > chunkMax {
+	for n+segment.HeaderLen <= len(b) {
+		size := segment.HeaderLen + (int(b[n+1])<<8 | int(b[n+2]))
+		if (n > 0 || !first) && n+size > room {
 			break
 		}
 		n += size
 	}
-	if n > len(out) || n == 0 {
-		n = len(out) // not whole segments: never loop on a zero-length write
+	if n > len(b) || n == 0 && first {
+		n = len(b) // not whole segments: never loop on a zero-length write
 	}
 	return n
 }

@@ -30,7 +30,10 @@ import (
 //     itself (lender), which is then changed only by copy;
 //   - notices go into one log shared by every member, and each member's
 //     connection has a cursor in it; an idle connection is written
-//     straight from the log;
+//     straight from the log, and the reactor's busy ones are lent its
+//     bytes (the log is then changed only by copy, as the list is), so a
+//     wave's notices wait in one place however many connections have yet
+//     to write them;
 //   - a member is caught up (given the notices it has not had, but for
 //     the one that skips it) before anything else is put in its output,
 //     and when it leaves. So each connection receives exactly the bytes,
@@ -50,13 +53,15 @@ import (
 
 // fanout is the engine's presence state.
 type fanout struct {
-	on      bool     // sweep a bounded share per iteration (both transports' loops); off: all at once
-	members []member // the hub's online users, in its order
-	list    []byte   // SyncBegin of every member, encoded, in members' order
-	lent    bool     // links may hold parts of list's array: change it only by copy
-	mem     *listMem // list's array, as links lent from it count it (see listMem)
-	log     []byte   // notices that some member may not have had, encoded
-	ents    []notice // the log's entries; ents[i] has sequence number base+i
+	on      bool       // sweep a bounded share per iteration (both transports' loops); off: all at once
+	members []member   // the hub's online users, in its order
+	list    []byte     // SyncBegin of every member, encoded, in members' order
+	lent    bool       // links may hold parts of list's array: change it only by copy
+	mem     *sharedMem // list's array, as links lent from it count it (see sharedMem)
+	log     []byte     // notices that some member may not have had, encoded
+	logLent bool       // links may hold parts of log's array: append to it, else change it only by copy
+	logMem  *sharedMem // log's array, as lent
+	ents    []notice   // the log's entries; ents[i] has sequence number base+i
 	base    uint64
 	clean   uint64  // every member has had the log up to here
 	target  uint64  // the log's end when the current sweep began
@@ -73,25 +78,27 @@ type fanout struct {
 	freeing atomic.Bool
 }
 
-// listMem is an array the user list was built in, as the output of the
-// links lent parts of it (lender) counts it against MaxOutputTotal: once,
-// while any of them has such bytes left to write, however many there are.
-// A wave of logins among 10,000 users lends every newcomer the same
-// 100 KB; counted per connection, a thousand of them made 100 MB of
-// "unread output" out of one array, and the reactor disconnected clients
-// that read a little slowly for memory the daemon did not hold.
-type listMem struct {
+// sharedMem is an array the engine lends bytes of (the user list, the
+// presence log), as the output of the links lent parts of it (lender)
+// counts it against MaxOutputTotal: once, while any of them has such
+// bytes left to write, however many there are. A wave of logins among
+// 10,000 users lends every newcomer the same 100 KB; counted per
+// connection, a thousand of them made 100 MB of "unread output" out of
+// one array, and the reactor disconnected clients that read a little
+// slowly for memory the daemon did not hold.
+type sharedMem struct {
 	array *byte // its first byte: the identity of the array
 	size  int64 // its capacity in bytes
-	users int   // links with lent bytes of it left to write
+	users int   // lent pieces of it left to write, over all links
 }
 
-// listMem is the record of the array list is in now.
-func (f *fanout) listMem() *listMem {
-	if a := unsafe.SliceData(f.list); f.mem == nil || f.mem.array != a {
-		f.mem = &listMem{array: a, size: int64(cap(f.list))}
+// memOf is the record of the array b starts, cached in *cache: the one
+// the lent bytes of b's array count against.
+func memOf(cache **sharedMem, b []byte) *sharedMem {
+	if a := unsafe.SliceData(b); *cache == nil || (*cache).array != a {
+		*cache = &sharedMem{array: a, size: int64(cap(b))}
 	}
-	return f.mem
+	return *cache
 }
 
 // member is one online user; c is nil when its connection is not this
@@ -163,12 +170,16 @@ func (f *fanout) trim() {
 		return
 	case k == len(f.ents):
 		f.log, f.ents = f.log[:0], f.ents[:0]
-		if cap(f.log) > 64<<10 {
-			f.log, f.ents = nil, nil // a storm's log is not kept
+		if cap(f.log) > 64<<10 || f.logLent {
+			f.log, f.ents, f.logLent = nil, nil, false // a storm's log is not kept; a lent one stays the lenders'
 		}
 	default:
 		off := f.ents[k].start
-		f.log = f.log[:copy(f.log, f.log[off:])]
+		if f.logLent {
+			f.log, f.logLent = slices.Clone(f.log[off:]), false
+		} else {
+			f.log = f.log[:copy(f.log, f.log[off:])]
+		}
 		f.ents = f.ents[:copy(f.ents, f.ents[k:])]
 		for i := range f.ents {
 			f.ents[i].start -= off
@@ -188,6 +199,9 @@ func (e *engine) restart(ms []statemachine.Member) {
 	}
 	f.base += uint64(len(f.ents))
 	f.log, f.ents = f.log[:0], f.ents[:0]
+	if f.logLent {
+		f.log, f.logLent = nil, false
+	}
 	f.clean, f.target, f.rr = f.base, f.base, 0
 	for _, m := range ms {
 		c := e.conns[m.Conn]
@@ -298,25 +312,38 @@ func (e *engine) quit(c *conn) {
 
 // catchUp puts the notices c has not had into its output; false if that
 // closed it (its backlog passed the bound). now: c has no output queued,
-// and a link that can writes the notices at once, from the log itself.
+// and a link that can writes the notices at once, from the log itself; a
+// link that cannot write now but can take bytes by reference (lender) is
+// lent them, so a wave's notices wait in the one log however many busy
+// connections have yet to write them.
 func (e *engine) catchUp(c *conn, now bool) bool {
 	f := &e.fan
 	i := int(c.cursor - f.base)
 	c.cursor = f.end()
-	l, direct := c.link.(lender)
-	direct = direct && now
+	l, lends := c.link.(lender)
 	for i < len(f.ents) {
 		j := i
 		for j < len(f.ents) && f.ents[j].except != c.id {
 			j++
 		}
-		if j > i && direct {
-			if !l.writeNow(f.log[f.ents[i].start:f.ents[j-1].end]) {
-				e.backlog(c)
-				return false
+		if j > i {
+			b := f.log[f.ents[i].start:f.ents[j-1].end]
+			switch {
+			case lends && now:
+				if !l.writeNow(b) {
+					e.backlog(c)
+					return false
+				}
+			case lends:
+				f.logLent = true
+				if !e.putOut(c, b, l, memOf(&f.logMem, f.log)) {
+					return false
+				}
+			default:
+				if !e.sendOut(c, b) {
+					return false
+				}
 			}
-		} else if j > i && !e.sendOut(c, f.log[f.ents[i].start:f.ents[j-1].end]) {
-			return false
 		}
 		i = j + 1 // past the notice that skips c
 	}
@@ -328,20 +355,21 @@ func (e *engine) catchUp(c *conn, now bool) bool {
 // backlog bound at once, so that a user list of thousands of names meets
 // the bound as the segments it is made of would (the reactor writes early
 // once a connection's output passes half the bound).
-func (e *engine) sendOut(c *conn, b []byte) bool { return e.putOut(c, b, nil) }
+func (e *engine) sendOut(c *conn, b []byte) bool { return e.putOut(c, b, nil, nil) }
 
 // lendOut is sendOut for bytes of the user list: a link that can takes
 // them by reference (the list is then changed only by copy).
 func (e *engine) lendOut(c *conn, b []byte) bool {
 	l, ok := c.link.(lender)
 	if !ok {
-		return e.putOut(c, b, nil)
+		return e.putOut(c, b, nil, nil)
 	}
 	e.fan.lent = true
-	return e.putOut(c, b, l)
+	return e.putOut(c, b, l, memOf(&e.fan.mem, e.fan.list))
 }
 
-func (e *engine) putOut(c *conn, b []byte, l lender) bool {
+// putOut is sendOut, lending b (bytes of the array m) when l is not nil.
+func (e *engine) putOut(c *conn, b []byte, l lender, m *sharedMem) bool {
 	chunk := e.cfg.MaxOutput / 4
 	for len(b) > 0 {
 		n := 0
@@ -350,7 +378,7 @@ func (e *engine) putOut(c *conn, b []byte, l lender) bool {
 		}
 		ok := false
 		if l != nil {
-			ok = l.lend(b[:n], e.fan.listMem())
+			ok = l.lend(b[:n], m)
 		} else {
 			ok = c.link.sendBytes(b[:n])
 		}
@@ -416,8 +444,8 @@ type releaser interface{ release() }
 type lender interface {
 	// lend queues b, bytes of the array m, by reference, after what is
 	// queued; the engine never changes those bytes afterwards
-	// (fanout.lent). False as sendBytes.
-	lend(b []byte, m *listMem) bool
+	// (fanout.lent, fanout.logLent). False as sendBytes.
+	lend(b []byte, m *sharedMem) bool
 	// writeNow writes b at once if nothing is queued ahead of it, keeping
 	// a copy of what the kernel did not take; else it is sendBytes.
 	writeNow(b []byte) bool

@@ -72,7 +72,7 @@ func fanoutRun(t *testing.T, ops []byte, paced bool) {
 		case 0, 1: // a connection opens and logs in (maybe as someone online: a kick)
 			var l link = &fakeLink{name: fmt.Sprint(i), log: &e.log}
 			if lending {
-				l = &lendLink{}
+				l = &lendLink{busy: arg%2 == 1}
 			}
 			c := e.open(l, netip.MustParseAddr("127.0.0.1"), "127.0.0.1:1")
 			flat.OpenFrom(e.now(), c.id, "127.0.0.1")
@@ -168,22 +168,37 @@ func FuzzFanout(f *testing.F) {
 // lendLink is a link that takes lent bytes by reference, as the
 // reactor's do, and whose client reads nothing until the end: had the
 // engine changed bytes it lent (a user list it edits when a member
-// leaves), the connection would receive other segments than the hub sent.
+// leaves, a notice log it trims), the connection would receive other
+// segments than the hub sent.
 type lendLink struct {
 	held [][]byte // copies of what was sent, and the lent bytes themselves
+	busy bool     // see unread
 }
 
 func (l *lendLink) send(seg segment.Segment) bool {
 	l.held = append(l.held, seg.AppendTo(nil))
 	return true
 }
-func (l *lendLink) sendBytes(b []byte) bool        { l.held = append(l.held, slices.Clone(b)); return true }
-func (l *lendLink) lend(b []byte, _ *listMem) bool { l.held = append(l.held, b); return true }
-func (l *lendLink) writeNow(b []byte) bool         { return l.sendBytes(b) }
-func (l *lendLink) flush() bool                    { return false }
-func (l *lendLink) shut()                          {}
-func (l *lendLink) kill()                          {}
-func (l *lendLink) unread() int                    { return 0 }
+func (l *lendLink) sendBytes(b []byte) bool          { l.held = append(l.held, slices.Clone(b)); return true }
+func (l *lendLink) lend(b []byte, _ *sharedMem) bool { l.held = append(l.held, b); return true }
+func (l *lendLink) writeNow(b []byte) bool           { return l.sendBytes(b) }
+func (l *lendLink) flush() bool                      { return false }
+func (l *lendLink) shut()                            {}
+func (l *lendLink) kill()                            {}
+
+// unread is what its client has not read: all of it, but a link that is
+// not busy says 0, as a connection whose kernel buffer still had room
+// (the sweep writes it at once; a busy one is lent its notices).
+func (l *lendLink) unread() int {
+	n := 0
+	for _, b := range l.held {
+		n += len(b)
+	}
+	if !l.busy {
+		return 0
+	}
+	return n
+}
 
 // received is every segment the link took, in order, read now.
 func (l *lendLink) received() []segment.Segment {

@@ -151,3 +151,61 @@ func TestSharedUserListCountsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedNoticesCountOnce: the presence notices a connection has not
+// written yet are lent from the engine's one log, not copied into each
+// connection's output, and count against limits.max_output_total once.
+// Sixteen users stop reading; 600 others log in and out, two 32-byte
+// notices each, 38 KB that every one of the sixteen owes (less what the
+// kernel holds for it). Copied per connection, that was 16 times as much
+// and over the bound, and the daemon disconnected them all; in a login
+// wave among 18,800 users it held 1.4 GB of such copies.
+func TestSharedNoticesCountOnce(t *testing.T) {
+	const (
+		quiet      = 16
+		churns     = 600
+		totalBound = 160 << 10
+	)
+	name := func(kind string, i int) string { return fmt.Sprintf("%s-%023d", kind, i) } // 29 bytes: a 32-byte segment
+	accounts := replay.Accounts{}
+	for i := range quiet {
+		accounts[name("quiet", i)] = "123"
+	}
+	accounts[name("churn", 0)] = "123"
+	f := startWith(t, reactor, statemachine.Config{}, accounts, func(c *server.Config) {
+		c.MaxOutput = 1 << 20 // never reached here
+		c.MaxOutputTotal = totalBound
+		c.SendBuffer = 4096
+	})
+	var ncs []net.Conn
+	for i := range quiet {
+		ncs = append(ncs, dialSmall(t, f.addr, name("quiet", i)))
+	}
+	for range churns {
+		b, err := net.Dial("tcp", f.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, b, segment.Name(segment.Info, name("churn", 0)), segment.Name(segment.Passwd, "123"))
+		readUntil(t, b, segment.SyncEnd)
+		b.Close()
+	}
+	ss, err := f.tr.Sessions(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range quiet {
+		if !online(ss, name("quiet", i)) {
+			t.Fatalf("%s was disconnected: the notices it owes were counted once per connection", name("quiet", i))
+		}
+	}
+	// and each of them gets every notice, in order, once it reads
+	n := 0
+	got := readSegs(t, ncs[quiet-1], func(segment.Segment) bool { n++; return n == 2*churns })
+	for i, seg := range got {
+		want := segment.Name([]segment.Type{segment.NewOnline, segment.NewOffline}[i%2], name("churn", 0))
+		if seg.Type != want.Type || !bytes.Equal(seg.Payload(), want.Payload()) {
+			t.Fatalf("notice %d is %v, want %v", i, seg, want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 	"unsafe"
@@ -38,8 +39,9 @@ type Reactor struct {
 	pool *pool
 	epfd int
 	evfd int
-	tfd  int      // timerfd: wakes the loop between presence slices (epoll_wait counts whole milliseconds)
-	fds  []*rconn // by descriptor: the kernel hands out the lowest free one, so this stays dense
+	tfd  int                   // timerfd: wakes the loop between presence slices (epoll_wait counts whole milliseconds)
+	fds  []*rconn              // by descriptor: the kernel hands out the lowest free one, so this stays dense
+	iov  [maxIovecs]unix.Iovec // the loop's scratch for a connection's next write (gather)
 
 	stopfd    int // eventfd: readable once the reactor is stopping
 	mu        sync.Mutex
@@ -70,22 +72,33 @@ const readBudget = 4 << 10
 type rconn struct {
 	r *Reactor
 	c *conn // its address is c.ip
-	// The output waiting for the kernel is out[sent:], then lent, then
-	// after. lent is bytes the engine lent (a user list: see lend), written
-	// without being copied; while any are left, new output goes to after.
-	// out is written from an offset (sent) rather than resliced, so that
-	// out always starts where its array does: a buffer emptied by writes
-	// is then either kept whole (a small one, for the next guess) or
-	// dropped, never kept as an empty slice at the end of a large array,
-	// which would hold the whole array for as long as the connection
-	// lives.
-	out, lent, after []byte
-	lentMem          *listMem // the array lent is in, while lent is not empty
-	sent             int
-	fd               int32
-	pollOut          bool // EPOLLOUT registered: the kernel buffer was full
-	capped           bool // the last write stopped at writeCap with output left (the engine flushes it)
-	closed           bool
+	// The output waiting for the kernel is out[sent:], then the pieces of
+	// more, in order: bytes the engine lent (a user list, the presence
+	// log: see lend), written without being copied, and the connection's
+	// own output that came after them. New output is appended to out while
+	// more is empty, else to more's last piece if it is the connection's
+	// own. out is written from an offset (sent) rather than resliced, so
+	// that out always starts where its array does: a buffer emptied by
+	// writes is then either kept whole (a small one, for the next guess)
+	// or dropped, never kept as an empty slice at the end of a large
+	// array, which would hold the whole array for as long as the
+	// connection lives.
+	out     []byte
+	more    []piece
+	moreLen int // bytes in more
+	sent    int
+	fd      int32
+	pollOut bool // EPOLLOUT registered: the kernel buffer was full
+	capped  bool // the last write stopped at writeCap with output left (the engine flushes it)
+	closed  bool
+}
+
+// piece is output queued behind out: bytes of an array the engine shares
+// (m, counted once however many connections hold it: see lend), or, with
+// m nil, the connection's own.
+type piece struct {
+	b []byte
+	m *sharedMem
 }
 
 // NewReactor returns an epoll transport.
@@ -462,17 +475,25 @@ func (rc *rconn) send(seg segment.Segment) bool {
 		p := rc.tail()
 		*p = seg.AppendTo(*p)
 		rc.r.eng.loopQueued += int64(n)
+		if len(rc.more) > 0 {
+			rc.moreLen += n
+		}
 	}
 	return true
 }
 
-// tail is the buffer new output is appended to: after the lent bytes while
-// there are any.
+// tail is the buffer new output is appended to: out, or the connection's
+// own piece after the lent ones while there are any.
 func (rc *rconn) tail() *[]byte {
-	if len(rc.lent) > 0 {
-		return &rc.after
+	k := len(rc.more)
+	if k == 0 {
+		return &rc.out
 	}
-	return &rc.out
+	if rc.more[k-1].m != nil {
+		rc.more = append(rc.more, piece{})
+		k++
+	}
+	return &rc.more[k-1].b
 }
 
 // sendBytes implements link.
@@ -484,52 +505,78 @@ func (rc *rconn) sendBytes(b []byte) bool {
 		p := rc.tail()
 		*p = append(*p, b...)
 		rc.r.eng.loopQueued += int64(len(b))
+		if len(rc.more) > 0 {
+			rc.moreLen += len(b)
+		}
 	}
 	return true
 }
 
-// lend implements lender: b is queued by reference. A login's user list
-// among ten thousand users is 100 KB; copied into each new connection's
-// output, a storm of a thousand logins allocated (and the collector then
-// scanned) a hundred megabytes, on the loop's CPU. The array counts
-// against MaxOutputTotal once, while any connection has bytes of it left
-// (listMem); bytes copied into after count as this connection's.
-func (rc *rconn) lend(b []byte, m *listMem) bool {
+// lend implements lender: b, bytes of the array m, is queued by
+// reference. A login's user list among ten thousand users is 100 KB, and
+// the presence notices a storm leaves a busy connection to catch up on
+// are as many; copied into each connection's output, a wave of logins
+// allocated (and the collector then scanned) hundreds of megabytes, on
+// the loop's CPU. The array counts against MaxOutputTotal once, while any
+// connection has bytes of it left (sharedMem).
+func (rc *rconn) lend(b []byte, m *sharedMem) bool {
 	if !rc.room(len(b)) {
 		return false
 	}
-	switch {
-	case rc.closed:
-	case len(rc.lent) == 0:
-		rc.lent, rc.lentMem = b, m
+	if rc.closed || len(b) == 0 {
+		return true
+	}
+	if k := len(rc.more); k > 0 && rc.more[k-1].m == m && contiguous(rc.more[k-1].b, b) {
+		rc.more[k-1].b = rc.more[k-1].b[:len(rc.more[k-1].b)+len(b)] // the next chunk, in the same array
+	} else {
+		rc.more = append(rc.more, piece{b, m})
 		if m.users++; m.users == 1 {
 			rc.r.eng.loopQueued += m.size
 		}
-	case len(rc.after) == 0 && contiguous(rc.lent, b):
-		rc.lent = rc.lent[:len(rc.lent)+len(b)] // the list's next chunk, in the same array
-	default:
-		rc.after = append(rc.after, b...)
-		rc.r.eng.loopQueued += int64(len(b))
 	}
+	rc.moreLen += len(b)
 	return true
 }
 
-// dropLent lets go of the lent bytes: the last connection to do so takes
-// their array off the output count.
-func (rc *rconn) dropLent() {
-	if m := rc.lentMem; m != nil {
+// pop drops more's first piece, written: the last connection to let go of
+// a shared array takes it off the output count.
+func (rc *rconn) pop() {
+	if m := rc.more[0].m; m != nil {
 		if m.users--; m.users == 0 {
 			rc.r.eng.loopQueued -= m.size
 		}
 	}
-	rc.lent, rc.lentMem = nil, nil
+	rc.moreLen -= len(rc.more[0].b)
+	rc.more[0] = piece{}
+	if rc.more = rc.more[1:]; len(rc.more) == 0 {
+		rc.more = nil
+	}
 }
 
-// held implements holder: the output memory closing rc would free.
+// held implements holder: the output memory closing rc would free (a
+// shared array only if no other connection holds it).
 func (rc *rconn) held() int {
-	n := len(rc.out) - rc.sent + len(rc.after)
-	if m := rc.lentMem; m != nil && m.users == 1 {
-		n += int(m.size)
+	n := len(rc.out) - rc.sent
+	for i, p := range rc.more {
+		switch {
+		case p.m == nil:
+			n += len(p.b)
+		case slices.IndexFunc(rc.more[:i], func(q piece) bool { return q.m == p.m }) >= 0:
+			// counted at its first piece
+		case p.m.users == countFunc(rc.more[i:], func(q piece) bool { return q.m == p.m }):
+			n += int(p.m.size)
+		}
+	}
+	return n
+}
+
+// countFunc is how many of s f holds for.
+func countFunc[T any](s []T, f func(T) bool) int {
+	n := 0
+	for _, v := range s {
+		if f(v) {
+			n++
+		}
 	}
 	return n
 }
@@ -572,7 +619,7 @@ func (rc *rconn) room(n int) bool {
 }
 
 // unread implements link.
-func (rc *rconn) unread() int { return len(rc.out) - rc.sent + len(rc.lent) + len(rc.after) }
+func (rc *rconn) unread() int { return len(rc.out) - rc.sent + rc.moreLen }
 
 // flush implements link: write now, at most writeCap, unless the kernel
 // said it is full; more reports that output is left for a later flush.
@@ -591,6 +638,59 @@ func (rc *rconn) flush() (more bool) {
 // output per iteration is far below it.
 const writeCap = 8 * chunkMax
 
+// maxIovecs bounds the pieces one write gathers: a connection behind on
+// its output holds the notices lent to it between its own segments, a
+// few bytes each; written one piece at a time, a player in a login wave
+// made a system call for each.
+const maxIovecs = 16
+
+// gather is the next write: the whole segments of out[sent:] and then of
+// more's pieces, at most chunkMax bytes in all (at least one segment), in
+// the reactor's scratch iovecs. The output is not empty.
+func (rc *rconn) gather() []unix.Iovec {
+	iov := rc.r.iov[:0]
+	room := chunkMax
+	b := rc.out[rc.sent:]
+	for i := 0; ; i++ {
+		if len(b) > 0 {
+			n := wholeSegmentsIn(b, room, len(iov) == 0)
+			if n == 0 {
+				break
+			}
+			iov = append(iov, unix.Iovec{Base: &b[0]})
+			iov[len(iov)-1].SetLen(n)
+			if room -= n; n < len(b) || len(iov) == maxIovecs {
+				break
+			}
+		}
+		if i == len(rc.more) {
+			break
+		}
+		b = rc.more[i].b
+	}
+	return iov
+}
+
+// consume drops n written bytes from the front of the output.
+func (rc *rconn) consume(n int) {
+	if k := min(n, len(rc.out)-rc.sent); k > 0 {
+		rc.sent += k
+		rc.r.eng.loopQueued -= int64(k)
+		n -= k
+	}
+	for n > 0 {
+		p := &rc.more[0]
+		k := min(n, len(p.b))
+		p.b, rc.moreLen, n = p.b[k:], rc.moreLen-k, n-k
+		if p.m == nil {
+			rc.r.eng.loopQueued -= int64(k)
+		}
+		if len(p.b) == 0 {
+			rc.pop()
+		}
+	}
+}
+
 // write writes as much queued output as the kernel takes.
 func (rc *rconn) write() { rc.writeUpTo(-1) }
 
@@ -600,26 +700,29 @@ func (rc *rconn) write() { rc.writeUpTo(-1) }
 func (rc *rconn) writeUpTo(limit int) {
 	rc.capped = false
 	for wrote := 0; ; {
-		buf := rc.out[rc.sent:]
-		if len(buf) == 0 {
-			buf = rc.lent
+		if rc.sent == len(rc.out) && len(rc.more) > 0 && rc.more[0].m == nil {
+			// the connection's own piece after lent ones becomes out
+			rc.out, rc.sent = rc.more[0].b, 0
+			rc.moreLen -= len(rc.out)
+			rc.more[0].b = nil
+			rc.pop()
 		}
-		if len(buf) == 0 {
+		if rc.unread() == 0 {
 			break
 		}
 		if limit >= 0 && wrote >= limit {
 			rc.capped = true
 			break
 		}
-		n, err := rawWrite(int(rc.fd), buf[:wholeSegments(buf)])
+		var n int
+		var err error
+		if iov := rc.gather(); len(iov) == 1 {
+			n, err = rawWrite(int(rc.fd), unsafe.Slice(iov[0].Base, iov[0].Len))
+		} else {
+			n, err = rawWritev(int(rc.fd), iov)
+		}
 		if n > 0 {
-			if rc.sent < len(rc.out) {
-				rc.sent += n
-				rc.r.eng.loopQueued -= int64(n)
-			} else if rc.lent = rc.lent[n:]; len(rc.lent) == 0 {
-				rc.dropLent()
-				rc.out, rc.sent, rc.after = rc.after, 0, nil
-			}
+			rc.consume(n)
 			wrote += n
 		}
 		if err != nil {
@@ -685,9 +788,14 @@ func (rc *rconn) kill() {
 	r.fds[rc.fd] = nil
 	r.eng.release(rc.c.ip)
 	unix.Close(int(rc.fd))
-	r.eng.loopQueued -= int64(len(rc.out) - rc.sent + len(rc.after))
-	rc.dropLent()
-	rc.out, rc.sent, rc.after = nil, 0, nil
+	r.eng.loopQueued -= int64(len(rc.out) - rc.sent)
+	for len(rc.more) > 0 {
+		if rc.more[0].m == nil {
+			r.eng.loopQueued -= int64(len(rc.more[0].b))
+		}
+		rc.pop()
+	}
+	rc.out, rc.sent = nil, 0
 }
 
 // Shutdown implements Transport. Later calls wait for the first to finish
@@ -742,6 +850,14 @@ func rawRead(fd int, p []byte) (int, error) {
 		return 0, nil
 	}
 	n, _, e := unix.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+	if e != 0 {
+		return -1, e
+	}
+	return int(n), nil
+}
+
+func rawWritev(fd int, iov []unix.Iovec) (int, error) {
+	n, _, e := unix.RawSyscall(unix.SYS_WRITEV, uintptr(fd), uintptr(unsafe.Pointer(&iov[0])), uintptr(len(iov)))
 	if e != 0 {
 		return -1, e
 	}
