@@ -25,13 +25,6 @@ import (
 var limitEnv = []string{
 	"BOMBER_LIMITS_MAX_CONNECTIONS=200000", "BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0", // thousands of clients from 127.0.0.x
 	"BOMBER_LIMITS_MAX_OUTPUT_BYTES=16777216", // a login among 50k users gets a 50k-name user list in one go
-	// one process reads every user's presence: at the full bench's 9,400
-	// games, 16,800 players log in among up to 18,800 users while the
-	// storm's 14,000 leave, it falls behind, and past the default 128 MiB
-	// of unread output the daemon closed thousands of its connections
-	// (with this, the reactor's peak RSS in that wave was 2.0 GB: see
-	// docs/performance.md)
-	"BOMBER_LIMITS_MAX_OUTPUT_TOTAL=2147483648",
 	"BOMBER_LIMITS_LOGIN_TIMEOUT=0",    // logins queued behind a wave may take long
 	"BOMBER_LIMITS_ACCOUNT_QUEUE=4096", // a storm's checks wait instead of being refused
 	"BOMBER_LIMITS_SEGMENT_RATE=0",     // players guess as fast as the server answers
