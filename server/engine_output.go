@@ -372,9 +372,16 @@ func (e *engine) lendOut(c *conn, b []byte) bool {
 func (e *engine) putOut(c *conn, b []byte, l lender, m *sharedMem) bool {
 	chunk := e.cfg.MaxOutput / 4
 	for len(b) > 0 {
-		n := 0
-		for n < len(b) && n < chunk {
-			n += segment.HeaderLen + (int(b[n+1])<<8 | int(b[n+2])) // our own encoding: whole segments
+		n := len(b) // whole segments: our own encoding
+		if n > chunk {
+			// only bytes past the chunk need cutting: stepping over a
+			// user list's headers costs the loop 2.5 µs per login among
+			// 1,000 users (every list under about 5,000 fits the chunk at
+			// the default max_output_bytes; BenchmarkLendUserList)
+			n = 0
+			for n < len(b) && n < chunk {
+				n += segment.HeaderLen + (int(b[n+1])<<8 | int(b[n+2]))
+			}
 		}
 		ok := false
 		if l != nil {

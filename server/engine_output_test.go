@@ -419,3 +419,39 @@ func TestPresenceWritesAreCharged(t *testing.T) {
 		t.Fatalf("a write that waited a minute for its client charged %v, want %v", d, maxCharge)
 	}
 }
+
+// dropLink is a lender whose client reads everything at once.
+type dropLink struct{ n int }
+
+func (l *dropLink) send(seg segment.Segment) bool    { l.n += seg.Size(); return true }
+func (l *dropLink) sendBytes(b []byte) bool          { l.n += len(b); return true }
+func (l *dropLink) lend(b []byte, _ *sharedMem) bool { l.n += len(b); return true }
+func (l *dropLink) writeNow(b []byte) bool           { l.n += len(b); return true }
+func (l *dropLink) flush() bool                      { return false }
+func (l *dropLink) shut()                            {}
+func (l *dropLink) kill()                            {}
+func (l *dropLink) unread() int                      { return 0 }
+
+// BenchmarkLendUserList: the engine's part of handing a login the user
+// list among 1,000 and 10,000 users, on the loop, once per login of a
+// storm (at the default max_output_bytes, the larger list is lent in
+// chunks of a quarter of it).
+func BenchmarkLendUserList(b *testing.B) {
+	for _, users := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(users), func(b *testing.B) {
+			var cfg Config
+			cfg.defaults()
+			e := &engine{cfg: cfg} // only its fan-out is used
+			for i := range users {
+				e.fan.list = segment.Name(segment.SyncBegin, fmt.Sprintf("user%06d", i)).AppendTo(e.fan.list)
+			}
+			c := &conn{link: &dropLink{}}
+			b.SetBytes(int64(len(e.fan.list)))
+			for b.Loop() {
+				if !e.lendOut(c, e.fan.list) {
+					b.Fatal("closed")
+				}
+			}
+		})
+	}
+}
