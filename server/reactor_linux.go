@@ -716,10 +716,14 @@ func (rc *rconn) writeUpTo(limit int) {
 		}
 		var n int
 		var err error
-		if iov := rc.gather(); len(iov) == 1 {
+		if buf := rc.out[rc.sent:]; len(rc.more) == 0 {
+			n, err = rawWrite(int(rc.fd), buf[:wholeSegments(buf)]) // a player's output: one buffer
+		} else if iov := rc.gather(); len(iov) == 1 {
 			n, err = rawWrite(int(rc.fd), unsafe.Slice(iov[0].Base, iov[0].Len))
+			iov[0] = unix.Iovec{}
 		} else {
 			n, err = rawWritev(int(rc.fd), iov)
+			clear(iov) // the scratch must not keep a lent array alive
 		}
 		if n > 0 {
 			rc.consume(n)
