@@ -230,6 +230,9 @@ func TestPiecesGoOutInOneWrite(t *testing.T) {
 	if e.loopQueued != m.size+int64(ownBytes) {
 		t.Fatalf("the log lent in %d pieces and %d bytes of the connection's own: counted %d, want %d", m.users, ownBytes, e.loopQueued, m.size+int64(ownBytes))
 	}
+	if want := int(m.size) + ownBytes; rc.held() != want {
+		t.Fatalf("closing the log's only holder frees it once however many pieces it holds, and its own bytes: held says %d, want %d", rc.held(), want)
+	}
 	var got []byte
 	buf := make([]byte, 64<<10)
 	for rc.unread() > 0 {

@@ -10,7 +10,6 @@ import (
 	"net/netip"
 	"os"
 	"runtime"
-	"slices"
 	"sync"
 	"time"
 	"unsafe"
@@ -558,24 +557,19 @@ func (rc *rconn) pop() {
 func (rc *rconn) held() int {
 	n := len(rc.out) - rc.sent
 	for i, p := range rc.more {
-		switch {
-		case p.m == nil:
+		if p.m == nil {
 			n += len(p.b)
-		case slices.IndexFunc(rc.more[:i], func(q piece) bool { return q.m == p.m }) >= 0:
-			// counted at its first piece
-		case p.m.users == countFunc(rc.more[i:], func(q piece) bool { return q.m == p.m }):
-			n += int(p.m.size)
+			continue
 		}
-	}
-	return n
-}
-
-// countFunc is how many of s f holds for.
-func countFunc[T any](s []T, f func(T) bool) int {
-	n := 0
-	for _, v := range s {
-		if f(v) {
-			n++
+		first, mine := true, 0 // an array counts at its first piece here
+		for j, q := range rc.more {
+			if q.m == p.m {
+				first = first && j >= i
+				mine++
+			}
+		}
+		if first && mine == p.m.users {
+			n += int(p.m.size)
 		}
 	}
 	return n
