@@ -94,17 +94,8 @@ func TestLentListCountsOnce(t *testing.T) {
 	size := int64(cap(f.list))
 	var peers []int
 	conn := func() *rconn {
-		fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { unix.Close(fds[1]) })
-		peers = append(peers, fds[1])
-		for len(r.fds) <= fds[0] {
-			r.fds = append(r.fds, nil)
-		}
-		rc := &rconn{r: r, fd: int32(fds[0]), c: &conn{}}
-		r.fds[fds[0]] = rc
+		rc, peer := pairedConn(t, r)
+		peers = append(peers, peer)
 		return rc
 	}
 	a, b, c := conn(), conn(), conn()
@@ -177,16 +168,7 @@ func TestPiecesGoOutInOneWrite(t *testing.T) {
 	}
 	t.Cleanup(func() { r.Shutdown(context.Background()) })
 	e := r.eng
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { unix.Close(fds[1]) })
-	for len(r.fds) <= fds[0] {
-		r.fds = append(r.fds, nil)
-	}
-	rc := &rconn{r: r, fd: int32(fds[0]), c: &conn{}}
-	r.fds[fds[0]] = rc
+	rc, peer := pairedConn(t, r)
 	t.Cleanup(rc.kill)
 
 	var log []byte // the engine's notices: 32 bytes each
@@ -238,7 +220,7 @@ func TestPiecesGoOutInOneWrite(t *testing.T) {
 	for rc.unread() > 0 {
 		rc.write()
 		for {
-			n, _ := unix.Read(fds[1], buf)
+			n, _ := unix.Read(peer, buf)
 			if n <= 0 {
 				break
 			}
@@ -251,4 +233,21 @@ func TestPiecesGoOutInOneWrite(t *testing.T) {
 	if e.loopQueued != 0 || m.users != 0 {
 		t.Fatalf("everything written, yet %d bytes are counted and %d pieces hold the log", e.loopQueued, m.users)
 	}
+}
+
+// pairedConn is a reactor connection on one end of a socket pair, and the
+// other end, its client's.
+func pairedConn(t *testing.T, r *Reactor) (*rconn, int) {
+	t.Helper()
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.Close(fds[1]) })
+	for len(r.fds) <= fds[0] {
+		r.fds = append(r.fds, nil)
+	}
+	rc := &rconn{r: r, fd: int32(fds[0]), c: &conn{}}
+	r.fds[fds[0]] = rc
+	return rc, fds[1]
 }

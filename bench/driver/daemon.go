@@ -25,10 +25,10 @@ import (
 var limitEnv = []string{
 	"BOMBER_LIMITS_MAX_CONNECTIONS=200000", "BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0", // thousands of clients from 127.0.0.x
 	"BOMBER_LIMITS_MAX_OUTPUT_BYTES=16777216", // a login among 50k users gets a 50k-name user list in one go
-	"BOMBER_LIMITS_LOGIN_TIMEOUT=0",    // logins queued behind a wave may take long
-	"BOMBER_LIMITS_ACCOUNT_QUEUE=4096", // a storm's checks wait instead of being refused
-	"BOMBER_LIMITS_SEGMENT_RATE=0",     // players guess as fast as the server answers
-	"BOMBER_LIMITS_LOGIN_FAILURES=0",   // one address logs in thousands of users
+	"BOMBER_LIMITS_LOGIN_TIMEOUT=0",           // logins queued behind a wave may take long
+	"BOMBER_LIMITS_ACCOUNT_QUEUE=4096",        // a storm's checks wait instead of being refused
+	"BOMBER_LIMITS_SEGMENT_RATE=0",            // players guess as fast as the server answers
+	"BOMBER_LIMITS_LOGIN_FAILURES=0",          // one address logs in thousands of users
 }
 
 var hashEnv = []string{"BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1", "BOMBER_HASHING_PARALLELISM=1", "BOMBER_HASHING_MAX_CONCURRENT=2"}
