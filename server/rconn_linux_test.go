@@ -23,11 +23,7 @@ import (
 // one, 40% more heap per connection. Lengths in steps of one segment hit
 // such sizes.
 func TestWrittenOutputHoldsNoBuffer(t *testing.T) {
-	r, err := NewReactor(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Shutdown(context.Background()) })
+	r := testReactor(t, Config{})
 	seg := segment.Name(segment.NewOnline, "abcdefghijklmnopqrstuvwxyz012") // 32 bytes
 	var notices []byte
 	for len(notices) < 16<<10 {
@@ -80,11 +76,7 @@ func TestWrittenOutputHoldsNoBuffer(t *testing.T) {
 // last of them has written it or closed; bytes a connection copied count
 // as its own. The count never drifts: it is zero again when all are gone.
 func TestLentListCountsOnce(t *testing.T) {
-	r, err := NewReactor(Config{MaxOutput: 1 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Shutdown(context.Background()) })
+	r := testReactor(t, Config{MaxOutput: 1 << 20})
 	e := r.eng
 	seg := segment.Name(segment.SyncBegin, "abcdefghijklmnopqrstuvwxyz012") // 32 bytes
 	f := &e.fan
@@ -162,11 +154,7 @@ func TestLentListCountsOnce(t *testing.T) {
 // on a segment, not one call per piece (a player in a login wave made a
 // call for each few bytes).
 func TestPiecesGoOutInOneWrite(t *testing.T) {
-	r, err := NewReactor(Config{MaxOutput: 1 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Shutdown(context.Background()) })
+	r := testReactor(t, Config{MaxOutput: 1 << 20})
 	e := r.eng
 	rc, peer := pairedConn(t, r)
 	t.Cleanup(rc.kill)
@@ -250,4 +238,16 @@ func pairedConn(t *testing.T, r *Reactor) (*rconn, int) {
 	rc := &rconn{r: r, fd: int32(fds[0]), c: &conn{}}
 	r.fds[fds[0]] = rc
 	return rc, fds[1]
+}
+
+// testReactor is a reactor that is never started: its connections are
+// driven by hand. It shuts down with the test.
+func testReactor(t *testing.T, cfg Config) *Reactor {
+	t.Helper()
+	r, err := NewReactor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Shutdown(context.Background()) })
+	return r
 }
