@@ -76,6 +76,18 @@ func TestStormRepeatsCounted(t *testing.T) {
 	}
 }
 
+// TestStormsShowTheLoadGeneratorsPart: each storm's p99 of the load
+// generator's lateness in sending and in reading, in order.
+func TestStormsShowTheLoadGeneratorsPart(t *testing.T) {
+	runs := []stormRun{
+		{late: load.Latency{P99: 3100 * time.Microsecond}, wake: load.Latency{P99: 1260 * time.Microsecond}},
+		{late: load.Latency{P99: 250 * time.Microsecond}, wake: load.Latency{P99: 10200 * time.Microsecond}},
+	}
+	if got, want := stormOwnP99s(runs), "3.10 / 1.26 ms, 0.25 / 10.20 ms"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
 // TestRoundsLatencyGivesMedians: the fixed-rate table gives each server's
 // median p50 and p99 over the rounds, every round's p99, and ratios of
 // medians to the floor, by the client and kernel to kernel, so one

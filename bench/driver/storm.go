@@ -190,6 +190,8 @@ type stormRun struct {
 	took   time.Duration
 	lat    load.Latency
 	wire   load.Latency        // from each guess's write to its arrival in the opponent's kernel
+	late   load.Latency        // how late the load generator sent each guess
+	wake   load.Latency        // from each guess's arrival in the opponent's kernel to its reading
 	loop   map[float64]float64 // the server's loop batches, cumulative by upper bound (s)
 }
 
@@ -300,6 +302,7 @@ func oneStorm(ctx context.Context, o options, tr string, d *daemon, f *load.Flee
 	}
 	l := f.TakeLatencies()
 	run.took, run.lat, run.wire = took, load.Summarise(l.Relay), load.Summarise(l.Wire)
-	note("%s: %d logins among %d at %.0f guesses/s (%v): %+v; kernel to kernel %+v; the server's loop: %s", tr, o.storm, run.online, rate, took.Round(time.Millisecond), run.lat, run.wire, loopCell(run.loop))
+	run.late, run.wake = load.Summarise(l.Late), load.Summarise(l.Wake)
+	note("%s: %d logins among %d at %.0f guesses/s (%v): %+v; kernel to kernel %+v; sent late %+v; read late %+v; the server's loop: %s", tr, o.storm, run.online, rate, took.Round(time.Millisecond), run.lat, run.wire, run.late, run.wake, loopCell(run.loop))
 	return run, l, nil
 }

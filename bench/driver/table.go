@@ -257,6 +257,8 @@ func (res *results) print(w io.Writer) {
 				}
 				row(fmt.Sprintf("(c) the first storm, run %d times in a row, %d logins each, among %s online: each storm's p99, by the client / kernel to kernel", res.opts.storms, res.opts.storm, strings.Join(amongs, ", ")), "p99 < 2 ms",
 					reps(func(r *trResult) string { return stormP99s(r.stormReps) }), none)
+				row("(c) the load generator's own part in each of those storms: the p99 of how late it sent a guess / of how long a guess waited in its kernel to be read", "",
+					reps(func(r *trResult) string { return stormOwnP99s(r.stormReps) }), none)
 				row("(c) those storms' guesses together, p50 / p99 / p99.9", "p99 < 2 ms",
 					reps(func(r *trResult) string { return latCell(r.stormPool.lat, nil) }), none)
 				row(wireRow, "", reps(func(r *trResult) string { return latCell(r.stormPool.wire, nil) }), none)
@@ -425,6 +427,17 @@ func median[T ~int64 | ~float64](xs []T) T {
 	slices.Sort(s)
 	n := len(s)
 	return (s[(n-1)/2] + s[n/2]) / 2
+}
+
+// stormOwnP99s lists, for each storm, the p99 of the load generator's
+// lateness in sending and in reading: what its p99 by the client has that
+// the kernel-to-kernel one has not.
+func stormOwnP99s(runs []stormRun) string {
+	var parts []string
+	for _, s := range runs {
+		parts = append(parts, fmt.Sprintf("%.2f / %.2f ms", float64(s.late.P99)/1e6, float64(s.wake.P99)/1e6))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // stormP99s lists each storm's p99, by the client and kernel to kernel, and

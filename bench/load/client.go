@@ -284,11 +284,11 @@ func (c *client) handle(seg *segment.Segment) bool {
 		}
 	case segment.SingleCoord, segment.DoubleCoord:
 		now := f.now()
-		var wire time.Duration
+		var wire, wake time.Duration
 		if w := c.g.wrote.Load(); c.rx > 0 && w > 0 {
-			wire = time.Duration(c.rx - w)
+			wire, wake = time.Duration(c.rx-w), time.Duration(time.Now().UnixNano()-c.rx)
 		}
-		f.st.relayed(c.i, time.Duration(now-c.g.sent.Load()), wire, f.recording.Load())
+		f.st.relayed(c.i, time.Duration(now-c.g.sent.Load()), wire, wake, f.recording.Load())
 		if co, err := seg.Single(); err == nil && c.mine.Has(bomber.CellAt(int(co.X), int(co.Y))) {
 			c.hitMe++
 		}

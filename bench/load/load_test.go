@@ -115,7 +115,7 @@ func TestFleetPlaysWholeGames(t *testing.T) {
 				t.Errorf("%d relayed guesses for %d games; a game has at least 59", c.Relayed, c.Games)
 			}
 			lats := f.TakeLatencies()
-			lat, late, wire := load.Summarise(lats.Relay), load.Summarise(lats.Late), load.Summarise(lats.Wire)
+			lat, late, wire, wake := load.Summarise(lats.Relay), load.Summarise(lats.Late), load.Summarise(lats.Wire), load.Summarise(lats.Wake)
 			if lat.Count == 0 || lat.P50 <= 0 || lat.P99 < lat.P50 || lat.Max < lat.P999 {
 				t.Errorf("latencies %+v", lat)
 			}
@@ -129,6 +129,9 @@ func TestFleetPlaysWholeGames(t *testing.T) {
 			case wire.P50 > lat.P50 || wire.Max > lat.Max:
 				// each is the relay latency without the client's own delays
 				t.Errorf("kernel to kernel (%+v) exceeds the relay latency it is part of (%+v)", wire, lat)
+			case wake.Count != wire.Count || wake.P50 > lat.P50 || wake.Max > lat.Max:
+				// the wait to be read is the part of it after the opponent's kernel
+				t.Errorf("the opponent's lateness in reading (%+v) is not part of the relay latency (%+v)", wake, lat)
 			}
 			switch {
 			case tc.rate == 0 && late.Count != 0:

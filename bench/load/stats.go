@@ -22,6 +22,7 @@ type shard struct {
 	hist    *hdrhistogram.Histogram
 	late    *hdrhistogram.Histogram // open loop: send time minus intended send time
 	wire    *hdrhistogram.Histogram // poll loops: the answer's kernel arrival minus the guess's write
+	wake    *hdrhistogram.Histogram // poll loops: the answer's reading minus its kernel arrival
 	relayed int64                   // guesses read by the opponent
 	games   int64                   // games finished (counted by the loser, who is told)
 	logins  int64
@@ -40,6 +41,7 @@ func newStats() *stats {
 		s.shards[i].hist = NewHistogram()
 		s.shards[i].late = NewHistogram()
 		s.shards[i].wire = NewHistogram()
+		s.shards[i].wake = NewHistogram()
 	}
 	return s
 }
@@ -49,8 +51,9 @@ func newStats() *stats {
 func NewHistogram() *hdrhistogram.Histogram { return hdrhistogram.New(minLatency, maxLatency, 3) }
 
 // relayed counts one relayed guess and, when rec, its latency and (when
-// known, wire > 0) its latency between the two kernels.
-func (s *stats) relayed(i int, lat, wire time.Duration, rec bool) {
+// known, wire > 0) its latency between the two kernels and how long it
+// waited in the opponent's kernel to be read (wake).
+func (s *stats) relayed(i int, lat, wire, wake time.Duration, rec bool) {
 	sh := &s.shards[i%shardCount]
 	sh.mu.Lock()
 	sh.relayed++
@@ -58,6 +61,7 @@ func (s *stats) relayed(i int, lat, wire time.Duration, rec bool) {
 		sh.hist.RecordValue(ClampLatency(lat))
 		if wire > 0 {
 			sh.wire.RecordValue(ClampLatency(wire))
+			sh.wake.RecordValue(ClampLatency(wake))
 		}
 	}
 	sh.mu.Unlock()
@@ -142,6 +146,11 @@ type Latencies struct {
 	// to read, so what a client with a CPU of its own would see. Poll-loop
 	// clients only (none with Config.Goroutines or over WebSocket).
 	Wire *hdrhistogram.Histogram
+	// Wake: from the guess's arrival in the opponent's kernel to the
+	// opponent reading it (the load generator's lateness in reading;
+	// with Wire, only for the poll-loop clients). The arrival is that of
+	// the last packet the read returned, so this never overstates it.
+	Wake *hdrhistogram.Histogram
 }
 
 // takeHistogram merges and resets the shards' histograms.
@@ -150,11 +159,12 @@ func (s *stats) takeHistogram() Latencies {
 		Relay: NewHistogram(),
 		Late:  NewHistogram(),
 		Wire:  NewHistogram(),
+		Wake:  NewHistogram(),
 	}
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		for _, h := range [][2]*hdrhistogram.Histogram{{l.Relay, sh.hist}, {l.Late, sh.late}, {l.Wire, sh.wire}} {
+		for _, h := range [][2]*hdrhistogram.Histogram{{l.Relay, sh.hist}, {l.Late, sh.late}, {l.Wire, sh.wire}, {l.Wake, sh.wake}} {
 			h[0].Merge(h[1])
 			h[1].Reset()
 		}
