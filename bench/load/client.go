@@ -59,6 +59,12 @@ type client struct {
 	fd      int    // poll mode: the socket, owned by loop; -1 otherwise
 	loop    *poller
 	rx      int64 // poll mode: the kernel's receive timestamp of what is being fed (wall clock ns); 0 none
+	// seg is the segment being handled: a handler given a pointer to a
+	// local would have it moved to the heap, one allocation per segment,
+	// and a storm's presence is millions of segments to the load
+	// generator's players (docs/performance.md, "The load generator's
+	// part in a storm")
+	seg segment.Segment
 }
 
 // errStop: the fleet is closing; not a failure.
@@ -196,7 +202,8 @@ func (c *client) ended() {
 func (c *client) feed(data []byte, h func(*segment.Segment) bool) ([]byte, error) {
 	stopped := false
 	n, err := c.dec.Feed(data, func(seg segment.Segment) bool {
-		stopped = !h(&seg)
+		c.seg = seg
+		stopped = !h(&c.seg)
 		return !stopped
 	})
 	switch {

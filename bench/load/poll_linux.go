@@ -1,7 +1,6 @@
 package load
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
 	"net"
@@ -41,17 +40,47 @@ type timer struct {
 	kind timerKind
 }
 
+// timers is a binary min-heap by at. It is not container/heap's: that
+// boxes each timer in an interface, an allocation per push and per pop,
+// which is one of each per guess in open loop.
 type timers []timer
 
-func (t timers) Len() int           { return len(t) }
-func (t timers) Less(i, j int) bool { return t[i].at < t[j].at }
-func (t timers) Swap(i, j int)      { t[i], t[j] = t[j], t[i] }
-func (t *timers) Push(x any)        { *t = append(*t, x.(timer)) }
-func (t *timers) Pop() any {
-	old := *t
-	x := old[len(old)-1]
-	*t = old[:len(old)-1]
-	return x
+// push adds t.
+func (h *timers) push(t timer) {
+	s := append(*h, t)
+	for i := len(s) - 1; i > 0; {
+		up := (i - 1) / 2
+		if s[up].at <= s[i].at {
+			break
+		}
+		s[up], s[i] = s[i], s[up]
+		i = up
+	}
+	*h = s
+}
+
+// pop removes and returns the earliest timer; h must not be empty.
+func (h *timers) pop() timer {
+	s := *h
+	t, n := s[0], len(s)-1
+	s[0], s[n] = s[n], timer{} // the client is not kept alive by the array
+	s = s[:n]
+	for i := 0; ; {
+		m := 2*i + 1
+		if m >= n {
+			break
+		}
+		if r := m + 1; r < n && s[r].at < s[m].at {
+			m = r
+		}
+		if s[i].at <= s[m].at {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	*h = s
+	return t
 }
 
 // poller is one poll loop: the game clients it plays, on one OS thread.
@@ -70,6 +99,10 @@ type poller struct {
 	timers  timers          // loop only
 	buf     []byte
 	oob     []byte // control messages: the receive timestamp
+	// msg and iov are recv's message header, the loop's own: unix.Recvmsg
+	// allocates a socket address every call
+	msg unix.Msghdr
+	iov unix.Iovec
 }
 
 // startPollers starts n poll loops; each ends when the fleet closes.
@@ -160,37 +193,57 @@ func (p *poller) run() {
 	unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0)
 	defer p.close()
 	events := make([]unix.EpollEvent, 256)
-	var scratch [8]byte
 	for {
 		n, err := unix.EpollWait(p.epfd, events, -1)
 		if err != nil && !errors.Is(err, unix.EINTR) {
 			return
 		}
-		for _, ev := range events[:max(n, 0)] {
-			switch fd := int(ev.Fd); fd {
-			case p.wakefd:
-				unix.Read(p.wakefd, scratch[:])
-				if p.f.stopping.Load() {
-					return
-				}
-				p.mu.Lock()
-				in := p.incoming
-				p.incoming = nil
-				p.mu.Unlock()
-				for _, c := range in {
-					p.start(c)
-				}
-			case p.timerfd:
-				unix.Read(p.timerfd, scratch[:])
-				p.armed = 0
-			default:
-				if c := p.clients[fd]; c != nil {
-					p.read(c)
-				}
-			}
+		if !p.dispatch(events[:max(n, 0)]) {
+			return
 		}
 		p.fire()
 	}
+}
+
+// fireEvery is how many events the loop handles between looks at its
+// timers. A storm's presence makes hundreds of the loop's sockets readable
+// at once, each read taking a few microseconds; a guess that fell due
+// meanwhile waited for the whole batch (p99 of 1-10 ms during the bench's
+// storms, counted as relay latency) when the timers were looked at only
+// after it.
+const fireEvery = 16
+
+// dispatch handles what one epoll_wait returned, firing the timers due
+// every fireEvery events; false when the fleet is stopping.
+func (p *poller) dispatch(events []unix.EpollEvent) bool {
+	var scratch [8]byte
+	for i, ev := range events {
+		if i > 0 && i%fireEvery == 0 {
+			p.fire()
+		}
+		switch fd := int(ev.Fd); fd {
+		case p.wakefd:
+			unix.Read(p.wakefd, scratch[:])
+			if p.f.stopping.Load() {
+				return false
+			}
+			p.mu.Lock()
+			in := p.incoming
+			p.incoming = nil
+			p.mu.Unlock()
+			for _, c := range in {
+				p.start(c)
+			}
+		case p.timerfd:
+			unix.Read(p.timerfd, scratch[:])
+			p.armed = 0
+		default:
+			if c := p.clients[fd]; c != nil {
+				p.read(c)
+			}
+		}
+	}
+	return true
 }
 
 // start takes a client on: its first move and what arrived with the login.
@@ -218,7 +271,7 @@ func (p *poller) start(c *client) {
 }
 
 func (p *poller) read(c *client) {
-	n, oobn, _, _, err := unix.Recvmsg(c.fd, p.buf, p.oob, 0)
+	n, oobn, err := p.recv(c.fd)
 	if errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EINTR) {
 		return
 	}
@@ -232,6 +285,25 @@ func (p *poller) read(c *client) {
 	if err != nil || rest != nil {
 		p.drop(c)
 	}
+}
+
+// recv is recvmsg(2) on the non-blocking socket fd into p.buf, with its
+// control messages into p.oob. It allocates nothing: a storm's presence is
+// thousands of reads a second, each a socket address of garbage through
+// unix.Recvmsg, collected on the load generator's one P (docs/performance.md,
+// "The load generator's part in a storm"). Like unix.Read it returns -1
+// with the error.
+func (p *poller) recv(fd int) (n, oobn int, err error) {
+	p.iov = unix.Iovec{Base: &p.buf[0]}
+	p.iov.SetLen(len(p.buf))
+	p.msg = unix.Msghdr{Iov: &p.iov, Control: &p.oob[0]}
+	p.msg.SetIovlen(1)
+	p.msg.SetControllen(len(p.oob))
+	r, _, e := unix.RawSyscall(unix.SYS_RECVMSG, uintptr(fd), uintptr(unsafe.Pointer(&p.msg)), 0)
+	if e != 0 {
+		return -1, 0, e
+	}
+	return int(r), int(p.msg.Controllen), nil
 }
 
 // rxStamp finds SCM_TIMESTAMPNS in a read's control messages: when the
@@ -265,14 +337,14 @@ func (p *poller) drop(c *client) {
 
 // after schedules c's timer of the given kind at fleet time at.
 func (p *poller) after(at int64, c *client, kind timerKind) {
-	heap.Push(&p.timers, timer{at, c, kind})
+	p.timers.push(timer{at, c, kind})
 }
 
 // fire runs every due timer and arms the timerfd for the next one.
 func (p *poller) fire() {
 	now := p.f.now()
 	for len(p.timers) > 0 && p.timers[0].at <= now {
-		t := heap.Pop(&p.timers).(timer)
+		t := p.timers.pop()
 		if t.c.fd < 0 {
 			continue
 		}
