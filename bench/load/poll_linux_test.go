@@ -14,10 +14,10 @@ import (
 // TestPollLoopReadsPresenceWithoutGarbage: a game player's poll loop reads
 // a stream of online notices (a login storm's presence, with a relayed
 // guess among them) without allocating. During a storm the load
-// generator's one loop reads millions of such segments; with an allocation
-// each (the segment handed to the handler, the socket address of every
-// recvmsg) it collected every few milliseconds on its one P, and its sends
-// and reads waited for the collector (docs/performance.md).
+// generator's one loop reads millions of such segments, and it allocated
+// for each (the segment handed to the handler) and for every read (the
+// socket address unix.Recvmsg returns): garbage collected on the one P
+// that also sends and reads the games' guesses (docs/performance.md).
 func TestPollLoopReadsPresenceWithoutGarbage(t *testing.T) {
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
