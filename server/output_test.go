@@ -87,6 +87,12 @@ func TestGlobalOutputBound(t *testing.T) {
 	}
 }
 
+// longestName is user i of a kind, padded to 29 bytes, the longest a
+// name may be: each notice or list entry of it is a whole 32-byte segment.
+func longestName(kind string, i int) string {
+	return fmt.Sprintf("%s-%0*d", kind, 28-len(kind), i)
+}
+
 // TestSharedUserListCountsOnce: every login is lent the same user list
 // (the reactor writes it from the engine's copy), and that memory counts
 // against limits.max_output_total once, not once per client that has not
@@ -101,7 +107,7 @@ func TestSharedUserListCountsOnce(t *testing.T) {
 		newcomers  = 16
 		totalBound = 192 << 10
 	)
-	name := func(kind string, i int) string { return fmt.Sprintf("%s-%022d", kind, i) } // 29 bytes: a 32-byte segment
+	name := longestName
 	accounts := replay.Accounts{}
 	for i := range readers {
 		accounts[name("reader", i)] = "123"
@@ -167,7 +173,7 @@ func TestSharedNoticesCountOnce(t *testing.T) {
 		churns     = 500
 		totalBound = 192 << 10
 	)
-	name := func(kind string, i int) string { return fmt.Sprintf("%s-%023d", kind, i) } // 29 bytes: a 32-byte segment
+	name := longestName
 	accounts := replay.Accounts{}
 	for i := range quiet {
 		accounts[name("quiet", i)] = "123"
