@@ -28,11 +28,27 @@ func OWASPParams() Params {
 	return Params{Memory: 19 * 1024, Time: 2, Threads: 1, SaltLen: 16, KeyLen: 32}
 }
 
+// Deriver computes an argon2id key. The daemon's runs it in a child
+// process (account/hashproc), so that each hash's Params.Memory KiB of
+// scratch is garbage in that process's heap, not in the engine's.
+type Deriver interface {
+	Derive(ctx context.Context, password, salt []byte, p Params) ([]byte, error)
+}
+
+// LocalDeriver computes keys in this process with x/crypto's argon2id.
+type LocalDeriver struct{}
+
+// Derive returns argon2id(password, salt) under p.
+func (LocalDeriver) Derive(_ context.Context, password, salt []byte, p Params) ([]byte, error) {
+	return argon2.IDKey(password, salt, p.Time, p.Memory, p.Threads, p.KeyLen), nil
+}
+
 // Hasher hashes and verifies passwords with at most maxConcurrent argon2id
 // computations in flight, because each one holds Params.Memory KiB.
 type Hasher struct {
 	p   Params
 	sem chan struct{}
+	d   Deriver
 
 	mu       sync.Mutex
 	inFlight int
@@ -40,16 +56,21 @@ type Hasher struct {
 }
 
 // NewHasher returns a Hasher for p that runs at most maxConcurrent hashes at
-// once (at least 1). It panics on parameters argon2id cannot use, a
-// programming error.
+// once (at least 1), in this process. It panics on parameters argon2id
+// cannot use, a programming error.
 func NewHasher(p Params, maxConcurrent int) *Hasher {
+	return NewHasherWith(p, maxConcurrent, LocalDeriver{})
+}
+
+// NewHasherWith is NewHasher with the keys computed by d.
+func NewHasherWith(p Params, maxConcurrent int, d Deriver) *Hasher {
 	if err := p.check(); err != nil {
 		panic("account: NewHasher: " + err.Error())
 	}
 	if maxConcurrent < 1 {
 		maxConcurrent = 1
 	}
-	return &Hasher{p: p, sem: make(chan struct{}, maxConcurrent)}
+	return &Hasher{p: p, sem: make(chan struct{}, maxConcurrent), d: d}
 }
 
 // Params returns the parameters new hashes are made with.
@@ -119,7 +140,7 @@ func (h *Hasher) Verify(ctx context.Context, encoded, password string) (ok, reha
 	return true, ph.id == idLegacyMD5 || ph.p != h.p, nil
 }
 
-// derive runs argon2id inside the semaphore.
+// derive runs argon2id, by the Hasher's Deriver, inside the semaphore.
 func (h *Hasher) derive(ctx context.Context, password, salt []byte, p Params) ([]byte, error) {
 	select {
 	case h.sem <- struct{}{}:
@@ -136,7 +157,7 @@ func (h *Hasher) derive(ctx context.Context, password, salt []byte, p Params) ([
 		h.mu.Unlock()
 		<-h.sem
 	}()
-	return argon2.IDKey(password, salt, p.Time, p.Memory, p.Threads, p.KeyLen), nil
+	return h.d.Derive(ctx, password, salt, p)
 }
 
 // MD5Hex returns the lowercase hex MD5 of password, the reference server's

@@ -150,3 +150,7 @@ func (p Params) check() error {
 	}
 	return nil
 }
+
+// Check reports whether argon2id can use p; a child process that derives
+// keys for the daemon checks each request with it before hashing.
+func (p Params) Check() error { return p.check() }

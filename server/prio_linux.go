@@ -4,6 +4,8 @@ package server
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 	"time"
 	"unsafe"
 
@@ -39,6 +41,38 @@ func leaveLoopCPU() {
 		}
 	}
 	unix.SchedSetaffinity(0, &set) // a failure leaves the thread where it may run
+}
+
+// YieldProcess gives every thread of this process the account workers'
+// nice value and, when the process may use more than one CPU, keeps them
+// off the lowest-numbered one, the engine loop's. The daemon's hashing
+// child (bomberd hash-worker) calls it first thing: it may have been
+// started from any of the daemon's threads (the first hash can be a demo
+// account's, at start), and hashing must never take the loop's CPU while
+// another core is free. Threads the runtime starts later are cloned from
+// these, and Linux copies both settings to a clone.
+func YieldProcess() {
+	var set unix.CPUSet
+	off := unix.SchedGetaffinity(0, &set) == nil && set.Count() >= 2
+	if off {
+		for i := 0; i < len(set)*64; i++ {
+			if set.IsSet(i) {
+				set.Clear(i)
+				break
+			}
+		}
+	}
+	tasks, _ := os.ReadDir("/proc/self/task") // unreadable: the process keeps its priority
+	for _, task := range tasks {
+		tid, err := strconv.Atoi(task.Name())
+		if err != nil {
+			continue
+		}
+		unix.Setpriority(unix.PRIO_PROCESS, tid, workerNice) // a failure leaves that thread at the normal priority
+		if off {
+			unix.SchedSetaffinity(tid, &set)
+		}
+	}
 }
 
 // nameThread names the calling thread (15 bytes at most are kept), so that

@@ -10,3 +10,6 @@ func leaveLoopCPU() {}
 
 // nameThread does nothing where threads have no name of their own.
 func nameThread(string) {}
+
+// YieldProcess does nothing where threads have no priority of their own.
+func YieldProcess() {}

@@ -25,6 +25,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/bomber-game/bomber/account"
+	"github.com/bomber-game/bomber/account/hashproc"
 	"github.com/bomber-game/bomber/capture"
 	"github.com/bomber-game/bomber/cluster"
 	"github.com/bomber-game/bomber/cmd/internal/cli"
@@ -39,6 +40,9 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == hashWorkerArg {
+		return hashWorker(os.Stdin, stdout, stderr)
+	}
 	fs := pflag.NewFlagSet("bomberd", pflag.ContinueOnError)
 	config.Flags(fs)
 	usage := func(w io.Writer) {
@@ -97,6 +101,7 @@ type daemonState struct {
 	admin   *adminServer
 	metrics *metrics
 	hasher  *account.Hasher
+	hashes  *hashproc.Client // nil when hashing.in_process
 	capture *capture.Capture
 	node    *cluster.Node // nil when the daemon serves a world of its own
 	ready   atomic.Bool
@@ -134,7 +139,10 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 				zap.Int("max_concurrent", cfg.Hashing.MaxConcurrent), zap.Int("at_once", slots), zap.Int("gomaxprocs", procs))
 		}
 	}
-	store, h, err := openStore(ctx, cfg, log, exposed, slots)
+	if !cfg.Hashing.InProcess {
+		d.hashes = hashChild(log)
+	}
+	store, h, err := openStore(ctx, cfg, log, exposed, slots, d.hashes)
 	if err != nil {
 		closeAll(listeners)
 		return err
@@ -296,6 +304,9 @@ func (d *daemonState) stop() int {
 	d.closeCapture()
 	if err := d.store.Close(); err != nil {
 		d.log.Warn("closing the store", zap.Error(err))
+	}
+	if d.hashes != nil {
+		d.hashes.Close()
 	}
 	d.log.Info("stopped")
 	return code
@@ -491,11 +502,15 @@ func loopShares(cpus, maxConcurrent int) (procs, hashSlots int) {
 // openStore opens the configured store, applying its schema; a fresh, empty
 // SQLite store gets the demo accounts when configured (never MySQL), and
 // only while every game listener is on loopback (exposed lists the others).
-func openStore(ctx context.Context, cfg *config.Config, log *zap.Logger, exposed []string, hashSlots int) (account.Store, *account.Hasher, error) {
-	h := account.NewHasher(account.Params{
+func openStore(ctx context.Context, cfg *config.Config, log *zap.Logger, exposed []string, hashSlots int, child *hashproc.Client) (account.Store, *account.Hasher, error) {
+	var d account.Deriver = account.LocalDeriver{}
+	if child != nil {
+		d = child
+	}
+	h := account.NewHasherWith(account.Params{
 		Memory: cfg.Hashing.MemoryKiB, Time: cfg.Hashing.Iterations, Threads: cfg.Hashing.Parallelism,
 		SaltLen: account.OWASPParams().SaltLen, KeyLen: account.OWASPParams().KeyLen,
-	}, hashSlots)
+	}, hashSlots, d)
 	if cfg.Store.Driver == "mysql" {
 		s, err := account.OpenMySQL(ctx, cfg.Store.MySQLDSN, h)
 		if err != nil {

@@ -52,6 +52,9 @@ type Hashing struct {
 	Iterations    uint32 `mapstructure:"iterations"`
 	Parallelism   uint8  `mapstructure:"parallelism"`
 	MaxConcurrent int    `mapstructure:"max_concurrent"`
+	// InProcess hashes in the daemon's own process instead of a child
+	// (`bomberd hash-worker`) whose heap takes each hash's scratch memory.
+	InProcess bool `mapstructure:"in_process"`
 }
 
 // Protocol is the state machine's behaviour.
@@ -180,6 +183,7 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("hashing.iterations", 2)
 	v.SetDefault("hashing.parallelism", 1)
 	v.SetDefault("hashing.max_concurrent", 2)
+	v.SetDefault("hashing.in_process", false)
 	v.SetDefault("protocol.dialect", "reference")
 	v.SetDefault("protocol.first_guess", "inviter")
 	v.SetDefault("protocol.kick_grace", 5*time.Minute)
