@@ -30,9 +30,17 @@ func lowerPriority() {
 // hashing never takes the loop's CPU time while another core is free. With
 // a single CPU (a daemon pinned to one) only the lower priority applies.
 func leaveLoopCPU() {
-	var set unix.CPUSet
+	if set, ok := offLoopCPU(); ok {
+		unix.SchedSetaffinity(0, &set) // a failure leaves the thread where it may run
+	}
+}
+
+// offLoopCPU returns the CPUs the calling thread may use without the
+// lowest-numbered one, the engine loop's; ok is false when it may use only
+// one (or its affinity is unknown), and then nothing is to be changed.
+func offLoopCPU() (set unix.CPUSet, ok bool) {
 	if unix.SchedGetaffinity(0, &set) != nil || set.Count() < 2 {
-		return
+		return set, false
 	}
 	for i := 0; i < len(set)*64; i++ {
 		if set.IsSet(i) {
@@ -40,7 +48,7 @@ func leaveLoopCPU() {
 			break
 		}
 	}
-	unix.SchedSetaffinity(0, &set) // a failure leaves the thread where it may run
+	return set, true
 }
 
 // YieldProcess gives every thread of this process the account workers'
@@ -52,16 +60,7 @@ func leaveLoopCPU() {
 // another core is free. Threads the runtime starts later are cloned from
 // these, and Linux copies both settings to a clone.
 func YieldProcess() {
-	var set unix.CPUSet
-	off := unix.SchedGetaffinity(0, &set) == nil && set.Count() >= 2
-	if off {
-		for i := 0; i < len(set)*64; i++ {
-			if set.IsSet(i) {
-				set.Clear(i)
-				break
-			}
-		}
-	}
+	set, off := offLoopCPU()
 	tasks, _ := os.ReadDir("/proc/self/task") // unreadable: the process keeps its priority
 	for _, task := range tasks {
 		tid, err := strconv.Atoi(task.Name())

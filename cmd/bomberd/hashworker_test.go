@@ -11,18 +11,23 @@ import (
 	"github.com/bomber-game/bomber/segment"
 )
 
+// statFields returns the fields of a /proc stat file after the command's
+// name (the first is the state, field 3 of proc(5)), nil if it is gone.
+func statFields(file string) []string {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil // it ended meanwhile
+	}
+	return strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+}
+
 // children returns the pids of pid's child processes.
 func children(t *testing.T, pid int) []int {
 	t.Helper()
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	var kids []int
 	for _, f := range stats {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			continue // it ended meanwhile
-		}
-		fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
+		if fields := statFields(f); len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
 			kid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
 			kids = append(kids, kid)
 		}
@@ -52,12 +57,8 @@ func TestPasswordsAreHashedInAChild(t *testing.T) {
 	// were hashed at start, from the daemon's main thread (nice 0).
 	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(kid) + "/task/*/stat")
 	for _, f := range tasks {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		if nice := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))[16]; nice != "10" {
-			t.Errorf("the hashing child's thread %s runs at nice %s, want 10", filepath.Base(filepath.Dir(f)), nice)
+		if fields := statFields(f); len(fields) > 16 && fields[16] != "10" {
+			t.Errorf("the hashing child's thread %s runs at nice %s, want 10", filepath.Base(filepath.Dir(f)), fields[16])
 		}
 	}
 	if strings.Contains(d.log.String(), "hashing a password in the daemon") {
