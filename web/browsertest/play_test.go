@@ -141,7 +141,13 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 		}
 		albert.click("#resign")
 		albert.click("#resign")
-		beth.wait("Beth's win by resignation", `document.querySelector('#game-info').dataset.ended === '1' && document.querySelector('#game-info').textContent.includes('Won by Beth')`)
+		// Both pages show the result before anyone leaves: the end hides
+		// Resign and shows Offer rematch, which moves Leave table, and a
+		// click aimed at Leave while Albert's page is still redrawing
+		// lands beside it (CI saw Albert stay at the table).
+		for _, p := range []*page{beth, albert} {
+			p.wait("Beth's win by resignation", `document.querySelector('#game-info').dataset.ended === '1' && document.querySelector('#game-info').textContent.includes('Won by Beth') && !document.querySelector('#offer-rematch').hidden`)
+		}
 		leaveAll(albert, beth)
 	})
 
