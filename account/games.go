@@ -442,7 +442,7 @@ func (s *sqlStore) Games(ctx context.Context, f GameFilter) ([]record.Game, erro
 
 	ctx, cancel := s.op(ctx)
 	defer cancel()
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := s.rd.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, unavailable("games", err)
 	}
@@ -481,7 +481,7 @@ func (s *sqlStore) Games(ctx context.Context, f GameFilter) ([]record.Game, erro
 // seats returns the seats of the given games, in seat order.
 func (s *sqlStore) seats(ctx context.Context, ids []any) (map[uint64][]record.Seat, error) {
 	q := "SELECT game_id, seat, name, bot FROM game_seats WHERE game_id IN (?" + strings.Repeat(", ?", len(ids)-1) + ") ORDER BY game_id, seat"
-	rows, err := s.db.QueryContext(ctx, q, ids...)
+	rows, err := s.rd.QueryContext(ctx, q, ids...)
 	if err != nil {
 		return nil, unavailable("game seats", err)
 	}
@@ -508,7 +508,7 @@ func (s *sqlStore) seats(ctx context.Context, ids []any) (map[uint64][]record.Se
 func (s *sqlStore) Game(ctx context.Context, id uint64) (record.Game, error) {
 	ctx, cancel := s.op(ctx)
 	defer cancel()
-	g, err := scanRecord(s.db.QueryRowContext(ctx, "SELECT "+recordColumns+" FROM game_records WHERE id = ?", id))
+	g, err := scanRecord(s.rd.QueryRowContext(ctx, "SELECT "+recordColumns+" FROM game_records WHERE id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return g, fmt.Errorf("%w: %d", ErrNoGame, id)
 	}
@@ -520,7 +520,7 @@ func (s *sqlStore) Game(ctx context.Context, id uint64) (record.Game, error) {
 		return g, err
 	}
 	g.Seats = seats[id]
-	rows, err := s.db.QueryContext(ctx, "SELECT seat, notation, at FROM game_moves WHERE game_id = ? ORDER BY ply", id)
+	rows, err := s.rd.QueryContext(ctx, "SELECT seat, notation, at FROM game_moves WHERE game_id = ? ORDER BY ply", id)
 	if err != nil {
 		return g, unavailable("game moves", err)
 	}

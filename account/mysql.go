@@ -93,7 +93,7 @@ func OpenMySQL(ctx context.Context, dsn string, h *Hasher) (Store, error) {
 }
 
 func newMySQLStore(db *sql.DB, h *Hasher) *sqlStore {
-	return &sqlStore{db: db, h: h, opTimeout: DefaultOpTimeout, d: dialect{
+	return &sqlStore{db: db, rd: db, h: h, opTimeout: DefaultOpTimeout, d: dialect{
 		name:        DialectMySQL,
 		isDuplicate: mysqlDuplicate,
 		timeArg:     utcMicroArg,

@@ -14,6 +14,7 @@ import (
 // differences live in dialect.
 type sqlStore struct {
 	db        *sql.DB
+	rd        *sql.DB // what reads outside a write go to: db itself, or the embedded store's read pool
 	h         *Hasher
 	d         dialect
 	opTimeout time.Duration
@@ -110,7 +111,7 @@ func (s *sqlStore) Exists(ctx context.Context, name string) (bool, error) {
 	ctx, cancel := s.op(ctx)
 	defer cancel()
 	var n int
-	err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM accounts WHERE name = ?", name).Scan(&n)
+	err := s.rd.QueryRowContext(ctx, "SELECT COUNT(*) FROM accounts WHERE name = ?", name).Scan(&n)
 	if err != nil {
 		return false, unavailable("exists", err)
 	}
@@ -122,7 +123,7 @@ func (s *sqlStore) storedHash(ctx context.Context, name string) (string, error) 
 	ctx, cancel := s.op(ctx)
 	defer cancel()
 	var h string
-	err := s.db.QueryRowContext(ctx, "SELECT password_hash FROM accounts WHERE name = ?", name).Scan(&h)
+	err := s.rd.QueryRowContext(ctx, "SELECT password_hash FROM accounts WHERE name = ?", name).Scan(&h)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("%w: %s", ErrNoUser, quoteName(name))
 	}
@@ -266,7 +267,7 @@ func (s *sqlStore) affectedOne(res sql.Result, name string) error {
 func (s *sqlStore) List(ctx context.Context) ([]User, error) {
 	ctx, cancel := s.op(ctx)
 	defer cancel()
-	rows, err := s.db.QueryContext(ctx, "SELECT name, password_hash, created_at FROM accounts ORDER BY name")
+	rows, err := s.rd.QueryContext(ctx, "SELECT name, password_hash, created_at FROM accounts ORDER BY name")
 	if err != nil {
 		return nil, unavailable("list", err)
 	}
@@ -293,7 +294,7 @@ func (s *sqlStore) Count(ctx context.Context) (int, error) {
 	ctx, cancel := s.op(ctx)
 	defer cancel()
 	var n int
-	if err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM accounts").Scan(&n); err != nil {
+	if err := s.rd.QueryRowContext(ctx, "SELECT COUNT(*) FROM accounts").Scan(&n); err != nil {
 		return 0, unavailable("count", err)
 	}
 	return n, nil
@@ -315,6 +316,9 @@ func (s *sqlStore) Close() error {
 	}
 	clear(s.stmts.m)
 	s.stmts.mu.Unlock()
+	if s.rd != s.db {
+		s.rd.Close()
+	}
 	return s.db.Close()
 }
 

@@ -39,6 +39,7 @@ func runStoreSuite(t *testing.T, open opener) {
 		{"ConcurrentLoginsBoundedHashing", testConcurrentLogins},
 		{"OutdatedParamsUpgradedAtLogin", testOutdatedParamsUpgraded},
 		{"ClosedStoreUnavailable", testClosedStoreUnavailable},
+		{"ReadsBesideAnOpenWrite", testReadsBesideAnOpenWrite},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.run(t, open) })
@@ -434,5 +435,49 @@ func testClosedStoreUnavailable(t *testing.T, open opener) {
 		if err := call(); !errors.Is(err, ErrUnavailable) {
 			t.Errorf("%s on a closed store = %v, want ErrUnavailable", name, err)
 		}
+	}
+}
+
+// testReadsBesideAnOpenWrite holds a write transaction open on the store's
+// own connection, as the recorder does while it stores a batch of games: a
+// login, and the other reads, are answered meanwhile (the embedded store's
+// one write connection made them wait for the whole batch), and what the
+// transaction wrote is seen once it commits.
+func testReadsBesideAnOpenWrite(t *testing.T, open opener) {
+	s := open(t, cheapHasher())
+	ctx := t.Context()
+	for _, name := range []string{"Albert", "Zed"} {
+		if err := s.Add(ctx, name, "123"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.RecordGames(ctx, sampleGames(time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "DELETE FROM accounts WHERE name = ?", "Zed"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Verify(ctx, "Albert", "123"); err != nil {
+		t.Errorf("a login while a write is open = %v", err)
+	}
+	if ok, err := s.Exists(ctx, "Zed"); err != nil || !ok {
+		t.Errorf("Exists(Zed) while its delete is uncommitted = %v, %v; want true", ok, err)
+	}
+	if n, err := s.Count(ctx); err != nil || n != 2 {
+		t.Errorf("Count while a write is open = %d, %v; want 2", n, err)
+	}
+	if gs, err := s.Games(ctx, GameFilter{}); err != nil || len(gs) == 0 {
+		t.Errorf("Games while a write is open = %d games, %v", len(gs), err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Verify(ctx, "Zed", "123"); !errors.Is(err, ErrNoUser) {
+		t.Errorf("a login after the delete committed = %v, want ErrNoUser", err)
 	}
 }
