@@ -64,8 +64,12 @@ func openSQLiteDB(ctx context.Context, path string) (*sql.DB, error) {
 }
 
 // sqliteReaders is how many connections the embedded store reads on
-// (logins, bomberctl's lists), beside its one writer.
-const sqliteReaders = 4
+// (logins, bomberctl's lists), beside its one writer. One: a login's lookup
+// takes tens of microseconds and logins are hashed a few at a time anyway;
+// with four, a storm's lookups ran side by side with the hashing on a
+// pinned daemon's one CPU, and the games' latency tail during the bench's
+// storms grew (docs/performance.md, "Logins waited for the recorder").
+const sqliteReaders = 1
 
 // OpenSQLite opens the embedded store at path, creating the file and its
 // directories, and applies pending migrations.
