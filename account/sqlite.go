@@ -19,7 +19,7 @@ const sqliteBusyMillis = 5000
 
 // sqliteDSN builds a modernc.org/sqlite URI for path with WAL, a busy
 // timeout, and immediate write transactions; readOnly adds query_only, for
-// the store's read pool.
+// the store's read connection.
 func sqliteDSN(path string, readOnly bool) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -92,7 +92,8 @@ func OpenSQLite(ctx context.Context, path string, h *Hasher) (Store, error) {
 	return s, nil
 }
 
-// openSQLiteReader opens the store's read pool on path (already migrated).
+// openSQLiteReader opens the store's read connection on path (already
+// migrated).
 // In WAL mode a reader does not wait for the writer: a login's account
 // lookup no longer queues behind a batch of game records on the single
 // write connection, which, with the recorder at nice 10 on a saturated

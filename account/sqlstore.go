@@ -14,7 +14,7 @@ import (
 // differences live in dialect.
 type sqlStore struct {
 	db        *sql.DB
-	rd        *sql.DB // what reads outside a write go to: db itself, or the embedded store's read pool
+	rd        *sql.DB // what reads outside a write go to: db itself, or the embedded store's read connection
 	h         *Hasher
 	d         dialect
 	opTimeout time.Duration
