@@ -44,7 +44,19 @@ func openSQLiteDB(ctx context.Context, path string) (*sql.DB, error) {
 			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 		}
 	}
-	dsn, err := sqliteDSN(path, false)
+	return openSQLiteConn(ctx, path, false)
+}
+
+// openSQLiteConn opens one connection on path, the writer or (readOnly)
+// the reader. One writer: SQLite serialises writers anyway, and a single
+// connection never meets SQLITE_BUSY from itself. One reader: a login's
+// lookup takes tens of microseconds and logins are hashed a few at a time
+// anyway; with four readers, a storm's lookups ran side by side with the
+// hashing on a pinned daemon's one CPU and the games' latency tail during
+// the bench's storms grew (docs/performance.md, "Logins waited for the
+// recorder").
+func openSQLiteConn(ctx context.Context, path string, readOnly bool) (*sql.DB, error) {
+	dsn, err := sqliteDSN(path, readOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -52,8 +64,6 @@ func openSQLiteDB(ctx context.Context, path string) (*sql.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
-	// One connection: SQLite serialises writers anyway, and a single
-	// connection never meets SQLITE_BUSY from itself.
 	db.SetMaxOpenConns(1)
 	db.SetConnMaxIdleTime(0)
 	if err := db.PingContext(ctx); err != nil {
@@ -63,16 +73,13 @@ func openSQLiteDB(ctx context.Context, path string) (*sql.DB, error) {
 	return db, nil
 }
 
-// sqliteReaders is how many connections the embedded store reads on
-// (logins, bomberctl's lists), beside its one writer. One: a login's lookup
-// takes tens of microseconds and logins are hashed a few at a time anyway;
-// with four, a storm's lookups ran side by side with the hashing on a
-// pinned daemon's one CPU, and the games' latency tail during the bench's
-// storms grew (docs/performance.md, "Logins waited for the recorder").
-const sqliteReaders = 1
-
 // OpenSQLite opens the embedded store at path, creating the file and its
-// directories, and applies pending migrations.
+// directories, and applies pending migrations. It reads on a connection of
+// its own: in WAL mode a reader does not wait for the writer, so a login's
+// account lookup does not queue behind a batch of game records, which, with
+// the recorder at nice 10 on a saturated loop's CPU, held the one
+// connection for a hundred milliseconds at a time (the bench's 1,800 logins
+// beside 100 busy games took over two minutes).
 func OpenSQLite(ctx context.Context, path string, h *Hasher) (Store, error) {
 	db, err := openSQLiteDB(ctx, path)
 	if err != nil {
@@ -82,7 +89,7 @@ func OpenSQLite(ctx context.Context, path string, h *Hasher) (Store, error) {
 		db.Close()
 		return nil, err
 	}
-	rd, err := openSQLiteReader(ctx, path)
+	rd, err := openSQLiteConn(ctx, path, true)
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -90,32 +97,6 @@ func OpenSQLite(ctx context.Context, path string, h *Hasher) (Store, error) {
 	s := newSQLiteStore(db, h)
 	s.rd = rd
 	return s, nil
-}
-
-// openSQLiteReader opens the store's read connection on path (already
-// migrated).
-// In WAL mode a reader does not wait for the writer: a login's account
-// lookup no longer queues behind a batch of game records on the single
-// write connection, which, with the recorder at nice 10 on a saturated
-// loop's CPU, held it for a hundred milliseconds at a time (the bench's
-// 1,800 logins beside 100 busy games took over two minutes).
-func openSQLiteReader(ctx context.Context, path string) (*sql.DB, error) {
-	dsn, err := sqliteDSN(path, true)
-	if err != nil {
-		return nil, err
-	}
-	rd, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
-	}
-	rd.SetMaxOpenConns(sqliteReaders)
-	rd.SetMaxIdleConns(sqliteReaders)
-	rd.SetConnMaxIdleTime(0)
-	if err := rd.PingContext(ctx); err != nil {
-		rd.Close()
-		return nil, unavailable("open "+path+" for reading", err)
-	}
-	return rd, nil
 }
 
 // newSQLiteStore is a store on db alone, which it also reads on.
