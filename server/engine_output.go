@@ -29,11 +29,11 @@ import (
 //     copy of bytes, or none: the reactor's connections write it from list
 //     itself (lender), which is then changed only by copy;
 //   - notices go into one log shared by every member, and each member's
-//     connection has a cursor in it; an idle connection is written
-//     straight from the log, and the reactor's busy ones are lent its
-//     bytes (the log is then changed only by copy, as the list is), so a
-//     wave's notices wait in one place however many connections have yet
-//     to write them;
+//     connection has a cursor in it; the reactor's connections are lent
+//     its bytes and write them from the log itself (which is then changed
+//     only by copy, as the list is), so a wave's notices wait in one place
+//     however many connections have yet to write them, and a slow reader
+//     copies none; the net transport's writers copy them;
 //   - a member is caught up (given the notices it has not had, but for
 //     the one that skips it) before anything else is put in its output,
 //     and when it leaves. So each connection receives exactly the bytes,
@@ -311,11 +311,12 @@ func (e *engine) quit(c *conn) {
 }
 
 // catchUp puts the notices c has not had into its output; false if that
-// closed it (its backlog passed the bound). now: c has no output queued,
-// and a link that can writes the notices at once, from the log itself; a
-// link that cannot write now but can take bytes by reference (lender) is
-// lent them, so a wave's notices wait in the one log however many busy
-// connections have yet to write them.
+// closed it (its backlog passed the bound). A link that can take bytes by
+// reference (lender) is lent them from the log, so a wave's notices wait
+// in the one log however many connections have yet to write them and a
+// slow reader copies none; now (the sweep, c has no output queued), the
+// kernel is handed them at once, from the log itself, and only what it
+// does not take is lent.
 func (e *engine) catchUp(c *conn, now bool) bool {
 	f := &e.fan
 	i := int(c.cursor - f.base)
@@ -329,20 +330,18 @@ func (e *engine) catchUp(c *conn, now bool) bool {
 		if j > i {
 			b := f.log[f.ents[i].start:f.ents[j-1].end]
 			switch {
-			case lends && now:
-				if !l.writeNow(b) {
-					e.backlog(c)
-					return false
-				}
 			case lends:
-				f.logLent = true
-				if !e.putOut(c, b, l, memOf(&f.logMem, f.log)) {
-					return false
+				if now {
+					b = b[l.writeNow(b):]
 				}
-			default:
-				if !e.sendOut(c, b) {
-					return false
+				if len(b) > 0 {
+					f.logLent = true
+					if !e.putOut(c, b, l, memOf(&f.logMem, f.log)) {
+						return false
+					}
 				}
+			case !e.sendOut(c, b):
+				return false
 			}
 		}
 		i = j + 1 // past the notice that skips c
@@ -453,9 +452,10 @@ type lender interface {
 	// queued; the engine never changes those bytes afterwards
 	// (fanout.lent, fanout.logLent). False as sendBytes.
 	lend(b []byte, m *sharedMem) bool
-	// writeNow writes b at once if nothing is queued ahead of it, keeping
-	// a copy of what the kernel did not take; else it is sendBytes.
-	writeNow(b []byte) bool
+	// writeNow writes the first bytes of b to the kernel at once if
+	// nothing is queued ahead of them, and reports how many it wrote (the
+	// caller lends the rest).
+	writeNow(b []byte) int
 }
 
 // flushUrgent writes the connections that got output from this iteration.
@@ -625,8 +625,8 @@ func (e *engine) flushPresence(budget time.Duration) {
 			}
 			f.rr++
 			f.written++
-			// an idle connection (nothing queued) is written at once
-			if e.catchUp(c, !c.queued && c.link.unread() == 0) && !c.queued {
+			// a connection with game output this iteration is flushed with it
+			if e.catchUp(c, false) && !c.queued {
 				if c.link.flush() {
 					f.owe(c)
 				} else if r, ok := c.link.(releaser); ok {

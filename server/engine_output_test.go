@@ -426,7 +426,7 @@ type dropLink struct{ n int }
 func (l *dropLink) send(seg segment.Segment) bool    { l.n += seg.Size(); return true }
 func (l *dropLink) sendBytes(b []byte) bool          { l.n += len(b); return true }
 func (l *dropLink) lend(b []byte, _ *sharedMem) bool { l.n += len(b); return true }
-func (l *dropLink) writeNow(b []byte) bool           { l.n += len(b); return true }
+func (l *dropLink) writeNow(b []byte) int            { l.n += len(b); return len(b) }
 func (l *dropLink) flush() bool                      { return false }
 func (l *dropLink) shut()                            {}
 func (l *dropLink) kill()                            {}
