@@ -625,8 +625,8 @@ func (e *engine) flushPresence(budget time.Duration) {
 			}
 			f.rr++
 			f.written++
-			// a connection with game output this iteration is flushed with it
-			if e.catchUp(c, false) && !c.queued {
+			// an idle connection (nothing queued) is written at once
+			if e.catchUp(c, !c.queued && c.link.unread() == 0) && !c.queued {
 				if c.link.flush() {
 					f.owe(c)
 				} else if r, ok := c.link.(releaser); ok {
