@@ -153,6 +153,48 @@ func TestSlowReadersShareTheLog(t *testing.T) {
 	}
 }
 
+// TestIdleReadersCostNoAllocation: the sweep writes an idle member's
+// notices straight from the log when its kernel takes them all, with no
+// piece or buffer of the connection's own: ten thousand idle users are
+// written every round of a storm, and a piece lent to each made garbage
+// for every one of them.
+func TestIdleReadersCostNoAllocation(t *testing.T) {
+	r := testReactor(t, Config{MaxOutput: 1 << 20})
+	e := r.eng
+	const readers = 8
+	var peers []int
+	for i := range readers {
+		rc, peer := pairedConn(t, r)
+		t.Cleanup(rc.kill)
+		rc.c = e.open(rc, netip.MustParseAddr("127.0.0.1"), "127.0.0.1:1")
+		e.cast(&statemachine.Cast{Kind: statemachine.CastJoin, Conn: rc.c.id, Name: fmt.Sprintf("r%d", i)})
+		rc.write()
+		peers = append(peers, peer)
+	}
+	buf := make([]byte, 64<<10)
+	drain := func() {
+		for _, p := range peers {
+			for {
+				if n, _ := unix.Read(p, buf); n <= 0 {
+					break
+				}
+			}
+		}
+	}
+	drain()
+	seg := segment.Name(segment.NewOnline, "someone")
+	cast := &statemachine.Cast{Kind: statemachine.CastNotice, Seg: seg}
+	round := func() {
+		e.cast(cast)
+		e.flushPresence(-1)
+		drain()
+	}
+	round() // the log's arrays
+	if allocs := testing.AllocsPerRun(100, round); allocs > 0 {
+		t.Fatalf("a round of one notice to %d idle readers allocated %.1f times", readers, allocs)
+	}
+}
+
 // TestLentListCountsOnce: the unread output the reactor counts against
 // MaxOutputTotal holds a lent user list's array once, however many
 // connections still have parts of it to write, and gives it back when the
