@@ -329,8 +329,11 @@ func (e *engine) catchUp(c *conn, now bool) bool {
 		}
 		if j > i {
 			b := f.log[f.ents[i].start:f.ents[j-1].end]
-			switch {
-			case lends:
+			if !lends {
+				if !e.sendOut(c, b) {
+					return false
+				}
+			} else {
 				if now {
 					b = b[l.writeNow(b):]
 				}
@@ -340,8 +343,6 @@ func (e *engine) catchUp(c *conn, now bool) bool {
 						return false
 					}
 				}
-			case !e.sendOut(c, b):
-				return false
 			}
 		}
 		i = j + 1 // past the notice that skips c
