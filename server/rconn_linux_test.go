@@ -98,14 +98,10 @@ func TestSlowReadersShareTheLog(t *testing.T) {
 		}
 	}
 	for i := range readers {
-		rc, peer := pairedConn(t, r)
-		t.Cleanup(rc.kill)
-		if err := unix.SetsockoptInt(int(rc.fd), unix.SOL_SOCKET, unix.SO_SNDBUF, 4096); err != nil {
+		rcs[i], peers[i] = memberConn(t, r, fmt.Sprintf("r%d", i))
+		if err := unix.SetsockoptInt(int(rcs[i].fd), unix.SOL_SOCKET, unix.SO_SNDBUF, 4096); err != nil {
 			t.Fatal(err)
 		}
-		rc.c = e.open(rc, netip.MustParseAddr("127.0.0.1"), "127.0.0.1:1")
-		e.cast(&statemachine.Cast{Kind: statemachine.CastJoin, Conn: rc.c.id, Name: fmt.Sprintf("r%d", i)})
-		rcs[i], peers[i] = rc, peer
 	}
 	drain := func() {
 		for i, rc := range rcs {
@@ -164,10 +160,7 @@ func TestIdleReadersCostNoAllocation(t *testing.T) {
 	const readers = 8
 	var peers []int
 	for i := range readers {
-		rc, peer := pairedConn(t, r)
-		t.Cleanup(rc.kill)
-		rc.c = e.open(rc, netip.MustParseAddr("127.0.0.1"), "127.0.0.1:1")
-		e.cast(&statemachine.Cast{Kind: statemachine.CastJoin, Conn: rc.c.id, Name: fmt.Sprintf("r%d", i)})
+		rc, peer := memberConn(t, r, fmt.Sprintf("r%d", i))
 		rc.write()
 		peers = append(peers, peer)
 	}
@@ -363,6 +356,17 @@ func pairedConn(t *testing.T, r *Reactor) (*rconn, int) {
 	rc := &rconn{r: r, fd: int32(fds[0]), c: &conn{}}
 	r.fds[fds[0]] = rc
 	return rc, fds[1]
+}
+
+// memberConn is pairedConn opened on r's engine and joined to its online
+// users as name, as a login makes it (its user list lent, not yet written).
+func memberConn(t *testing.T, r *Reactor, name string) (*rconn, int) {
+	t.Helper()
+	rc, peer := pairedConn(t, r)
+	t.Cleanup(rc.kill)
+	rc.c = r.eng.open(rc, netip.MustParseAddr("127.0.0.1"), "127.0.0.1:1")
+	r.eng.cast(&statemachine.Cast{Kind: statemachine.CastJoin, Conn: rc.c.id, Name: name})
+	return rc, peer
 }
 
 // testReactor is a reactor that is never started: its connections are
