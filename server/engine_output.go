@@ -335,7 +335,19 @@ func (e *engine) catchUp(c *conn, now bool) bool {
 				}
 			} else {
 				if now {
-					b = b[l.writeNow(b):]
+					w := l.writeNow(b)
+					// the kernel may stop inside a segment: the rest of
+					// that one is lent alone, for putOut cuts b at the
+					// headers it steps over
+					if end := segmentEnd(b, w); end > w {
+						f.logLent = true
+						if !l.lend(b[w:end], memOf(&f.logMem, f.log)) {
+							e.backlog(c)
+							return false
+						}
+						w = end
+					}
+					b = b[w:]
 				}
 				if len(b) > 0 {
 					f.logLent = true
@@ -348,6 +360,16 @@ func (e *engine) catchUp(c *conn, now bool) bool {
 		i = j + 1 // past the notice that skips c
 	}
 	return true
+}
+
+// segmentEnd is where the segment of b (whole segments) that holds byte
+// i ends: i itself when a segment starts there.
+func segmentEnd(b []byte, i int) int {
+	n := 0
+	for n < i {
+		n += segment.HeaderLen + (int(b[n+1])<<8 | int(b[n+2]))
+	}
+	return n
 }
 
 // sendOut puts b, whole encoded segments, into c's output; false if c was

@@ -23,6 +23,9 @@ import (
 func fanoutRun(t *testing.T, ops []byte, paced bool) {
 	lending := len(ops)%2 == 1
 	e := newPacedEngine(t)
+	// a small bound, so that what is lent after a write cut inside a
+	// segment is handed over in several chunks (putOut steps over headers)
+	e.cfg.MaxOutput = 256
 	e.fan.on = paced
 	flatCfg := e.cfg.Hub
 	flatCfg.Casts = false
@@ -72,7 +75,9 @@ func fanoutRun(t *testing.T, ops []byte, paced bool) {
 		case 0, 1: // a connection opens and logs in (maybe as someone online: a kick)
 			var l link = &fakeLink{name: fmt.Sprint(i), log: &e.log}
 			if lending {
-				l = &lendLink{busy: arg%2 == 1}
+				// an idle link's kernel takes part of what the sweep
+				// writes at once, cut inside a segment most times
+				l = &lendLink{busy: arg%2 == 1, take: arg % 5 * 37}
 			}
 			c := e.open(l, netip.MustParseAddr("127.0.0.1"), "127.0.0.1:1")
 			flat.OpenFrom(e.now(), c.id, "127.0.0.1")
@@ -171,8 +176,9 @@ func FuzzFanout(f *testing.F) {
 // leaves, a notice log it trims), the connection would receive other
 // segments than the hub sent.
 type lendLink struct {
-	held [][]byte // copies of what was sent, and the lent bytes themselves
+	held [][]byte // copies of what was sent and written, and the lent bytes themselves
 	busy bool     // see unread
+	take int      // what its kernel takes of a write at once, anywhere in a segment
 }
 
 func (l *lendLink) send(seg segment.Segment) bool {
@@ -181,10 +187,14 @@ func (l *lendLink) send(seg segment.Segment) bool {
 }
 func (l *lendLink) sendBytes(b []byte) bool          { l.held = append(l.held, slices.Clone(b)); return true }
 func (l *lendLink) lend(b []byte, _ *sharedMem) bool { l.held = append(l.held, b); return true }
-func (l *lendLink) writeNow([]byte) int              { return 0 } // its client reads nothing: all lent
-func (l *lendLink) flush() bool                      { return false }
-func (l *lendLink) shut()                            {}
-func (l *lendLink) kill()                            {}
+func (l *lendLink) writeNow(b []byte) int {
+	n := min(len(b), l.take)
+	l.held = append(l.held, slices.Clone(b[:n]))
+	return n
+}
+func (l *lendLink) flush() bool { return false }
+func (l *lendLink) shut()       {}
+func (l *lendLink) kill()       {}
 
 // unread is what its client has not read: all of it, but a link that is
 // not busy says 0, as a connection whose kernel buffer still had room
@@ -200,18 +210,18 @@ func (l *lendLink) unread() int {
 	return n
 }
 
-// received is every segment the link took, in order, read now.
+// received is every segment the link took, in order, read now (a write
+// may have ended inside a segment: the stream is read as one).
 func (l *lendLink) received() []segment.Segment {
 	var segs []segment.Segment
-	for _, b := range l.held {
-		for len(b) > 0 {
-			n := segment.HeaderLen + (int(b[1])<<8 | int(b[2]))
-			seg, err := segment.Parse(b[:n])
-			if err != nil {
-				panic(err)
-			}
-			segs, b = append(segs, seg), b[n:]
+	b := slices.Concat(l.held...)
+	for len(b) > 0 {
+		n := segment.HeaderLen + (int(b[1])<<8 | int(b[2]))
+		seg, err := segment.Parse(b[:n])
+		if err != nil {
+			panic(err)
 		}
+		segs, b = append(segs, seg), b[n:]
 	}
 	return segs
 }
