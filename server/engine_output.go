@@ -335,19 +335,18 @@ func (e *engine) catchUp(c *conn, now bool) bool {
 				}
 			} else {
 				if now {
-					w := l.writeNow(b)
+					w, end := l.writeNow(b)
 					// the kernel may stop inside a segment: the rest of
 					// that one is lent alone, for putOut cuts b at the
 					// headers it steps over
-					if end := segmentEnd(b, w); end > w {
+					if end > w {
 						f.logLent = true
 						if !l.lend(b[w:end], memOf(&f.logMem, f.log)) {
 							e.backlog(c)
 							return false
 						}
-						w = end
 					}
-					b = b[w:]
+					b = b[end:]
 				}
 				if len(b) > 0 {
 					f.logLent = true
@@ -363,7 +362,8 @@ func (e *engine) catchUp(c *conn, now bool) bool {
 }
 
 // segmentEnd is where the segment of b (whole segments) that holds byte
-// i ends: i itself when a segment starts there.
+// i ends: i itself when a segment starts there. It steps over every
+// segment before i: callers pass a write's worth of b, not a log.
 func segmentEnd(b []byte, i int) int {
 	n := 0
 	for n < i {
@@ -475,10 +475,11 @@ type lender interface {
 	// queued; the engine never changes those bytes afterwards
 	// (fanout.lent, fanout.logLent). False as sendBytes.
 	lend(b []byte, m *sharedMem) bool
-	// writeNow writes the first bytes of b to the kernel at once if
-	// nothing is queued ahead of them, and reports how many it wrote (the
-	// caller lends the rest).
-	writeNow(b []byte) int
+	// writeNow writes the first bytes of b (whole segments) to the
+	// kernel at once if nothing is queued ahead of them, and reports how
+	// many it wrote and where the segment it stopped in ends: end is wrote
+	// when it stopped between segments (the caller lends the rest).
+	writeNow(b []byte) (wrote, end int)
 }
 
 // flushUrgent writes the connections that got output from this iteration.

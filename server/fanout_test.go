@@ -187,10 +187,10 @@ func (l *lendLink) send(seg segment.Segment) bool {
 }
 func (l *lendLink) sendBytes(b []byte) bool          { l.held = append(l.held, slices.Clone(b)); return true }
 func (l *lendLink) lend(b []byte, _ *sharedMem) bool { l.held = append(l.held, b); return true }
-func (l *lendLink) writeNow(b []byte) int {
+func (l *lendLink) writeNow(b []byte) (int, int) {
 	n := min(len(b), l.take)
 	l.held = append(l.held, slices.Clone(b[:n]))
-	return n
+	return n, segmentEnd(b, n)
 }
 func (l *lendLink) flush() bool { return false }
 func (l *lendLink) shut()       {}

@@ -585,27 +585,26 @@ func contiguous(a, b []byte) bool {
 // buffer or piece of the connection's own in between. What the kernel does
 // not take the engine lends it: copied, the rest cost a storm among 10,000
 // users 45 MB a second of garbage (see catchUp).
-func (rc *rconn) writeNow(b []byte) int {
+func (rc *rconn) writeNow(b []byte) (wrote, end int) {
 	if rc.unread() > 0 || rc.pollOut || rc.closed {
-		return 0
+		return 0, 0
 	}
-	wrote := 0
 	for wrote < len(b) && wrote < writeCap {
 		k := wholeSegments(b[wrote:])
 		n, err := rawWrite(int(rc.fd), b[wrote:wrote+k])
-		wrote += max(n, 0)
-		switch {
-		case errors.Is(err, unix.EINTR):
-		case err != nil:
-			if !errors.Is(err, unix.EAGAIN) {
-				rc.r.eng.closed(rc.c, ReasonPeer)
-			}
-			return wrote
-		case n < k:
-			return wrote // the kernel's buffer is full
+		if errors.Is(err, unix.EINTR) {
+			continue // nothing was written
 		}
+		if err != nil && !errors.Is(err, unix.EAGAIN) {
+			rc.r.eng.closed(rc.c, ReasonPeer)
+		}
+		if n = max(n, 0); err != nil || n < k {
+			// the kernel's buffer is full, maybe inside a segment
+			return wrote + n, wrote + segmentEnd(b[wrote:wrote+k], n)
+		}
+		wrote += n
 	}
-	return wrote
+	return wrote, wrote
 }
 
 // room reports whether n more bytes of output stay within the bound,
