@@ -548,3 +548,14 @@ func wholeSegmentsIn(b []byte, room int, first bool) int {
 	}
 	return n
 }
+
+// segmentEnd is where the segment of b (whole segments) that holds byte
+// i ends: i itself when a segment starts there. It steps over every
+// segment before i: callers pass a write's worth of b, not a log.
+func segmentEnd(b []byte, i int) int {
+	n := 0
+	for n < i {
+		n += segment.HeaderLen + (int(b[n+1])<<8 | int(b[n+2]))
+	}
+	return n
+}

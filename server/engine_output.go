@@ -361,17 +361,6 @@ func (e *engine) catchUp(c *conn, now bool) bool {
 	return true
 }
 
-// segmentEnd is where the segment of b (whole segments) that holds byte
-// i ends: i itself when a segment starts there. It steps over every
-// segment before i: callers pass a write's worth of b, not a log.
-func segmentEnd(b []byte, i int) int {
-	n := 0
-	for n < i {
-		n += segment.HeaderLen + (int(b[n+1])<<8 | int(b[n+2]))
-	}
-	return n
-}
-
 // sendOut puts b, whole encoded segments, into c's output; false if c was
 // closed for its backlog. It hands the link at most a quarter of the
 // backlog bound at once, so that a user list of thousands of names meets

@@ -599,7 +599,8 @@ func (rc *rconn) writeNow(b []byte) (wrote, end int) {
 			rc.r.eng.closed(rc.c, ReasonPeer)
 		}
 		if n = max(n, 0); err != nil || n < k {
-			// the kernel's buffer is full, maybe inside a segment
+			// the kernel's buffer is full (or the peer is gone),
+			// maybe inside a segment
 			return wrote + n, wrote + segmentEnd(b[wrote:wrote+k], n)
 		}
 		wrote += n
