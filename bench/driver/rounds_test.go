@@ -88,6 +88,18 @@ func TestStormsShowTheLoadGeneratorsPart(t *testing.T) {
 	}
 }
 
+// TestStormShowsTheLoadGeneratorsPart: a storm's own row gives the load
+// generator's lateness in sending and in reading, p50 and p99 each.
+func TestStormShowsTheLoadGeneratorsPart(t *testing.T) {
+	s := stormRun{
+		late: load.Latency{P50: 146 * time.Millisecond, P99: 740 * time.Millisecond},
+		wake: load.Latency{P50: 850 * time.Microsecond, P99: 11600 * time.Microsecond},
+	}
+	if got, want := stormOwnCell(s), "sent 146000 µs / 740000 µs late; read 850 µs / 11600 µs late"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
 // TestRoundsLatencyGivesMedians: the fixed-rate table gives each server's
 // median p50 and p99 over the rounds, every round's p99, and ratios of
 // medians to the floor, by the client and kernel to kernel, so one
