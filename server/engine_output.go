@@ -329,36 +329,44 @@ func (e *engine) catchUp(c *conn, now bool) bool {
 		}
 		if j > i {
 			b := f.log[f.ents[i].start:f.ents[j-1].end]
-			if !lends {
-				if !e.sendOut(c, b) {
-					return false
-				}
+			ok := false
+			if lends {
+				ok = e.lendLog(c, l, b, now)
 			} else {
-				if now {
-					w, end := l.writeNow(b)
-					// the kernel may stop inside a segment: the rest of
-					// that one is lent alone, for putOut cuts b at the
-					// headers it steps over
-					if end > w {
-						f.logLent = true
-						if !l.lend(b[w:end], memOf(&f.logMem, f.log)) {
-							e.backlog(c)
-							return false
-						}
-					}
-					b = b[end:]
-				}
-				if len(b) > 0 {
-					f.logLent = true
-					if !e.putOut(c, b, l, memOf(&f.logMem, f.log)) {
-						return false
-					}
-				}
+				ok = e.sendOut(c, b)
+			}
+			if !ok {
+				return false
 			}
 		}
 		i = j + 1 // past the notice that skips c
 	}
 	return true
+}
+
+// lendLog lends c's link l the bytes b of the notice log; now, the kernel
+// is handed them first and only what it does not take is lent. False as
+// sendOut.
+func (e *engine) lendLog(c *conn, l lender, b []byte, now bool) bool {
+	f := &e.fan
+	if now {
+		w, end := l.writeNow(b)
+		// the kernel may stop inside a segment: the rest of that one is
+		// lent alone, for putOut cuts b at the headers it steps over
+		if end > w {
+			f.logLent = true
+			if !l.lend(b[w:end], memOf(&f.logMem, f.log)) {
+				e.backlog(c)
+				return false
+			}
+		}
+		b = b[end:]
+	}
+	if len(b) == 0 {
+		return true
+	}
+	f.logLent = true
+	return e.putOut(c, b, l, memOf(&f.logMem, f.log))
 }
 
 // sendOut puts b, whole encoded segments, into c's output; false if c was
