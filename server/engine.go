@@ -520,16 +520,45 @@ func (e *engine) shutdown(ctx context.Context) {
 // kick disconnects a user for an operator.
 func (e *engine) kick(user string) bool { return e.inKick(e.now(), user) }
 
-// chunkMax bounds one write: about one TCP segment's payload on Ethernet, so
-// a write usually leaves as one packet and a client's read rarely ends
-// inside a segment (the reference client cannot cope with a read that ends
-// inside a 3-byte header).
-const chunkMax = 1400
+// chunkDefault bounds one write on a connection whose maximum segment size
+// is unknown: about one TCP segment's payload on Ethernet, so a write
+// usually leaves as one packet and a client's read rarely ends inside a
+// segment (the reference client cannot cope with a read that ends inside a
+// 3-byte header).
+const chunkDefault = 1400
+
+// tcpOptionRoom is the most room TCP options take in a packet (the
+// kernel's MSS already allows for the timestamps; SACK blocks come on top).
+// minChunk and maxChunk bound a chunk whatever the MSS (a chunk is kept in
+// 16 bits).
+const (
+	tcpOptionRoom = 40
+	minChunk      = 256
+	maxChunk      = 1<<16 - 1
+)
+
+// chunkFor is the most one write of whole segments holds on a TCP
+// connection whose maximum segment size (TCP_MAXSEG, read once it is
+// accepted) is mss: one packet's payload, so each write still leaves as one
+// packet (the sockets have TCP_NODELAY) and ends on a segment, as
+// chunkDefault does on Ethernet (an MSS of 1,448 gives 1,408). Where the
+// MSS is larger (about 32 KB on loopback once accepted; jumbo frames) a
+// write takes that much: on loopback every write also runs the receiver's
+// side of TCP, and 1,400-byte writes, 75 per user list among 10,000 users,
+// cost a storm of 1,000 such logins some 17 µs of the loop's CPU each,
+// most of the loop's time (docs/performance.md, "Writes of a packet").
+// 0 or less (no MSS: not TCP) gives chunkDefault.
+func chunkFor(mss int) int {
+	if mss <= 0 {
+		return chunkDefault
+	}
+	return min(max(mss-tcpOptionRoom, minChunk), maxChunk)
+}
 
 // wholeSegments returns how many leading bytes of out (which holds only
-// whole segments) make up the whole segments that fit in chunkMax, and at
+// whole segments) make up the whole segments that fit in chunk, and at
 // least one segment.
-func wholeSegments(out []byte) int { return wholeSegmentsIn(out, chunkMax, true) }
+func wholeSegments(out []byte, chunk int) int { return wholeSegmentsIn(out, chunk, true) }
 
 // wholeSegmentsIn is wholeSegments for the part of a write that room bytes
 // are left for: first, the write's first part, takes at least one segment;

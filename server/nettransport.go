@@ -35,7 +35,8 @@ type host interface {
 
 type nconn struct {
 	outbox
-	nc net.Conn
+	nc    net.Conn
+	chunk int // the most one Write holds (chunkFor)
 }
 
 // stallAfter is how long the writer may sit in one Write before the output
@@ -189,17 +190,21 @@ func serveConns(h host, l net.Listener, done <-chan struct{}) error {
 		if ap, err := netip.ParseAddrPort(nc.RemoteAddr().String()); err == nil {
 			ip = ap.Addr().Unmap()
 		}
-		tcp, _ := nc.(*net.TCPConn)
+		tcp, plain := nc.(*net.TCPConn)
 		if tc, ok := nc.(interface{ NetConn() net.Conn }); ok { // TLS
 			tcp, _ = tc.NetConn().(*net.TCPConn)
 		}
+		mss := 0 // a TLS record's overhead is not in the MSS: chunkDefault
 		if tcp != nil {
 			tcp.SetNoDelay(true)
 			if sendBuf > 0 {
 				tcp.SetWriteBuffer(sendBuf)
 			}
+			if rc, err := tcp.SyscallConn(); err == nil && plain {
+				rc.Control(func(fd uintptr) { mss = tcpMSS(int(fd)) })
+			}
 		}
-		n := &nconn{outbox: newOutbox(h, ip), nc: nc}
+		n := &nconn{outbox: newOutbox(h, ip), nc: nc, chunk: chunkFor(mss)}
 		if !h.post(n.opened) {
 			nc.Close()
 			return ErrClosed
@@ -252,7 +257,7 @@ func (n *nconn) writer() {
 				n.nc.SetWriteDeadline(time.Now().Add(5 * time.Second))
 			}
 			for len(out) > 0 {
-				k := wholeSegments(out)
+				k := wholeSegments(out, n.chunk)
 				if _, err := n.nc.Write(out[:k]); err != nil {
 					n.account(-len(out))
 					n.t.post(n.peerClosed)

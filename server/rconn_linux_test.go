@@ -7,13 +7,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/netip"
+	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/statemachine"
+	"github.com/bomber-game/bomber/statemachine/replay"
 )
 
 // TestWrittenOutputHoldsNoBuffer: a connection that fell behind keeps the
@@ -268,7 +273,7 @@ func TestLentListCountsOnce(t *testing.T) {
 
 // TestPiecesGoOutInOneWrite: a connection behind on its output holds its
 // own segments between the notices lent to it; the reactor writes them
-// together, in order, in one system call of at most chunkMax bytes ending
+// together, in order, in one system call of at most a chunk (chunkDefault on a socket pair) ending
 // on a segment, not one call per piece (a player in a login wave made a
 // call for each few bytes).
 func TestPiecesGoOutInOneWrite(t *testing.T) {
@@ -312,8 +317,8 @@ func TestPiecesGoOutInOneWrite(t *testing.T) {
 	for _, v := range iov {
 		total += int(v.Len)
 	}
-	if total > chunkMax || total+32 <= chunkMax && len(iov) < maxIovecs {
-		t.Fatalf("a write of %d bytes in %d pieces, with more waiting (at most %d bytes, %d pieces)", total, len(iov), chunkMax, maxIovecs)
+	if total > chunkDefault || total+32 <= chunkDefault && len(iov) < maxIovecs {
+		t.Fatalf("a write of %d bytes in %d pieces, with more waiting (at most %d bytes, %d pieces)", total, len(iov), chunkDefault, maxIovecs)
 	}
 	if e.loopQueued != m.size+int64(ownBytes) {
 		t.Fatalf("the log lent in %d pieces and %d bytes of the connection's own: counted %d, want %d", m.users, ownBytes, e.loopQueued, m.size+int64(ownBytes))
@@ -379,4 +384,146 @@ func testReactor(t *testing.T, cfg Config) *Reactor {
 	}
 	t.Cleanup(func() { r.Shutdown(context.Background()) })
 	return r
+}
+
+// TestWritesFollowTheMSS: the reactor writes a connection at most one
+// packet's payload of whole segments at a time, sized by the MSS the
+// kernel has for that connection: a client on loopback is written a 20 KB
+// user list in one write (1,400-byte writes cost a login storm among
+// 10,000 users most of the loop's CPU), and a client whose path allows
+// only small packets gets writes that each fit one of them, as ever.
+func TestWritesFollowTheMSS(t *testing.T) {
+	r := testReactor(t, Config{MaxOutput: 1 << 20})
+	lfd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.Close(lfd) })
+	if err := unix.Bind(lfd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Listen(lfd, 4); err != nil {
+		t.Fatal(err)
+	}
+	sa, _ := unix.Getsockname(lfd)
+	addr := fmt.Sprintf("127.0.0.1:%d", sa.(*unix.SockaddrInet4).Port)
+
+	// accept registers a connection from a client that advertises mss (0:
+	// loopback's own) as the reactor's loop does, and returns it and the
+	// client's end
+	accept := func(mss int) (*rconn, net.Conn) {
+		d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+			if mss > 0 {
+				c.Control(func(fd uintptr) { unix.SetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_MAXSEG, mss) })
+			}
+			return nil
+		}}
+		nc, err := d.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { nc.Close() })
+		fd, sa, err := unix.Accept4(lfd, unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.accepted = append(r.accepted, acceptedConn{fd: fd, sa: sa})
+		r.register()
+		rc := r.fds[fd]
+		if rc == nil {
+			t.Fatal("the accepted connection was not registered")
+		}
+		t.Cleanup(rc.kill)
+		return rc, nc
+	}
+
+	var list []byte // 20 KB of names: a user list among 2,000
+	for i := 0; len(list) < 20<<10; i++ {
+		list = segment.Name(segment.SyncBegin, fmt.Sprintf("user%05d", i)).AppendTo(list)
+	}
+	for _, c := range []struct {
+		name string
+		mss  int
+	}{{"loopback", 0}, {"small packets", 600}} {
+		t.Run(c.name, func(t *testing.T) {
+			rc, nc := accept(c.mss)
+			mss := tcpMSS(int(rc.fd))
+			if c.mss > 0 && mss > c.mss || c.mss == 0 && mss <= chunkDefault {
+				t.Fatalf("the kernel's MSS for this connection is %d", mss)
+			}
+			if !rc.sendBytes(list) {
+				t.Fatal("the list was refused")
+			}
+			rc.writeUpTo(1) // one write
+			wrote := len(list) - rc.unread()
+			if want := min(len(list), chunkFor(mss)); wrote > want || wrote+segment.MaxSegment <= want && wrote < len(list) {
+				t.Fatalf("one write took %d bytes of %d; a packet (MSS %d) holds %d", wrote, len(list), mss, chunkFor(mss))
+			}
+			if c.mss == 0 && wrote != len(list) {
+				t.Fatalf("on loopback (MSS %d) the list took more than one write: the first took %d of %d bytes", mss, wrote, len(list))
+			}
+			if c.mss > 0 && wrote > c.mss {
+				t.Fatalf("a write of %d bytes to a client whose packets hold %d", wrote, c.mss)
+			}
+			rc.write()
+			got := make([]byte, len(list))
+			nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+			if _, err := io.ReadFull(nc, got); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, list) {
+				t.Fatal("the client read other bytes than the list")
+			}
+		})
+	}
+}
+
+// TestNetWritesFollowTheMSS: the net transport's writer, too, hands the
+// kernel at most one packet's payload of the connection's MSS at a time.
+func TestNetWritesFollowTheMSS(t *testing.T) {
+	tap := openTap{opened: make(chan statemachine.ConnID, 2)}
+	tr := NewNetTransport(Config{Check: replay.DemoAccounts().Check, Tap: tap})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go tr.Serve(l)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		tr.Shutdown(ctx)
+	})
+	for _, c := range []struct {
+		name string
+		mss  int
+	}{{"loopback", 0}, {"small packets", 600}} {
+		t.Run(c.name, func(t *testing.T) {
+			d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
+				if c.mss > 0 {
+					rc.Control(func(fd uintptr) { unix.SetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_MAXSEG, c.mss) })
+				}
+				return nil
+			}}
+			nc, err := d.Dial("tcp", l.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer nc.Close()
+			id := tap.wait(t, "the connection")
+			type got struct{ chunk, mss int }
+			ch := make(chan got, 1)
+			tr.post(func() {
+				n := tr.engine().conns[id].link.(*nconn)
+				g := got{chunk: n.chunk}
+				if sc, err := n.nc.(*net.TCPConn).SyscallConn(); err == nil {
+					sc.Control(func(fd uintptr) { g.mss = tcpMSS(int(fd)) })
+				}
+				ch <- g
+			})
+			g := <-ch
+			if g.chunk != chunkFor(g.mss) || c.mss > 0 && g.chunk > c.mss || c.mss == 0 && g.chunk <= chunkDefault {
+				t.Fatalf("writes of up to %d bytes to a connection whose MSS is %d (the client asked for %d)", g.chunk, g.mss, c.mss)
+			}
+		})
+	}
 }

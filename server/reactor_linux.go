@@ -87,8 +87,9 @@ type rconn struct {
 	moreLen int // bytes in more
 	sent    int
 	fd      int32
-	pollOut bool // EPOLLOUT registered: the kernel buffer was full
-	capped  bool // the last write stopped at writeCap with output left (the engine flushes it)
+	chunk   uint16 // the most one write holds (chunkFor its MSS); 0: chunkDefault
+	pollOut bool   // EPOLLOUT registered: the kernel buffer was full
+	capped  bool   // the last write stopped at writeCap with output left (the engine flushes it)
 	closed  bool
 }
 
@@ -407,7 +408,7 @@ func (r *Reactor) register() {
 			r.cfg.Logger.Warn("epoll_ctl conn", zap.Error(err))
 			continue
 		}
-		rc := &rconn{r: r, fd: int32(fd)}
+		rc := &rconn{r: r, fd: int32(fd), chunk: uint16(chunkFor(tcpMSS(fd)))}
 		for fd >= len(r.fds) {
 			r.fds = append(r.fds, nil)
 		}
@@ -590,7 +591,7 @@ func (rc *rconn) writeNow(b []byte) (wrote, end int) {
 		return 0, 0
 	}
 	for wrote < len(b) && wrote < writeCap {
-		k := wholeSegments(b[wrote:])
+		k := wholeSegments(b[wrote:], rc.chunkMax())
 		n, err := rawWrite(int(rc.fd), b[wrote:wrote+k])
 		if errors.Is(err, unix.EINTR) {
 			continue // nothing was written
@@ -629,13 +630,14 @@ func (rc *rconn) flush() (more bool) {
 	return rc.capped && !rc.closed
 }
 
-// writeCap bounds what one flush hands the kernel for a connection: a
-// login's user list among ten thousand users is 100 KB, 70 writes of
-// chunkMax, and written at once it would hold up the loop iteration (and
-// the guesses read in it) for that long. The engine flushes the rest in
-// presence's share of later iterations (engine_output.go). A game's
-// output per iteration is far below it.
-const writeCap = 8 * chunkMax
+// writeCap bounds what one flush hands the kernel for a connection (but
+// one write, a chunk, goes whatever its size): a login's user list among
+// ten thousand users is 100 KB, 70 writes of chunkDefault, and written at
+// once it would hold up the loop iteration (and the guesses read in it)
+// for that long. The engine flushes the rest in presence's share of later
+// iterations (engine_output.go). A game's output per iteration is far
+// below it.
+const writeCap = 8 * chunkDefault
 
 // maxIovecs bounds the pieces one write gathers: a connection behind on
 // its output holds the notices lent to it between its own segments, a
@@ -643,12 +645,20 @@ const writeCap = 8 * chunkMax
 // made a system call for each.
 const maxIovecs = 16
 
+// chunkMax is the most one write to rc holds (chunkFor).
+func (rc *rconn) chunkMax() int {
+	if rc.chunk == 0 {
+		return chunkDefault
+	}
+	return int(rc.chunk)
+}
+
 // gather is the next write: the whole segments of out[sent:] and then of
 // more's pieces, at most chunkMax bytes in all (at least one segment), in
 // the reactor's scratch iovecs. The output is not empty.
 func (rc *rconn) gather() []unix.Iovec {
 	iov := rc.r.iov[:0]
-	room := chunkMax
+	room := rc.chunkMax()
 	b := rc.out[rc.sent:]
 	for i := 0; ; i++ {
 		if len(b) > 0 {
@@ -716,7 +726,7 @@ func (rc *rconn) writeUpTo(limit int) {
 		var n int
 		var err error
 		if buf := rc.out[rc.sent:]; len(rc.more) == 0 {
-			n, err = rawWrite(int(rc.fd), buf[:wholeSegments(buf)]) // a player's output: one buffer
+			n, err = rawWrite(int(rc.fd), buf[:wholeSegments(buf, rc.chunkMax())]) // a player's output: one buffer
 		} else if iov := rc.gather(); len(iov) == 1 {
 			n, err = rawWrite(int(rc.fd), unsafe.Slice(iov[0].Base, iov[0].Len))
 			iov[0] = unix.Iovec{}

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/bomber-game/bomber/netreplay"
 	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/segment"
@@ -554,7 +556,9 @@ func TestBigUserListUnderASmallBound(t *testing.T) {
 // TestUserListLargerThanOneFlush: a user list longer than what the reactor
 // writes for a connection in one flush (writeCap, about 11 KB: some 1,100
 // names here) still arrives whole and in order; its rest goes out in later
-// iterations' presence shares while the loop serves everyone else.
+// iterations' presence shares while the loop serves everyone else. Albert
+// is on a path of small packets (an MSS of 1,000): on loopback's own a
+// write holds 32 KB, and the list would leave in one.
 func TestUserListLargerThanOneFlush(t *testing.T) {
 	const n = 1500
 	for _, kind := range kinds {
@@ -564,7 +568,12 @@ func TestUserListLargerThanOneFlush(t *testing.T) {
 			for i := range n {
 				dialLogin(t, f.addr, name(i)) // the last ones' lists are over the cap too
 			}
-			nc, err := net.Dial("tcp", f.addr)
+			d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+				var err error
+				c.Control(func(fd uintptr) { err = unix.SetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_MAXSEG, 1000) })
+				return err
+			}}
+			nc, err := d.Dial("tcp", f.addr)
 			if err != nil {
 				t.Fatal(err)
 			}
