@@ -86,10 +86,15 @@ func TestStormsShowTheLoadGeneratorsPart(t *testing.T) {
 	if got, want := stormOwnP99s(runs), "3.10 / 1.26 ms, 0.25 / 10.20 ms"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	runs[1].busy = 0.6
+	if got, want := stormOwnP99s(runs), "3.10 / 1.26 ms, 0.25 / 10.20 ms (CPU 60%)"; got != want {
+		t.Errorf("with one storm's load generator CPU known: got %q, want %q", got, want)
+	}
 }
 
 // TestStormShowsTheLoadGeneratorsPart: a storm's own row gives the load
-// generator's lateness in sending and in reading, p50 and p99 each.
+// generator's lateness in sending and in reading, p50 and p99 each, and
+// how busy its CPU was when that is known.
 func TestStormShowsTheLoadGeneratorsPart(t *testing.T) {
 	s := stormRun{
 		late: load.Latency{P50: 146 * time.Millisecond, P99: 740 * time.Millisecond},
@@ -97,6 +102,10 @@ func TestStormShowsTheLoadGeneratorsPart(t *testing.T) {
 	}
 	if got, want := stormOwnCell(s), "sent 146000 µs / 740000 µs late; read 850 µs / 11600 µs late"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+	s.busy = 0.984
+	if got, want := stormOwnCell(s), "sent 146000 µs / 740000 µs late; read 850 µs / 11600 µs late; its CPU 98% busy"; got != want {
+		t.Errorf("with the load generator's CPU known: got %q, want %q", got, want)
 	}
 }
 

@@ -96,6 +96,19 @@ type stormer struct {
 	out *bufio.Scanner
 }
 
+// genTicks is the CPU time, in clock ticks, that the load generator's two
+// processes (this one, which measures, and the storm's) have used: both
+// share one CPU, and a storm in which it was busy all the time measured
+// the load generator as much as the server.
+func (st *stormer) genTicks() (int64, error) {
+	self, err := cpuTicks(os.Getpid())
+	if err != nil {
+		return 0, err
+	}
+	storm, err := cpuTicks(st.cmd.Process.Pid)
+	return self + storm, err
+}
+
 // startStorm starts the storm process and waits until its ONLINE users are
 // logged in.
 func startStorm(addr string, first, online, storm, atOnce int, timeout time.Duration) (*stormer, error) {
@@ -193,6 +206,7 @@ type stormRun struct {
 	late   load.Latency        // how late the load generator sent each guess
 	wake   load.Latency        // from each guess's arrival in the opponent's kernel to its reading
 	loop   map[float64]float64 // the server's loop batches, cumulative by upper bound (s)
+	busy   float64             // the load generator's CPU time meanwhile (both its processes) per second; 0 unknown
 }
 
 // storms brings the users online to o.online (the g games' players
@@ -285,6 +299,8 @@ func oneStorm(ctx context.Context, o options, tr string, d *daemon, f *load.Flee
 		}
 		time.Sleep(300 * time.Millisecond) // a recorder (perf) takes this long to start; it sees no output of its own to wait on
 	}
+	gen0, genErr := st.genTicks()
+	t0 := time.Now()
 	f.Record(true)
 	took, err := st.run()
 	if hook != nil {
@@ -294,6 +310,9 @@ func oneStorm(ctx context.Context, o options, tr string, d *daemon, f *load.Flee
 	}
 	time.Sleep(200 * time.Millisecond) // the notices of the last logins
 	f.Record(false)
+	if gen1, err := st.genTicks(); genErr == nil && err == nil {
+		run.busy = float64(gen1-gen0) * float64(clockTick) / float64(time.Since(t0))
+	}
 	if err != nil {
 		return run, load.Latencies{}, fmt.Errorf("login storm: %w", err)
 	}

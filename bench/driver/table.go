@@ -241,7 +241,7 @@ func (res *results) print(w io.Writer) {
 				row(wireRow, "", cell(func(s stormRun) string { return latCell(s.wire, nil) }, false), none)
 				row("(c) that storm's duration (all logins answered); the server's loop meanwhile", "",
 					cell(func(s stormRun) string { return s.took.Round(time.Millisecond).String() + "; " + loopCell(s.loop) }, false), none)
-				row("(c) the load generator's own part in that storm: how late it sent a guess, and how long a guess waited in its kernel to be read, p50 / p99 each", "",
+				row("(c) the load generator's own part in that storm: how late it sent a guess, and how long a guess waited in its kernel to be read, p50 / p99 each; how busy its one CPU was (both its processes)", "",
 					cell(stormOwnCell, false), none)
 			}
 			if res.opts.storms > 1 {
@@ -259,7 +259,7 @@ func (res *results) print(w io.Writer) {
 				}
 				row(fmt.Sprintf("(c) the first storm, run %d times in a row, %d logins each, among %s online: each storm's p99, by the client / kernel to kernel", res.opts.storms, res.opts.storm, strings.Join(amongs, ", ")), "p99 < 2 ms",
 					reps(func(r *trResult) string { return stormP99s(r.stormReps) }), none)
-				row("(c) the load generator's own part in each of those storms: the p99 of how late it sent a guess / of how long a guess waited in its kernel to be read", "",
+				row("(c) the load generator's own part in each of those storms: the p99 of how late it sent a guess / of how long a guess waited in its kernel to be read (how busy its one CPU was)", "",
 					reps(func(r *trResult) string { return stormOwnP99s(r.stormReps) }), none)
 				row("(c) those storms' guesses together, p50 / p99 / p99.9", "p99 < 2 ms",
 					reps(func(r *trResult) string { return latCell(r.stormPool.lat, nil) }), none)
@@ -432,22 +432,31 @@ func median[T ~int64 | ~float64](xs []T) T {
 }
 
 // stormOwnP99s lists, for each storm, the p99 of the load generator's
-// lateness in sending and in reading: what its p99 by the client has that
-// the kernel-to-kernel one has not.
+// lateness in sending and in reading (what its p99 by the client has that
+// the kernel-to-kernel one has not), and how busy its CPU was.
 func stormOwnP99s(runs []stormRun) string {
 	var parts []string
 	for _, s := range runs {
-		parts = append(parts, fmt.Sprintf("%.2f / %.2f ms", float64(s.late.P99)/1e6, float64(s.wake.P99)/1e6))
+		p := fmt.Sprintf("%.2f / %.2f ms", float64(s.late.P99)/1e6, float64(s.wake.P99)/1e6)
+		if s.busy > 0 {
+			p += fmt.Sprintf(" (CPU %.0f%%)", 100*s.busy)
+		}
+		parts = append(parts, p)
 	}
 	return strings.Join(parts, ", ")
 }
 
 // stormOwnCell is the load generator's lateness in one storm, sending and
-// reading: a storm whose guesses went out late measured the load generator
-// (at half saturation on a slow machine it fell 146 ms behind), not the
-// server.
+// reading, and how busy its CPU was: a storm whose guesses went out late
+// measured the load generator (at half saturation on a slow machine it fell
+// 146 ms behind), not the server, and one whose load generator had no CPU
+// to spare (98% at half saturation, docs/performance.md) may have.
 func stormOwnCell(s stormRun) string {
-	return fmt.Sprintf("sent %s / %s late; read %s / %s late", us(s.late.P50), us(s.late.P99), us(s.wake.P50), us(s.wake.P99))
+	cell := fmt.Sprintf("sent %s / %s late; read %s / %s late", us(s.late.P50), us(s.late.P99), us(s.wake.P50), us(s.wake.P99))
+	if s.busy > 0 {
+		cell += fmt.Sprintf("; its CPU %.0f%% busy", 100*s.busy)
+	}
+	return cell
 }
 
 // stormP99s lists each storm's p99, by the client and kernel to kernel, and
