@@ -42,7 +42,7 @@ func TestChunkIsAPacket(t *testing.T) {
 		{1360, 1320},         // a tunnel: below the default, which would cut
 		{32741, 32701},       // loopback, once accepted
 		{65483, 65443},       // loopback's largest
-		{88, minChunk},       // the kernel's least: still several segments
+		{88, minChunk},       // the kernel's least: a few packets a write, not a call per segment
 		{9001 * 8, maxChunk}, // beyond what a chunk holds
 	} {
 		if got := chunkFor(c.mss); got != c.want {
