@@ -86,6 +86,9 @@ func TestAccountWorkersYieldToTheLoop(t *testing.T) {
 	cfg.defaults()
 	p := newPool(cfg, func() {})
 	t.Cleanup(func() { p.close(context.Background()) })
+	// no loop runs here to hand the check over later if a worker, still
+	// starting, holds the queue's lock (CI hung on <-got): wait for the lock
+	p.adm.wait = true
 	if !p.check(statemachine.Check{ID: 1, Conn: 1, Kind: statemachine.Verify, User: "Larry"}, netip.MustParseAddr("127.0.0.1")) {
 		t.Fatal("check refused")
 	}
