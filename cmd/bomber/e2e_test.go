@@ -41,16 +41,18 @@ func TestTmuxWholeGame(t *testing.T) {
 	}
 	t.Cleanup(func() { bot.Process.Kill(); bot.Wait() })
 
-	sock := "bomber-e2e-" + filepath.Base(filepath.Dir(dir)) // unique per run: other checkouts run this test too
+	// a socket of this test's own, removed with its folder: -L names one in
+	// tmux's shared folder (/tmp/tmux-UID), which kill-server leaves behind
+	sock := filepath.Join(t.TempDir(), "tmux.sock")
 	tm := func(args ...string) string {
-		out, err := exec.Command(tmux, append([]string{"-L", sock}, args...)...).CombinedOutput()
+		out, err := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("tmux %v: %v\n%s", args, err, out)
 		}
 		return string(out)
 	}
 	tm("new-session", "-d", "-s", "play", "-x", "80", "-y", "24", bomber+" --mono --addr "+addr)
-	t.Cleanup(func() { exec.Command(tmux, "-L", sock, "kill-server").Run() })
+	t.Cleanup(func() { exec.Command(tmux, "-S", sock, "kill-server").Run() })
 	screen := func() string { return tm("capture-pane", "-p", "-t", "play") }
 	deadline := time.Now().Add(45 * time.Second)
 	waitFor := func(what ...string) string {

@@ -31,7 +31,7 @@ type tmuxClient struct {
 
 func (c *tmuxClient) run(args ...string) string {
 	c.t.Helper()
-	out, err := exec.Command(c.tmux, append([]string{"-L", c.sock}, args...)...).CombinedOutput()
+	out, err := exec.Command(c.tmux, append([]string{"-S", c.sock}, args...)...).CombinedOutput()
 	if err != nil {
 		c.t.Fatalf("tmux %v: %v\n%s", args, err, out)
 	}
@@ -110,9 +110,9 @@ func TestTmuxTables(t *testing.T) {
 	}
 	addr := startBomberd(t, bomberd, dir)
 	px := startProxy(t, addr)
-	c := &tmuxClient{t: t, tmux: tmux, sock: "bomber-tables-" + filepath.Base(filepath.Dir(dir)), deadline: time.Now().Add(100 * time.Second)}
+	c := &tmuxClient{t: t, tmux: tmux, sock: filepath.Join(t.TempDir(), "tmux.sock"), deadline: time.Now().Add(100 * time.Second)}
 	c.run("new-session", "-d", "-s", "play", "-x", "80", "-y", "24", bomber+" --tables --mono --addr "+px.addr+" --user Albert --password 123")
-	t.Cleanup(func() { exec.Command(tmux, "-L", c.sock, "kill-server").Run() })
+	t.Cleanup(func() { exec.Command(tmux, "-S", c.sock, "kill-server").Run() })
 
 	c.waitFor("Open tables")
 	c.keys("t", "hello lobby", "Enter")
