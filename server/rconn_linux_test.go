@@ -412,17 +412,7 @@ func TestWritesFollowTheMSS(t *testing.T) {
 	// loopback's own) as the reactor's loop does, and returns it and the
 	// client's end
 	accept := func(mss int) (*rconn, net.Conn) {
-		d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
-			if mss > 0 {
-				c.Control(func(fd uintptr) { unix.SetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_MAXSEG, mss) })
-			}
-			return nil
-		}}
-		nc, err := d.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { nc.Close() })
+		nc := dialMSS(t, addr, mss)
 		fd, sa, err := unix.Accept4(lfd, unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC)
 		if err != nil {
 			t.Fatal(err)
@@ -498,17 +488,7 @@ func TestNetWritesFollowTheMSS(t *testing.T) {
 		mss  int
 	}{{"loopback", 0}, {"small packets", 600}} {
 		t.Run(c.name, func(t *testing.T) {
-			d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
-				if c.mss > 0 {
-					rc.Control(func(fd uintptr) { unix.SetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_MAXSEG, c.mss) })
-				}
-				return nil
-			}}
-			nc, err := d.Dial("tcp", l.Addr().String())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer nc.Close()
+			dialMSS(t, l.Addr().String(), c.mss)
 			id := tap.wait(t, "the connection")
 			type got struct{ chunk, mss int }
 			ch := make(chan got, 1)
@@ -526,4 +506,22 @@ func TestNetWritesFollowTheMSS(t *testing.T) {
 			}
 		})
 	}
+}
+
+// dialMSS connects to addr as a client whose packets hold at most mss bytes
+// (TCP_MAXSEG before connecting; 0: loopback's own), closed with the test.
+func dialMSS(t *testing.T, addr string, mss int) net.Conn {
+	t.Helper()
+	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		if mss > 0 {
+			c.Control(func(fd uintptr) { unix.SetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_MAXSEG, mss) })
+		}
+		return nil
+	}}
+	nc, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nc.Close() })
+	return nc
 }
