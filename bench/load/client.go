@@ -39,6 +39,8 @@ type client struct {
 	i       int
 	name    string
 	partner string
+	mate    *client // the partner, in a game of the fleet's
+	pair    int     // the game's: its inviter's number
 	role    role
 	g       *game
 	conn    net.Conn
@@ -59,6 +61,8 @@ type client struct {
 	fd      int    // poll mode: the socket, owned by loop; -1 otherwise
 	loop    *poller
 	rx      int64 // poll mode: the kernel's receive timestamp of what is being fed (wall clock ns); 0 none
+	awaits  bool  // poll mode: the opponent's guess is on its way (poller.awaiting)
+	inAwait bool  // poll mode: the socket is in its loop's awaitfd
 	// seg is the segment being handled: a handler given a pointer to a
 	// local would have it moved to the heap, one allocation per segment,
 	// and a storm's presence is millions of segments to the load
@@ -290,6 +294,7 @@ func (c *client) handle(seg *segment.Segment) bool {
 			return c.guess()
 		}
 	case segment.SingleCoord, segment.DoubleCoord:
+		c.answered()
 		now := f.now()
 		var wire, wake time.Duration
 		if w := c.g.wrote.Load(); c.rx > 0 && w > 0 {
@@ -303,7 +308,10 @@ func (c *client) handle(seg *segment.Segment) bool {
 			return c.guess()
 		}
 	case segment.GameOver:
+		// the game is over, by a guess or without one (the opponent left):
+		// nothing more is awaited
 		c.playing, c.drawn = false, false
+		c.answered()
 		f.st.gameOver(c.i)
 		if c.role == inviter {
 			return c.invite()
@@ -393,10 +401,17 @@ func (c *client) send(intended int64) bool {
 			c.out = c.appendInvite(c.out)
 		}
 	}
-	if c.loop != nil {
-		c.g.wrote.Store(time.Now().UnixNano())
+	if c.loop == nil {
+		return c.write()
 	}
-	return c.write()
+	c.g.wrote.Store(time.Now().UnixNano())
+	if !c.write() {
+		return false
+	}
+	if m := c.mate; m != nil && m.loop == c.loop && f.awaitOn.Load() {
+		c.loop.awaiting(m) // open loop: latency is measured, the answer read first
+	}
+	return true
 }
 
 func (c *client) write() bool {

@@ -16,7 +16,11 @@
 // thread per GOMAXPROCS waits in epoll_wait on its clients' sockets and on a
 // timerfd for the next scheduled guess, so the client adds tens of
 // microseconds, not the half millisecond a goroutine per connection with
-// time.Sleep added. Config.Goroutines keeps that client to compare.
+// time.Sleep added. In open loop a player awaiting its opponent's guess is
+// read ahead of the loop's other sockets (poller.awaiting), as a client on
+// a machine of its own would read it, so a login storm's presence, which
+// reaches every player at once, is not counted as relay latency.
+// Config.Goroutines keeps that client to compare.
 //
 // Config.Relay drives the minimal relay of bench/relay, the floor the
 // bench measures bomberd against: no login or invitation, the same games.

@@ -48,6 +48,7 @@ type Fleet struct {
 
 	recording atomic.Bool  // latencies go into the histograms
 	interval  atomic.Int64 // open loop: ns between one game's guesses; 0 closed loop
+	awaitOn   atomic.Bool  // open loop below awaitBelow: answers awaited are read first (poller.awaiting)
 	epoch     atomic.Int64 // changes with the rate, restarting every schedule
 	stopping  atomic.Bool
 	games     atomic.Int64
@@ -147,6 +148,8 @@ func (f *Fleet) Games(ctx context.Context, first, games int) error {
 		g := &game{}
 		a, b := f.newClient(first+2*k, inviter), f.newClient(first+2*k+1, invitee)
 		a.partner, b.partner = b.name, a.name
+		a.mate, b.mate = b, a
+		a.pair, b.pair = a.i, a.i
 		a.g, b.g = g, g
 		inviters[k], invitees[k] = a, b
 	}
@@ -165,6 +168,7 @@ func (f *Fleet) SetRate(total float64) {
 		iv = int64(float64(f.games.Load()) / total * 1e9)
 	}
 	f.interval.Store(iv)
+	f.awaitOn.Store(total > 0 && total <= awaitBelow*float64(max(len(f.pollers), 1)))
 	f.epoch.Add(1)
 }
 

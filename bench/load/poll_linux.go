@@ -6,6 +6,7 @@ import (
 	"net"
 	"runtime"
 	"sync"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -89,7 +90,13 @@ type poller struct {
 	epfd    int
 	wakefd  int // eventfd: new clients, or the fleet is stopping
 	timerfd int
-	armed   int64 // the deadline timerfd is armed for; 0 none
+	// awaitfd is a second epoll set holding, one-shot, the sockets of the
+	// clients awaiting their opponent's guess (awaiting), looked at while
+	// the loop reads a batch (readAwaited)
+	awaitfd   int
+	awaited   []unix.EpollEvent // readAwaited's events
+	nAwaiting int               // clients awaiting: at most maxAwaiting
+	armed     int64             // the deadline timerfd is armed for; 0 none
 
 	mu       sync.Mutex
 	incoming []*client
@@ -105,25 +112,41 @@ type poller struct {
 	iov unix.Iovec
 }
 
+// newPoller makes a poll loop's descriptors: its epoll sets, wake-up
+// eventfd and timerfd.
+func newPoller(f *Fleet) (*poller, error) {
+	p := &poller{f: f, clients: map[int]*client{}, buf: make([]byte, 64<<10), oob: make([]byte, 128), awaited: make([]unix.EpollEvent, 256)}
+	var err error
+	if p.epfd, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {
+		return nil, fmt.Errorf("load: epoll_create1: %w", err)
+	}
+	if p.awaitfd, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {
+		unix.Close(p.epfd)
+		return nil, fmt.Errorf("load: epoll_create1: %w", err)
+	}
+	if p.wakefd, err = unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC); err != nil {
+		unix.Close(p.epfd)
+		unix.Close(p.awaitfd)
+		return nil, fmt.Errorf("load: eventfd: %w", err)
+	}
+	if p.timerfd, err = unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC); err != nil {
+		unix.Close(p.epfd)
+		unix.Close(p.awaitfd)
+		unix.Close(p.wakefd)
+		return nil, fmt.Errorf("load: timerfd: %w", err)
+	}
+	for _, fd := range []int{p.wakefd, p.timerfd} {
+		unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(fd)})
+	}
+	return p, nil
+}
+
 // startPollers starts n poll loops; each ends when the fleet closes.
 func (f *Fleet) startPollers(n int) error {
 	for range n {
-		p := &poller{f: f, clients: map[int]*client{}, buf: make([]byte, 64<<10), oob: make([]byte, 128)}
-		var err error
-		if p.epfd, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {
-			return fmt.Errorf("load: epoll_create1: %w", err)
-		}
-		if p.wakefd, err = unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC); err != nil {
-			unix.Close(p.epfd)
-			return fmt.Errorf("load: eventfd: %w", err)
-		}
-		if p.timerfd, err = unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC); err != nil {
-			unix.Close(p.epfd)
-			unix.Close(p.wakefd)
-			return fmt.Errorf("load: timerfd: %w", err)
-		}
-		for _, fd := range []int{p.wakefd, p.timerfd} {
-			unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(fd)})
+		p, err := newPoller(f)
+		if err != nil {
+			return err
 		}
 		f.pollers = append(f.pollers, p)
 		f.wg.Add(1)
@@ -170,7 +193,7 @@ func (f *Fleet) adopt(c *client) error {
 	// net.Conn takes the original out of the runtime's epoll set
 	c.conn.Close()
 	c.fd = fd
-	c.loop = f.pollers[c.i%len(f.pollers)]
+	c.loop = f.pollers[c.pair%len(f.pollers)] // a game's two clients share a loop (awaiting)
 	p := c.loop
 	p.mu.Lock()
 	if p.closed {
@@ -205,22 +228,32 @@ func (p *poller) run() {
 	}
 }
 
-// fireEvery is how many events the loop handles between looks at its
-// timers. A storm's presence makes hundreds of the loop's sockets readable
-// at once, each read taking a few microseconds or more; when the timers
-// were looked at only after a batch, a guess that fell due meanwhile
-// waited for all of it (13.7 ms for the 255 sockets of
-// TestGuessNotHeldByAReadBurst), and its lateness counted as relay
-// latency.
-const fireEvery = 16
+// Between two events of a batch the loop looks at the clock, and fires
+// the timers that are due and asks awaitfd for the answers awaited once
+// awaitEvery has passed since it last asked. A storm's presence makes
+// hundreds of the loop's sockets readable at once, each read taking a few
+// microseconds, tens when a read holds a whole storm's notices (1,000 of
+// them, 9 KB): when the timers were looked at only after a batch, a guess
+// that fell due meanwhile waited for all of it (13.7 ms for the 255
+// sockets of TestGuessNotHeldByAReadBurst), and when they were looked at
+// every 16 events, for up to 16 such reads, half a millisecond. A look at
+// the clock costs tens of nanoseconds, an empty epoll_wait a microsecond:
+// awaitfd is asked at most every awaitEvery.
+const awaitEvery = 50 * time.Microsecond
 
-// dispatch handles what one epoll_wait returned, firing the timers due
-// every fireEvery events; false when the fleet is stopping.
+// dispatch handles what one epoll_wait returned, firing the timers as
+// they fall due and, in a batch of more than one socket, reading the
+// awaited answers first (readAwaited); false when the fleet is stopping.
 func (p *poller) dispatch(events []unix.EpollEvent) bool {
 	var scratch [8]byte
+	asked := p.f.now()
 	for i, ev := range events {
-		if i > 0 && i%fireEvery == 0 {
-			p.fire()
+		if i > 0 {
+			now := p.fireDue()
+			if p.nAwaiting > 0 && time.Duration(now-asked) >= awaitEvery {
+				p.readAwaited()
+				asked = p.f.now()
+			}
 		}
 		switch fd := int(ev.Fd); fd {
 		case p.wakefd:
@@ -333,7 +366,97 @@ func (p *poller) drop(c *client) {
 	unix.Close(c.fd)
 	delete(p.clients, c.fd)
 	c.fd = -1
+	c.answered()
 	c.ended()
+}
+
+// The answer to a guess arrives on the opponent's socket among whatever
+// else the server writes there. In a login storm the server's presence
+// sweep (a round every 50 ms, server/engine_output.go) writes notices to
+// every player within a few milliseconds, so each round makes the 2,000
+// players' sockets readable at once, and epoll reports them in the order
+// they became readable: a guess that arrived meanwhile waited for the loop
+// to read all those before it, about 10 ms (read late p99 9.6-11.6 ms in
+// three storms at 2,000 guesses/s, while the kernel-to-kernel p99 was
+// 0.4-1.2 ms). A player on a machine of its own reads its one socket at
+// once; to measure what it would see, the loop reads the sockets awaiting
+// an answer ahead of the rest: the client that sends a guess in open loop
+// puts its opponent's socket in awaitfd (one-shot), and while it reads a
+// batch of sockets the loop asks awaitfd, without waiting, which of them
+// are readable, every awaitEvery.
+
+// Near saturation a loop's time goes to guesses, not presence, and nearly
+// every game has one in flight: reading the awaited first would only
+// reorder guesses, for an epoll_ctl per guess on a CPU with none to spare.
+// In the storm at half saturation (about 70,000 guesses/s) the read late
+// p99 was 13-29 ms with awaitfd, against 3-9 ms without it. So answers
+// are awaited only at rates up to awaitBelow per loop (Fleet.SetRate),
+// and at most maxAwaiting of a loop's players await at once (a loop that
+// stalls has many guesses in flight).
+const (
+	awaitBelow  = 20000 // guesses/s per loop
+	maxAwaiting = 64
+)
+
+// awaiting puts c's socket in awaitfd: its opponent has sent a guess.
+func (p *poller) awaiting(c *client) {
+	if c.fd < 0 {
+		return
+	}
+	if !c.awaits {
+		if p.nAwaiting >= maxAwaiting {
+			return
+		}
+		p.nAwaiting++
+		c.awaits = true
+	}
+	ev := unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLONESHOT, Fd: int32(c.fd)}
+	op := unix.EPOLL_CTL_MOD
+	if !c.inAwait {
+		op = unix.EPOLL_CTL_ADD
+	}
+	if unix.EpollCtl(p.awaitfd, op, c.fd, &ev) == nil {
+		c.inAwait = true
+	}
+}
+
+// answered ends c's wait, if it was awaiting.
+func (c *client) answered() {
+	if c.awaits {
+		c.awaits = false
+		c.loop.nAwaiting--
+	}
+}
+
+// readAwaited reads the awaited sockets that are readable. One that
+// yielded only presence (the answer is still on its way) is put back. A
+// socket whose answer the loop has read meanwhile is still in awaitfd
+// (taking it out would be a system call per guess) and comes out with
+// the next presence it receives; that spends its one shot, and it is
+// left to the loop. In a storm's presence that is nearly every player at
+// once, so the events are taken until none is left (once they were read
+// here, 64 at a time, and the answers awaited waited behind them).
+func (p *poller) readAwaited() {
+	for {
+		n, err := unix.EpollWait(p.awaitfd, p.awaited, 0)
+		if err != nil {
+			return
+		}
+		for _, ev := range p.awaited[:n] {
+			c := p.clients[int(ev.Fd)]
+			if c == nil || !c.awaits {
+				continue
+			}
+			p.read(c)
+			if c.fd >= 0 && c.awaits {
+				p.awaiting(c)
+			}
+			p.fireDue() // a read may hold a whole storm's notices
+		}
+		if n < len(p.awaited) {
+			return
+		}
+	}
 }
 
 // after schedules c's timer of the given kind at fleet time at.
@@ -341,8 +464,33 @@ func (p *poller) after(at int64, c *client, kind timerKind) {
 	p.timers.push(timer{at, c, kind})
 }
 
+// fireDue runs the timers that are due, if one is, and returns the time
+// it looked at. The timerfd is armed once, before the loop waits (fire):
+// a timerfd_settime(2) whenever a timer ran between two events was a
+// system call per guess near saturation.
+func (p *poller) fireDue() int64 {
+	now := p.f.now()
+	if len(p.timers) > 0 && p.timers[0].at <= now {
+		p.runDue()
+	}
+	return now
+}
+
 // fire runs every due timer and arms the timerfd for the next one.
 func (p *poller) fire() {
+	now := p.runDue()
+	if len(p.timers) == 0 || p.timers[0].at == p.armed {
+		return
+	}
+	next := p.timers[0].at
+	its := unix.ItimerSpec{Value: unix.NsecToTimespec(max(next-now, 1))}
+	if unix.TimerfdSettime(p.timerfd, 0, &its, nil) == nil {
+		p.armed = next
+	}
+}
+
+// runDue runs every due timer and returns the time it last looked at.
+func (p *poller) runDue() int64 {
 	now := p.f.now()
 	for len(p.timers) > 0 && p.timers[0].at <= now {
 		t := p.timers.pop()
@@ -361,14 +509,7 @@ func (p *poller) fire() {
 		}
 		now = p.f.now()
 	}
-	if len(p.timers) == 0 || p.timers[0].at == p.armed {
-		return
-	}
-	next := p.timers[0].at
-	its := unix.ItimerSpec{Value: unix.NsecToTimespec(max(next-now, 1))}
-	if unix.TimerfdSettime(p.timerfd, 0, &its, nil) == nil {
-		p.armed = next
-	}
+	return now
 }
 
 // write sends b whole on fd. A full send buffer (the server not reading)
@@ -411,5 +552,6 @@ func (p *poller) close() {
 	p.mu.Unlock()
 	unix.Close(p.timerfd)
 	unix.Close(p.wakefd)
+	unix.Close(p.awaitfd)
 	unix.Close(p.epfd)
 }

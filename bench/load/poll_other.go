@@ -20,3 +20,5 @@ func (f *Fleet) stopPollers()                     {}
 func (f *Fleet) adopt(*client) error              { return errors.New("no poll loop on this system") }
 func (p *poller) after(int64, *client, timerKind) {}
 func (p *poller) write(int, []byte) error         { return errors.New("no poll loop on this system") }
+func (p *poller) awaiting(*client)                {}
+func (c *client) answered()                       {}
