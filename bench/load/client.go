@@ -40,7 +40,6 @@ type client struct {
 	name    string
 	partner string
 	mate    *client // the partner, in a game of the fleet's
-	pair    int     // the game's: its inviter's number
 	role    role
 	g       *game
 	conn    net.Conn

@@ -149,7 +149,6 @@ func (f *Fleet) Games(ctx context.Context, first, games int) error {
 		a, b := f.newClient(first+2*k, inviter), f.newClient(first+2*k+1, invitee)
 		a.partner, b.partner = b.name, a.name
 		a.mate, b.mate = b, a
-		a.pair, b.pair = a.i, a.i
 		a.g, b.g = g, g
 		inviters[k], invitees[k] = a, b
 	}

@@ -193,7 +193,11 @@ func (f *Fleet) adopt(c *client) error {
 	// net.Conn takes the original out of the runtime's epoll set
 	c.conn.Close()
 	c.fd = fd
-	c.loop = f.pollers[c.pair%len(f.pollers)] // a game's two clients share a loop (awaiting)
+	k := c.i
+	if c.mate != nil {
+		k = min(k, c.mate.i) // a game's two clients share a loop (awaiting)
+	}
+	c.loop = f.pollers[k%len(f.pollers)]
 	p := c.loop
 	p.mu.Lock()
 	if p.closed {

@@ -19,25 +19,16 @@ import (
 // socket address unix.Recvmsg returns): garbage collected on the one P
 // that also sends and reads the games' guesses (docs/performance.md).
 func TestPollLoopReadsPresenceWithoutGarbage(t *testing.T) {
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unix.Close(fds[0])
-	defer unix.Close(fds[1])
 	f := New(Config{Seed: 1})
 	c := f.newClient(1, invitee)
 	c.g = &game{}
-	c.fd = fds[1]
+	var peer int
+	c.fd, peer = socketPair(t)
 	p := &poller{f: f, clients: map[int]*client{c.fd: c}, buf: make([]byte, 64<<10), oob: make([]byte, 128)}
-	var burst []byte
-	for i := range 200 {
-		burst = segment.Name(segment.NewOnline, fmt.Sprintf("u%06d", i)).AppendTo(burst)
-	}
-	burst = segment.NewSingle(segment.Coord{X: 3, Y: 4}, segment.ASCII).AppendTo(burst) // a guess: the player is not playing, so it only counts
+	burst := segment.NewSingle(segment.Coord{X: 3, Y: 4}, segment.ASCII).AppendTo(notices(200)) // a guess: the player is not playing, so it only counts
 	before := f.Counters().Relayed
 	allocs := testing.AllocsPerRun(50, func() {
-		if _, err := unix.Write(fds[0], burst); err != nil {
+		if _, err := unix.Write(peer, burst); err != nil {
 			t.Fatal(err)
 		}
 		p.read(c)
@@ -94,25 +85,14 @@ func TestTimersPopInOrder(t *testing.T) {
 func TestGuessNotHeldByAReadBurst(t *testing.T) {
 	f := New(Config{Seed: 1})
 	p := &poller{f: f, wakefd: -1, timerfd: -1, clients: map[int]*client{}, buf: make([]byte, 64<<10), oob: make([]byte, 128)}
-	pair := func() (mine, peer int) {
-		fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { unix.Close(fds[0]); unix.Close(fds[1]) })
-		return fds[1], fds[0]
-	}
-	var notices []byte
-	for i := range 1600 {
-		notices = segment.Name(segment.NewOnline, fmt.Sprintf("u%06d", i)).AppendTo(notices)
-	}
+	presence := notices(1600)
 	var events []unix.EpollEvent
 	for i := range 255 {
 		c := f.newClient(2+i, invitee)
 		c.g = &game{}
 		var peer int
-		c.fd, peer = pair()
-		if _, err := unix.Write(peer, notices); err != nil {
+		c.fd, peer = socketPair(t)
+		if _, err := unix.Write(peer, presence); err != nil {
 			t.Fatal(err)
 		}
 		p.clients[c.fd] = c
@@ -121,7 +101,7 @@ func TestGuessNotHeldByAReadBurst(t *testing.T) {
 	guesser := f.newClient(0, inviter)
 	guesser.g, guesser.loop = &game{}, p
 	var peer int
-	guesser.fd, peer = pair()
+	guesser.fd, peer = socketPair(t)
 	p.clients[guesser.fd] = guesser
 	f.interval.Store(int64(time.Second)) // open loop: lateness is recorded
 	f.Record(true)
