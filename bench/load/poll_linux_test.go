@@ -134,6 +134,33 @@ func socketPair(t *testing.T) (mine, peer int) {
 	return fds[1], fds[0]
 }
 
+// testPoller is a poll loop of its own fleet's, closed when the test ends;
+// the test plays it by hand (nothing runs its loop).
+func testPoller(t *testing.T) *poller {
+	t.Helper()
+	p, err := newPoller(New(Config{Seed: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.close)
+	return p
+}
+
+// sendGuess has a send its next guess and returns what the server's end
+// of its socket read: the guess, to be relayed.
+func sendGuess(t *testing.T, a *client, aPeer int) []byte {
+	t.Helper()
+	if !a.send(a.f.now()) {
+		t.Fatal("the guess was not sent")
+	}
+	guess := make([]byte, 64)
+	n, err := unix.Read(aPeer, guess)
+	if err != nil || n < 3 || segment.Type(guess[0]) != segment.SingleCoord {
+		t.Fatalf("the server end read %d bytes (% x), %v: not a guess", n, guess[:max(n, 0)], err)
+	}
+	return guess[:n]
+}
+
 // testGame is a game of two clients on loop p, in open loop (latencies are
 // recorded): the inviter a guesses, the invitee b answers.
 func testGame(t *testing.T, p *poller) (a, b *client, aPeer, bPeer int) {
@@ -168,11 +195,7 @@ func notices(n int) []byte {
 // (poller.awaiting). The burst is 255 sockets of 1,600 notices each; the
 // answer must be read before the loop has spent half of the burst's time.
 func TestAwaitedAnswerReadBeforeABurst(t *testing.T) {
-	p, err := newPoller(New(Config{Seed: 1}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.close()
+	p := testPoller(t)
 	f := p.f
 	a, b, aPeer, bPeer := testGame(t, p)
 	var events []unix.EpollEvent
@@ -190,16 +213,9 @@ func TestAwaitedAnswerReadBeforeABurst(t *testing.T) {
 	}
 	events = append(events, unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(b.fd)})
 	t0 := f.now()
-	if !a.send(t0) {
-		t.Fatal("the guess was not sent")
-	}
-	guess := make([]byte, 64)
-	n, err := unix.Read(aPeer, guess)
-	if err != nil || n < 3 || segment.Type(guess[0]) != segment.SingleCoord {
-		t.Fatalf("the server end read %d bytes (% x), %v: not a guess", n, guess[:max(n, 0)], err)
-	}
+	guess := sendGuess(t, a, aPeer)
 	// the server relays it behind the notices it owes b
-	if _, err := unix.Write(bPeer, append(notices(50), guess[:n]...)); err != nil {
+	if _, err := unix.Write(bPeer, append(notices(50), guess...)); err != nil {
 		t.Fatal(err)
 	}
 	if !p.dispatch(events) {
@@ -224,20 +240,9 @@ func TestAwaitedAnswerReadBeforeABurst(t *testing.T) {
 // presence only, before the answer, is read and stays awaited until the
 // answer comes; once the answer is read it is no longer looked at first.
 func TestAwaitedSocketBackAfterPresence(t *testing.T) {
-	p, err := newPoller(New(Config{Seed: 1}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.close()
+	p := testPoller(t)
 	a, b, aPeer, bPeer := testGame(t, p)
-	if !a.send(p.f.now()) {
-		t.Fatal("the guess was not sent")
-	}
-	guess := make([]byte, 64)
-	n, err := unix.Read(aPeer, guess)
-	if err != nil {
-		t.Fatal(err)
-	}
+	guess := sendGuess(t, a, aPeer)
 	unread := func() int {
 		peek := make([]byte, 1)
 		k, _, err := unix.Recvfrom(b.fd, peek, unix.MSG_PEEK|unix.MSG_DONTWAIT)
@@ -264,7 +269,7 @@ func TestAwaitedSocketBackAfterPresence(t *testing.T) {
 	if !b.awaits {
 		t.Fatal("b no longer awaits the answer after reading presence")
 	}
-	step("the answer", guess[:n], true, 1)
+	step("the answer", guess, true, 1)
 	step("presence after the answer", notices(20), false, 0)
 }
 
@@ -275,11 +280,7 @@ func TestAwaitedSocketBackAfterPresence(t *testing.T) {
 // answer: 300 such players here, more than one epoll_wait returns, and
 // the one awaiting was put in awaitfd last.
 func TestAnsweredSocketsLeftToTheLoop(t *testing.T) {
-	p, err := newPoller(New(Config{Seed: 1}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.close()
+	p := testPoller(t)
 	f := p.f
 	burst := notices(100)
 	var answered []int // their server ends
@@ -294,20 +295,13 @@ func TestAnsweredSocketsLeftToTheLoop(t *testing.T) {
 		answered = append(answered, peer)
 	}
 	a, b, aPeer, bPeer := testGame(t, p)
-	if !a.send(f.now()) {
-		t.Fatal("the guess was not sent")
-	}
-	guess := make([]byte, 64)
-	n, err := unix.Read(aPeer, guess)
-	if err != nil {
-		t.Fatal(err)
-	}
+	guess := sendGuess(t, a, aPeer)
 	for _, peer := range answered {
 		if _, err := unix.Write(peer, burst); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := unix.Write(bPeer, append(notices(100), guess[:n]...)); err != nil {
+	if _, err := unix.Write(bPeer, append(notices(100), guess...)); err != nil {
 		t.Fatal(err)
 	}
 	before := f.Counters().Relayed
@@ -336,18 +330,9 @@ func TestAnsweredSocketsLeftToTheLoop(t *testing.T) {
 // (maxAwaiting) and be read ahead of the loop for every notice it gets
 // from then on.
 func TestGameOverEndsTheWait(t *testing.T) {
-	p, err := newPoller(New(Config{Seed: 1}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.close()
+	p := testPoller(t)
 	a, b, aPeer, bPeer := testGame(t, p)
-	if !a.send(p.f.now()) {
-		t.Fatal("the guess was not sent")
-	}
-	if n, err := unix.Read(aPeer, make([]byte, 64)); err != nil || n == 0 {
-		t.Fatalf("the server end read %d bytes, %v", n, err)
-	}
+	sendGuess(t, a, aPeer)
 	if !b.awaits {
 		t.Fatal("b does not await the guess its opponent sent")
 	}
@@ -364,11 +349,7 @@ func TestGameOverEndsTheWait(t *testing.T) {
 // once (near saturation nearly all would, for nothing), and a player's
 // answer, GameOver or closed socket frees its place.
 func TestAwaitingIsCapped(t *testing.T) {
-	p, err := newPoller(New(Config{Seed: 1}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.close()
+	p := testPoller(t)
 	var cs []*client
 	for i := range maxAwaiting + 1 {
 		c := p.f.newClient(i, invitee)
@@ -397,11 +378,7 @@ func TestAwaitingIsCapped(t *testing.T) {
 // at rates up to awaitBelow per loop, where a loop's time can go to
 // presence; above, and in closed loop, a guess arms nothing.
 func TestAwaitingOnlyWellBelowSaturation(t *testing.T) {
-	p, err := newPoller(New(Config{Seed: 1}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.close()
+	p := testPoller(t)
 	f := p.f
 	f.pollers = []*poller{p}
 	f.games.Store(1000)
@@ -416,10 +393,7 @@ func TestAwaitingOnlyWellBelowSaturation(t *testing.T) {
 	}
 	a, b, aPeer, _ := testGame(t, p)
 	f.SetRate(70000)
-	if !a.send(f.now()) {
-		t.Fatal("the guess was not sent")
-	}
-	unix.Read(aPeer, make([]byte, 64))
+	sendGuess(t, a, aPeer)
 	if b.awaits || p.nAwaiting != 0 {
 		t.Errorf("at 70,000 guesses/s a guess made its opponent await (%d awaiting)", p.nAwaiting)
 	}
