@@ -85,19 +85,7 @@ func TestTimersPopInOrder(t *testing.T) {
 func TestGuessNotHeldByAReadBurst(t *testing.T) {
 	f := New(Config{Seed: 1})
 	p := &poller{f: f, wakefd: -1, timerfd: -1, clients: map[int]*client{}, buf: make([]byte, 64<<10), oob: make([]byte, 128)}
-	presence := notices(1600)
-	var events []unix.EpollEvent
-	for i := range 255 {
-		c := f.newClient(2+i, invitee)
-		c.g = &game{}
-		var peer int
-		c.fd, peer = socketPair(t)
-		if _, err := unix.Write(peer, presence); err != nil {
-			t.Fatal(err)
-		}
-		p.clients[c.fd] = c
-		events = append(events, unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(c.fd)})
-	}
+	events := readablePlayers(t, p, 255, notices(1600))
 	guesser := f.newClient(0, inviter)
 	guesser.g, guesser.loop = &game{}, p
 	var peer int
@@ -178,6 +166,26 @@ func testGame(t *testing.T, p *poller) (a, b *client, aPeer, bPeer int) {
 	return a, b, aPeer, bPeer
 }
 
+// readablePlayers adds n players to loop p (users 2, 3, ...), each with
+// data waiting on its socket, and returns the events epoll would report
+// for them: a storm's presence reaching every player at once.
+func readablePlayers(t *testing.T, p *poller, n int, data []byte) []unix.EpollEvent {
+	t.Helper()
+	var events []unix.EpollEvent
+	for i := range n {
+		c := p.f.newClient(2+i, invitee)
+		c.g = &game{}
+		var peer int
+		c.fd, peer = socketPair(t)
+		if _, err := unix.Write(peer, data); err != nil {
+			t.Fatal(err)
+		}
+		p.clients[c.fd] = c
+		events = append(events, unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(c.fd)})
+	}
+	return events
+}
+
 // notices is n online notices, as a storm's presence sweep writes them.
 func notices(n int) []byte {
 	var b []byte
@@ -198,19 +206,7 @@ func TestAwaitedAnswerReadBeforeABurst(t *testing.T) {
 	p := testPoller(t)
 	f := p.f
 	a, b, aPeer, bPeer := testGame(t, p)
-	var events []unix.EpollEvent
-	burst := notices(1600)
-	for i := range 255 {
-		c := f.newClient(2+i, invitee)
-		c.g = &game{}
-		var peer int
-		c.fd, peer = socketPair(t)
-		if _, err := unix.Write(peer, burst); err != nil {
-			t.Fatal(err)
-		}
-		p.clients[c.fd] = c
-		events = append(events, unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(c.fd)})
-	}
+	events := readablePlayers(t, p, 255, notices(1600))
 	events = append(events, unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(b.fd)})
 	t0 := f.now()
 	guess := sendGuess(t, a, aPeer)
