@@ -1,10 +1,10 @@
--- Bomber: the complete MySQL/MariaDB schema (schema version 3).
+-- Bomber: the complete MySQL/MariaDB schema (schema version 4).
 --
 -- bomberd creates and upgrades these tables itself at start (versioned
 -- migrations embedded in package account, recorded in bomber_schema_version);
 -- this file is for operators who review the schema or create it in advance.
 -- It records the version it creates in bomber_schema_version (the table the
--- daemon's migrations keep), so `bomberctl check-schema` reports version 2
+-- daemon's migrations keep), so `bomberctl check-schema` reports version 4
 -- afterwards and the daemon applies nothing more. Every statement is
 -- idempotent, and so are the daemon's MySQL migrations, so starting bomberd
 -- on a database made from this file, or applying it twice, is safe.
@@ -28,15 +28,18 @@ CREATE TABLE IF NOT EXISTS accounts (
     UNIQUE KEY accounts_name (name)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
--- Finished games of every kind (package rules/record): one row per game,
--- one per seat, one per move in the game's notation. Seats hold names, not
--- account ids, so that the history outlives deleted accounts. status is
--- rules.Status (0: no result, 1: won, 2: drawn); winners and scores are
--- comma-separated seat numbers and scores; seed is the table's seed in hex
--- (NULL when unknown) and unique, so a record stored twice is recognised;
--- detail is the outcome's own reason; leaver is the seat that left an
--- abandoned game, else -1. Times are UTC; a move's at is in nanoseconds.
--- (Schema version 3 replaced the Bomber-only games table with these.)
+-- Finished games of every kind (package rules/record): one row per game
+-- and one per seat. Seats hold names, not account ids, so that the history
+-- outlives deleted accounts. status is rules.Status (0: no result, 1: won,
+-- 2: drawn); winners and scores are comma-separated seat numbers and
+-- scores; seed is the table's seed in hex (NULL when unknown) and unique, so
+-- a record stored twice is recognised; detail is the outcome's own reason;
+-- leaver is the seat that left an abandoned game, else -1; moves is the
+-- number of moves and move_log the moves themselves, one line each, "seat
+-- at notation", at in nanoseconds since the previous move (the first's
+-- since the Unix epoch). Times are UTC.
+-- (Schema version 3 replaced the Bomber-only games table with these;
+-- version 4 replaced the table game_moves, a row a move, with move_log.)
 CREATE TABLE IF NOT EXISTS game_records (
     id         BIGINT UNSIGNED  NOT NULL AUTO_INCREMENT,
     game       VARCHAR(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
@@ -49,6 +52,7 @@ CREATE TABLE IF NOT EXISTS game_records (
     detail     VARCHAR(64)      NOT NULL,
     leaver     TINYINT          NOT NULL,
     moves      INT UNSIGNED     NOT NULL,
+    move_log   MEDIUMTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
     started_at DATETIME(6)      NOT NULL,
     ended_at   DATETIME(6)      NOT NULL,
     PRIMARY KEY (id),
@@ -66,15 +70,6 @@ CREATE TABLE IF NOT EXISTS game_seats (
     KEY game_seats_name (name, game_id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
-CREATE TABLE IF NOT EXISTS game_moves (
-    game_id  BIGINT UNSIGNED  NOT NULL,
-    ply      INT UNSIGNED     NOT NULL,
-    seat     TINYINT UNSIGNED NOT NULL,
-    notation VARBINARY(64)    NOT NULL,
-    at       BIGINT           NOT NULL,
-    PRIMARY KEY (game_id, ply)
-) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
-
 -- The schema version, as the migrations record it (goose's version table):
 -- version 0 is the table's creation, then one row per applied migration.
 -- Rows are only added when missing, so this is idempotent too.
@@ -86,6 +81,6 @@ CREATE TABLE IF NOT EXISTS bomber_schema_version (
     PRIMARY KEY (id)
 );
 INSERT INTO bomber_schema_version (version_id, is_applied)
-    SELECT v.version_id, TRUE FROM (SELECT 0 AS version_id UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) AS v
+    SELECT v.version_id, TRUE FROM (SELECT 0 AS version_id UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4) AS v
     WHERE NOT EXISTS (SELECT 1 FROM bomber_schema_version s WHERE s.version_id = v.version_id)
     ORDER BY v.version_id;

@@ -167,34 +167,10 @@ func seedArg(s record.Seed) any {
 }
 
 const (
-	insertGameSQL = `INSERT INTO game_records (game, options, seed, status, winners, scores, reason, detail, leaver, moves, started_at, ended_at)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	insertGameSQL = `INSERT INTO game_records (game, options, seed, status, winners, scores, reason, detail, leaver, moves, move_log, started_at, ended_at)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	insertSeatsSQL = "INSERT INTO game_seats (game_id, seat, name, bot) VALUES "
-	insertMovesSQL = "INSERT INTO game_moves (game_id, ply, seat, notation, at) VALUES "
 )
-
-// moveChunkRows are the sizes of the INSERTs that write a game's moves,
-// largest first: a game's moves go in as few of them as fit exactly, so
-// that a handful of prepared statements serves every length (5
-// placeholders a row stay far below both databases' limits).
-var moveChunkRows = [...]int{256, 64, 16, 4, 1}
-
-// moveChunkSQL is the INSERT of each of moveChunkRows, built once: a record
-// looks its statements up by their text.
-var moveChunkSQL = func() (q [len(moveChunkRows)]string) {
-	for i, rows := range moveChunkRows {
-		q[i] = insertRowsSQL(insertMovesSQL, "(?, ?, ?, ?, ?)", rows)
-	}
-	return q
-}()
-
-// moveChunks says how many INSERTs of each of moveChunkRows write n moves.
-func moveChunks(n int) (k [len(moveChunkRows)]int) {
-	for i, rows := range moveChunkRows {
-		k[i], n = n/rows, n%rows
-	}
-	return k
-}
 
 // insertRowsSQL is head followed by rows copies of row.
 func insertRowsSQL(head, row string, rows int) string {
@@ -218,7 +194,7 @@ func (s *sqlStore) RecordGame(ctx context.Context, g record.Game) (uint64, error
 }
 
 // MaxBatch is the most records RecordGames takes at once: a transaction
-// of 64 Bomber games writes about 13,000 rows.
+// of 64 Bomber games writes 192 rows and about 150 KB of move logs.
 const MaxBatch = 64
 
 func (s *sqlStore) RecordGames(ctx context.Context, gs []record.Game) ([]uint64, error) {
@@ -247,9 +223,9 @@ func (s *sqlStore) RecordGames(ctx context.Context, gs []record.Game) ([]uint64,
 	}
 	defer tx.Rollback()
 	ids := make([]uint64, len(gs))
-	var args []any
+	var buf recordBuffers
 	for i, g := range gs {
-		ids[i], args, err = s.recordIn(ctx, tx, st, g, opts[i], args)
+		ids[i], err = s.recordIn(ctx, tx, st, g, opts[i], &buf)
 		if err != nil && s.d.isDuplicate(err) {
 			// a retry of records stored before (their answer was lost), or
 			// a seed stored for another game: each on its own says which
@@ -294,8 +270,7 @@ func ofBatch(i, n int, err error) error {
 // recordStmts are the prepared INSERTs a batch of records runs.
 type recordStmts struct {
 	game  *sql.Stmt
-	seats [MaxSeats + 1]*sql.Stmt       // by number of seats
-	moves [len(moveChunkRows)]*sql.Stmt // by moveChunkRows
+	seats [MaxSeats + 1]*sql.Stmt // by number of seats
 }
 
 // recordStatements prepares (once per store) every statement gs need,
@@ -310,62 +285,47 @@ func (s *sqlStore) recordStatements(ctx context.Context, gs []record.Game) (st r
 				return st, unavailable("record game seats", err)
 			}
 		}
-		for i, k := range moveChunks(len(g.Moves)) {
-			if k > 0 && st.moves[i] == nil {
-				if st.moves[i], err = s.prepared(ctx, moveChunkSQL[i]); err != nil {
-					return st, unavailable("record game moves", err)
-				}
-			}
-		}
 	}
 	return st, nil
 }
 
-// recordIn writes g (whose options are opts) in tx and returns its id;
-// args is a buffer the INSERTs reuse, returned for the next record. A
+// recordBuffers are what the records of a batch reuse: the seats'
+// arguments and the move log.
+type recordBuffers struct {
+	args []any
+	log  []byte
+}
+
+// recordIn writes g (whose options are opts) in tx and returns its id. A
 // unique-key violation comes back unwrapped, for the caller to recognise.
-func (s *sqlStore) recordIn(ctx context.Context, tx *sql.Tx, st recordStmts, g record.Game, opts string, args []any) (uint64, []any, error) {
+func (s *sqlStore) recordIn(ctx context.Context, tx *sql.Tx, st recordStmts, g record.Game, opts string, buf *recordBuffers) (uint64, error) {
+	buf.log = appendMoveLog(buf.log[:0], g.Moves)
 	res, err := tx.StmtContext(ctx, st.game).ExecContext(ctx,
 		g.Game, opts, seedArg(g.Seed), int(g.Outcome.Status), joinInts(g.Outcome.Winners), joinInts(g.Scores),
-		g.Reason, g.Outcome.Reason, int(g.Leaver), len(g.Moves),
+		g.Reason, g.Outcome.Reason, int(g.Leaver), len(g.Moves), string(buf.log),
 		s.d.timeArg(time.Unix(0, g.Start)), s.d.timeArg(time.Unix(0, g.End)))
 	if err != nil && s.d.isDuplicate(err) {
-		return 0, args, err
+		return 0, err
 	}
 	if err != nil {
-		return 0, args, unavailable("record game", err)
+		return 0, unavailable("record game", err)
 	}
 	id, err := res.LastInsertId()
 	if err != nil {
-		return 0, args, unavailable("record game", err)
+		return 0, unavailable("record game", err)
 	}
-	// the largest INSERT this game makes
-	args = slices.Grow(args[:0], max(4*len(g.Seats), 5*min(len(g.Moves), moveChunkRows[0])))
+	buf.args = buf.args[:0]
 	for i, seat := range g.Seats {
 		bot := 0
 		if seat.Bot {
 			bot = 1
 		}
-		args = append(args, id, i, seat.Name, bot)
+		buf.args = append(buf.args, id, i, seat.Name, bot)
 	}
-	if _, err := tx.StmtContext(ctx, st.seats[len(g.Seats)]).ExecContext(ctx, args...); err != nil {
-		return 0, args, unavailable("record game seats", err)
+	if _, err := tx.StmtContext(ctx, st.seats[len(g.Seats)]).ExecContext(ctx, buf.args...); err != nil {
+		return 0, unavailable("record game seats", err)
 	}
-	from := 0
-	for i, k := range moveChunks(len(g.Moves)) {
-		rows := moveChunkRows[i]
-		for range k {
-			args = args[:0]
-			for j, m := range g.Moves[from : from+rows] {
-				args = append(args, id, from+j+1, int(m.Seat), m.Text, m.At)
-			}
-			if _, err := tx.StmtContext(ctx, st.moves[i]).ExecContext(ctx, args...); err != nil {
-				return 0, args, unavailable("record game moves", err)
-			}
-			from += rows
-		}
-	}
-	return uint64(id), args, nil
+	return uint64(id), nil
 }
 
 // storedAgain answers a RecordGame whose seed is already stored: the same
@@ -388,15 +348,16 @@ func (s *sqlStore) storedAgain(ctx context.Context, g record.Game) (uint64, erro
 
 const recordColumns = "id, game, options, seed, status, winners, scores, reason, detail, leaver, moves, started_at, ended_at"
 
-// scanRecord reads one game_records row selected with recordColumns.
-func scanRecord(row interface{ Scan(...any) error }) (record.Game, error) {
+// scanRecord reads one game_records row selected with recordColumns and
+// then the columns of extra.
+func scanRecord(row interface{ Scan(...any) error }, extra ...any) (record.Game, error) {
 	var g record.Game
 	var opts, winners, scores string
 	var seed sql.NullString
 	var status, leaver int
 	var start, end dbTime
-	if err := row.Scan(&g.ID, &g.Game, &opts, &seed, &status, &winners, &scores, &g.Reason, &g.Outcome.Reason,
-		&leaver, &g.MoveCount, &start, &end); err != nil {
+	if err := row.Scan(append([]any{&g.ID, &g.Game, &opts, &seed, &status, &winners, &scores, &g.Reason, &g.Outcome.Reason,
+		&leaver, &g.MoveCount, &start, &end}, extra...)...); err != nil {
 		return g, err
 	}
 	g.Outcome.Status, g.Leaver = rules.Status(status), rules.Player(leaver)
@@ -508,7 +469,8 @@ func (s *sqlStore) seats(ctx context.Context, ids []any) (map[uint64][]record.Se
 func (s *sqlStore) Game(ctx context.Context, id uint64) (record.Game, error) {
 	ctx, cancel := s.op(ctx)
 	defer cancel()
-	g, err := scanRecord(s.rd.QueryRowContext(ctx, "SELECT "+recordColumns+" FROM game_records WHERE id = ?", id))
+	var log string
+	g, err := scanRecord(s.rd.QueryRowContext(ctx, "SELECT "+recordColumns+", move_log FROM game_records WHERE id = ?", id), &log)
 	if errors.Is(err, sql.ErrNoRows) {
 		return g, fmt.Errorf("%w: %d", ErrNoGame, id)
 	}
@@ -520,22 +482,8 @@ func (s *sqlStore) Game(ctx context.Context, id uint64) (record.Game, error) {
 		return g, err
 	}
 	g.Seats = seats[id]
-	rows, err := s.rd.QueryContext(ctx, "SELECT seat, notation, at FROM game_moves WHERE game_id = ? ORDER BY ply", id)
-	if err != nil {
-		return g, unavailable("game moves", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var m record.Move
-		var seat int
-		if err := rows.Scan(&seat, &m.Text, &m.At); err != nil {
-			return g, unavailable("game moves", err)
-		}
-		m.Seat = rules.Player(seat)
-		g.Moves = append(g.Moves, m)
-	}
-	if err := rows.Err(); err != nil {
-		return g, unavailable("game moves", err)
+	if g.Moves, err = parseMoveLog(log, g.MoveCount); err != nil {
+		return g, unavailable("game moves", fmt.Errorf("game %d: %w", id, err))
 	}
 	g.MoveCount = len(g.Moves)
 	return g, nil

@@ -261,22 +261,16 @@ func testLongestGame(t *testing.T, open opener) {
 	sameGames(t, "longest game", []record.Game{got}, []record.Game{stored(g, id, false)})
 }
 
-// testGamesOfEveryLength: a game's moves are written in INSERTs of a few
-// fixed sizes (moveChunkRows); games whose lengths fall on and around
-// every size, recorded at once from several goroutines (each statement is
-// prepared once, on whichever connection comes first), come back move
-// for move.
+// testGamesOfEveryLength: games of many lengths and seat counts, recorded
+// at once from several goroutines (each statement is prepared once, on
+// whichever connection comes first), come back move for move.
 func testGamesOfEveryLength(t *testing.T, open opener) {
 	s := open(t, cheapHasher())
 	ctx := t.Context()
-	var lengths []int
-	for _, rows := range moveChunkRows {
-		lengths = append(lengths, rows-1, rows, rows+1, 2*rows+3)
-	}
-	lengths = append(lengths, 0, 341, 1000)
+	lengths := []int{0, 1, 2, 3, 15, 16, 17, 63, 64, 65, 255, 256, 257, 341, 1000}
 	games := make([]record.Game, len(lengths))
 	for i, n := range lengths {
-		g := sampleGames(time.Now())[0]
+		g := sampleGames(time.Now())[i%3] // 2, 3 and 4 seats
 		g.Seed = seed(byte(100 + i))
 		g.Moves = nil
 		for p := range n {

@@ -46,8 +46,15 @@ func provider(db *sql.DB, d Dialect) (*goose.Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts = append(opts, goose.WithTableName(VersionTable), goose.WithDisableGlobalRegistry(true))
+	opts = append(opts, goose.WithTableName(VersionTable), goose.WithDisableGlobalRegistry(true),
+		goose.WithGoMigrations(goMigrations(d)...))
 	return goose.NewProvider(gd, db, sub, opts...)
+}
+
+// goMigrations are d's migrations written in Go, after or between the
+// numbered files.
+func goMigrations(d Dialect) []*goose.Migration {
+	return []*goose.Migration{moveLogMigration(d)}
 }
 
 // Migrate brings db's schema up to this build's latest version and returns
@@ -106,18 +113,7 @@ func CheckSchema(ctx context.Context, db *sql.DB, d Dialect) error {
 }
 
 func versionTableExists(ctx context.Context, db *sql.DB, d Dialect) (bool, error) {
-	var q string
-	switch d {
-	case DialectSQLite:
-		q = "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?"
-	case DialectMySQL:
-		q = "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?"
-	}
-	var n int
-	if err := db.QueryRowContext(ctx, q, VersionTable).Scan(&n); err != nil {
-		return false, err
-	}
-	return n > 0, nil
+	return hasTable(ctx, db, d, VersionTable)
 }
 
 // mysqlLocker serialises migrations across processes with a server-wide

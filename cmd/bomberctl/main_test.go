@@ -319,7 +319,7 @@ func TestSchemaByHandMySQL(t *testing.T) {
 	t.Setenv("BOMBER_STORE_DRIVER", "mysql")
 	t.Setenv("BOMBER_STORE_MYSQL_DSN", dsn)
 	code, out := ctlRun(t, filepath.Join(t.TempDir(), "unused.db"), "", "check-schema")
-	if code != 0 || !strings.Contains(out, "schema version 3, this build's latest 3") {
+	if code != 0 || !strings.Contains(out, "schema version 4, this build's latest 4") {
 		t.Fatalf("check-schema after schema.sql: exit %d\n%s", code, out)
 	}
 	if code, out := ctlRun(t, "", "", "migrate"); code != 0 || !strings.Contains(out, "applied 0 migrations") {
@@ -334,10 +334,10 @@ func TestSchemaInAdvanceSQLite(t *testing.T) {
 	if code, out := ctlRun(t, db, "", "check-schema"); code != 1 || !strings.Contains(out, "schema version 0") {
 		t.Fatalf("check-schema on a fresh file: exit %d\n%s", code, out)
 	}
-	if code, out := ctlRun(t, db, "", "migrate"); code != 0 || !strings.Contains(out, "applied 3 migrations") {
+	if code, out := ctlRun(t, db, "", "migrate"); code != 0 || !strings.Contains(out, "applied 4 migrations") {
 		t.Fatalf("migrate: exit %d\n%s", code, out)
 	}
-	if code, out := ctlRun(t, db, "", "check-schema"); code != 0 || !strings.Contains(out, "schema version 3, this build's latest 3") {
+	if code, out := ctlRun(t, db, "", "check-schema"); code != 0 || !strings.Contains(out, "schema version 4, this build's latest 4") {
 		t.Fatalf("check-schema after migrate: exit %d\n%s", code, out)
 	}
 }
