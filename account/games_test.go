@@ -1,10 +1,8 @@
 package account
 
 import (
-	"database/sql"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -371,24 +369,13 @@ func testBadGames(t *testing.T, open opener) {
 // Bomber games recorded before schema version 3 stay listable after it.
 
 func TestMigrationKeepsBomberGamesSQLite(t *testing.T) {
-	db, err := OpenDB(t.Context(), DialectSQLite, filepath.Join(t.TempDir(), "m.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	testMigrationKeepsBomberGames(t, db, DialectSQLite, newSQLiteStore(db, cheapHasher()))
+	testMigrationKeepsBomberGames(t, DialectSQLite)
 }
 
-func TestMigrationKeepsBomberGamesMySQL(t *testing.T) {
-	db, err := OpenDB(t.Context(), DialectMySQL, newMySQLDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	testMigrationKeepsBomberGames(t, db, DialectMySQL, newMySQLStore(db, cheapHasher()))
-}
+func TestMigrationKeepsBomberGamesMySQL(t *testing.T) { testMigrationKeepsBomberGames(t, DialectMySQL) }
 
-func testMigrationKeepsBomberGames(t *testing.T, db *sql.DB, d Dialect, s *sqlStore) {
+func testMigrationKeepsBomberGames(t *testing.T, d Dialect) {
+	db, s := emptyDB(t, d)
 	ctx := t.Context()
 	p, err := provider(db, d)
 	if err != nil {

@@ -101,6 +101,23 @@ func newMySQLDatabase(t testing.TB) string {
 	return cfg.FormatDSN()
 }
 
+// emptyDB opens an empty database of dialect d, without a schema: a file
+// in the test's folder, or a MariaDB database dropped after the test. It
+// is closed with the test; the store is on it.
+func emptyDB(t *testing.T, d Dialect) (*sql.DB, *sqlStore) {
+	t.Helper()
+	dsn, store := filepath.Join(t.TempDir(), "m.db"), newSQLiteStore
+	if d == DialectMySQL {
+		dsn, store = newMySQLDatabase(t), newMySQLStore
+	}
+	db, err := OpenDB(t.Context(), d, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, store(db, cheapHasher())
+}
+
 // newDatabaseName names a test database with this run's token, so that
 // TestMain's check finds it if a test leaves it behind.
 func newDatabaseName(testing.TB) string { return mysqltest.Name("test") }

@@ -58,21 +58,54 @@ func goMigrations(d Dialect) []*goose.Migration {
 }
 
 // Migrate brings db's schema up to this build's latest version and returns
-// the versions it applied (none when it was current).
+// the versions it applied (none when it was current). A database newer
+// than this build (a newer build migrated it) is refused with an error
+// wrapping ErrSchema rather than used: this build would write what the
+// newer schema no longer has.
 func Migrate(ctx context.Context, db *sql.DB, d Dialect) ([]int64, error) {
+	return MigrateTo(ctx, db, d, -1)
+}
+
+// MigrateTo brings db's schema to version, up or down, and returns the
+// versions it applied or undid, in the order it did; version -1 is this
+// build's latest. Going down is how a database goes back to an older build
+// (that build cannot undo what it does not know). A version this build
+// does not know, or a database newer than this build, is an error wrapping
+// ErrSchema, and nothing is changed.
+func MigrateTo(ctx context.Context, db *sql.DB, d Dialect, version int64) ([]int64, error) {
+	current, latest, err := SchemaVersion(ctx, db, d)
+	if err != nil {
+		return nil, err
+	}
+	if version == -1 {
+		version = latest
+	}
+	switch {
+	case current > latest:
+		return nil, fmt.Errorf("%w: database is at version %d, newer than this build's %d (migrate it down with the newer build's bomberctl migrate --to %d)",
+			ErrSchema, current, latest, latest)
+	case version < 0 || version > latest:
+		return nil, fmt.Errorf("%w: no version %d: this build knows 0 to %d", ErrSchema, version, latest)
+	}
 	p, err := provider(db, d)
 	if err != nil {
 		return nil, err
 	}
-	res, err := p.Up(ctx)
+	var res []*goose.MigrationResult
+	switch {
+	case version > current:
+		res, err = p.UpTo(ctx, version)
+	case version < current:
+		res, err = p.DownTo(ctx, version)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("account: migrate %s: %w", d, classify(err))
+		return nil, fmt.Errorf("account: migrate %s to version %d: %w", d, version, classify(err))
 	}
-	var applied []int64
+	var done []int64
 	for _, r := range res {
-		applied = append(applied, r.Source.Version)
+		done = append(done, r.Source.Version)
 	}
-	return applied, nil
+	return done, nil
 }
 
 // SchemaVersion returns db's schema version (0 for an empty database) and

@@ -1,9 +1,7 @@
 package account
 
 import (
-	"database/sql"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -17,25 +15,12 @@ import (
 // migrating down again: for more games than the migration converts at once,
 // some without moves.
 
-func TestMoveLogMigrationSQLite(t *testing.T) {
-	db, err := OpenDB(t.Context(), DialectSQLite, filepath.Join(t.TempDir(), "m.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	testMoveLogMigration(t, db, DialectSQLite, newSQLiteStore(db, cheapHasher()))
-}
+func TestMoveLogMigrationSQLite(t *testing.T) { testMoveLogMigration(t, DialectSQLite) }
 
-func TestMoveLogMigrationMySQL(t *testing.T) {
-	db, err := OpenDB(t.Context(), DialectMySQL, newMySQLDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	testMoveLogMigration(t, db, DialectMySQL, newMySQLStore(db, cheapHasher()))
-}
+func TestMoveLogMigrationMySQL(t *testing.T) { testMoveLogMigration(t, DialectMySQL) }
 
-func testMoveLogMigration(t *testing.T, db *sql.DB, d Dialect, s *sqlStore) {
+func testMoveLogMigration(t *testing.T, d Dialect) {
+	db, s := emptyDB(t, d)
 	ctx := t.Context()
 	p, err := provider(db, d)
 	if err != nil {

@@ -1,7 +1,6 @@
 package account
 
 import (
-	"database/sql"
 	"errors"
 	"io/fs"
 	"path/filepath"
@@ -30,25 +29,12 @@ func TestDialectsHaveTheSameMigrations(t *testing.T) {
 	}
 }
 
-func TestMigrateSQLite(t *testing.T) {
-	db, err := OpenDB(t.Context(), DialectSQLite, filepath.Join(t.TempDir(), "m.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	testMigrate(t, db, DialectSQLite)
-}
+func TestMigrateSQLite(t *testing.T) { testMigrate(t, DialectSQLite) }
 
-func TestMigrateMySQL(t *testing.T) {
-	db, err := OpenDB(t.Context(), DialectMySQL, newMySQLDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	testMigrate(t, db, DialectMySQL)
-}
+func TestMigrateMySQL(t *testing.T) { testMigrate(t, DialectMySQL) }
 
-func testMigrate(t *testing.T, db *sql.DB, d Dialect) {
+func testMigrate(t *testing.T, d Dialect) {
+	db, _ := emptyDB(t, d)
 	ctx := t.Context()
 	latest := int64(len(migrationFileNames(t, string(d))) + len(goMigrations(d)))
 	cur, lat, err := SchemaVersion(ctx, db, d)
@@ -79,6 +65,34 @@ func testMigrate(t *testing.T, db *sql.DB, d Dialect) {
 	}
 	if err := CheckSchema(ctx, db, d); !errors.Is(err, ErrSchema) {
 		t.Errorf("CheckSchema on a newer database = %v, want ErrSchema", err)
+	}
+	// a daemon of this build refuses the newer database, and changes nothing
+	if done, err := Migrate(ctx, db, d); !errors.Is(err, ErrSchema) || len(done) != 0 {
+		t.Errorf("Migrate on a newer database = %v, %v; want ErrSchema", done, err)
+	}
+	if cur, _, _ := SchemaVersion(ctx, db, d); cur != latest+1 {
+		t.Errorf("Migrate changed a newer database: version %d", cur)
+	}
+	if _, err := db.ExecContext(ctx, "DELETE FROM "+VersionTable+" WHERE version_id = ?", latest+1); err != nil {
+		t.Fatal(err)
+	}
+
+	// down to nothing and up again: every migration can be undone
+	for _, v := range []int64{latest + 1, -2} {
+		if done, err := MigrateTo(ctx, db, d, v); !errors.Is(err, ErrSchema) || len(done) != 0 {
+			t.Errorf("MigrateTo(%d) = %v, %v; want ErrSchema", v, done, err)
+		}
+	}
+	reversed := slices.Clone(applied)
+	slices.Reverse(reversed)
+	if undone, err := MigrateTo(ctx, db, d, 0); err != nil || !slices.Equal(undone, reversed) {
+		t.Errorf("MigrateTo(0) = %v, %v; want %v", undone, err, reversed)
+	}
+	if cur, _, err := SchemaVersion(ctx, db, d); cur != 0 || err != nil {
+		t.Errorf("after MigrateTo(0): version %d, %v", cur, err)
+	}
+	if again, err := Migrate(ctx, db, d); err != nil || !slices.Equal(again, applied) {
+		t.Errorf("Migrate after undoing everything = %v, %v; want %v", again, err, applied)
 	}
 }
 

@@ -39,7 +39,8 @@ Commands:
                                    Database.sql, a mysqldump, a tab-separated or a CSV file
   import-legacy --from-dsn DSN [--table account]
                                    import straight from the reference server's MySQL database
-  migrate                          apply the schema migrations
+  migrate [--to N]                 apply the schema migrations; with --to, go up or down to
+                                   version N (down: before starting an older build on it)
   check-schema                     report the schema version; exit 1 unless current
   games [--game G] [--user U] [--limit N] [--json]
                                    list recorded games, newest first
@@ -72,6 +73,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	game := fs.String("game", "", "games: only this game (bomber, checkers, dots, aeroplane, paisho)")
 	user := fs.String("user", "", "games: only games this user played")
 	asJSON := fs.Bool("json", false, "games, games export and online: write JSON")
+	to := fs.Int64("to", -1, "migrate: the schema version to go to, up or down (default: this build's latest)")
 	usage := func(w io.Writer) {
 		fmt.Fprint(w, usageHead)
 		cli.Defaults(fs, w)
@@ -120,7 +122,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case cmd[0] == "import-legacy" && len(cmd) == 1:
 		err = c.withStore(ctx, func(s account.Store) error { return c.importLegacy(ctx, s, *file, *fromDSN, *table) })
 	case cmd[0] == "migrate" && len(cmd) == 1:
-		err = c.migrate(ctx)
+		err = c.migrate(ctx, *to)
 	case cmd[0] == "check-schema" && len(cmd) == 1:
 		err = c.checkSchema(ctx)
 	case cmd[0] == "games" && len(cmd) == 1:
@@ -246,18 +248,26 @@ func (c *ctl) importLegacy(ctx context.Context, s account.Store, file, dsn, tabl
 	return nil
 }
 
-func (c *ctl) migrate(ctx context.Context) error {
+func (c *ctl) migrate(ctx context.Context, to int64) error {
 	d, where := c.dialect()
 	db, err := account.OpenDB(ctx, d, where)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	applied, err := account.Migrate(ctx, db, d)
+	before, _, err := account.SchemaVersion(ctx, db, d)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.out, "applied %d migrations %v\n", len(applied), applied)
+	done, err := account.MigrateTo(ctx, db, d, to)
+	if err != nil {
+		return err
+	}
+	if to >= 0 && to < before {
+		fmt.Fprintf(c.out, "undid %d migrations %v: schema version %d\n", len(done), done, to)
+		return nil
+	}
+	fmt.Fprintf(c.out, "applied %d migrations %v\n", len(done), done)
 	return nil
 }
 

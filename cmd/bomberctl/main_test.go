@@ -341,3 +341,42 @@ func TestSchemaInAdvanceSQLite(t *testing.T) {
 		t.Fatalf("check-schema after migrate: exit %d\n%s", code, out)
 	}
 }
+
+// TestMigrateDownForAnOlderBuild follows the documented way back to an
+// older build: migrate --to its version keeps every recorded move (the
+// older build reads them from game_moves), check-schema then says the
+// database is behind this build, and migrating up again exports the same
+// game.
+func TestMigrateDownForAnOlderBuild(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "bomber.db")
+	ch, _ := recordGames(t, db)
+	code, before := ctlRun(t, db, "", "games", "export", fmt.Sprint(ch.ID))
+	if code != 0 {
+		t.Fatalf("games export: %d %s", code, before)
+	}
+	if code, out := ctlRun(t, db, "", "migrate", "--to", "9"); code != 1 || !strings.Contains(out, "no version 9") {
+		t.Errorf("migrate --to 9: exit %d\n%s", code, out)
+	}
+	if code, out := ctlRun(t, db, "", "migrate", "--to", "3"); code != 0 || !strings.Contains(out, "undid 1 migrations [4]: schema version 3") {
+		t.Fatalf("migrate --to 3: exit %d\n%s", code, out)
+	}
+	if code, out := ctlRun(t, db, "", "check-schema"); code != 1 || !strings.Contains(out, "schema version 3, this build's latest 4") {
+		t.Errorf("check-schema at version 3: exit %d\n%s", code, out)
+	}
+	sqldb, err := account.OpenDB(t.Context(), account.DialectSQLite, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows int
+	err = sqldb.QueryRowContext(t.Context(), "SELECT COUNT(*) FROM game_moves WHERE game_id = ?", ch.ID).Scan(&rows)
+	sqldb.Close()
+	if err != nil || rows != len(ch.Moves) {
+		t.Errorf("version 3 has %d game_moves rows of game %d (%v); want its %d moves", rows, ch.ID, err, len(ch.Moves))
+	}
+	if code, out := ctlRun(t, db, "", "migrate"); code != 0 || !strings.Contains(out, "applied 1 migrations [4]") {
+		t.Fatalf("migrate up again: exit %d\n%s", code, out)
+	}
+	if code, after := ctlRun(t, db, "", "games", "export", fmt.Sprint(ch.ID)); code != 0 || after != before {
+		t.Errorf("games export after down and up: exit %d\n%s\nwant\n%s", code, after, before)
+	}
+}
