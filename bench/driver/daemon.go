@@ -43,10 +43,12 @@ type daemon struct {
 	log   *os.File
 }
 
-// startDaemon runs bomberd with transport tr on a copy of the store at db,
-// pinned to cpu when cpu >= 0, and waits until it accepts connections.
-func startDaemon(bin, tr, db string, cpu int, tmp string) (*daemon, error) {
-	dir, err := os.MkdirTemp(tmp, "bomberd-"+tr+"-")
+// startDaemon runs the bomberd at bin with transport tr on a copy of the
+// store at db, in a folder named after name (its log stays there when a
+// run fails), pinned to cpu when cpu >= 0, and waits until it accepts
+// connections.
+func startDaemon(bin, name, tr, db string, cpu int, tmp string) (*daemon, error) {
+	dir, err := os.MkdirTemp(tmp, "bomberd-"+name+"-")
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,13 @@
 // server CPU per relayed guess again, in BENCH_ROUNDS interleaved rounds
 // (default 3; 0 skips them) at BENCH_ROUND_GAMES (default 100,1000), with
 // the medians and their ratios, and in the same rounds the fixed-rate
-// latency at the most of those games (rounds.go).
+// latency at the most of those games (rounds.go). BENCH_BASELINE (an older
+// bomberd binary) adds it to every round, on the first transport, just
+// before this build's, and the table gives this build's figure as a ratio
+// to it: before and after a change, measured interleaved in one run.
+// BENCH_BASELINE_SCHEMA is the schema version that build runs on (its
+// `bomberctl check-schema` says), when older than this build's: the users'
+// store is migrated down to it for the baseline.
 // `bomber-bench relay ADDR` runs the relay alone (for bomber-load --relay).
 //
 // On a machine with two or more CPUs the daemon is pinned to CPU 0 and the
@@ -92,6 +98,9 @@ type options struct {
 	svg        string    // where the latency plot goes; "" none
 	rounds     int       // interleaved CPU rounds (BENCH_ROUNDS); 0 skips them
 	roundGames []int     // the games counts each round measures (BENCH_ROUND_GAMES)
+	baseline   string    // an older bomberd the rounds measure too (BENCH_BASELINE); "" none
+	baseSchema int64     // the schema version it runs on (BENCH_BASELINE_SCHEMA); -1 this build's
+	baseDB     string    // the users' store at that version, made by run
 }
 
 // loginTimeout is how long one login may take with n connections being
@@ -280,6 +289,10 @@ func readOptions() options {
 	if v := os.Getenv("BENCH_ROUND_GAMES"); v != "" {
 		o.roundGames = ints(v)
 	}
+	o.baseline, o.baseSchema = os.Getenv("BENCH_BASELINE"), -1
+	if v, err := strconv.ParseInt(os.Getenv("BENCH_BASELINE_SCHEMA"), 10, 64); err == nil && v >= 0 {
+		o.baseSchema = v
+	}
 	o.tables = 20
 	if v, err := strconv.Atoi(os.Getenv("BENCH_TABLES")); err == nil && v >= 0 {
 		o.tables = v
@@ -398,6 +411,11 @@ func run(o options) (err error) {
 		}
 	}
 	if o.rounds > 0 && len(o.roundGames) > 0 {
+		if o.baseline != "" {
+			if o.baseDB, err = baselineStore(ctx, db, tmp, o.baseSchema); err != nil {
+				return err
+			}
+		}
 		if res.cpu, err = cpuRounds(ctx, o, db, tmp); err != nil {
 			return err
 		}
@@ -431,10 +449,12 @@ func cmpOr(a, b string) string {
 	return b
 }
 
-// The pseudo-transports beside bomberd's: the floor and the reference server.
+// The pseudo-transports beside bomberd's: the floor, the reference server,
+// and an older bomberd (on the first transport) in the rounds.
 const (
 	floorName = "relay"
 	refName   = "reference"
+	baseName  = "baseline"
 )
 
 func newTrResult() *trResult {
@@ -449,8 +469,10 @@ func startServer(o options, tr, db, tmp string) (*daemon, error) {
 		return startRelay(serverCPU(o), tmp)
 	case refName:
 		return startReference(o.reference, o.refAddr, serverCPU(o), tmp)
+	case baseName:
+		return startDaemon(o.baseline, baseName, o.transports[0], o.baseDB, serverCPU(o), tmp)
 	}
-	return startDaemon(o.bomberd, tr, db, serverCPU(o), tmp)
+	return startDaemon(o.bomberd, tr, tr, db, serverCPU(o), tmp)
 }
 
 func maxOf(xs []int) int {

@@ -57,6 +57,9 @@ func roundServers(o options) []string {
 	if len(o.reference) > 0 {
 		s = append(s, refName)
 	}
+	if o.baseline != "" && len(o.transports) > 0 {
+		s = append(s, baseName) // just before this build's run of the same transport
+	}
 	return append(s, o.transports...)
 }
 
@@ -206,6 +209,9 @@ func (s *cpuSeries) print(w io.Writer, transports []string) {
 	if len(transports) > 0 && has(refName) {
 		cmps = append(cmps, cmp{refName, transports[0], "the server bomberd replaces"})
 	}
+	if len(transports) > 0 && has(baseName) {
+		cmps = append(cmps, cmp{transports[0], baseName, "this build against the older"})
+	}
 	for _, c := range cmps {
 		den := c.den
 		if den == floorName {
@@ -269,8 +275,8 @@ func (s *cpuSeries) printLatency(w io.Writer) {
 	_, floor := s.perRate[floorName]
 	if floor {
 		for _, srv := range others {
-			goal := " (goal ≤ 1.5×)" // bomberd's; the reference server's is a comparison
-			if srv == refName {
+			goal := " (goal ≤ 1.5×)" // this bomberd's; the others' are comparisons
+			if srv == refName || srv == baseName {
 				goal = ""
 			}
 			head = append(head, fmt.Sprintf("%s ÷ floor, p50 / p99%s", srv, goal))

@@ -2,10 +2,14 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/bench/load"
 )
 
@@ -213,6 +217,94 @@ func TestWarmUpWaitsForASteadyRate(t *testing.T) {
 	} {
 		if waited, steady := warmUp(f, 200*time.Microsecond, 4*time.Millisecond, 0); steady || waited < 4*time.Millisecond { // at most 20 steps: no overflow
 			t.Errorf("%s: steady %v after %v", name, steady, waited)
+		}
+	}
+}
+
+// TestRoundsCompareWithABaseline: an older bomberd in the rounds gets its
+// own column and this build's first transport a ratio to it; its latency
+// has no goal (it is a comparison, as the reference server's).
+func TestRoundsCompareWithABaseline(t *testing.T) {
+	lat := func(p50, p99 time.Duration) []latRun {
+		return []latRun{{Latency: load.Latency{P50: p50, P99: p99}, wire: load.Latency{P50: p50 / 2, P99: p99 / 2}}}
+	}
+	s := &cpuSeries{games: []int{100}, servers: []string{floorName, baseName, "reactor", "net"}, rounds: 1, window: 5 * time.Second,
+		perGame: map[string]map[int][]float64{
+			floorName: {100: {6}},
+			baseName:  {100: {8}},
+			"reactor": {100: {7}},
+			"net":     {100: {9}},
+		},
+		latGames: 100,
+		perRate: map[string]map[float64][]latRun{
+			floorName: {2000: lat(100*time.Microsecond, 400*time.Microsecond)},
+			baseName:  {2000: lat(150*time.Microsecond, 900*time.Microsecond)},
+			"reactor": {2000: lat(110*time.Microsecond, 500*time.Microsecond)},
+			"net":     {2000: lat(120*time.Microsecond, 600*time.Microsecond)},
+		}}
+	var b strings.Builder
+	s.print(&b, []string{"reactor", "net"})
+	out := b.String()
+	for _, w := range []string{
+		"| games | minimal relay (floor) | baseline | reactor | net |",
+		"reactor ÷ baseline (this build against the older)",
+		"| 100 | 6.00 µs (6.00) | 8.00 µs (8.00) | 7.00 µs (7.00) | 9.00 µs (9.00) | 1.17× | 1.29× | 0.88× |",
+		"| baseline ÷ floor, p50 / p99 | reactor ÷ floor, p50 / p99 (goal ≤ 1.5×) |",
+		"| 1.50× / 2.25× | 1.10× / 1.25× |",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("want %q in\n%s", w, out)
+		}
+	}
+}
+
+// TestBaselineRunsOnItsOwnStore: BENCH_BASELINE's bomberd is started in
+// every round on the first transport, on a copy of the users' store
+// migrated down to BENCH_BASELINE_SCHEMA, with the users still in it; this
+// build's store stays at its own version.
+func TestBaselineRunsOnItsOwnStore(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir()) // the kept folder goes here, removed after the test
+	bin := t.TempDir()
+	fake := func(name string) string {
+		p := filepath.Join(bin, name)
+		os.WriteFile(p, []byte("#!/bin/sh\nenv\necho 'fake bomberd: cannot start' >&2\nexit 1\n"), 0o755)
+		return p
+	}
+	o := options{transports: []string{"reactor"}, bomberd: fake("bomberd"), window: time.Second, attempts: 1, slow: 1,
+		rounds: 1, roundGames: []int{1}, baseline: fake("old-bomberd"), baseSchema: 3}
+	err := run(o)
+	if err == nil || !strings.Contains(err.Error(), "baseline round 1 of 1 failed") {
+		t.Fatalf("want the baseline's round to fail first (it runs before this build's), got %v", err)
+	}
+	m := regexp.MustCompile(`kept in (\S+)`).FindStringSubmatch(err.Error())
+	if m == nil {
+		t.Fatalf("no kept folder named: %v", err)
+	}
+	logs, _ := filepath.Glob(filepath.Join(m[1], "bomberd-baseline-*", "bomberd.log"))
+	if len(logs) != 1 {
+		t.Fatalf("want the baseline's log, found %v", logs)
+	}
+	env, _ := os.ReadFile(logs[0])
+	store := regexp.MustCompile(`(?m)^BOMBER_STORE_SQLITE_PATH=(.*)$`).FindSubmatch(env)
+	if !strings.Contains(string(env), "\nBOMBER_TRANSPORT=reactor\n") || store == nil {
+		t.Fatalf("the baseline's environment lacks its transport or store:\n%s", env)
+	}
+	for path, want := range map[string]int64{string(store[1]): 3, filepath.Join(m[1], "users.db"): -1} {
+		db, err := account.OpenDB(t.Context(), account.DialectSQLite, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cur, latest, err := account.SchemaVersion(t.Context(), db, account.DialectSQLite)
+		var users int
+		if err == nil {
+			err = db.QueryRowContext(t.Context(), "SELECT COUNT(*) FROM accounts").Scan(&users)
+		}
+		db.Close()
+		if want == -1 {
+			want = latest
+		}
+		if err != nil || cur != want || users != 2 {
+			t.Errorf("%s: schema version %d, %d users (%v); want version %d and the 2 users", path, cur, users, err, want)
 		}
 	}
 }

@@ -57,7 +57,7 @@ func tableUsers(tables int) int {
 
 // tablePhase runs the table games on a fresh bomberd with transport tr.
 func tablePhase(ctx context.Context, o options, tr, db, tmp string, res *results, attempt int) error {
-	d, err := startDaemon(o.bomberd, tr, db, serverCPU(o), tmp)
+	d, err := startDaemon(o.bomberd, tr, tr, db, serverCPU(o), tmp)
 	if err != nil {
 		return err
 	}

@@ -28,3 +28,28 @@ func makeUsers(ctx context.Context, dir string, n int) (string, error) {
 	// closing the last connection checkpoints the WAL into the file we copy
 	return path, s.Close()
 }
+
+// baselineStore copies the users' store at db for an older bomberd (the
+// rounds' baseline) and migrates the copy to that build's schema version,
+// down as a newer build does it (-1: this build's, the copy left as it
+// is). An older build does not know a newer schema: it would start on one
+// and then fail to write what that schema no longer has.
+func baselineStore(ctx context.Context, db, dir string, version int64) (string, error) {
+	path := filepath.Join(dir, "users.baseline.db")
+	if err := copyFile(db, path); err != nil {
+		return "", err
+	}
+	if version < 0 {
+		return path, nil
+	}
+	sdb, err := account.OpenDB(ctx, account.DialectSQLite, path)
+	if err != nil {
+		return "", err
+	}
+	if _, err := account.MigrateTo(ctx, sdb, account.DialectSQLite, version); err != nil {
+		sdb.Close()
+		return "", fmt.Errorf("the baseline's store (BENCH_BASELINE_SCHEMA=%d): %w", version, err)
+	}
+	// closing the last connection checkpoints the WAL into the file copied
+	return path, sdb.Close()
+}
