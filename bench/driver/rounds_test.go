@@ -256,6 +256,14 @@ func TestRoundsCompareWithABaseline(t *testing.T) {
 			t.Errorf("want %q in\n%s", w, out)
 		}
 	}
+	// the whole table says what the baseline was
+	res := &results{opts: options{transports: []string{"reactor", "net"}, baseline: "/tmp/base/bin/bomberd", baseSchema: 3},
+		byTr: map[string]*trResult{"reactor": newTrResult(), "net": newTrResult()}, cpu: s}
+	b.Reset()
+	res.print(&b)
+	if w := "The baseline is `/tmp/base/bin/bomberd` on the reactor transport and schema version 3"; !strings.Contains(b.String(), w) {
+		t.Errorf("want %q in\n%s", w, b.String())
+	}
 }
 
 // TestBaselineRunsOnItsOwnStore: BENCH_BASELINE's bomberd is started in

@@ -305,6 +305,14 @@ func (res *results) print(w io.Writer) {
 		fmt.Fprintf(w, "The reference server is `%s`, listening at %s; its select(2) loop holds at most %d connections (BENCH_REFERENCE_MAX), so counts above that are left out for it (—); it has no Go heap, and the load generator's winner ends each game with GameOver, as its client does.\n",
 			strings.Join(res.opts.reference, " "), res.opts.refAddr, res.opts.refMax)
 	}
+	if res.cpu != nil && slices.Contains(res.cpu.servers, baseName) {
+		schema := "this build's schema"
+		if res.opts.baseSchema >= 0 {
+			schema = fmt.Sprintf("schema version %d (BENCH_BASELINE_SCHEMA; the users' store migrated down to it)", res.opts.baseSchema)
+		}
+		fmt.Fprintf(w, "The baseline is `%s` on the %s transport and %s, in the CPU rounds only, each round just before this build's.\n",
+			res.opts.baseline, res.opts.transports[0], schema)
+	}
 	if len(res.opts.cut) > 0 {
 		fmt.Fprintf(w, "Scaled down: RLIMIT_NOFILE is %d and cannot be raised here (no CAP_SYS_RESOURCE), so counts were cut to fit one server process: %s.\n",
 			res.opts.fdLimit, strings.Join(res.opts.cut, ", "))
