@@ -3,6 +3,7 @@ package account
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 
 	"github.com/pressly/goose/v3"
@@ -117,7 +118,8 @@ func movesToLogs(ctx context.Context, tx *sql.Tx) error {
 			m.Seat = rules.Player(seat)
 			moves[id] = append(moves[id], m)
 		}
-		if err := rows.Close(); err != nil {
+		// an error that ended the rows early must not pass for fewer rows
+		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 			return err
 		}
 		var log []byte
@@ -158,7 +160,8 @@ func logsToMoves(ctx context.Context, tx *sql.Tx) error {
 			}
 			games = append(games, g)
 		}
-		if err := rows.Close(); err != nil {
+		// an error that ended the rows early must not pass for fewer rows
+		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 			return err
 		}
 		if len(games) == 0 {
