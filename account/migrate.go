@@ -73,7 +73,11 @@ func Migrate(ctx context.Context, db *sql.DB, d Dialect) ([]int64, error) {
 // does not know, or a database newer than this build, is an error wrapping
 // ErrSchema, and nothing is changed.
 func MigrateTo(ctx context.Context, db *sql.DB, d Dialect, version int64) ([]int64, error) {
-	current, latest, err := SchemaVersion(ctx, db, d)
+	p, err := provider(db, d)
+	if err != nil {
+		return nil, err
+	}
+	current, latest, err := schemaVersion(ctx, p, db, d)
 	if err != nil {
 		return nil, err
 	}
@@ -86,10 +90,6 @@ func MigrateTo(ctx context.Context, db *sql.DB, d Dialect, version int64) ([]int
 			ErrSchema, current, latest, latest)
 	case version < 0 || version > latest:
 		return nil, fmt.Errorf("%w: no version %d: this build knows 0 to %d", ErrSchema, version, latest)
-	}
-	p, err := provider(db, d)
-	if err != nil {
-		return nil, err
 	}
 	var res []*goose.MigrationResult
 	switch {
@@ -115,6 +115,11 @@ func SchemaVersion(ctx context.Context, db *sql.DB, d Dialect) (current, latest 
 	if err != nil {
 		return 0, 0, err
 	}
+	return schemaVersion(ctx, p, db, d)
+}
+
+// schemaVersion is SchemaVersion with d's provider p on db.
+func schemaVersion(ctx context.Context, p *goose.Provider, db *sql.DB, d Dialect) (current, latest int64, err error) {
 	for _, s := range p.ListSources() {
 		latest = max(latest, s.Version)
 	}

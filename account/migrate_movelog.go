@@ -135,6 +135,8 @@ func movesToLogs(ctx context.Context, tx *sql.Tx) error {
 // logsToMoves writes every game's move_log back as game_moves rows.
 func logsToMoves(ctx context.Context, tx *sql.Tx) error {
 	const rowsAtOnce = 200 // 1,000 placeholders a statement
+	const insertMoveRows, moveRow = "INSERT INTO game_moves (game_id, ply, seat, notation, at) VALUES ", "(?, ?, ?, ?, ?)"
+	full := insertRowsSQL(insertMoveRows, moveRow, rowsAtOnce) // built once; only a game's last chunk is shorter
 	var after uint64
 	for {
 		type game struct {
@@ -176,7 +178,10 @@ func logsToMoves(ctx context.Context, tx *sql.Tx) error {
 				for i, m := range chunk {
 					args = append(args, g.id, from+i+1, int(m.Seat), m.Text, m.At)
 				}
-				q := insertRowsSQL("INSERT INTO game_moves (game_id, ply, seat, notation, at) VALUES ", "(?, ?, ?, ?, ?)", len(chunk))
+				q := full
+				if len(chunk) < rowsAtOnce {
+					q = insertRowsSQL(insertMoveRows, moveRow, len(chunk))
+				}
 				if _, err := tx.ExecContext(ctx, q, args...); err != nil {
 					return err
 				}
