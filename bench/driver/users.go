@@ -31,16 +31,17 @@ func makeUsers(ctx context.Context, dir string, n int) (string, error) {
 
 // baselineStore copies the users' store at db for an older bomberd (the
 // rounds' baseline) and migrates the copy to that build's schema version,
-// down as a newer build does it (-1: this build's, the copy left as it
-// is). An older build does not know a newer schema: it would start on one
-// and then fail to write what that schema no longer has.
+// down as a newer build does it (-1: this build's, so db itself serves;
+// every daemon starts on a copy anyway). An older build does not know a
+// newer schema: it would start on one and then fail to write what that
+// schema no longer has.
 func baselineStore(ctx context.Context, db, dir string, version int64) (string, error) {
+	if version < 0 {
+		return db, nil
+	}
 	path := filepath.Join(dir, "users.baseline.db")
 	if err := copyFile(db, path); err != nil {
 		return "", err
-	}
-	if version < 0 {
-		return path, nil
 	}
 	sdb, err := account.OpenDB(ctx, account.DialectSQLite, path)
 	if err != nil {
