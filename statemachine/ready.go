@@ -44,6 +44,15 @@ const (
 	Unavailable                 // the account store could not answer
 )
 
+func (a Answer) String() string {
+	if int(a) < len(answerNames) {
+		return answerNames[a]
+	}
+	return fmt.Sprintf("Answer(%d)", a)
+}
+
+var answerNames = [...]string{"found", "not found", "wrong password", "unavailable"}
+
 // EndReason is why a game ended.
 type EndReason uint8
 
@@ -237,6 +246,7 @@ type Stats struct {
 	HoldsExpired  uint64
 	Resumes       uint64
 	ClockExpiries uint64
+	BadInputs     uint64 // inputs that could not apply (settings that do not parse, a reused connection id)
 }
 
 // Stats returns the hub's counters.

@@ -22,9 +22,10 @@ import (
 // allocated, so hostile input cannot make Restore allocate much or panic.
 //
 //	version u8 (snapshotVersion)
-//	config   the settings but Games and Entropy
+//	config   the settings but Games and Casts
 //	stats    uvarint size, then Stats little-endian (encoding/binary)
 //	counters checkSeq, tableSeq, sweepAt
+//	rng      uvarint length, then the generator's state (ChaCha8's binary form)
 //	sessions count, then each session; pointers are indices into this list
 //	tables   count, then each table (reference matches too, which are in no
 //	         map); a table's game is not stored but rebuilt from its seed
@@ -39,7 +40,11 @@ import (
 
 // snapshotVersion is the format's first byte; a change of format (or of
 // Stats, whose size is also stored) takes a new one.
-const snapshotVersion = 1
+const snapshotVersion = 2
+
+// maxRNGState bounds the generator's state in a snapshot (ChaCha8's binary
+// form: its seed and position, with the unread part of its block).
+const maxRNGState = 1 << 10
 
 // ErrSnapshot is wrapped by every error Restore returns for bad input.
 var ErrSnapshot = errors.New("bad hub snapshot")
@@ -60,6 +65,9 @@ func (h *Hub) Snapshot() ([]byte, error) {
 	w.uv(h.checkSeq)
 	w.uv(uint64(h.tableSeq))
 	w.iv(h.sweepAt)
+	rng, _ := h.rng.MarshalBinary() // never fails
+	w.uv(uint64(len(rng)))
+	w.b = append(w.b, rng...)
 	w.uv(uint64(len(e.sessList)))
 	for _, s := range e.sessList {
 		e.session(s)
@@ -202,7 +210,7 @@ func (e *snapEncoder) tabRef(t *table) int {
 	return i
 }
 
-// config writes every setting but Games and Entropy, which the restoring
+// config writes every setting but Games and Casts, which the restoring
 // caller supplies.
 func (e *snapEncoder) config(c Config) {
 	w := &e.w
@@ -535,17 +543,15 @@ func (r *snapReader) player(n int) rules.Player {
 	return rules.Player(v)
 }
 
-// Restore rebuilds a hub from a Snapshot. cfg supplies Games and Entropy
-// (the caller's: the entropy source must be where the snapshotted hub's
-// was for the copies to agree); every other setting comes from the
-// snapshot. Bad input returns an error wrapping ErrSnapshot.
+// Restore rebuilds a hub from a Snapshot. cfg supplies Games and Casts
+// (the caller's); every other setting comes from the snapshot. Bad input returns an error wrapping ErrSnapshot.
 func Restore(cfg Config, snap []byte) (*Hub, error) {
 	r := &snapReader{b: snap}
 	if v := r.u8(); r.err == nil && v != snapshotVersion {
 		return nil, fmt.Errorf("%w: version %d, want %d", ErrSnapshot, v, snapshotVersion)
 	}
 	c := readConfig(r)
-	c.Games, c.Entropy, c.Casts = cfg.Games, cfg.Entropy, cfg.Casts
+	c.Games, c.Casts = cfg.Games, cfg.Casts
 	h := New(c)
 	if r.err != nil {
 		return nil, r.err
@@ -561,6 +567,13 @@ func Restore(cfg Config, snap []byte) (*Hub, error) {
 	h.checkSeq = r.uv()
 	h.tableSeq = r.u32()
 	h.sweepAt = r.iv()
+	if n := r.uv(); n > maxRNGState {
+		r.fail("generator state of %d bytes", n)
+	} else if p := r.raw(int(n)); r.err == nil {
+		if err := h.rng.UnmarshalBinary(p); err != nil {
+			return nil, fmt.Errorf("%w: generator: %w", ErrSnapshot, err)
+		}
+	}
 	d := snapDecoder{r: r, h: h}
 	if err := d.body(); err != nil {
 		return nil, err
