@@ -96,9 +96,9 @@ type clusterState struct {
 	asked    map[uint32]bool // incarnations this leader asked the log to declare gone
 	recs     []keyedRecord   // records of the last minutes, for a new leader
 	leader   bool
-	tickAt   int64 // time of the last tick this node appended
-	ticked   int64 // time of the last tick applied
-	left     bool  // this node said goodbye (or failed): it applies nothing more
+	tickAt   int64  // time of the last tick this node appended
+	ticked   int64  // time of the last tick applied
+	left     bool   // this node said goodbye (or failed): it applies nothing more
 	snapSeq  uint64 // the entry of the last snapshot taken or started from
 	applyErr error  // the first unreadable input of the entry being applied
 	// Passwords never go into the log (it is kept on disk, and NATS

@@ -13,9 +13,9 @@
 package server
 
 import (
-	"io"
 	"context"
 	"errors"
+	"io"
 	"net"
 	"time"
 

@@ -402,12 +402,12 @@ func FuzzRestore(f *testing.F) {
 		if _, err := statemachine.Restore(cfg, again); err != nil {
 			t.Fatalf("a restored hub's snapshot does not restore: %v", err)
 		}
-		h.Step(1 << 62, statemachine.Input{Kind: statemachine.InTick})
+		h.Step(1<<62, statemachine.Input{Kind: statemachine.InTick})
 		h.Advance()
 		if err := h.CheckInvariants(); err != nil {
 			t.Fatal(err)
 		}
-		h.Step(1 << 62, statemachine.Input{Kind: statemachine.InShutdown})
+		h.Step(1<<62, statemachine.Input{Kind: statemachine.InShutdown})
 	})
 }
 
@@ -527,7 +527,7 @@ func TestCreateUnknownOptionsAnswerAlike(t *testing.T) {
 func TestSnapshotBareConnections(t *testing.T) {
 	h := statemachine.New(statemachine.Config{})
 	for c := range statemachine.ConnID(127) {
-		h.Step(0, statemachine.Input{Kind: statemachine.InOpen, Conn: c+1})
+		h.Step(0, statemachine.Input{Kind: statemachine.InOpen, Conn: c + 1})
 	}
 	snap, err := h.Snapshot()
 	if err != nil {
@@ -678,7 +678,7 @@ func TestSnapshotThrottle(t *testing.T) {
 		hub.Tick(now) // sets the next sweep of the counters
 		step()
 	}
-	login(9, "10.0.1.1", "123")     // the owner, held back: the name is under attack
+	login(9, "10.0.1.1", "123")                                                            // the owner, held back: the name is under attack
 	h.Step(now, statemachine.Input{Kind: statemachine.InOpen, Conn: 20, Text: "10.0.0.1"}) // a connection from an address that failed
 	twin = snapshotTwin(t, h, nil, cfg)
 	hub.hs = []*statemachine.Hub{h, twin}

@@ -94,7 +94,7 @@ func replayPure(ev []event, users, reps int) pureResult {
 	for range reps {
 		h := statemachine.New(statemachine.Config{})
 		for i := range users {
-			h.Step(0, statemachine.Input{Kind: statemachine.InOpen, Conn: statemachine.ConnID(i+1)})
+			h.Step(0, statemachine.Input{Kind: statemachine.InOpen, Conn: statemachine.ConnID(i + 1)})
 		}
 		for k := range ev {
 			h.Step(int64(k), statemachine.Input{Kind: statemachine.InReceive, Conn: ev[k].conn, Seg: ev[k].seg})

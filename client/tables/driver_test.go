@@ -30,7 +30,7 @@ func TestDriversOfOneSeatEach(t *testing.T) {
 			send := func(seat int, m segment.Message) {
 				for _, s := range segment.AppendMessage(nil, m.Type(), m.Append(nil)) {
 					now++
-					hub.Step(now, statemachine.Input{Kind: statemachine.InReceive, Conn: statemachine.ConnID(seat+1), Seg: s})
+					hub.Step(now, statemachine.Input{Kind: statemachine.InReceive, Conn: statemachine.ConnID(seat + 1), Seg: s})
 				}
 			}
 			pump := func() {
@@ -61,7 +61,7 @@ func TestDriversOfOneSeatEach(t *testing.T) {
 						if ok {
 							for _, sg := range segment.AppendMessage(nil, out.Type, out.Body) {
 								now++
-								hub.Step(now, statemachine.Input{Kind: statemachine.InReceive, Conn: statemachine.ConnID(seat+1), Seg: sg})
+								hub.Step(now, statemachine.Input{Kind: statemachine.InReceive, Conn: statemachine.ConnID(seat + 1), Seg: sg})
 							}
 						}
 					}
@@ -72,10 +72,10 @@ func TestDriversOfOneSeatEach(t *testing.T) {
 				t.Fatal("the hub never went quiet")
 			}
 			for seat, user := range []string{"Albert", "Beth"} {
-				hub.Step(now, statemachine.Input{Kind: statemachine.InOpen, Conn: statemachine.ConnID(seat+1)})
+				hub.Step(now, statemachine.Input{Kind: statemachine.InOpen, Conn: statemachine.ConnID(seat + 1)})
 				send(seat, segment.HelloMsg{Version: 1, Features: segment.FeatureTables})
-				hub.Step(now, statemachine.Input{Kind: statemachine.InReceive, Conn: statemachine.ConnID(seat+1), Seg: segment.Name(segment.Info, user)})
-				hub.Step(now, statemachine.Input{Kind: statemachine.InReceive, Conn: statemachine.ConnID(seat+1), Seg: segment.Name(segment.Passwd, "123")})
+				hub.Step(now, statemachine.Input{Kind: statemachine.InReceive, Conn: statemachine.ConnID(seat + 1), Seg: segment.Name(segment.Info, user)})
+				hub.Step(now, statemachine.Input{Kind: statemachine.InReceive, Conn: statemachine.ConnID(seat + 1), Seg: segment.Name(segment.Passwd, "123")})
 				pump()
 			}
 			send(0, segment.CreateMsg{Game: spec.Name, Seats: 2})
