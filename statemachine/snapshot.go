@@ -84,10 +84,13 @@ func (h *Hub) Snapshot() ([]byte, error) {
 		w.uv(id)
 		w.uv(uint64(e.sessRef(h.checks[id])))
 	}
-	for _, q := range []*timerQueue{&h.timers, &h.kicks, &h.offerTimers, &h.awayTimers[0], &h.awayTimers[1]} {
-		items := q.items[q.head:]
-		w.uv(uint64(len(items)))
-		for _, it := range items {
+	var due []timer
+	for _, q := range h.timerQueues() {
+		// in the order they fire, without the tie-break numbers: Restore
+		// numbers them again in that order, which orders them alike
+		due = q.sorted(due[:0])
+		w.uv(uint64(len(due)))
+		for _, it := range due {
 			w.iv(it.at)
 			w.uv(uint64(it.conn))
 		}
@@ -977,11 +980,11 @@ func (d *snapDecoder) maps() {
 			h.checks[id] = s
 		}
 	}
-	for _, q := range []*timerQueue{&h.timers, &h.kicks, &h.offerTimers, &h.awayTimers[0], &h.awayTimers[1]} {
+	for _, q := range h.timerQueues() {
 		n = r.count(2)
 		q.items = make([]timer, 0, n)
 		for range n {
-			q.items = append(q.items, timer{at: r.iv(), conn: ConnID(r.uv())})
+			q.push(r.iv(), ConnID(r.uv()))
 		}
 	}
 	n = r.count(5)
