@@ -29,8 +29,9 @@ import (
 //	tables   count, then each table (reference matches too, which are in no
 //	         map); a table's game is not stored but rebuilt from its seed
 //	         and moves, as takeback does
-//	online, users, checks, timers, kicks, offer and away timers, failures,
-//	held checks, codes, clockTables, the table map (as table indices)
+//	online, users, checks, timers, kicks, offer and away timers (each
+//	queue's deadline and key in the order they fire), failures, held
+//	checks, codes, clockTables, the table map (as table indices)
 //
 // Integers are varints (zig-zag for signed), strings and lists carry a
 // uvarint length, and a reference to a session or table is its index + 1
@@ -286,7 +287,7 @@ func (e *snapEncoder) session(s *session) {
 	}
 }
 
-// Seat flags.
+// Seat flags: a seat's booleans, one bit each.
 const (
 	seatfReady = 1 << iota
 	seatfGone
@@ -297,6 +298,21 @@ const (
 	seatfTicking
 	seatfExpired
 )
+
+// flagBit is one flag of a flags byte and the field it stands for.
+type flagBit struct {
+	bit uint8
+	on  *bool
+}
+
+// seatFlags lists sl's flags; the encoder and the decoder both go by it,
+// so a flag cannot be written and not read.
+func seatFlags(sl *seatSlot) [8]flagBit {
+	return [...]flagBit{
+		{seatfReady, &sl.ready}, {seatfGone, &sl.gone}, {seatfBot, &sl.bot}, {seatfTook, &sl.took},
+		{seatfAuto, &sl.auto}, {seatfAway, &sl.away}, {seatfTicking, &sl.ticking}, {seatfExpired, &sl.expired},
+	}
+}
 
 // Table flags.
 const (
@@ -340,9 +356,9 @@ func (e *snapEncoder) table(t *table) {
 	for i := range t.seats {
 		sl := &t.seats[i]
 		var sf uint8
-		for bit, on := range [...]bool{sl.ready, sl.gone, sl.bot, sl.took, sl.auto, sl.away, sl.ticking, sl.expired} {
-			if on {
-				sf |= 1 << bit
+		for _, f := range seatFlags(sl) {
+			if *f.on {
+				sf |= f.bit
 			}
 		}
 		w.u8(sf)
@@ -756,9 +772,8 @@ func (d *snapDecoder) table(i int) {
 	for k := range t.seats {
 		sl := &t.seats[k]
 		sf := r.u8()
-		flags := [...]*bool{&sl.ready, &sl.gone, &sl.bot, &sl.took, &sl.auto, &sl.away, &sl.ticking, &sl.expired}
-		for bit, p := range flags {
-			*p = sf&(1<<bit) != 0
+		for _, f := range seatFlags(sl) {
+			*f.on = sf&f.bit != 0
 		}
 		d.seats[i][k] = r.ref(len(d.sess))
 		sl.name = r.str()
