@@ -301,11 +301,7 @@ func (q *timerQueue) sorted(buf []timer) []timer {
 	return buf
 }
 
-// timerQueues lists the hub's timer queues, in the order snapshots keep them.
-func (h *Hub) timerQueues() [5]*timerQueue {
-	return [5]*timerQueue{&h.timers, &h.kicks, &h.offerTimers, &h.awayTimers[0], &h.awayTimers[1]}
-}
-
+// up moves item i towards the root until its parent comes before it.
 func (q *timerQueue) up(i int) {
 	for i > 0 {
 		p := (i - 1) / 2
@@ -317,6 +313,7 @@ func (q *timerQueue) up(i int) {
 	}
 }
 
+// down moves item i towards the leaves until it comes before its children.
 func (q *timerQueue) down(i int) {
 	n := len(q.items)
 	for {
@@ -333,4 +330,9 @@ func (q *timerQueue) down(i int) {
 		q.items[i], q.items[m] = q.items[m], q.items[i]
 		i = m
 	}
+}
+
+// timerQueues lists the hub's timer queues, in the order snapshots keep them.
+func (h *Hub) timerQueues() [5]*timerQueue {
+	return [5]*timerQueue{&h.timers, &h.kicks, &h.offerTimers, &h.awayTimers[0], &h.awayTimers[1]}
 }
