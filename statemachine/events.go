@@ -169,8 +169,14 @@ func (h *Hub) answer(now int64, id uint64, a Answer) {
 	}
 }
 
-// tick lets deadlines pass: kicked connections past their grace period and
-// connections that did not log in in time are closed.
+// tick lets deadlines pass (an InTick input), in this order: login-failure
+// counters whose window and lockout are over are forgotten; offers past
+// their TTL are withdrawn; seats held for a dropped player past the resume
+// grace are freed, lost or taken over by the computer; turn clocks that ran
+// out take their timeout action; password checks held back by throttling
+// whose turn has come are handed to the shell; kicked connections past
+// their grace period are closed; connections that did not log in in time
+// are closed.
 func (h *Hub) tick(now int64) {
 	h.sweepFailures(now)
 	h.expireOffers(now)

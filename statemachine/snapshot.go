@@ -30,8 +30,9 @@ import (
 //	tables   count, then each table (reference matches too, which are in no
 //	         map); a table's game is not stored but rebuilt from its seed
 //	         and moves, as takeback does
-//	online, users, checks, timers, kicks, offer and away timers, failures,
-//	held checks, codes, clockTables, the table map (as table indices)
+//	online, users, checks, timers, kicks, offer and away timers (each
+//	queue's deadline and key in the order they fire), failures, held
+//	checks, codes, clockTables, the table map (as table indices)
 //
 // Integers are varints (zig-zag for signed), strings and lists carry a
 // uvarint length, and a reference to a session or table is its index + 1
@@ -92,10 +93,13 @@ func (h *Hub) Snapshot() ([]byte, error) {
 		w.uv(id)
 		w.uv(uint64(e.sessRef(h.checks[id])))
 	}
-	for _, q := range []*timerQueue{&h.timers, &h.kicks, &h.offerTimers, &h.awayTimers[0], &h.awayTimers[1]} {
-		items := q.items[q.head:]
-		w.uv(uint64(len(items)))
-		for _, it := range items {
+	var due []timer
+	for _, q := range h.timerQueues() {
+		// in the order they fire, without the tie-break numbers: Restore
+		// numbers them again in that order, which orders them alike
+		due = q.sorted(due[:0])
+		w.uv(uint64(len(due)))
+		for _, it := range due {
 			w.iv(it.at)
 			w.uv(uint64(it.conn))
 		}
@@ -291,7 +295,7 @@ func (e *snapEncoder) session(s *session) {
 	}
 }
 
-// Seat flags.
+// Seat flags: a seat's booleans, one bit each.
 const (
 	seatfReady = 1 << iota
 	seatfGone
@@ -302,6 +306,21 @@ const (
 	seatfTicking
 	seatfExpired
 )
+
+// flagBit is one flag of a flags byte and the field it stands for.
+type flagBit struct {
+	bit uint8
+	on  *bool
+}
+
+// seatFlags lists sl's flags; the encoder and the decoder both go by it,
+// so a flag cannot be written and not read.
+func seatFlags(sl *seatSlot) [8]flagBit {
+	return [...]flagBit{
+		{seatfReady, &sl.ready}, {seatfGone, &sl.gone}, {seatfBot, &sl.bot}, {seatfTook, &sl.took},
+		{seatfAuto, &sl.auto}, {seatfAway, &sl.away}, {seatfTicking, &sl.ticking}, {seatfExpired, &sl.expired},
+	}
+}
 
 // Table flags.
 const (
@@ -345,9 +364,9 @@ func (e *snapEncoder) table(t *table) {
 	for i := range t.seats {
 		sl := &t.seats[i]
 		var sf uint8
-		for bit, on := range [...]bool{sl.ready, sl.gone, sl.bot, sl.took, sl.auto, sl.away, sl.ticking, sl.expired} {
-			if on {
-				sf |= 1 << bit
+		for _, f := range seatFlags(sl) {
+			if *f.on {
+				sf |= f.bit
 			}
 		}
 		w.u8(sf)
@@ -766,9 +785,8 @@ func (d *snapDecoder) table(i int) {
 	for k := range t.seats {
 		sl := &t.seats[k]
 		sf := r.u8()
-		flags := [...]*bool{&sl.ready, &sl.gone, &sl.bot, &sl.took, &sl.auto, &sl.away, &sl.ticking, &sl.expired}
-		for bit, p := range flags {
-			*p = sf&(1<<bit) != 0
+		for _, f := range seatFlags(sl) {
+			*f.on = sf&f.bit != 0
 		}
 		d.seats[i][k] = r.ref(len(d.sess))
 		sl.name = r.str()
@@ -990,11 +1008,11 @@ func (d *snapDecoder) maps() {
 			h.checks[id] = s
 		}
 	}
-	for _, q := range []*timerQueue{&h.timers, &h.kicks, &h.offerTimers, &h.awayTimers[0], &h.awayTimers[1]} {
+	for _, q := range h.timerQueues() {
 		n = r.count(2)
 		q.items = make([]timer, 0, n)
 		for range n {
-			q.items = append(q.items, timer{at: r.iv(), conn: ConnID(r.uv())})
+			q.push(r.iv(), ConnID(r.uv()))
 		}
 	}
 	n = r.count(5)
