@@ -852,7 +852,6 @@ func TestSnapshotClocksAndOffers(t *testing.T) {
 		cfg := statemachine.Config{Games: statemachine.Catalogue(), Entropy: statemachine.SeededEntropy(3)}
 		x := newHarness(t, cfg)
 		a, b := x.login("Albert"), x.login("Beth")
-		x.send(a, segment.Hello, nil) // ignored: already extended
 		opts := []segment.KV{{Key: "clock.move", Value: "120"}, {Key: "clock.total", Value: "200"}, {Key: "clock.increment", Value: "2"}}
 		x.table("checkers", opts, []statemachine.ConnID{a, b})
 		x.send(a, segment.Ready, nil)
