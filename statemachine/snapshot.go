@@ -39,7 +39,7 @@ import (
 
 // snapshotVersion is the format's first byte; a change of format (or of
 // Stats, whose size is also stored) takes a new one.
-const snapshotVersion = 1
+const snapshotVersion = 2
 
 // ErrSnapshot is wrapped by every error Restore returns for bad input.
 var ErrSnapshot = errors.New("bad hub snapshot")
@@ -350,6 +350,8 @@ func (e *snapEncoder) table(t *table) {
 		w.iv(sl.awayUntil)
 		w.iv(sl.left)
 		w.iv(sl.since)
+		w.iv(sl.pausedAt)
+		w.iv(sl.pauseLeft)
 	}
 	w.uv(uint64(len(t.watchers)))
 	for _, s := range t.watchers {
@@ -764,6 +766,8 @@ func (d *snapDecoder) table(i int) {
 		sl.awayUntil = r.iv()
 		sl.left = r.iv()
 		sl.since = r.iv()
+		sl.pausedAt = r.iv()
+		sl.pauseLeft = r.iv()
 	}
 	nw := r.count(1)
 	d.watch[i] = make([]int, nw)
