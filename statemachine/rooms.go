@@ -429,7 +429,7 @@ func (h *Hub) startTable(now int64, t *table) {
 		sl := &t.seats[i]
 		sl.ready, sl.gone, sl.auto, sl.asked, sl.ticking, sl.expired = sl.bot, false, false, 0, false, false
 		if t.clock != nil {
-			sl.left = t.clock.total
+			t.clock.reset(sl)
 		}
 	}
 	h.stats.GamesStarted++

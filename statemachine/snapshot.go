@@ -377,6 +377,8 @@ func (e *snapEncoder) table(t *table) {
 		w.iv(sl.awayUntil)
 		w.iv(sl.left)
 		w.iv(sl.since)
+		w.iv(sl.pausedAt)
+		w.iv(sl.pauseLeft)
 	}
 	w.uv(uint64(len(t.watchers)))
 	for _, s := range t.watchers {
@@ -795,6 +797,8 @@ func (d *snapDecoder) table(i int) {
 		sl.awayUntil = r.iv()
 		sl.left = r.iv()
 		sl.since = r.iv()
+		sl.pausedAt = r.iv()
+		sl.pauseLeft = r.iv()
 	}
 	nw := r.count(1)
 	d.watch[i] = make([]int, nw)

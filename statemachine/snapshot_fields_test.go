@@ -305,9 +305,8 @@ func everyFieldHub(tb testing.TB) *Hub {
 	}
 	r.msg(4, segment.Chat, segment.ChatBody{Scope: scopeWatchers, Text: "go"}.Append(nil))
 	r.moves(t1, 6)
-	r.msg(3, segment.Leave, nil)                                           // the game of four goes on without the seat
-	r.msg(2, segment.Offer, segment.OfferMsg{What: offerDraw}.Append(nil)) // by seat 1
-	r.h.Step(r.now, Input{Kind: InClosed, Conn: 2})                        // its seat is held, its clock paused
+	r.msg(3, segment.Leave, nil)                    // the game of four goes on without the seat
+	r.h.Step(r.now, Input{Kind: InClosed, Conn: 2}) // its seat is held, its clock paused
 	r.step()
 	// the watcher says it is closing, then sends half a message
 	r.msg(4, segment.Bye, nil)
@@ -320,7 +319,7 @@ func everyFieldHub(tb testing.TB) *Hub {
 	r.msg(5, segment.Ready, nil)
 	r.msg(6, segment.Ready, nil)
 	r.moves(h.tables[2], 4)
-	r.msg(5, segment.Offer, segment.OfferMsg{What: offerTakeback}.Append(nil))
+	r.msg(6, segment.Offer, segment.OfferMsg{What: offerTakeback}.Append(nil)) // by seat 1
 	r.msg(6, segment.Bye, nil)
 	r.h.Step(r.now, Input{Kind: InClosed, Conn: 6})
 	r.step()

@@ -825,6 +825,64 @@ func TestTableOpsWaitForInvitations(t *testing.T) {
 	}
 }
 
+// TestSnapshotPausedClock: a player whose clock stands paused (clock.pause)
+// while his seat is held drops and comes back on his move, and the hub is
+// restored from snapshots in the middle of the pauses: the move time he used
+// and the pause budget he spent come back, so he runs out of time at the
+// same moment as without the restores.
+func TestSnapshotPausedClock(t *testing.T) {
+	run := func(restore bool) *harness {
+		cfg := statemachine.Config{Games: statemachine.Catalogue(), ResumeGrace: time.Minute}
+		x := newSeededHarness(t, cfg, statemachine.SeedInput(5).Seed)
+		features := segment.FeatureTables | segment.FeatureResume | segment.FeatureClocks
+		a, b := x.loginWith("Albert", features), x.loginWith("Beth", features)
+		opts := []segment.KV{{Key: "clock.move", Value: "10"}, {Key: "clock.pause", Value: "true"}}
+		x.table("checkers", opts, []statemachine.ConnID{a, b})
+		x.send(a, segment.Ready, nil)
+		x.send(b, segment.Ready, nil)
+		wait := func(d time.Duration) {
+			x.now += int64(d)
+			x.h.Step(x.now, statemachine.Input{Kind: statemachine.InTick})
+			x.pump()
+		}
+		wait(5 * time.Second)
+		for range 3 {
+			x.h.Step(x.now, statemachine.Input{Kind: statemachine.InClosed, Conn: a})
+			x.pump()
+			wait(20 * time.Second)
+			if restore {
+				x.swap(cfg)
+			}
+			wait(30 * time.Second)
+			var sb segment.SeatedBody // the resume token Albert holds
+			for _, m := range x.all[a] {
+				if m.t == segment.Seated {
+					sb, _ = segment.DecodeSeatedBody(m.body)
+				}
+			}
+			a = x.loginWith("Albert", features)
+			x.send(a, segment.Resume, segment.ResumeMsg{Table: sb.Table, Seat: sb.Seat, Token: sb.Token}.Append(nil))
+		}
+		for i := 0; len(x.records) == 0; i++ {
+			if i > 100 {
+				t.Fatal("the clock never ran out")
+			}
+			wait(time.Second)
+		}
+		return x
+	}
+	x, y := run(false), run(true)
+	if len(x.records) != 1 || x.records[0].Reason != "timeout" {
+		t.Fatalf("records %+v", x.records)
+	}
+	if !reflect.DeepEqual(x.records, y.records) {
+		t.Fatalf("the game ended otherwise after restores:\n%+v\n%+v", x.records, y.records)
+	}
+	if !slices.EqualFunc(x.all[2], y.all[2], sameMsg) {
+		t.Fatal("Beth received different messages after restores")
+	}
+}
+
 // TestSnapshotClocksAndOffers: a game with a time control and a standing
 // draw offer, restored mid-game: the offer expires, the clocks run out and
 // the game ends by timeout exactly as without the restore.
@@ -833,7 +891,6 @@ func TestSnapshotClocksAndOffers(t *testing.T) {
 		cfg := statemachine.Config{Games: statemachine.Catalogue()}
 		x := newSeededHarness(t, cfg, statemachine.SeedInput(3).Seed)
 		a, b := x.login("Albert"), x.login("Beth")
-		x.send(a, segment.Hello, nil) // ignored: already extended
 		opts := []segment.KV{{Key: "clock.move", Value: "120"}, {Key: "clock.total", Value: "200"}, {Key: "clock.increment", Value: "2"}}
 		x.table("checkers", opts, []statemachine.ConnID{a, b})
 		x.send(a, segment.Ready, nil)

@@ -109,10 +109,16 @@ func (x *harness) pump() {
 // login opens an extended-protocol connection logged in as name.
 func (x *harness) login(name string) statemachine.ConnID {
 	x.tb.Helper()
+	return x.loginWith(name, segment.FeatureTables|segment.FeatureChat)
+}
+
+// loginWith is login asking for features.
+func (x *harness) loginWith(name string, features uint32) statemachine.ConnID {
+	x.tb.Helper()
 	x.next++
 	c := x.next
 	x.h.Step(x.now, statemachine.Input{Kind: statemachine.InOpen, Conn: c})
-	x.send(c, segment.Hello, segment.HelloMsg{Version: 1, Features: segment.FeatureTables | segment.FeatureChat}.Append(nil))
+	x.send(c, segment.Hello, segment.HelloMsg{Version: 1, Features: features}.Append(nil))
 	x.raw(c, segment.Name(segment.Info, name))
 	x.raw(c, segment.Name(segment.Passwd, "123"))
 	x.take(c)

@@ -36,12 +36,12 @@ func TestLoginTimeoutShortenedByReload(t *testing.T) {
 	if at, ok := h.NextDeadline(); !ok || at != int64(11*time.Second) {
 		t.Fatalf("next deadline %v (%v), want the new connection's at 11s", time.Duration(at), ok)
 	}
-	h.Step(int64(11 * time.Second), statemachine.Input{Kind: statemachine.InTick})
+	h.Step(int64(11*time.Second), statemachine.Input{Kind: statemachine.InTick})
 	if got := h.Ready().Closes; !slices.Equal(got, []statemachine.ConnID{2}) {
 		t.Fatalf("closed %v at 11s, want the connection opened after the reload [2]", got)
 	}
 	h.Advance()
-	h.Step(int64(2 * time.Minute), statemachine.Input{Kind: statemachine.InTick})
+	h.Step(int64(2*time.Minute), statemachine.Input{Kind: statemachine.InTick})
 	if got := h.Ready().Closes; !slices.Equal(got, []statemachine.ConnID{1}) {
 		t.Fatalf("closed %v at 2m, want [1]", got)
 	}
