@@ -10,9 +10,9 @@ import (
 // around them.
 type GameEntry struct {
 	Spec rules.Spec
-	// Takeback allows a takeback offer: the game has neither chance nor
-	// hidden moves, so undoing a move (by replaying all but the last from
-	// the seed) gives nobody an unfair second look.
+	// Takeback allows a takeback offer at this hub; only a game whose
+	// Spec.Takeback says undoing a move shows nobody anything new may set
+	// it (Catalogue copies the Spec's).
 	Takeback bool
 }
 

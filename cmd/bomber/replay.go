@@ -65,13 +65,8 @@ func replayFile(path string) (*replayer, error) {
 	if err := json.Unmarshal(b, &rec); err != nil {
 		return nil, fmt.Errorf("%s: not a JSON game record: %w", path, err)
 	}
-	var spec rules.Spec
-	for _, s := range games.All() {
-		if s.Name == rec.Game {
-			spec = s
-		}
-	}
-	if spec.New == nil {
+	spec, ok := games.Lookup(rec.Game)
+	if !ok {
 		return nil, fmt.Errorf("%s: unknown game %q", path, rec.Game)
 	}
 	g, err := spec.New(len(rec.Seats), rec.Options, record.Rand(rec.Seed))
