@@ -212,6 +212,9 @@ type Spec struct {
 	// replaying all but the last from the seed then shows nobody anything
 	// new.
 	Takeback bool
+	// Draws allows the players to end a running game drawn by agreement
+	// (the table's draw offer).
+	Draws bool
 	// BotOnTimeout: when a seat's clock runs out, the computer player
 	// (NewBot) moves for it this turn; otherwise the seat resigns.
 	BotOnTimeout bool

@@ -56,6 +56,9 @@ func (h *Hub) offerMsg(now int64, s *session, body []byte) {
 	case what == offerTakeback && (!t.kind.Takeback || len(t.moves) == 0):
 		h.fail(s, segment.Offer, segment.ErrCodeNoOffer, "no takeback in this game")
 		return
+	case what == offerDraw && !t.kind.Spec.Draws:
+		h.fail(s, segment.Offer, segment.ErrCodeNoOffer, "no draws in this game")
+		return
 	}
 	if answer == answerPropose {
 		if t.offer != nil {

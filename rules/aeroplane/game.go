@@ -12,7 +12,7 @@ import (
 const Name = "aeroplane"
 
 // Spec describes Aeroplane Chess for the daemon: 2 to 4 players. The dice
-// rule out taking a move back. The computer moves for a seat whose clock
+// rule out taking a move back; no draw offers. The computer moves for a seat whose clock
 // ran out (a turn is a roll and, at most, a choice of piece).
 func Spec() rules.Spec {
 	return rules.Spec{

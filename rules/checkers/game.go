@@ -18,7 +18,7 @@ const quietLimit = 80
 var colourName = [2]string{black: "Black", white: "White"}
 
 // Spec describes English draughts for two players: no chance and no
-// secrets, so a move can be taken back.
+// secrets, so a move can be taken back; the players may agree a draw.
 func Spec() rules.Spec {
 	return rules.Spec{
 		Name:       Name,
@@ -26,6 +26,7 @@ func Spec() rules.Spec {
 		MinPlayers: 2,
 		MaxPlayers: 2,
 		Takeback:   true,
+		Draws:      true,
 		NewBot:     func(seed uint64) rules.Bot { return NewBot(seed) },
 		Options:    options,
 		New: func(players int, opts rules.Options, _ rules.Rand) (rules.Game, error) {

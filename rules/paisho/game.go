@@ -15,7 +15,7 @@ const Name = "paisho"
 const OptMoveLimit = "move-limit"
 
 // Spec describes Vagabond Pai Sho for two players: no chance and no
-// secrets, so a move can be taken back.
+// secrets, so a move can be taken back; the players may agree a draw.
 func Spec() rules.Spec {
 	return rules.Spec{
 		Name:       Name,
@@ -23,6 +23,7 @@ func Spec() rules.Spec {
 		MinPlayers: 2,
 		MaxPlayers: 2,
 		Takeback:   true,
+		Draws:      true,
 		NewBot:     func(seed uint64) rules.Bot { return NewBot(rules.BotRand(seed)) },
 		Options: []rules.OptionSpec{{
 			Key: OptMoveLimit, Doc: "draw after this many board moves of both players (0: no limit)",
