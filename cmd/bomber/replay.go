@@ -77,7 +77,7 @@ func replayFile(path string) (*replayer, error) {
 	for _, s := range rec.Seats {
 		names = append(names, s.Name)
 	}
-	rp := &replayer{game: rec.Game, title: fmt.Sprintf("replay of game %d: %s, %s", rec.ID, rec.Game, strings.Join(names, " v ")),
+	rp := &replayer{game: rec.Game, title: fmt.Sprintf("replay of game %d: %s, %s", rec.ID, spec.Title, strings.Join(names, " v ")),
 		frames: []rules.View{g.Observe(0)}}
 	for i, m := range rec.Moves {
 		mv, err := g.ParseMove(m.Seat, m.Text)
