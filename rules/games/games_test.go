@@ -1,6 +1,9 @@
 package games
 
 import (
+	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/bomber-game/bomber/rules"
@@ -41,5 +44,42 @@ func TestSpecsAreComplete(t *testing.T) {
 	}
 	if _, ok := Lookup("chess"); ok {
 		t.Error("Lookup found a game this build does not host")
+	}
+}
+
+// TestProtocolDocListsTheSpecs: the games table of docs/protocol.md
+// (section 8.8, "Games") says what each Spec says, in catalogue order.
+func TestProtocolDocListsTheSpecs(t *testing.T) {
+	raw, err := os.ReadFile("../../docs/protocol.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	start := strings.Index(doc, "| name | title | seats | takeback | draw offers |")
+	if start < 0 {
+		t.Fatal("docs/protocol.md has no games table")
+	}
+	var rows []string
+	for _, l := range strings.Split(doc[start:], "\n")[2:] {
+		if !strings.HasPrefix(l, "|") {
+			break
+		}
+		rows = append(rows, l)
+	}
+	yes := map[bool]string{false: "no", true: "yes"}
+	timeout := map[bool]string{false: "it resigns", true: "the computer moves for it"}
+	specs := All()
+	for i, s := range specs {
+		seats := fmt.Sprint(s.MinPlayers)
+		if s.MaxPlayers != s.MinPlayers {
+			seats += fmt.Sprintf("-%d", s.MaxPlayers)
+		}
+		want := fmt.Sprintf("| `%s` | %s | %s | %s | %s | %s |", s.Name, s.Title, seats, yes[s.Takeback], yes[s.Draws], timeout[s.BotOnTimeout])
+		if i >= len(rows) || rows[i] != want {
+			t.Errorf("row %d of the games table should read\n%s", i+1, want)
+		}
+	}
+	if len(rows) != len(specs) {
+		t.Errorf("the games table has %d rows for %d games", len(rows), len(specs))
 	}
 }
