@@ -2,7 +2,15 @@ package games
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -81,5 +89,82 @@ func TestProtocolDocListsTheSpecs(t *testing.T) {
 	}
 	if len(rows) != len(specs) {
 		t.Errorf("the games table has %d rows for %d games", len(rows), len(specs))
+	}
+}
+
+// TestNoGameListOutsideRules: outside rules/, no program file names two
+// games or more by a string of their name or title ("checkers", "Pai Sho"),
+// as the lists of titles, seat ranges and takeback games did before every
+// fact moved into the Specs. Code for one game (a board drawing, a
+// notation) names it by its package's Name, and tests may list games.
+// Bomber's name is the project's too, so only the other games count.
+func TestNoGameListOutsideRules(t *testing.T) {
+	known := map[string]string{} // name or title -> game
+	for _, s := range All()[1:] {
+		known[s.Name], known[s.Title] = s.Name, s.Name
+	}
+	jsString := regexp.MustCompile(`'([^'\\\n]*)'|"([^"\\\n]*)"|` + "`([^`\\\\$]*)`")
+	root := filepath.Join("..", "..")
+	checked := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			switch rel {
+			case "rules", "testdata", "web/dist", ".git":
+				return filepath.SkipDir
+			}
+			if d.Name() == "node_modules" || d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		var literals []string
+		switch {
+		case strings.HasSuffix(path, "_test.go") || strings.HasSuffix(path, ".test.js") || strings.Contains(rel, "/test/"):
+			return nil
+		case strings.HasSuffix(path, ".go"):
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+			if err != nil {
+				return err
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					if v, err := strconv.Unquote(lit.Value); err == nil {
+						literals = append(literals, v)
+					}
+				}
+				return true
+			})
+		case strings.HasSuffix(path, ".js"):
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for _, m := range jsString.FindAllStringSubmatch(string(src), -1) {
+				literals = append(literals, m[1]+m[2]+m[3])
+			}
+		default:
+			return nil
+		}
+		checked++
+		var named []string
+		for _, l := range literals {
+			if g, ok := known[l]; ok && !slices.Contains(named, g) {
+				named = append(named, g)
+			}
+		}
+		if len(named) > 1 {
+			t.Errorf("%s names the games %v: take what it needs from their rules.Spec (rules/games) or the catalogue", rel, named)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 100 {
+		t.Errorf("only %d files checked", checked)
 	}
 }
