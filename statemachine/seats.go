@@ -178,11 +178,11 @@ func (h *Hub) botRequest(t *table, p rules.Player) BotRequest {
 		View: rules.SeatOf(t.game, p), Seed: seed ^ uint64(t.seq)<<32 ^ uint64(p)}
 }
 
-// BotMove delivers a bot's move. A move for a table that moved on, closed,
+// botMove delivers a bot's move. A move for a table that moved on, closed,
 // or whose seat a person took back is ignored; a move the rules refuse
 // (a bot's bug) is replaced by the seat's first legal move, so a table never
 // waits for a computer player forever.
-func (h *Hub) BotMove(now int64, a BotAnswer) {
+func (h *Hub) botMove(now int64, a BotAnswer) {
 	t := h.tables[a.Table]
 	if t == nil || t.phase != phasePlaying || t.seq != a.Seq || int(a.Seat) < 0 || int(a.Seat) >= len(t.seats) {
 		h.stats.BotLate++

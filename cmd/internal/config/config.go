@@ -4,7 +4,6 @@
 package config
 
 import (
-	crand "crypto/rand"
 	"errors"
 	"fmt"
 	"os"
@@ -504,7 +503,6 @@ func (c *Config) Hub() statemachine.Config {
 		SegmentRate:      c.Limits.SegmentRate,
 		SegmentBurst:     c.Limits.SegmentBurst,
 		Games:            statemachine.Catalogue(),
-		Entropy:          crand.Reader,
 		MaxTables:        c.Tables.MaxTables,
 		MaxTablesPerUser: c.Tables.MaxTablesPerUser,
 		MaxWatchers:      c.Tables.MaxWatchers,
