@@ -83,26 +83,26 @@ type LogEntry struct {
 // clusterState is what an engine keeps beside the hub for its log: a node
 // alone is a cluster of one, and both go the same way.
 type clusterState struct {
-	log      Log
-	inc      uint32
-	seeds    io.Reader // where the hub's seeds come from (crypto/rand unless a test sets one)
-	out      []byte    // the batch being built
-	base     int64
-	applied  int64 // time of the last input applied (the hub's clock)
-	seq      uint64
-	recIdx   int
-	ents     []LogEntry
-	dead     map[uint32]bool // incarnations declared gone (from the log)
-	incs     map[uint32]bool // incarnations that opened connections and are not gone
-	asked    map[uint32]bool // incarnations this leader asked the log to declare gone
-	recs     []keyedRecord   // records of the last minutes, for a new leader
-	leader   bool
-	tickAt   int64  // time of the last tick this node appended
-	ticked   int64  // time of the last tick applied
-	left     bool   // this node said goodbye (or failed): it applies nothing more
-	leaving  bool   // this node is applying its own goodbye (a node alone stopping)
-	snapSeq  uint64 // the entry of the last snapshot taken or started from
-	applyErr error  // the first unreadable input of the entry being applied
+	log     Log
+	inc     uint32
+	seeds   io.Reader // where the hub's seeds come from (crypto/rand unless a test sets one)
+	out     []byte    // the batch being built
+	base    int64
+	applied int64 // time of the last input applied (the hub's clock)
+	seq     uint64
+	recIdx  int
+	ents    []LogEntry
+	dead    map[uint32]bool // incarnations declared gone (from the log)
+	incs    map[uint32]bool // incarnations that opened connections and are not gone
+	asked   map[uint32]bool // incarnations this leader asked the log to declare gone
+	recs    []keyedRecord   // records of the last minutes, for a new leader
+	leader  bool
+	tickAt  int64              // time of the last tick this node appended
+	ticked  int64              // time of the last tick applied
+	left    bool               // this node said goodbye (or failed): it applies nothing more
+	leaving bool               // this node is applying its own goodbye (a node alone stopping)
+	snapSeq uint64             // the entry of the last snapshot taken or started from
+	scratch statemachine.Input // the input being applied
 	// Passwords never go into the log (it is kept on disk, and NATS
 	// readers could read them): a Passwd segment goes in with a stand-in,
 	// and the node that read it swaps the password back into the account
@@ -312,12 +312,13 @@ func (e *engine) applyLog() {
 
 // applyEntry applies one log entry: its batches in order.
 func (e *engine) applyEntry(d []byte) error {
+	cs := e.cl
 	for len(d) > 0 {
 		n, k := binary.Uvarint(d)
 		if k <= 0 || n > uint64(len(d)-k) {
 			return fmt.Errorf("%w: batch length", statemachine.ErrInput)
 		}
-		if err := statemachine.ReadBatch(d[k:k+int(n)], e.apply); err != nil {
+		if err := statemachine.ReadBatch(d[k:k+int(n)], &cs.scratch, e.apply); err != nil {
 			return err
 		}
 		d = d[k+int(n):]

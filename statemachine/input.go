@@ -218,15 +218,16 @@ func AppendBatchHeader(b []byte, origin uint32, base int64) []byte {
 	return binary.AppendVarint(b, base)
 }
 
-// ReadBatch calls f with each input of batch b and its time, in order. It
-// stops at the first input it cannot read and returns ErrInput (the inputs
-// before it were given to f); a batch that ends cleanly returns nil. in is
-// reused from call to call: f copies what it keeps.
-func ReadBatch(b []byte, f func(at int64, in *Input)) error {
+// ReadBatch calls f with each input of batch b and its time, in order,
+// each read into in (the caller's, so reading allocates nothing: f copies
+// what it keeps). It stops at the first input it cannot read and returns
+// ErrInput (the inputs before it were given to f); a batch that ends
+// cleanly returns nil.
+func ReadBatch(b []byte, in *Input, f func(at int64, in *Input)) error {
 	r := inputReader{b: b}
 	version := r.byte()
 	r.uvarint() // origin
-	var in Input
+	*in = Input{}
 	switch version {
 	case BatchVersion:
 	case batchVersionSeeded:
@@ -240,14 +241,14 @@ func ReadBatch(b []byte, f func(at int64, in *Input)) error {
 		return r.err
 	}
 	if in.Kind == InSeed {
-		f(base, &in)
+		f(base, in)
 	}
 	for rest := r.b; len(rest) > 0; {
-		dt, next, err := ReadInput(rest, &in)
+		dt, next, err := ReadInput(rest, in)
 		if err != nil {
 			return err
 		}
-		f(base+dt, &in)
+		f(base+dt, in)
 		rest = next
 	}
 	return nil

@@ -93,7 +93,7 @@ func TestBatchRoundTrip(t *testing.T) {
 	}
 	var got []statemachine.Input
 	var at []int64
-	if err := statemachine.ReadBatch(b, func(t int64, in *statemachine.Input) { got, at = append(got, *in), append(at, t) }); err != nil {
+	if err := statemachine.ReadBatch(b, new(statemachine.Input), func(t int64, in *statemachine.Input) { got, at = append(got, *in), append(at, t) }); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != len(ins) {
@@ -111,7 +111,7 @@ func TestBatchRoundTrip(t *testing.T) {
 	}
 	for cut := 1; cut < len(b); cut++ {
 		n := 0
-		err := statemachine.ReadBatch(b[:cut], func(int64, *statemachine.Input) { n++ })
+		err := statemachine.ReadBatch(b[:cut], new(statemachine.Input), func(int64, *statemachine.Input) { n++ })
 		if err == nil && n == len(ins) {
 			t.Fatalf("a batch cut to %d of %d bytes read whole", cut, len(b))
 		}

@@ -36,7 +36,7 @@ func times(t *testing.T, ents []server.LogEntry) (seqs []uint64, ats []int64) {
 	for _, e := range ents {
 		seqs = append(seqs, e.Seq)
 		n := int(e.Data[0]) // one-byte lengths: small batches
-		if err := statemachine.ReadBatch(e.Data[1:1+n], func(at int64, _ *statemachine.Input) { ats = append(ats, at) }); err != nil {
+		if err := statemachine.ReadBatch(e.Data[1:1+n], new(statemachine.Input), func(at int64, _ *statemachine.Input) { ats = append(ats, at) }); err != nil {
 			t.Fatal(err)
 		}
 	}
