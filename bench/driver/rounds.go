@@ -11,14 +11,13 @@ import (
 	"github.com/bomber-game/bomber/bench/load"
 )
 
-// The CPU rounds: server CPU per relayed guess measured as issue 20 states
-// its goals (and as its own figures were taken): the floor and each server
-// in turn, round after round, each on a fresh process, and the medians
-// compared. One closed-loop window per server, minutes apart, is at the
-// mercy of what else the machine does meanwhile: on the 2-CPU VM the
-// floor's own figure moved from 9.5 to 20 µs between runs, and single runs
-// put the reactor at 0.9-1.5× the floor. Rounds spread that drift over
-// every server alike.
+// The CPU rounds: server CPU per relayed guess measured as the performance
+// goals state it (and as their figures were first taken): the floor and each
+// server in turn, round after round, each on a fresh process, and the medians
+// compared. One closed-loop window per server, minutes apart, is at the mercy
+// of what else the machine does meanwhile: on the 2-CPU VM the floor's own
+// figure moved from 9.5 to 20 µs between runs, and single runs put the reactor
+// at 0.9-1.5× the floor. Rounds spread that drift over every server alike.
 
 // The same rounds then measure relay latency at the fixed rates, for the
 // same reason: a p99 is the 1% slowest guesses of a few seconds, and one

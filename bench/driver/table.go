@@ -411,7 +411,7 @@ func loopCell(h map[float64]float64) string {
 }
 
 // clientVerdict compares the poll-loop client's median p50 with the minimal
-// C client's, the load generator's goal in issue 20 (within 1.5×).
+// C client's, the load generator's goal (within 1.5×).
 func clientVerdict(res *results) string {
 	if res.noCClient != "" {
 		return "The minimal C client did not run: " + res.noCClient + "."
