@@ -243,8 +243,8 @@ func (s *cpuSeries) print(w io.Writer, transports []string) {
 
 // printLatency writes the rounds' fixed-rate latency: per rate, by the
 // client and kernel to kernel, each server's median p50 and p99 with every
-// round's p99, and each server's ratios of medians to the floor's (issue
-// 20's goal for bomberd: within 1.5× of the floor, p50 and p99).
+// round's p99, and each server's ratios of medians to the floor's (the
+// goal for bomberd: within 1.5× of the floor, p50 and p99).
 func (s *cpuSeries) printLatency(w io.Writer) {
 	var rates []float64
 	for _, byRate := range s.perRate {
