@@ -52,13 +52,22 @@ vet:
 	  echo "vet: the files above cite an issue tracker that is not in the repository; say in words what they mean"; exit 1; \
 	fi
 
-# The whole suite with the race detector. Fuzz corpora under testdata/fuzz are
-# replayed as ordinary tests. MySQL tests need MariaDB (scripts/mariadb.sh);
+# The whole suite with the race detector: vet, the JavaScript library's
+# tests, every Go test, then the leak check. Fuzz corpora under testdata/fuzz
+# are replayed as ordinary tests. MySQL tests need MariaDB (scripts/mariadb.sh);
 # with BOMBER_REQUIRE_MYSQL=1 they fail instead of skipping when it is absent.
-test: vet test-js
-	$(GO) test -race -count=1 -timeout 15m $(PKGS)
-	# two thousand random games through the hub, no byte leaking a secret (fast without -race)
-	BOMBER_LEAK_GAMES=400 $(GO) test -count=1 -run 'TestRandomGamesKeepSecrets' ./statemachine/
+# Every step runs even after one fails; scripts/testsum shows go test's
+# output as without -json and counts the tests of each step, and the last
+# line is the total: make test: N passed, N failed, N skipped.
+TESTSUM = $(GO) run ./scripts/testsum
+test: vet
+	@counts=$$(mktemp) && status=0; \
+	$(TESTSUM) -counts $$counts -node -- $(MAKE) --no-print-directory test-js || status=1; \
+	echo "$(GO) test -race -count=1 -timeout 15m $(PKGS)"; \
+	$(TESTSUM) -counts $$counts -- $(GO) test -race -count=1 -timeout 15m -json $(PKGS) || status=1; \
+	echo "# two thousand random games through the hub, no byte leaking a secret (fast without -race)"; \
+	BOMBER_LEAK_GAMES=400 $(TESTSUM) -counts $$counts -- $(GO) test -count=1 -json -run 'TestRandomGamesKeepSecrets' ./statemachine/ || status=1; \
+	$(TESTSUM) -total $$counts; rm -f $$counts; exit $$status
 
 # The JavaScript client library's tests (clients/js, Node 20 or later) with
 # Node's test runner, against a bomberd built from this tree. Node 20 needs
@@ -66,7 +75,7 @@ test: vet test-js
 NODE ?= node
 test-js:
 	@command -v $(NODE) >/dev/null || { echo "test-js: $(NODE) not found (Node 20 or later is needed)"; exit 1; }
-	cd clients/js && $(NODE) $$($(NODE) -e 'process.stdout.write(typeof WebSocket === "function" ? "" : "--experimental-websocket")') --test test/*.test.js
+	cd clients/js && $(NODE) $$($(NODE) -e 'process.stdout.write(typeof WebSocket === "function" ? "" : "--experimental-websocket")') --test-reporter=spec --test test/*.test.js
 
 # Rebuild the web client's bundle (web/src -> web/dist, esbuild's Go API; no
 # Node or npm needed). Commit web/dist: bomberd embeds it, and
