@@ -22,12 +22,18 @@ bin:
 # logs, on loopback only: a fresh store gets the demo accounts (password 123),
 # which bomberd creates and accepts only while every listener is on loopback.
 # Stop with Ctrl-C. To open it up: make run LISTEN=:20343 (see docs/operations.md).
+# ADMIN_LISTEN and WEB_LISTEN move the admin listener and the web client
+# (config.yaml's admin.listen, 127.0.0.1:20344, and web.listen,
+# 127.0.0.1:20380, when not given).
 LISTEN ?= 127.0.0.1:20343
+ADMIN_LISTEN ?=
+WEB_LISTEN ?=
 run:
 	$(GO) build -ldflags '$(LDFLAGS)' -o bin/ ./cmd/bomberd ./cmd/bomberctl
 	@echo "bomberd on $(LISTEN); the demo accounts (password 123) work on loopback only."
 	@echo "To open it up: bin/bomberctl user add NAME, then make run LISTEN=:20343"
-	./bin/bomberd --config config.yaml --log-format console --listen $(LISTEN)
+	./bin/bomberd --config config.yaml --log-format console --listen $(LISTEN) \
+	  $(if $(ADMIN_LISTEN),--admin-listen $(ADMIN_LISTEN)) $(if $(WEB_LISTEN),--web-listen $(WEB_LISTEN))
 
 # The Debian package (nfpm as a library, scripts/mkdeb): bomberd, bomberctl,
 # the systemd units, /etc/bomber/config.yaml, the system user and
