@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -455,9 +454,8 @@ func TestFromAnotherDirectoryWithTheDaemonsConfig(t *testing.T) {
 	}
 	etc := t.TempDir()
 	cfg := filepath.Join(etc, "bomber.yaml")
-	admin := freeAddr(t)
 	os.WriteFile(cfg, []byte("log:\n  format: console\nstore:\n  sqlite_path: var/bomber.db\n"+
-		"admin:\n  listen: "+admin+"\n  token_file: var/admin.token\n"), 0o644)
+		"admin:\n  listen: 127.0.0.1:0\n  token_file: var/admin.token\n"), 0o644)
 	d := exec.Command(bin, "--config", cfg)
 	d.Dir = t.TempDir() // neither the configuration's directory nor bomberctl's
 	d.Env = append(os.Environ(), "BOMBER_LISTEN=127.0.0.1:0", "BOMBER_WEB_LISTEN=",
@@ -473,13 +471,18 @@ func TestFromAnotherDirectoryWithTheDaemonsConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Process.Signal(syscall.SIGTERM); d.Wait(); logs.Close() })
+	// the admin listener's port, which the kernel picked
 	var log strings.Builder
-	sc := bufio.NewScanner(logs)
-	for !strings.Contains(log.String(), "admin listening") {
+	var admin string
+	adminLine := regexp.MustCompile(`\tadmin listening\t\{"addr": "([^"]+)"\}`)
+	for sc := bufio.NewScanner(logs); admin == ""; {
 		if !sc.Scan() {
 			t.Fatalf("bomberd exited before listening:\n%s", log.String())
 		}
 		log.WriteString(sc.Text() + "\n")
+		if m := adminLine.FindStringSubmatch(sc.Text()); m != nil {
+			admin = m[1]
+		}
 	}
 	go io.Copy(io.Discard, logs)
 
@@ -489,7 +492,7 @@ func TestFromAnotherDirectoryWithTheDaemonsConfig(t *testing.T) {
 	}
 	// kick reads the token bomberd wrote beside the store: not online, but
 	// authorised (without the token: 401)
-	if code, out := runCtl("", "--config", cfg, "kick", "Ghost"); code != 1 || !strings.Contains(out, "not online") {
+	if code, out := runCtl("", "--config", cfg, "--admin-listen", admin, "kick", "Ghost"); code != 1 || !strings.Contains(out, "not online") {
 		t.Errorf("kick with the daemon's --config: exit %d\n%s", code, out)
 	}
 	if code, out := runCtl("", "user", "list"); code != 1 || !strings.Contains(out, "no store at var/bomber.db") {
@@ -498,14 +501,4 @@ func TestFromAnotherDirectoryWithTheDaemonsConfig(t *testing.T) {
 	if _, err := os.Stat("var"); err == nil {
 		t.Error("bomberctl without --config created a store where it ran")
 	}
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
