@@ -53,8 +53,8 @@ func openSQLiteDB(ctx context.Context, path string) (*sql.DB, error) {
 // lookup takes tens of microseconds and logins are hashed a few at a time
 // anyway; with four readers, a storm's lookups ran side by side with the
 // hashing on a pinned daemon's one CPU and the games' latency tail during
-// the bench's storms grew (docs/performance.md, "Logins waited for the
-// recorder").
+// the bench's storms grew (docs/performance.md, "The recorder and the
+// store").
 func openSQLiteConn(ctx context.Context, path string, readOnly bool) (*sql.DB, error) {
 	dsn, err := sqliteDSN(path, readOnly)
 	if err != nil {

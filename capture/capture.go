@@ -162,13 +162,43 @@ func (c *Capture) Out(id statemachine.ConnID, seg segment.Segment) {
 	}
 }
 
-// Closed records the end of a connection: "closed" when the server ended
-// it, "close" when the client did.
-// Bot records a computer player's move, an input the hub needs to replay.
-func (c *Capture) Bot(a statemachine.BotAnswer) {
-	c.emit(transcript.Entry{Op: transcript.Bot, Bot: transcript.BotMove{Table: a.Table, Seat: int8(a.Seat), Seq: a.Seq, Move: a.Move}}, "")
+// Input records one of the hub's inputs as the hub got it ("in" lines: its
+// wire form, its time the engine's), so the capture replays exactly in
+// process: account answers, computer players' moves, ticks and seeds are
+// inputs too. A computer player's move is also written as a bot line, for
+// replays against a running daemon (replay.BotOracle). Passwords never
+// reach the hub (the shell gives it a stand-in), so "in" lines hold none.
+func (c *Capture) Input(at int64, in *statemachine.Input) {
+	if in.Kind == statemachine.InBot {
+		a := in.Bot
+		c.emit(transcript.Entry{Op: transcript.Bot, Bot: transcript.BotMove{Table: a.Table, Seat: int8(a.Seat), Seq: a.Seq, Move: a.Move}}, "")
+	}
+	c.emit(transcript.Entry{Op: transcript.Input, Data: statemachine.AppendInput(nil, at, in)}, describeInput(in))
 }
 
+// describeInput is an "in" line's comment.
+func describeInput(in *statemachine.Input) string {
+	switch in.Kind {
+	case statemachine.InOpen:
+		return fmt.Sprintf("open c%d from %s", in.Conn, in.Text)
+	case statemachine.InReceive:
+		return fmt.Sprintf("receive c%d: %s", in.Conn, transcript.Describe(in.Seg.AppendTo(nil), false))
+	case statemachine.InClosed:
+		return fmt.Sprintf("closed c%d", in.Conn)
+	case statemachine.InAnswer:
+		return fmt.Sprintf("answer check %d: %s", in.Check, in.Answer)
+	case statemachine.InBot:
+		return fmt.Sprintf("bot table %d seat %d: %s", in.Bot.Table, in.Bot.Seat, in.Bot.Move)
+	case statemachine.InKick, statemachine.InConfig:
+		return fmt.Sprintf("%s %s", in.Kind, in.Text)
+	case statemachine.InGone:
+		return fmt.Sprintf("gone: node %d", in.Node)
+	}
+	return in.Kind.String()
+}
+
+// Closed records the end of a connection: "closed" when the server ended
+// it, "close" when the client did.
 func (c *Capture) Closed(id statemachine.ConnID, byServer bool) {
 	cs := c.conns[id]
 	if cs == nil {

@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -395,7 +396,7 @@ func (n *Node) Append(batch []byte) {
 		n.mu.Unlock()
 		return
 	}
-	n.queue = append(n.queue, batch)
+	n.queue = append(n.queue, slices.Clone(batch)) // the engine reuses batch
 	n.queued += len(batch)
 	n.mu.Unlock()
 	n.poke()

@@ -147,6 +147,11 @@ type Game interface {
 	// generator unrelated to the real game's. Games without hidden
 	// information return a clone. Bots are given nothing else (see Seat).
 	Redact(p Player) Game
+	// DrawByAgreement reports whether this game's rules, with its options,
+	// let the players agree a draw. It never changes during a game. The
+	// server asks it before it lets anyone offer a draw at a table, so a
+	// game or option without draws by agreement never ends "agreed".
+	DrawByAgreement() bool
 	// Clone returns an independent deep copy (for bots and search). A game
 	// with chance gives the clone its own generator, derived from the
 	// position: playing on a clone neither disturbs nor reveals the real

@@ -4,7 +4,7 @@
 # for throughput and server CPU per relayed guess, then open loop at RATE
 # guesses/s for relay latency. With two or more CPUs bomberd is pinned to
 # CPU 0 and the load generator to CPU 1 (GOMAXPROCS 1 each), as make bench
-# does. The numbers go into docs/performance.md ("WebSocket gateway").
+# does. The numbers go into docs/performance.md ("Other measurements").
 #
 #   scripts/gateway-bench.sh [GAMES] [DURATION] [RATE]   (defaults 100 10s 5000)
 #

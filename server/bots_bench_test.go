@@ -55,8 +55,8 @@ func BenchmarkBotTables(b *testing.B) {
 		accounts["u"+strconv.Itoa(i)] = "pw"
 	}
 	obs := &loopObserver{loop: hdrhistogram.New(1, 10_000_000, 3)}
-	hub := statemachine.Config{Games: statemachine.Catalogue(), Entropy: statemachine.SeededEntropy(1), MaxTables: n + 10}
-	addr, _ := servertest.Start(b, server.Config{Hub: hub, Check: accounts.Check, Observer: obs, MaxConns: n + 10, BotWorkers: 2}, true)
+	hub := statemachine.Config{Games: statemachine.Catalogue(), MaxTables: n + 10}
+	addr, _ := servertest.Start(b, server.Config{Hub: hub, Entropy: replay.Seeds(1), Check: accounts.Check, Observer: obs, MaxConns: n + 10, BotWorkers: 2}, true)
 	b.ResetTimer()
 	stop := make(chan struct{})
 	var wg sync.WaitGroup

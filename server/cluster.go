@@ -6,31 +6,31 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/gob"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
-	mrand "math/rand/v2"
 	"slices"
+	"time"
 
 	"go.uber.org/zap"
 
-	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/statemachine"
 )
 
-// Log is the ordered log the nodes of a cluster share (package cluster keeps
-// it in a NATS JetStream stream). A clustered engine never feeds the hub
-// directly: it appends its inputs (connections opened and closed, segments
-// read, account answers, computer players' moves, ticks) to the log, and
-// applies every entry the log delivers, its own and other nodes', in the
-// log's order, to its own copy of the hub. The hub is deterministic and every
-// input carries its time and its randomness, so every node holds the same
-// world: each writes to its own connections what that world says, and a node
-// that dies loses no game, because the others hold it already.
+// Log is the ordered log of the world's inputs. Every engine works through
+// one: it never feeds the hub directly but appends its inputs (connections
+// opened and closed, segments read, account answers, computer players'
+// moves, ticks, settings, seeds) to the log in batches, and applies every
+// entry the log delivers, in the log's order, to its hub. A node alone
+// keeps the log in memory (memLog), or on disk to survive a restart
+// (package journal); the nodes of a cluster share one in a NATS JetStream
+// stream (package cluster), each applying every entry to its own copy of
+// the hub. The hub is deterministic and every input carries its time and
+// the randomness is an input too, so every copy holds the same world: each
+// node writes to its own connections what that world says, and a node that
+// dies loses no game, because the others hold it already.
 type Log interface {
 	// Incarnation is this node's number in the world: no other node, nor
 	// this one before a restart, ever had it. Connection ids carry it.
@@ -40,8 +40,9 @@ type Log interface {
 	Renew() (uint32, error)
 	// Notify sets what to call, from any goroutine, when entries wait.
 	Notify(wake func())
-	// Append queues one batch of encoded inputs; batches keep their order.
-	// It does not block: a node cut off from the log queues what it can.
+	// Append queues a copy of one batch of encoded inputs (statemachine's
+	// batch form); batches keep their order. It does not block: a node cut
+	// off from the log queues what it can. The caller reuses batch.
 	Append(batch []byte)
 	// Take moves the entries delivered since the last call into buf.
 	Take(buf []LogEntry) []LogEntry
@@ -75,55 +76,17 @@ type LogEntry struct {
 	Data []byte
 }
 
-// The shared log's wire form. An entry is one or more batches, each a
-// uvarint length and then:
-//
-//	version   1 byte (logVersion)
-//	origin    uvarint: the incarnation that appended it
-//	seed      32 bytes: the randomness the hub draws while applying it
-//	base      varint: the time of its first input (ns since 1970)
-//	inputs    kind byte, varint time after base, then by kind:
-//	  open     uvarint conn, uvarint length, source address
-//	  receive  uvarint conn, the segment's wire bytes (header and payload)
-//	  closed   uvarint conn
-//	  answer   uvarint check id, answer byte
-//	  tick     nothing
-//	  bot      uvarint table, seat byte, uvarint seq, uvarint length, move
-//	  kick     uvarint length, user name
-//	  gone     uvarint incarnation
-//	  config   uvarint length, the hub's settings as JSON (statemachine.Config
-//	           without the game catalogue and the entropy source, which are
-//	           the build's and the log's)
-//
-// Example: an entry of one batch of 37 bytes (0x25) from incarnation 7,
-// with an all-zero seed, base time 2 ns, holding one tick at the base time:
-//
-//	25 01 07 00…00 (32 bytes) 04 05 00
-const logVersion = 1
+// An entry of the log is one or more batches, each a uvarint length and
+// then a batch of inputs in statemachine's form (statemachine.ReadBatch):
+// the log holds nothing the hub's one way in does not.
 
-// Input kinds in the shared log.
-const (
-	inOpen byte = iota + 1
-	inReceive
-	inClosed
-	inAnswer
-	inTick
-	inBot
-	inKick
-	inGone
-	inConfig
-)
-
-// errBadEntry is a log entry this build cannot read.
-var errBadEntry = errors.New("unreadable log entry")
-
-// clusterState is what a clustered engine keeps beside the hub.
+// clusterState is what an engine keeps beside the hub for its log: a node
+// alone is a cluster of one, and both go the same way.
 type clusterState struct {
 	log      Log
 	inc      uint32
-	seeds    io.Reader // where a batch's seed comes from
-	chacha   replayEntropy
-	out      []byte // the batch being built
+	seeds    io.Reader // where the hub's seeds come from (crypto/rand unless a test sets one)
+	out      []byte    // the batch being built
 	base     int64
 	applied  int64 // time of the last input applied (the hub's clock)
 	seq      uint64
@@ -134,9 +97,12 @@ type clusterState struct {
 	asked    map[uint32]bool // incarnations this leader asked the log to declare gone
 	recs     []keyedRecord   // records of the last minutes, for a new leader
 	leader   bool
-	lastTick int64
+	tickAt   int64  // time of the last tick this node appended
+	ticked   int64  // time of the last tick applied
 	left     bool   // this node said goodbye (or failed): it applies nothing more
+	leaving  bool   // this node is applying its own goodbye (a node alone stopping)
 	snapSeq  uint64 // the entry of the last snapshot taken or started from
+	applyErr error  // the first unreadable input of the entry being applied
 	// Passwords never go into the log (it is kept on disk, and NATS
 	// readers could read them): a Passwd segment goes in with a stand-in,
 	// and the node that read it swaps the password back into the account
@@ -187,9 +153,6 @@ func (e *engine) secret(c statemachine.ConnID, tok string) string {
 
 // forgetSecrets drops the passwords kept for connection c.
 func (e *engine) forgetSecrets(c statemachine.ConnID) {
-	if e.cl == nil {
-		return
-	}
 	for _, tok := range e.cl.byConn[c] {
 		delete(e.cl.secrets, tok)
 	}
@@ -207,21 +170,11 @@ type keyedRecord struct { // exported fields: snapshots hold them (gob)
 // may not have: well beyond the time it takes to notice a dead leader.
 const keepRecords = int64(120e9)
 
-// replayEntropy is the hub's randomness on a clustered node: reseeded from
-// each batch's seed, so every node draws the same bytes.
-type replayEntropy struct{ r *mrand.ChaCha8 }
-
-func (r *replayEntropy) Read(p []byte) (int, error) {
-	if r.r == nil {
-		return 0, errors.New("no batch seed")
-	}
-	return r.r.Read(p)
-}
-
-// clustered sets up e to work through cfg.Log.
+// clustered sets e up to work through its log: the snapshot it starts
+// from, then its settings and a fresh seed as its first inputs.
 func (e *engine) clustered() {
 	l := e.cfg.Log
-	cs := &clusterState{log: l, inc: l.Incarnation(), seeds: e.cfg.Hub.Entropy,
+	cs := &clusterState{log: l, inc: l.Incarnation(), seeds: e.cfg.Entropy,
 		dead: map[uint32]bool{}, incs: map[uint32]bool{}, asked: map[uint32]bool{},
 		secrets: map[string]string{}, byConn: map[statemachine.ConnID][]string{}}
 	if cs.seeds == nil {
@@ -229,8 +182,6 @@ func (e *engine) clustered() {
 	}
 	e.cl = cs
 	e.nextID = statemachine.ConnID(cs.inc) << 32
-	e.cfg.Hub.Entropy = &cs.chacha
-	e.hub.SetConfig(e.cfg.Hub)
 	if seq, data := l.Snapshot(); data != nil {
 		if err := e.restore(seq, data); err != nil {
 			e.log.Error("the world's snapshot cannot be read; this node stops", zap.Error(err))
@@ -239,138 +190,102 @@ func (e *engine) clustered() {
 			return
 		}
 	}
+	if r, ok := l.(resumer); ok && r.Resumes() {
+		// the node's own log from before a restart: replay it now, and let
+		// the world's time go on where it stopped (turn clocks and seats
+		// held for their players did not run while the node was down)
+		e.applyLog()
+		e.start = e.cfg.Clock.Now().Add(-time.Duration(cs.applied))
+		// the connections of its earlier starts are gone: their players'
+		// seats are held for them to resume
+		for _, inc := range slices.Sorted(maps.Keys(cs.incs)) {
+			if inc != cs.inc {
+				cs.asked[inc] = true
+				e.in(e.now(), statemachine.Input{Kind: statemachine.InGone, Node: inc})
+			}
+		}
+	}
 	// The world runs on the settings of the node that started or reloaded
 	// last: a node puts its own in the log as it joins, and every node
 	// applies them there. A node replaying the log applies the older
 	// nodes' settings where they were put, so all nodes' copies agree.
-	e.inConfig(e.now(), e.cfg.Hub)
+	now := e.now()
+	e.in(now, statemachine.ConfigInput(e.cfg.Hub))
+	seed := statemachine.Input{Kind: statemachine.InSeed}
+	if _, err := io.ReadFull(cs.seeds, seed.Seed[:]); err != nil {
+		e.log.Error("no randomness for the hub's seed", zap.Error(err))
+	}
+	e.in(now, seed)
 	l.Notify(e.pool.wake)
-}
-
-// inConfig puts the hub's settings in the log.
-func (e *engine) inConfig(now int64, c statemachine.Config) {
-	c.Games, c.Entropy = nil, nil
-	j, err := json.Marshal(c)
-	if err != nil {
-		e.log.Error("the hub's settings cannot be put in the log", zap.Error(err))
-		return
+	if l.Leader() {
+		e.becameLeader() // a world restored from its log may wait for computer players
+		cs.leader = true
 	}
-	e.cl.out = appendStr(e.begin(now, inConfig), string(j))
 }
 
-// applyConfig applies settings from the log, keeping this build's game
-// catalogue and the log's randomness.
-func (e *engine) applyConfig(j string) error {
-	var c statemachine.Config
-	if err := json.Unmarshal([]byte(j), &c); err != nil {
-		return fmt.Errorf("%w: settings: %w", errBadEntry, err)
-	}
-	c.Games, c.Entropy, c.Casts = e.cfg.Hub.Games, &e.cl.chacha, true
-	e.cfg.Hub = c
-	e.hub.SetConfig(c)
-	return nil
-}
-
-func incOf(c statemachine.ConnID) uint32 { return uint32(c >> 32) }
+// resumer is a log that one node keeps across its restarts (a journal on
+// disk): the world stood still while the node was down.
+type resumer interface{ Resumes() bool }
 
 // local reports whether connection c is (or was) one of this node's.
-func (e *engine) local(c statemachine.ConnID) bool { return e.cl == nil || incOf(c) == e.cl.inc }
+func (e *engine) local(c statemachine.ConnID) bool { return statemachine.NodeOf(c) == e.cl.inc }
 
-// The engine's inputs: straight into the hub on a node alone, into the
-// shared log on a clustered one.
+// The engine's inputs, into the log.
 
 func (e *engine) inOpen(now int64, c statemachine.ConnID, source string) {
-	if e.cl == nil {
-		e.hub.OpenFrom(now, c, source)
-		return
-	}
-	b := e.begin(now, inOpen)
-	b = binary.AppendUvarint(b, uint64(c))
-	e.cl.out = appendStr(b, source)
+	e.in(now, statemachine.Input{Kind: statemachine.InOpen, Conn: c, Text: source})
 }
 
 func (e *engine) inReceive(now int64, c statemachine.ConnID, seg segment.Segment) {
-	if e.cl == nil {
-		e.hub.Receive(now, c, seg)
-		return
-	}
 	if seg.Type == segment.Passwd {
 		seg = e.standIn(c, seg)
 	}
-	b := e.begin(now, inReceive)
-	b = binary.AppendUvarint(b, uint64(c))
-	e.cl.out = seg.AppendTo(b)
+	e.in(now, statemachine.Input{Kind: statemachine.InReceive, Conn: c, Seg: seg})
 }
 
 func (e *engine) inClosed(now int64, c statemachine.ConnID) {
-	if e.cl == nil {
-		e.hub.Closed(now, c)
-		return
-	}
 	e.forgetSecrets(c)
-	e.cl.out = binary.AppendUvarint(e.begin(now, inClosed), uint64(c))
+	e.in(now, statemachine.Input{Kind: statemachine.InClosed, Conn: c})
 }
 
 func (e *engine) inAnswer(now int64, id uint64, a statemachine.Answer) {
-	if e.cl == nil {
-		e.hub.Answer(now, id, a)
-		return
-	}
-	e.cl.out = append(binary.AppendUvarint(e.begin(now, inAnswer), id), byte(a))
-}
-
-func (e *engine) inBot(now int64, a statemachine.BotAnswer) {
-	if e.cl == nil {
-		e.hub.BotMove(now, a)
-		return
-	}
-	b := binary.AppendUvarint(e.begin(now, inBot), uint64(a.Table))
-	b = append(b, byte(a.Seat))
-	b = binary.AppendUvarint(b, uint64(a.Seq))
-	e.cl.out = appendStr(b, a.Move)
+	e.in(now, statemachine.Input{Kind: statemachine.InAnswer, Check: id, Answer: a})
 }
 
 func (e *engine) inKick(now int64, user string) bool {
-	if e.cl == nil {
-		return e.hub.Disconnect(now, user)
-	}
 	if !e.hub.IsOnline(user) {
 		return false
 	}
-	e.cl.out = appendStr(e.begin(now, inKick), user)
+	e.in(now, statemachine.Input{Kind: statemachine.InKick, Text: user})
 	return true
 }
 
-// begin starts an input of kind at time now in the batch being built.
-func (e *engine) begin(now int64, kind byte) []byte {
+// in appends one input at time now to the batch being built (the log has
+// it at the end of the loop's iteration, or sooner: sync).
+func (e *engine) in(now int64, in statemachine.Input) {
 	cs := e.cl
 	if len(cs.out) == 0 {
-		cs.out = append(cs.out, logVersion)
-		cs.out = binary.AppendUvarint(cs.out, uint64(cs.inc))
-		var seed [32]byte
-		if _, err := io.ReadFull(cs.seeds, seed[:]); err != nil {
-			e.log.Error("no randomness for the log's seed", zap.Error(err))
-		}
-		cs.out = append(cs.out, seed[:]...)
 		cs.base = now
-		cs.out = binary.AppendVarint(cs.out, now)
+		cs.out = statemachine.AppendBatchHeader(cs.out, cs.inc, now)
 	}
-	cs.out = append(cs.out, kind)
-	return binary.AppendVarint(cs.out, now-cs.base)
+	cs.out = statemachine.AppendInput(cs.out, now-cs.base, &in)
 }
 
-func appendStr(b []byte, s string) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
-}
-
-// flushLog hands the batch built this iteration to the log.
+// flushLog hands the batch built so far to the log.
 func (e *engine) flushLog() {
 	cs := e.cl
 	if len(cs.out) == 0 {
 		return
 	}
 	cs.log.Append(cs.out)
-	cs.out = nil // the log keeps it
+	cs.out = cs.out[:0] // the log copied it
+}
+
+// sync hands the log what this node put in it and applies what the log
+// delivered: at once on a node alone, whose log delivers what it is given.
+func (e *engine) sync() {
+	e.flushLog()
+	e.applyLog()
 }
 
 // applyLog applies what the log delivered, in its order, and acts on each
@@ -400,9 +315,9 @@ func (e *engine) applyEntry(d []byte) error {
 	for len(d) > 0 {
 		n, k := binary.Uvarint(d)
 		if k <= 0 || n > uint64(len(d)-k) {
-			return fmt.Errorf("%w: batch length", errBadEntry)
+			return fmt.Errorf("%w: batch length", statemachine.ErrInput)
 		}
-		if err := e.applyBatch(d[k : k+int(n)]); err != nil {
+		if err := statemachine.ReadBatch(d[k:k+int(n)], e.apply); err != nil {
 			return err
 		}
 		d = d[k+int(n):]
@@ -410,158 +325,51 @@ func (e *engine) applyEntry(d []byte) error {
 	return nil
 }
 
-// logReader reads one batch.
-type logReader struct {
-	b   []byte
-	err error
-}
-
-func (r *logReader) uvarint() uint64 {
-	v, k := binary.Uvarint(r.b)
-	if k <= 0 {
-		r.fail("number")
-		return 0
-	}
-	r.b = r.b[k:]
-	return v
-}
-
-func (r *logReader) varint() int64 {
-	v, k := binary.Varint(r.b)
-	if k <= 0 {
-		r.fail("number")
-		return 0
-	}
-	r.b = r.b[k:]
-	return v
-}
-
-func (r *logReader) bytes(n int) []byte {
-	if n < 0 || n > len(r.b) {
-		r.fail("bytes")
-		return nil
-	}
-	p := r.b[:n]
-	r.b = r.b[n:]
-	return p
-}
-
-func (r *logReader) str() string { return string(r.bytes(int(min(r.uvarint(), 1<<16)))) }
-
-func (r *logReader) fail(what string) {
-	if r.err == nil {
-		r.err = fmt.Errorf("%w: %s", errBadEntry, what)
-	}
-	r.b = nil
-}
-
-// applyBatch feeds one node's batch to the hub.
-func (e *engine) applyBatch(b []byte) error {
+// apply gives the hub one input from the log at its time, with what the
+// shell keeps beside the hub: which nodes' connections exist, and when
+// time last passed.
+func (e *engine) apply(at int64, in *statemachine.Input) {
 	cs := e.cl
-	if len(b) == 0 || b[0] != logVersion {
-		return fmt.Errorf("%w: version", errBadEntry)
-	}
-	r := &logReader{b: b[1:]}
-	r.uvarint() // the origin's incarnation: for people reading the log
-	seed := r.bytes(32)
-	base := r.varint()
-	if r.err != nil {
-		return r.err
-	}
-	cs.chacha.r = mrand.NewChaCha8([32]byte(seed))
-	for len(r.b) > 0 && r.err == nil {
-		kind := r.bytes(1)
-		at := base + r.varint()
-		if r.err != nil {
-			break
+	now := max(cs.applied, at) // nodes' clocks differ a little: the hub's never goes back
+	cs.applied = now
+	switch in.Kind {
+	case statemachine.InOpen:
+		if cs.dead[statemachine.NodeOf(in.Conn)] || e.hub.Known(in.Conn) {
+			return // a gone node's connection, or one the log already opened
 		}
-		now := max(cs.applied, at) // nodes' clocks differ a little: the hub's never goes back
-		cs.applied = now
-		switch kind[0] {
-		case inOpen:
-			c := statemachine.ConnID(r.uvarint())
-			src := r.str()
-			if r.err == nil && !cs.dead[incOf(c)] && !e.hub.Known(c) {
-				cs.incs[incOf(c)] = true
-				e.hub.OpenFrom(now, c, src)
-			}
-		case inReceive:
-			c := statemachine.ConnID(r.uvarint())
-			hdr := r.bytes(segment.HeaderLen)
-			if r.err != nil {
-				break
-			}
-			p := r.bytes(int(hdr[1])<<8 | int(hdr[2]))
-			seg, err := segment.Raw(segment.Type(hdr[0]), p)
-			if r.err == nil && err == nil {
-				e.hub.Receive(now, c, seg)
-				e.bound()
-			}
-		case inClosed:
-			e.hub.Closed(now, statemachine.ConnID(r.uvarint()))
-		case inAnswer:
-			id := r.uvarint()
-			a := r.bytes(1)
-			if r.err == nil {
-				e.hub.Answer(now, id, statemachine.Answer(a[0]))
-			}
-		case inTick:
-			e.hub.Tick(now)
-		case inBot:
-			a := statemachine.BotAnswer{Table: uint32(r.uvarint())}
-			if s := r.bytes(1); s != nil {
-				a.Seat = rules.Player(s[0])
-			}
-			a.Seq = uint32(r.uvarint())
-			a.Move = r.str()
-			if r.err == nil {
-				e.hub.BotMove(now, a)
-			}
-		case inKick:
-			if u := r.str(); r.err == nil {
-				e.hub.Disconnect(now, u)
-			}
-		case inGone:
-			if inc := uint32(r.uvarint()); r.err == nil {
-				e.applyGone(now, inc)
-			}
-		case inConfig:
-			if j := r.str(); r.err == nil {
-				if err := e.applyConfig(j); err != nil {
-					r.err = err
-				}
-			}
-		default:
-			r.fail(fmt.Sprintf("input kind %d", kind[0]))
+		cs.incs[statemachine.NodeOf(in.Conn)] = true
+	case statemachine.InTick:
+		cs.ticked = now
+	case statemachine.InGone:
+		if cs.dead[in.Node] {
+			return
 		}
 	}
-	cs.chacha.r = nil
-	return r.err
+	if e.cfg.Tap != nil {
+		e.cfg.Tap.Input(now, in)
+	}
+	e.hub.Step(now, *in)
+	switch in.Kind {
+	case statemachine.InReceive:
+		e.bound()
+	case statemachine.InGone:
+		e.applyGone(in.Node)
+	case statemachine.InConfig:
+		e.cfg.Hub = e.hub.Config()
+	}
 }
 
-// applyGone closes every connection of a node declared dead (or that left):
-// its players' seats are held for them to resume on another node. When it
-// is this node, the world has moved on without its connections: they are
-// closed here too, and the node takes a new incarnation.
-func (e *engine) applyGone(now int64, inc uint32) {
+// applyGone keeps the shell's books after the hub closed every connection
+// of a node declared dead (or that left): its players' seats are held for
+// them to resume on another node. When it is this node, the world has
+// moved on without its connections: they are closed here too, and the node
+// takes a new incarnation.
+func (e *engine) applyGone(inc uint32) {
 	cs := e.cl
-	if cs.dead[inc] {
-		return
-	}
 	cs.dead[inc] = true
 	delete(cs.incs, inc)
 	delete(cs.asked, inc)
-	var gone []statemachine.ConnID
-	for _, s := range e.hub.Sessions(nil) {
-		if incOf(s.Conn) == inc {
-			gone = append(gone, s.Conn)
-		}
-	}
-	slices.Sort(gone) // the same order on every node
-	for _, c := range gone {
-		e.hub.Closed(now, c)
-	}
-	if inc != cs.inc {
+	if inc != cs.inc || cs.leaving {
 		return
 	}
 	e.log.Warn("the cluster declared this node gone (cut off too long); closing its connections")
@@ -584,6 +392,10 @@ func (e *engine) applyGone(now int64, inc uint32) {
 	e.nextID = statemachine.ConnID(inc) << 32
 }
 
+// tickRetry is how long a tick may stay unapplied before the leader puts
+// another in the log.
+const tickRetry = int64(2e9)
+
 // chores does the leader's work at a tick: time passes in the log when the
 // hub waits for it, and silent nodes are declared gone.
 func (e *engine) chores(now int64) {
@@ -596,15 +408,17 @@ func (e *engine) chores(now int64) {
 	if !leader {
 		return
 	}
-	if at, ok := e.hub.NextDeadline(); ok && at <= now && cs.lastTick < at {
-		cs.lastTick = now
-		e.begin(now, inTick)
+	// one tick in flight at a time: the next once the last was applied
+	// (or is long overdue: a log that lost it)
+	if at, ok := e.hub.NextDeadline(); ok && at <= now && (cs.ticked >= cs.tickAt || now-cs.tickAt > tickRetry) {
+		cs.tickAt = now
+		e.in(now, statemachine.Input{Kind: statemachine.InTick})
 	}
 	for inc := range cs.incs {
 		if inc != cs.inc && !cs.asked[inc] && !cs.log.Alive(inc) {
 			cs.asked[inc] = true
 			e.log.Warn("a node went silent; its connections are closed and its players' seats held", zap.Uint32("incarnation", inc))
-			e.cl.out = binary.AppendUvarint(e.begin(now, inGone), uint64(inc))
+			e.in(now, statemachine.Input{Kind: statemachine.InGone, Node: inc})
 		}
 	}
 }
@@ -659,11 +473,21 @@ func (e *engine) clusterRecord(r record.Game) {
 
 // leave takes this node out of the world for a drain or a stop: its
 // connections close and their seats are held for their players to resume
-// on another node; no game ends.
+// (on another node, or on this one once it starts again); no table's game
+// ends, but a reference Bomber match whose players were both on this node
+// ends as aborted (the reference protocol cannot resume one).
 func (e *engine) leave(ctx context.Context) {
 	cs := e.cl
-	e.cl.out = binary.AppendUvarint(e.begin(e.now(), inGone), uint64(cs.inc))
-	e.flushLog()
+	e.in(e.now(), statemachine.Input{Kind: statemachine.InGone, Node: cs.inc})
+	if r, ok := cs.log.(resumer); ok && r.Resumes() {
+		// a node alone is its world: its goodbye is applied now, so the
+		// reference matches it aborts are recorded before it exits (a
+		// restart replays the goodbye; the store keeps one record a game)
+		cs.leaving = true
+		e.sync()
+	} else {
+		e.flushLog()
+	}
 	cs.left = true
 	if err := cs.log.Sync(ctx); err != nil {
 		e.log.Warn("leaving the cluster: the log did not take the goodbye", zap.Error(err))
@@ -721,25 +545,39 @@ func (e *engine) snapshot(seq uint64) {
 // restore rebuilds the world from a snapshot taken after log entry seq.
 func (e *engine) restore(seq uint64, data []byte) error {
 	cs := e.cl
+	bad := func(what string) error { return fmt.Errorf("%w: snapshot %s", statemachine.ErrSnapshot, what) }
 	if len(data) == 0 || data[0] != snapshotVersion {
-		return fmt.Errorf("%w: snapshot version", errBadEntry)
+		return bad("version")
 	}
-	r := &logReader{b: data[1:]}
-	cs.applied = r.varint()
+	b := data[1:]
+	applied, k := binary.Varint(b)
+	if k <= 0 {
+		return bad("time")
+	}
+	cs.applied, b = applied, b[k:]
 	for _, set := range []map[uint32]bool{cs.dead, cs.incs} {
-		n := r.uvarint()
-		for i := uint64(0); i < n && r.err == nil; i++ {
-			set[uint32(r.uvarint())] = true
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(b)) {
+			return bad("nodes")
+		}
+		b = b[k:]
+		for range n {
+			v, k := binary.Uvarint(b)
+			if k <= 0 {
+				return bad("nodes")
+			}
+			set[uint32(v)], b = true, b[k:]
 		}
 	}
-	recs := r.bytes(int(min(r.uvarint(), uint64(len(r.b)+1))))
-	if r.err != nil {
-		return r.err
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) {
+		return bad("records")
 	}
+	recs := b[k : k+int(n)]
 	if err := gob.NewDecoder(bytes.NewReader(recs)).Decode(&cs.recs); err != nil {
-		return fmt.Errorf("%w: snapshot records: %w", errBadEntry, err)
+		return fmt.Errorf("%w: snapshot records: %w", statemachine.ErrSnapshot, err)
 	}
-	h, err := statemachine.Restore(e.cfg.Hub, r.b)
+	h, err := statemachine.Restore(e.cfg.Hub, b[k+int(n):])
 	if err != nil {
 		return err
 	}

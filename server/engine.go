@@ -102,8 +102,10 @@ func newEngine(cfg Config, p *pool) *engine {
 	}
 	if cfg.Log != nil {
 		e.start = time.Unix(0, 0) // engine time is the world's: ns since 1970
-		e.clustered()
+	} else {
+		e.cfg.Log = newMemLog()
 	}
+	e.clustered()
 	return e
 }
 
@@ -133,11 +135,8 @@ func (e *engine) release(ip netip.Addr) {
 func (e *engine) reconfigure(f func(*Config)) {
 	f(&e.cfg)
 	e.cfg.defaults()
-	if e.cl != nil {
-		e.inConfig(e.now(), e.cfg.Hub) // every node applies it at the same place in the log
-		return
-	}
-	e.hub.SetConfig(e.cfg.Hub)
+	e.in(e.now(), statemachine.ConfigInput(e.cfg.Hub)) // every node applies it at the same place in the log
+	e.sync()
 }
 
 // now is engine time: nanoseconds since start, from the injected clock.
@@ -260,11 +259,7 @@ func (e *engine) cancelChecks(c *conn) {
 // tick passes time: hub deadlines and incomplete-segment timeouts.
 func (e *engine) tick() {
 	now := e.now()
-	if e.cl == nil {
-		e.hub.Tick(now)
-	} else {
-		e.chores(now)
-	}
+	e.chores(now)
 	if lim := int64(e.cfg.SegmentTimeout); lim > 0 {
 		for c := range e.partial {
 			if now-c.partial > lim {
@@ -289,10 +284,7 @@ func (e *engine) drainBots() {
 }
 
 func (e *engine) botAnswer(a statemachine.BotAnswer) {
-	if e.cfg.Tap != nil {
-		e.cfg.Tap.Bot(a)
-	}
-	e.inBot(e.now(), a)
+	e.in(e.now(), statemachine.Input{Kind: statemachine.InBot, Bot: a})
 }
 
 // answer delivers a worker's account answer. A failure that locks its
@@ -302,6 +294,7 @@ func (e *engine) answer(res result) {
 	now := e.now()
 	e.pool.answered(res.id)
 	e.inAnswer(now, res.id, res.a)
+	e.sync() // the hub counts the failure before the lock-out is asked about
 	if (res.a == statemachine.WrongPassword || res.a == statemachine.NotFound) && e.hub.AddressLocked(now, res.src.String()) {
 		e.pool.dropSource(res.src, func(id uint64) { e.inAnswer(now, id, statemachine.Unavailable) })
 	}
@@ -352,10 +345,15 @@ func (e *engine) bound() {
 // of it, or with pacing on (both transports' loops; tests may turn it off)
 // the game output now and presence output within flushPresence's budget.
 func (e *engine) process() {
-	if e.cl != nil {
-		e.applyLog()
+	for {
+		e.sync()
+		e.act()
+		if len(e.cl.out) == 0 {
+			break
+		}
+		// acting gave the hub inputs (an answer for a connection already
+		// closed, a bot's move played at once): a node alone applies them now
 	}
-	e.act()
 	e.flushUrgent()
 	if !e.fan.on {
 		e.flushPresence(-1)
@@ -363,9 +361,6 @@ func (e *engine) process() {
 	}
 	if e.shedOutput() {
 		e.process() // the hub has told the others; send that
-	}
-	if e.cl != nil {
-		e.flushLog()
 	}
 }
 
@@ -413,7 +408,7 @@ func (e *engine) act() {
 		}
 		for _, ch := range b.Checks {
 			c := e.conns[ch.Conn]
-			if e.cl != nil && ch.Kind == statemachine.Verify && c != nil {
+			if ch.Kind == statemachine.Verify && c != nil {
 				ch.Password = e.secret(ch.Conn, ch.Password) // the log had a stand-in
 			}
 			switch {
@@ -427,23 +422,10 @@ func (e *engine) act() {
 				e.inAnswer(e.now(), ch.ID, statemachine.Unavailable)
 			}
 		}
-		if e.cl != nil {
-			e.clusterBots(b.Bots)
-		} else {
-			for _, req := range b.Bots {
-				if !e.bots.ask(req) {
-					e.log.Warn("bot queue full; playing a random legal move", zap.String("game", req.Game))
-					e.botAnswer(fallbackMove(req))
-				}
-			}
-		}
+		e.clusterBots(b.Bots)
 		clear(b.Bots) // they hold game copies
 		for _, r := range b.Records {
-			if e.cl != nil {
-				e.clusterRecord(r)
-				continue
-			}
-			e.pool.record(r, e.wall(r.Start), e.wall(r.End))
+			e.clusterRecord(r)
 		}
 		if cap(b.Sends) > 2*boundSends {
 			b.Sends = nil // give back a burst's buffer
@@ -506,14 +488,17 @@ func (e *engine) shedOutput() bool {
 	return n > 0
 }
 
-// shutdown ends games as aborted and closes every connection.
+// shutdown takes this node out of the world: a cluster's goes on without
+// it (its players' seats are held for them to resume elsewhere); a world
+// of its own in memory ends its games as aborted and closes every
+// connection.
 func (e *engine) shutdown(ctx context.Context) {
-	if e.cl != nil {
+	if _, ok := e.cl.log.(*memLog); !ok {
 		e.process()
-		e.leave(ctx) // the world goes on without this node
+		e.leave(ctx)
 		return
 	}
-	e.hub.Shutdown(e.now())
+	e.in(e.now(), statemachine.Input{Kind: statemachine.InShutdown})
 	e.process()
 }
 

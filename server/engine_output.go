@@ -533,7 +533,7 @@ const (
 //     between slices is a waking thread when the guess arrives, which the
 //     kernel runs ahead of threads that have been running; and the gaps
 //     are when the others get their CPU time. Measured in
-//     docs/performance.md ("Presence that sleeps between slices").
+//     docs/performance.md ("Presence: casts, one shared log, paced writes").
 const (
 	roundEvery    = 50 * time.Millisecond
 	presenceShare = 4

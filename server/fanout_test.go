@@ -53,9 +53,10 @@ func fanoutRun(t *testing.T, ops []byte, paced bool) {
 		var b []byte
 		for _, s := range segs {
 			b = s.AppendTo(b)
-			flat.Receive(e.now(), c.id, s)
+			flat.Step(e.now(), statemachine.Input{Kind: statemachine.InReceive, Conn: c.id, Seg: s})
 		}
 		e.input(c, b)
+		e.applyPending()
 		answerAll(e.hub, e.now())
 		answerAll(flat, e.now())
 		collect()
@@ -80,14 +81,15 @@ func fanoutRun(t *testing.T, ops []byte, paced bool) {
 				l = &lendLink{busy: arg%2 == 1, take: arg % 5 * 37}
 			}
 			c := e.open(l, netip.MustParseAddr("127.0.0.1"), "127.0.0.1:1")
-			flat.OpenFrom(e.now(), c.id, "127.0.0.1")
+			flat.Step(e.now(), statemachine.Input{Kind: statemachine.InOpen, Conn: c.id, Text: "127.0.0.1"})
 			conns = append(conns, c)
 			feed(c, segment.Name(segment.Info, names[arg%len(names)]), segment.Name(segment.Passwd, "123"))
 		case 2: // a connection's peer closes it
 			if o := open(); len(o) > 0 {
 				c := o[arg%len(o)]
 				e.closed(c, ReasonPeer)
-				flat.Closed(e.now(), c.id)
+				e.applyPending()
+				flat.Step(e.now(), statemachine.Input{Kind: statemachine.InClosed, Conn: c.id})
 				peerClosed[c.id] = true
 				collect()
 			}

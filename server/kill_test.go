@@ -43,7 +43,7 @@ func (o openTap) Opened(id statemachine.ConnID, _ string) { o.opened <- id }
 func (openTap) In(statemachine.ConnID, []byte)            {}
 func (openTap) Out(statemachine.ConnID, segment.Segment)  {}
 func (openTap) Closed(statemachine.ConnID, bool)          {}
-func (openTap) Bot(statemachine.BotAnswer)                {}
+func (openTap) Input(int64, *statemachine.Input)          {}
 
 // opened waits for the engine to open a connection.
 func (o openTap) wait(t *testing.T, what string) statemachine.ConnID {

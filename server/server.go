@@ -15,6 +15,7 @@ package server
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"time"
 
@@ -107,9 +108,11 @@ type Tap interface {
 	Out(id statemachine.ConnID, seg segment.Segment)
 	// Closed: the connection ended; byServer tells who ended it.
 	Closed(id statemachine.ConnID, byServer bool)
-	// Bot: a computer player's move reached the hub (an input, like bytes
-	// from a client: a capture that records it replays exactly).
-	Bot(a statemachine.BotAnswer)
+	// Input: the hub is given an input at time at (engine time): every
+	// input goes by here, those of the client bytes above too, so a
+	// capture can keep what replaying needs (account answers, computer
+	// players' moves, ticks, seeds). in is reused: copy what is kept.
+	Input(at int64, in *statemachine.Input)
 }
 
 // Config is everything a transport needs.
@@ -145,9 +148,15 @@ type Config struct {
 	Bot        func(statemachine.BotRequest) (statemachine.BotAnswer, error)
 	TickEvery  time.Duration // how often deadlines are checked; 0: 100ms
 	SendBuffer int           // SO_SNDBUF for accepted sockets; 0: the kernel's default
-	// Log, when set, makes this node one of a cluster sharing one world
-	// through it (package cluster); nil serves a world of its own.
+	// Log, when set, is the log of the world's inputs this node works
+	// through: a cluster's (package cluster) or a journal on disk that
+	// lets the world survive a restart; nil keeps it in memory (a world of
+	// its own that ends with the process).
 	Log Log
+	// Entropy is where the hub's seeds come from; nil is crypto/rand.
+	// Tests and replays set a fixed source to get the same join codes,
+	// table seeds and resume tokens every run.
+	Entropy io.Reader
 	// OnLoop is called on the engine goroutine at every tick (the systemd
 	// watchdog is pinged from here, proving the loop is alive).
 	OnLoop func()

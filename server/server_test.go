@@ -154,7 +154,10 @@ func TestGoldenOverSockets(t *testing.T) {
 					}
 				}
 				// the computer players play the transcript's bot lines
-				f := start(t, kind, hub, func(c *server.Config) { c.Bot, c.BotBudget = replay.BotOracle(entries), time.Minute })
+				f := start(t, kind, hub, func(c *server.Config) {
+					c.Bot, c.BotBudget = replay.BotOracle(entries), time.Minute
+					c.Entropy = replay.Seeds(replay.SeedOf(entries))
+				})
 				diffs, err := netreplay.Run(context.Background(), entries, netreplay.Options{
 					Addr:  f.addr,
 					Clock: func(d time.Duration) { f.clock.Advance(d) },

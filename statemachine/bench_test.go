@@ -23,12 +23,12 @@ func loggedIn(tb testing.TB, cfg statemachine.Config, names []string) *statemach
 	h := statemachine.New(cfg)
 	for i, name := range names {
 		c := statemachine.ConnID(i + 1)
-		h.Open(0, c)
-		h.Receive(0, c, segment.Name(segment.Info, name))
-		h.Answer(0, h.Ready().Checks[0].ID, statemachine.Found)
+		h.Step(0, statemachine.Input{Kind: statemachine.InOpen, Conn: c})
+		h.Step(0, statemachine.Input{Kind: statemachine.InReceive, Conn: c, Seg: segment.Name(segment.Info, name)})
+		h.Step(0, statemachine.Input{Kind: statemachine.InAnswer, Check: h.Ready().Checks[0].ID, Answer: statemachine.Found})
 		h.Advance()
-		h.Receive(0, c, segment.Name(segment.Passwd, "123"))
-		h.Answer(0, h.Ready().Checks[0].ID, statemachine.Found)
+		h.Step(0, statemachine.Input{Kind: statemachine.InReceive, Conn: c, Seg: segment.Name(segment.Passwd, "123")})
+		h.Step(0, statemachine.Input{Kind: statemachine.InAnswer, Check: h.Ready().Checks[0].ID, Answer: statemachine.Found})
 		h.Advance()
 	}
 	if h.Online() != len(names) {
@@ -75,7 +75,7 @@ func BenchmarkFullGames(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, in := range game {
-			h.Receive(int64(i), in.conn, in.seg)
+			h.Step(int64(i), statemachine.Input{Kind: statemachine.InReceive, Conn: in.conn, Seg: in.seg})
 		}
 		rd := h.Ready()
 		segs += len(game) + len(rd.Sends)
@@ -89,7 +89,7 @@ func BenchmarkFullGames(b *testing.B) {
 func startedGame(tb testing.TB) *statemachine.Hub {
 	h := loggedInPair(tb)
 	for _, in := range fullGame()[:4] {
-		h.Receive(0, in.conn, in.seg)
+		h.Step(0, statemachine.Input{Kind: statemachine.InReceive, Conn: in.conn, Seg: in.seg})
 	}
 	h.Advance()
 	return h
@@ -105,9 +105,9 @@ func BenchmarkRelayGuess(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if i%2 == 0 {
-			h.Receive(0, 1, ga)
+			h.Step(0, statemachine.Input{Kind: statemachine.InReceive, Conn: 1, Seg: ga})
 		} else {
-			h.Receive(0, 2, gb)
+			h.Step(0, statemachine.Input{Kind: statemachine.InReceive, Conn: 2, Seg: gb})
 		}
 		h.Advance()
 	}
@@ -118,12 +118,12 @@ func TestRelayedGuessAllocatesNothing(t *testing.T) {
 	ga := segment.NewSingle(segment.Coord{X: 9, Y: 9}, segment.ASCII)
 	gb := segment.NewDouble(segment.Coord{X: 0, Y: 0}, segment.Coord{X: 3, Y: 0}, segment.ASCII)
 	allocs := testing.AllocsPerRun(1000, func() {
-		h.Receive(0, 1, ga)
+		h.Step(0, statemachine.Input{Kind: statemachine.InReceive, Conn: 1, Seg: ga})
 		if len(h.Ready().Sends) != 1 {
 			t.Fatal("guess not relayed")
 		}
 		h.Advance()
-		h.Receive(0, 2, gb)
+		h.Step(0, statemachine.Input{Kind: statemachine.InReceive, Conn: 2, Seg: gb})
 		h.Advance()
 	})
 	if allocs != 0 {
@@ -135,7 +135,7 @@ func TestScriptedGameEnds(t *testing.T) {
 	h := loggedInPair(t)
 	var recs []record.Game
 	for _, in := range fullGame() {
-		h.Receive(0, in.conn, in.seg)
+		h.Step(0, statemachine.Input{Kind: statemachine.InReceive, Conn: in.conn, Seg: in.seg})
 		recs = append(recs, h.Ready().Records...)
 		h.Advance()
 	}

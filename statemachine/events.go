@@ -1,6 +1,7 @@
 package statemachine
 
 import (
+	"encoding/json"
 	"maps"
 	"slices"
 
@@ -9,14 +10,80 @@ import (
 	"github.com/bomber-game/bomber/segment"
 )
 
-// Open records a new connection at shell time now (nanoseconds).
-func (h *Hub) Open(now int64, c ConnID) { h.OpenFrom(now, c, "") }
+// Step applies one input at shell time now (nanoseconds): the hub's one way
+// in. Whatever the hub wants done collects in Ready until Advance. The same
+// inputs at the same times always give the same outputs, so a log of them
+// replays exactly (AppendInput, ReadBatch).
+func (h *Hub) Step(now int64, in Input) {
+	switch in.Kind {
+	case InOpen:
+		h.open(now, in.Conn, in.Text)
+	case InReceive:
+		h.receive(now, in.Conn, in.Seg)
+	case InClosed:
+		if s := h.sessions[in.Conn]; s != nil {
+			h.drop(now, s)
+		}
+	case InAnswer:
+		h.answer(now, in.Check, in.Answer)
+	case InTick:
+		h.tick(now)
+	case InBot:
+		h.botMove(now, in.Bot)
+	case InKick:
+		if s := h.users[in.Text]; s != nil {
+			h.close(now, s)
+		}
+	case InGone:
+		h.gone(now, in.Node)
+	case InConfig:
+		h.reconfigure(in.Text)
+	case InSeed:
+		h.rng.Seed(in.Seed)
+	case InShutdown:
+		h.shutdown(now)
+	}
+}
 
-// OpenFrom records a new connection from a source address (what login
+// ConfigInput is the InConfig input that makes the hub run on cfg's
+// settings (all but the game catalogue, which is the build's, and Casts,
+// which is the shell's).
+func ConfigInput(cfg Config) Input {
+	j, err := json.Marshal(cfg)
+	if err != nil {
+		panic("statemachine: settings do not marshal: " + err.Error()) // plain numbers and strings: cannot happen
+	}
+	return Input{Kind: InConfig, Text: string(j)}
+}
+
+// SeedInput is an InSeed input whose seed is n's bytes, for tests and
+// replays that want the same table seeds, join codes and tokens every run.
+func SeedInput(n uint64) Input {
+	in := Input{Kind: InSeed}
+	for i := range 8 {
+		in.Seed[i] = byte(n >> (8 * i))
+	}
+	return in
+}
+
+// reconfigure applies settings from an InConfig input. Settings that do
+// not parse change nothing (every copy of the hub skips them alike).
+func (h *Hub) reconfigure(j string) {
+	var c Config
+	if err := json.Unmarshal([]byte(j), &c); err != nil {
+		h.stats.BadInputs++
+		return
+	}
+	c.Games, c.Casts = h.cfg.Games, h.cfg.Casts
+	h.cfg = c.withDefaults()
+}
+
+// open records a new connection from a source address (what login
 // throttling counts per address).
-func (h *Hub) OpenFrom(now int64, c ConnID, source string) {
+func (h *Hub) open(now int64, c ConnID, source string) {
 	if _, dup := h.sessions[c]; dup {
-		panic("statemachine: connection id reused")
+		h.stats.BadInputs++ // a log never reuses an id; a corrupt one may
+		return
 	}
 	s := &session{conn: c, state: Accept, opened: now, source: source, last: now}
 	if h.cfg.SegmentRate > 0 {
@@ -28,8 +95,36 @@ func (h *Hub) OpenFrom(now int64, c ConnID, source string) {
 	}
 }
 
-// Receive handles one whole segment from connection c.
-func (h *Hub) Receive(now int64, c ConnID, seg segment.Segment) {
+// gone closes every connection of node: the connections it had are gone
+// with it (in connection order, so every copy of the hub does the same). A
+// reference Bomber match whose two players were both on the node ends as
+// aborted, as at a shutdown: nobody left it, the server went (and the
+// reference protocol cannot resume a match). Players at tables have their
+// seats held, as for any dropped connection.
+func (h *Hub) gone(now int64, node uint32) {
+	for _, s := range h.online {
+		if t := s.table; t != nil && !t.ext() && t.seats[0].s == s && NodeOf(s.conn) == node {
+			if o := t.seats[1].s; o != nil && NodeOf(o.conn) == node {
+				h.endTable(now, t, "aborted", rules.Spectator)
+			}
+		}
+	}
+	var conns []ConnID
+	for c := range h.sessions {
+		if NodeOf(c) == node {
+			conns = append(conns, c)
+		}
+	}
+	slices.Sort(conns)
+	for _, c := range conns {
+		if s := h.sessions[c]; s != nil {
+			h.drop(now, s)
+		}
+	}
+}
+
+// receive handles one whole segment from connection c.
+func (h *Hub) receive(now int64, c ConnID, seg segment.Segment) {
 	s := h.sessions[c]
 	if s == nil {
 		return // closed by the hub; the shell may still deliver what it read
@@ -56,17 +151,9 @@ func (h *Hub) Receive(now int64, c ConnID, seg segment.Segment) {
 	h.handle(now, s, seg)
 }
 
-// Closed records that connection c is gone (the peer closed it, a read or
-// write failed, or the shell closed it). Unknown connections are ignored.
-func (h *Hub) Closed(now int64, c ConnID) {
-	if s := h.sessions[c]; s != nil {
-		h.drop(now, s)
-	}
-}
-
-// Answer delivers the result of account check id. Answers for sessions that
+// answer delivers the result of account check id. Answers for sessions that
 // have gone or moved on are ignored.
-func (h *Hub) Answer(now int64, id uint64, a Answer) {
+func (h *Hub) answer(now int64, id uint64, a Answer) {
 	s := h.checks[id]
 	if s == nil {
 		return
@@ -93,9 +180,15 @@ func (h *Hub) Answer(now int64, id uint64, a Answer) {
 	}
 }
 
-// Tick lets deadlines pass: kicked connections past their grace period and
-// connections that did not log in in time are closed.
-func (h *Hub) Tick(now int64) {
+// tick lets deadlines pass (an InTick input), in this order: login-failure
+// counters whose window and lockout are over are forgotten; offers past
+// their TTL are withdrawn; seats held for a dropped player past the resume
+// grace are freed, lost or taken over by the computer; turn clocks that ran
+// out take their timeout action; password checks held back by throttling
+// whose turn has come are handed to the shell; kicked connections past
+// their grace period are closed; connections that did not log in in time
+// are closed.
+func (h *Hub) tick(now int64) {
 	h.sweepFailures(now)
 	h.expireOffers(now)
 	h.expireAways(now)
@@ -121,10 +214,10 @@ func (h *Hub) Tick(now int64) {
 	}
 }
 
-// Shutdown ends every game as aborted and closes every connection, for an
+// shutdown ends every game as aborted and closes every connection, for an
 // orderly stop of the daemon. Nobody is sent anything: a GameOver would read
 // as a loss and offline notices would go to connections about to close.
-func (h *Hub) Shutdown(now int64) {
+func (h *Hub) shutdown(now int64) {
 	for _, s := range h.online {
 		if t := s.table; t != nil && !t.ext() && t.seats[0].s == s {
 			h.endTable(now, t, "aborted", rules.Spectator)
@@ -221,15 +314,4 @@ func (h *Hub) leave(now int64, s *session) {
 		h.leaveTable(now, s, true)
 	}
 	s.peer, s.orphan, s.table = nil, false, nil
-}
-
-// Disconnect closes the named user's connection as if it had dropped (an
-// operator's kick); false when the user is not online.
-func (h *Hub) Disconnect(now int64, user string) bool {
-	s := h.users[user]
-	if s == nil {
-		return false
-	}
-	h.close(now, s)
-	return true
 }

@@ -29,14 +29,16 @@ func (h *Hub) extSegment(now int64, s *session, seg segment.Segment) {
 			h.hello(now, s, seg)
 			return
 		}
-		h.stats.BadExtended++
-		h.close(now, s) // a reference connection: as an unknown descriptor
+		h.badFrame(now, s) // a reference connection: as an unknown descriptor
+		return
+	}
+	if seg.Type.Base() == segment.Hello {
+		h.badFrame(now, s) // Hello is valid only as the first segment
 		return
 	}
 	t, body, done, err := s.x.asm.Add(seg)
 	if err != nil {
-		h.stats.BadExtended++
-		h.close(now, s)
+		h.badFrame(now, s)
 		return
 	}
 	if !done {
@@ -45,14 +47,20 @@ func (h *Hub) extSegment(now int64, s *session, seg segment.Segment) {
 	h.message(now, s, t, body)
 }
 
+// badFrame closes s for breaking the framing rules of the extended protocol
+// (docs/protocol.md 8.2): as for an unknown descriptor, nothing is answered.
+func (h *Hub) badFrame(now int64, s *session) {
+	h.stats.BadExtended++
+	h.close(now, s)
+}
+
 // hello: the client asks for the extended protocol.
 func (h *Hub) hello(now int64, s *session, seg segment.Segment) {
 	m, err := segment.DecodeHelloMsg(seg.Payload())
 	if err != nil {
 		// a malformed Hello is a framing error: nothing can be answered to
 		// a client whose protocol is unknown
-		h.stats.BadExtended++
-		h.close(now, s)
+		h.badFrame(now, s)
 		return
 	}
 	s.x = &extSession{features: m.Features & hubFeatures, chatCredit: h.chatBurst()}

@@ -13,7 +13,7 @@ package statemachine
 
 import (
 	"fmt"
-	"io"
+	"math/rand/v2"
 	"time"
 
 	"github.com/bomber-game/bomber/rules"
@@ -99,11 +99,7 @@ type Config struct {
 
 	// Games the extended protocol offers, in catalogue order (none: tables
 	// are off and only reference Bomber is played).
-	Games []GameEntry
-	// Entropy supplies each table's 32-byte seed; the shell passes
-	// crypto/rand.Reader, tests and replays a seeded generator so captured
-	// sessions replay exactly. Nil means an all-zero seed.
-	Entropy io.Reader
+	Games []GameEntry `json:"-"`
 	// Casts has the hub hand presence (user lists, online and offline
 	// notices) to the shell as Ready.Casts for it to fan out, instead of
 	// one Send per online user. The shell sets it (the daemon always
@@ -219,6 +215,10 @@ type Hub struct {
 	awayTimers  [2]timerQueue     // seats held for their players (table id<<8 | seat), without and after Bye
 	clockTables []uint32          // tables with a time control
 	toMove      []rules.Player    // reused by ToMove
+	// rng draws table seeds, join codes and resume tokens: seeded by
+	// InSeed inputs (all zeros before the first), so randomness is data
+	// in the log and a replay draws the same bytes.
+	rng *rand.ChaCha8
 }
 
 // New returns an empty hub.
@@ -234,16 +234,10 @@ func New(cfg Config) *Hub {
 		tables:   make(map[uint32]*table),
 		toMove:   make([]rules.Player, 0, 4),
 		codes:    make(map[string]*table),
+		rng:      rand.NewChaCha8([32]byte{}),
 	}
 	h.setGames(cfg.Games)
 	return h
-}
-
-// SetConfig changes the configuration; it applies to what happens next
-// (a kick grace already running keeps its deadline).
-func (h *Hub) SetConfig(cfg Config) {
-	h.cfg = cfg.withDefaults()
-	h.setGames(h.cfg.Games)
 }
 
 // setGames indexes the catalogue by name.

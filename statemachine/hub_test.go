@@ -125,7 +125,7 @@ func TestShutdownAbortsGamesAndClosesAll(t *testing.T) {
 	r := run(t, statemachine.Config{}, append(append([]string{}, pairUp...), "c open")...)
 	h := r.Hub()
 	h.Advance()
-	h.Shutdown(int64(time.Minute))
+	h.Step(int64(time.Minute), statemachine.Input{Kind: statemachine.InShutdown})
 	rd := h.Ready()
 	if len(rd.Closes) != 3 || len(rd.Records) != 1 || rd.Records[0].Reason != "aborted" {
 		t.Fatalf("closes %v records %+v", rd.Closes, rd.Records)

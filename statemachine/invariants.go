@@ -88,6 +88,9 @@ func (h *Hub) CheckInvariants() error {
 			if t.phase != phasePlaying && (sl.auto || sl.ticking) {
 				bad("table %d seat %d has a running clock or a timeout action with no game", id, i)
 			}
+			if sl.left > maxLeft || sl.pauseLeft < 0 || sl.pauseLeft > pauseBudget {
+				bad("table %d seat %d has %d ns left or %d ns of pause budget", id, i, sl.left, sl.pauseLeft)
+			}
 			if p == nil {
 				continue
 			}

@@ -15,6 +15,14 @@ func (h *Hub) handle(now int64, s *session, seg segment.Segment) {
 		s.spoke = true
 		return
 	}
+	if s.x != nil {
+		// the assembler sees reference segments too: one that arrives
+		// inside a fragmented message breaks the framing
+		if _, _, _, err := s.x.asm.Add(seg); err != nil {
+			h.badFrame(now, s)
+			return
+		}
+	}
 	s.spoke = true
 	switch s.state {
 	case Accept, WaitForPassword:

@@ -8,7 +8,8 @@ import (
 
 // Offers (docs/protocol.md, Offer): a draw, a rematch or a takeback needs
 // the consent of every seated player and expires after Config.OfferTTL or at
-// the next move.
+// the next move. A draw can be offered only where the game's rules have
+// draws by agreement (rules.Game.DrawByAgreement).
 const (
 	offerDraw     = 1
 	offerRematch  = 2
@@ -52,6 +53,10 @@ func (h *Hub) offerMsg(now int64, s *session, body []byte) {
 		return
 	case what != offerRematch && !playing:
 		h.fail(s, segment.Offer, segment.ErrCodeGameOver, "no game running")
+		return
+	case what == offerDraw && !t.game.DrawByAgreement():
+		// the rules own draws: where they have none, nobody is asked
+		h.fail(s, segment.Offer, segment.ErrCodeIllegal, "no draws by agreement in this game")
 		return
 	case what == offerTakeback && (!t.kind.Takeback || len(t.moves) == 0):
 		h.fail(s, segment.Offer, segment.ErrCodeNoOffer, "no takeback in this game")

@@ -15,9 +15,9 @@ func (h *Hub) NextDeadline() (int64, bool) {
 			at, ok = t, true
 		}
 	}
-	for _, q := range []*timerQueue{&h.timers, &h.kicks, &h.offerTimers, &h.awayTimers[0], &h.awayTimers[1]} {
-		if q.head < len(q.items) {
-			take(q.items[q.head].at)
+	for _, q := range h.timerQueues() {
+		if t, due := q.next(); due {
+			take(t)
 		}
 	}
 	for _, c := range h.held {

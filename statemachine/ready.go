@@ -1,7 +1,9 @@
 package statemachine
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/bomber-game/bomber/rules/record"
 
@@ -43,6 +45,15 @@ const (
 	WrongPassword               // Verify: the password is wrong
 	Unavailable                 // the account store could not answer
 )
+
+func (a Answer) String() string {
+	if int(a) < len(answerNames) {
+		return answerNames[a]
+	}
+	return fmt.Sprintf("Answer(%d)", a)
+}
+
+var answerNames = [...]string{"found", "not found", "wrong password", "unavailable"}
 
 // EndReason is why a game ended.
 type EndReason uint8
@@ -237,37 +248,101 @@ type Stats struct {
 	HoldsExpired  uint64
 	Resumes       uint64
 	ClockExpiries uint64
+	BadInputs     uint64 // inputs that could not apply (settings that do not parse, a reused connection id)
 }
 
 // Stats returns the hub's counters.
 func (h *Hub) Stats() *Stats { return &h.stats }
 
-// timerQueue is a FIFO of deadlines. Every deadline of one queue is "now +
-// a fixed duration", so they arrive in order and a FIFO is a priority queue.
+// timerQueue is a min-heap of deadlines. Its deadlines come in any order:
+// the durations behind them (login timeout, kick grace, offer TTL, resume
+// grace) change with a configuration reload, so a deadline set after one
+// may fall before those already waiting. Timers due at the same time leave
+// in the order they were pushed, so the same inputs always fire them in
+// the same order. Steady state allocates nothing: the slice keeps its
+// capacity.
 type timerQueue struct {
 	items []timer
-	head  int
+	seq   uint64 // pushes so far: the tie-break between equal deadlines
 }
 
 type timer struct {
 	at   int64
+	seq  uint64
 	conn ConnID
 }
 
-func (q *timerQueue) push(at int64, c ConnID) { q.items = append(q.items, timer{at, c}) }
+// before orders timers by deadline, then by push.
+func (a timer) before(b timer) bool { return a.at < b.at || a.at == b.at && a.seq < b.seq }
+
+func (q *timerQueue) push(at int64, c ConnID) {
+	q.seq++
+	q.items = append(q.items, timer{at, q.seq, c})
+	q.up(len(q.items) - 1)
+}
 
 // pop returns the next timer due at or before now.
 func (q *timerQueue) pop(now int64) (ConnID, bool) {
-	if q.head == len(q.items) || q.items[q.head].at > now {
+	if len(q.items) == 0 || q.items[0].at > now {
 		return 0, false
 	}
-	t := q.items[q.head]
-	q.head++
-	if q.head == len(q.items) {
-		q.items, q.head = q.items[:0], 0
-	} else if q.head > 1024 && q.head*2 > len(q.items) {
-		q.items = append(q.items[:0], q.items[q.head:]...)
-		q.head = 0
-	}
+	t := q.items[0]
+	last := len(q.items) - 1
+	q.items[0] = q.items[last]
+	q.items = q.items[:last]
+	q.down(0)
 	return t.conn, true
+}
+
+// next is the earliest deadline, false for an empty queue.
+func (q *timerQueue) next() (int64, bool) {
+	if len(q.items) == 0 {
+		return 0, false
+	}
+	return q.items[0].at, true
+}
+
+// sorted appends the timers to buf in the order they fire.
+func (q *timerQueue) sorted(buf []timer) []timer {
+	buf = append(buf, q.items...)
+	slices.SortFunc(buf[len(buf)-len(q.items):], func(a, b timer) int {
+		return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.seq, b.seq))
+	})
+	return buf
+}
+
+// up moves item i towards the root until its parent comes before it.
+func (q *timerQueue) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !q.items[i].before(q.items[p]) {
+			return
+		}
+		q.items[i], q.items[p] = q.items[p], q.items[i]
+		i = p
+	}
+}
+
+// down moves item i towards the leaves until it comes before its children.
+func (q *timerQueue) down(i int) {
+	n := len(q.items)
+	for {
+		m, l, r := i, 2*i+1, 2*i+2
+		if l < n && q.items[l].before(q.items[m]) {
+			m = l
+		}
+		if r < n && q.items[r].before(q.items[m]) {
+			m = r
+		}
+		if m == i {
+			return
+		}
+		q.items[i], q.items[m] = q.items[m], q.items[i]
+		i = m
+	}
+}
+
+// timerQueues lists the hub's timer queues, in the order snapshots keep them.
+func (h *Hub) timerQueues() [5]*timerQueue {
+	return [5]*timerQueue{&h.timers, &h.kicks, &h.offerTimers, &h.awayTimers[0], &h.awayTimers[1]}
 }

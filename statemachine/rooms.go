@@ -4,7 +4,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"fmt"
-	"io"
 
 	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/rules/record"
@@ -98,7 +97,7 @@ func (h *Hub) createdBy(name string) int {
 	return n
 }
 
-// newCode draws an unused 6-character join code from the injected entropy.
+// newCode draws an unused 6-character join code from the hub's generator.
 func (h *Hub) newCode() string {
 	for {
 		var b [6]byte
@@ -112,15 +111,9 @@ func (h *Hub) newCode() string {
 	}
 }
 
-// entropy fills b from the configured source (zeros without one).
+// entropy fills b from the hub's generator (seeded by InSeed inputs).
 func (h *Hub) entropy(b []byte) {
-	if h.cfg.Entropy == nil {
-		clear(b)
-		return
-	}
-	if _, err := io.ReadFull(h.cfg.Entropy, b); err != nil {
-		panic("statemachine: entropy source failed: " + err.Error())
-	}
+	_, _ = h.rng.Read(b) // ChaCha8 never fails
 }
 
 // trim cuts a reason to what an Error message carries.
@@ -436,7 +429,7 @@ func (h *Hub) startTable(now int64, t *table) {
 		sl := &t.seats[i]
 		sl.ready, sl.gone, sl.auto, sl.asked, sl.ticking, sl.expired = sl.bot, false, false, 0, false, false
 		if t.clock != nil {
-			sl.left = t.clock.total
+			t.clock.reset(sl)
 		}
 	}
 	h.stats.GamesStarted++

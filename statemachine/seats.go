@@ -2,6 +2,7 @@ package statemachine
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
@@ -41,6 +42,16 @@ type clockSpec struct {
 	inc   int64 // added to a player's total after each of its moves
 	pause bool  // stop a seat's clock while it is held for its player
 }
+
+// maxLeft is the most time a seat may have left: the largest the Clock
+// message's i32 milliseconds carry (about 24.8 days). An increment adds
+// only up to it, so no time control can make the wire value overflow.
+const maxLeft = math.MaxInt32 * int64(time.Millisecond)
+
+// pauseBudget is how long in all a seat's clock may stand paused (clock.pause)
+// while the seat is held for its player, per game. Past it the clock runs
+// while the seat is held, so dropping and resuming cannot stop it for ever.
+const pauseBudget = 2 * int64(time.Minute)
 
 // Clock option keys, taken out of the options before the game sees them.
 const (
@@ -178,11 +189,11 @@ func (h *Hub) botRequest(t *table, p rules.Player) BotRequest {
 		View: rules.SeatOf(t.game, p), Seed: seed ^ uint64(t.seq)<<32 ^ uint64(p)}
 }
 
-// BotMove delivers a bot's move. A move for a table that moved on, closed,
+// botMove delivers a bot's move. A move for a table that moved on, closed,
 // or whose seat a person took back is ignored; a move the rules refuse
 // (a bot's bug) is replaced by the seat's first legal move, so a table never
 // waits for a computer player forever.
-func (h *Hub) BotMove(now int64, a BotAnswer) {
+func (h *Hub) botMove(now int64, a BotAnswer) {
 	t := h.tables[a.Table]
 	if t == nil || t.phase != phasePlaying || t.seq != a.Seq || int(a.Seat) < 0 || int(a.Seat) >= len(t.seats) {
 		h.stats.BotLate++
@@ -232,9 +243,7 @@ func (h *Hub) hold(now int64, s *session, t *table) {
 	// one queue per grace period: each is in deadline order
 	h.awayTimers[q].push(sl.awayUntil, ConnID(uint64(t.id)<<8|uint64(s.seat)))
 	h.stats.SeatsHeld++
-	if t.clock != nil && t.clock.pause {
-		h.stopClock(now, t, s.seat, false)
-	}
+	sl.pausedAt = now // with clock.pause its clock stands still from now (deadline)
 	a := segment.AwayBody{Table: t.id, Seat: uint8(s.seat), Grace: uint32(grace / time.Millisecond)}
 	h.each(t, func(r *session) { h.sendMsg(r, segment.Away, a.Append(h.body())) })
 	h.broadcastTable(t)
@@ -265,6 +274,9 @@ func (h *Hub) expireQueue(now int64, tq *timerQueue) {
 		if !sl.away || sl.awayUntil > now {
 			continue
 		}
+		if t.clock != nil {
+			t.clock.settle(now, sl) // the pause ends: a computer or nobody plays on
+		}
 		sl.away = false
 		h.stats.HoldsExpired++
 		switch {
@@ -280,7 +292,6 @@ func (h *Hub) expireQueue(now int64, tq *timerQueue) {
 			h.resignSeat(now, t, p)
 		default:
 			sl.bot, sl.took = true, true
-			h.startClock(now, t) // a paused clock runs again for the computer
 			h.askBots(t)
 		}
 		if t.phase != phaseOver {
@@ -318,6 +329,9 @@ func (h *Hub) resume(now int64, s *session, body []byte) {
 		h.fail(s, segment.Resume, segment.ErrCodeNotAllowed, "the seat is not held for you")
 		return
 	}
+	if t.clock != nil {
+		t.clock.settle(now, sl) // its clock goes on from where the pause stopped it
+	}
 	sl.s, sl.away, sl.bot, sl.auto, sl.asked = s, false, false, false, 0
 	s.table, s.seat, s.state = t, rules.Player(m.Seat), AtTable
 	h.stats.Resumes++
@@ -351,16 +365,19 @@ func (h *Hub) resume(now int64, s *session, body []byte) {
 
 // --- clocks ---
 
+// reset gives seat sl the time and the pause budget of a new game.
+func (c *clockSpec) reset(sl *seatSlot) { sl.left, sl.pauseLeft = c.total, pauseBudget }
+
 // startClock starts the clocks of the seats to move that are not running
-// (a paused seat's clock stays stopped while it is held).
+// (a seat held for its player with clock.pause starts paused: deadline).
 func (h *Hub) startClock(now int64, t *table) {
 	if t.clock == nil || t.phase != phasePlaying {
 		return
 	}
 	for _, p := range t.game.ToMove(h.toMove[:0]) {
 		sl := &t.seats[p]
-		if !sl.ticking && !(sl.away && t.clock.pause) {
-			sl.since, sl.ticking = now, true
+		if !sl.ticking {
+			sl.since, sl.pausedAt, sl.ticking = now, now, true
 		}
 	}
 }
@@ -369,13 +386,43 @@ func (h *Hub) startClock(now int64, t *table) {
 // increment.
 func (h *Hub) stopClock(now int64, t *table, p rules.Player, moved bool) {
 	sl := &t.seats[p]
+	t.clock.settle(now, sl)
 	if sl.ticking && t.clock.total > 0 {
 		sl.left -= now - sl.since
 	}
 	sl.ticking = false
 	if moved {
-		sl.left += t.clock.inc
+		sl.left = min(sl.left+t.clock.inc, maxLeft)
 	}
+}
+
+// held reports whether seat sl's running clock is under a pause: its seat
+// is held for its player with clock.pause, so the clock stands still from
+// pausedAt for up to pauseLeft (see deadline and settle).
+func (c *clockSpec) held(sl *seatSlot) bool { return c.pause && sl.away && sl.ticking }
+
+// settle charges the pause of seat sl's clock up to now to its budget,
+// moving the clock's start on by the time it stood still, and starts
+// counting the pause again from now.
+func (c *clockSpec) settle(now int64, sl *seatSlot) {
+	if c.held(sl) {
+		p := min(now-sl.pausedAt, sl.pauseLeft)
+		sl.since += p
+		sl.pauseLeft -= p
+	}
+	sl.pausedAt = now
+}
+
+// stopped reports whether seat sl's clock stands still at now: it is held
+// for its player with clock.pause and its pause budget is not spent.
+func (c *clockSpec) stopped(now int64, sl *seatSlot) bool {
+	if !c.pause || !sl.away {
+		return false
+	}
+	if !sl.ticking {
+		return sl.pauseLeft > 0
+	}
+	return now < sl.pausedAt+sl.pauseLeft
 }
 
 // clocksAfterMove: the mover's clock stops, and those of the seats now to
@@ -400,6 +447,8 @@ func (h *Hub) clocksAfterMove(now int64, t *table, p rules.Player) {
 }
 
 // deadline is when seat sl's time runs out (0: its clock is not running).
+// A held seat's clock (clock.pause) stands still for at most its pause
+// budget, so its deadline is that much later.
 func (c *clockSpec) deadline(sl *seatSlot) int64 {
 	if !sl.ticking {
 		return 0
@@ -411,7 +460,16 @@ func (c *clockSpec) deadline(sl *seatSlot) int64 {
 	if c.total > 0 && (d == 0 || sl.since+sl.left < d) {
 		d = sl.since + sl.left
 	}
+	if c.held(sl) {
+		d += sl.pauseLeft
+	}
 	return d
+}
+
+// wireMillis is a time in nanoseconds as the Clock message's i32
+// milliseconds, clamped to its range (never negative).
+func wireMillis(ns int64) int32 {
+	return int32(min(max(ns/int64(time.Millisecond), 0), math.MaxInt32))
 }
 
 // sendClocks tells everyone at t how much time each seat has left.
@@ -423,15 +481,23 @@ func (h *Hub) sendClocks(now int64, t *table) {
 	for i := range t.seats {
 		sl := &t.seats[i]
 		cs := segment.ClockSeat{Left: -1}
-		if d := t.clock.deadline(sl); d != 0 {
-			cs.Left, cs.Flags = int32(max(d-now, 0)/int64(time.Millisecond)), segment.ClockRunning
-		} else if t.clock.total > 0 {
-			cs.Left = int32(sl.left / int64(time.Millisecond))
-		} else if t.clock.move > 0 {
-			cs.Left = int32(t.clock.move / int64(time.Millisecond))
-		}
-		if sl.away && t.clock.pause {
-			cs.Flags |= segment.ClockPaused
+		d := t.clock.deadline(sl)
+		switch {
+		case t.clock.stopped(now, sl):
+			cs.Flags = segment.ClockPaused
+			if d != 0 { // what was left when the pause began
+				cs.Left = wireMillis(d - sl.pauseLeft - sl.pausedAt)
+			} else if t.clock.total > 0 {
+				cs.Left = wireMillis(sl.left)
+			} else {
+				cs.Left = wireMillis(t.clock.move)
+			}
+		case d != 0:
+			cs.Left, cs.Flags = wireMillis(d-now), segment.ClockRunning
+		case t.clock.total > 0:
+			cs.Left = wireMillis(sl.left)
+		case t.clock.move > 0:
+			cs.Left = wireMillis(t.clock.move)
 		}
 		b.Seats = append(b.Seats, cs)
 	}

@@ -22,15 +22,17 @@ import (
 // allocated, so hostile input cannot make Restore allocate much or panic.
 //
 //	version u8 (snapshotVersion)
-//	config   the settings but Games and Entropy
+//	config   the settings but Games and Casts
 //	stats    uvarint size, then Stats little-endian (encoding/binary)
 //	counters checkSeq, tableSeq, sweepAt
+//	rng      uvarint length, then the generator's state (ChaCha8's binary form)
 //	sessions count, then each session; pointers are indices into this list
 //	tables   count, then each table (reference matches too, which are in no
 //	         map); a table's game is not stored but rebuilt from its seed
 //	         and moves, as takeback does
-//	online, users, checks, timers, kicks, offer and away timers, failures,
-//	held checks, codes, clockTables, the table map (as table indices)
+//	online, users, checks, timers, kicks, offer and away timers (each
+//	queue's deadline and key in the order they fire), failures, held
+//	checks, codes, clockTables, the table map (as table indices)
 //
 // Integers are varints (zig-zag for signed), strings and lists carry a
 // uvarint length, and a reference to a session or table is its index + 1
@@ -39,7 +41,11 @@ import (
 
 // snapshotVersion is the format's first byte; a change of format (or of
 // Stats, whose size is also stored) takes a new one.
-const snapshotVersion = 1
+const snapshotVersion = 2
+
+// maxRNGState bounds the generator's state in a snapshot (ChaCha8's binary
+// form: its seed and position, with the unread part of its block).
+const maxRNGState = 1 << 10
 
 // ErrSnapshot is wrapped by every error Restore returns for bad input.
 var ErrSnapshot = errors.New("bad hub snapshot")
@@ -60,6 +66,9 @@ func (h *Hub) Snapshot() ([]byte, error) {
 	w.uv(h.checkSeq)
 	w.uv(uint64(h.tableSeq))
 	w.iv(h.sweepAt)
+	rng, _ := h.rng.MarshalBinary() // never fails
+	w.uv(uint64(len(rng)))
+	w.b = append(w.b, rng...)
 	w.uv(uint64(len(e.sessList)))
 	for _, s := range e.sessList {
 		e.session(s)
@@ -84,10 +93,13 @@ func (h *Hub) Snapshot() ([]byte, error) {
 		w.uv(id)
 		w.uv(uint64(e.sessRef(h.checks[id])))
 	}
-	for _, q := range []*timerQueue{&h.timers, &h.kicks, &h.offerTimers, &h.awayTimers[0], &h.awayTimers[1]} {
-		items := q.items[q.head:]
-		w.uv(uint64(len(items)))
-		for _, it := range items {
+	var due []timer
+	for _, q := range h.timerQueues() {
+		// in the order they fire, without the tie-break numbers: Restore
+		// numbers them again in that order, which orders them alike
+		due = q.sorted(due[:0])
+		w.uv(uint64(len(due)))
+		for _, it := range due {
 			w.iv(it.at)
 			w.uv(uint64(it.conn))
 		}
@@ -202,7 +214,7 @@ func (e *snapEncoder) tabRef(t *table) int {
 	return i
 }
 
-// config writes every setting but Games and Entropy, which the restoring
+// config writes every setting but Games and Casts, which the restoring
 // caller supplies.
 func (e *snapEncoder) config(c Config) {
 	w := &e.w
@@ -283,7 +295,7 @@ func (e *snapEncoder) session(s *session) {
 	}
 }
 
-// Seat flags.
+// Seat flags: a seat's booleans, one bit each.
 const (
 	seatfReady = 1 << iota
 	seatfGone
@@ -294,6 +306,21 @@ const (
 	seatfTicking
 	seatfExpired
 )
+
+// flagBit is one flag of a flags byte and the field it stands for.
+type flagBit struct {
+	bit uint8
+	on  *bool
+}
+
+// seatFlags lists sl's flags; the encoder and the decoder both go by it,
+// so a flag cannot be written and not read.
+func seatFlags(sl *seatSlot) [8]flagBit {
+	return [...]flagBit{
+		{seatfReady, &sl.ready}, {seatfGone, &sl.gone}, {seatfBot, &sl.bot}, {seatfTook, &sl.took},
+		{seatfAuto, &sl.auto}, {seatfAway, &sl.away}, {seatfTicking, &sl.ticking}, {seatfExpired, &sl.expired},
+	}
+}
 
 // Table flags.
 const (
@@ -337,9 +364,9 @@ func (e *snapEncoder) table(t *table) {
 	for i := range t.seats {
 		sl := &t.seats[i]
 		var sf uint8
-		for bit, on := range [...]bool{sl.ready, sl.gone, sl.bot, sl.took, sl.auto, sl.away, sl.ticking, sl.expired} {
-			if on {
-				sf |= 1 << bit
+		for _, f := range seatFlags(sl) {
+			if *f.on {
+				sf |= f.bit
 			}
 		}
 		w.u8(sf)
@@ -350,6 +377,8 @@ func (e *snapEncoder) table(t *table) {
 		w.iv(sl.awayUntil)
 		w.iv(sl.left)
 		w.iv(sl.since)
+		w.iv(sl.pausedAt)
+		w.iv(sl.pauseLeft)
 	}
 	w.uv(uint64(len(t.watchers)))
 	for _, s := range t.watchers {
@@ -535,17 +564,15 @@ func (r *snapReader) player(n int) rules.Player {
 	return rules.Player(v)
 }
 
-// Restore rebuilds a hub from a Snapshot. cfg supplies Games and Entropy
-// (the caller's: the entropy source must be where the snapshotted hub's
-// was for the copies to agree); every other setting comes from the
-// snapshot. Bad input returns an error wrapping ErrSnapshot.
+// Restore rebuilds a hub from a Snapshot. cfg supplies Games and Casts
+// (the caller's); every other setting comes from the snapshot. Bad input returns an error wrapping ErrSnapshot.
 func Restore(cfg Config, snap []byte) (*Hub, error) {
 	r := &snapReader{b: snap}
 	if v := r.u8(); r.err == nil && v != snapshotVersion {
 		return nil, fmt.Errorf("%w: version %d, want %d", ErrSnapshot, v, snapshotVersion)
 	}
 	c := readConfig(r)
-	c.Games, c.Entropy, c.Casts = cfg.Games, cfg.Entropy, cfg.Casts
+	c.Games, c.Casts = cfg.Games, cfg.Casts
 	h := New(c)
 	if r.err != nil {
 		return nil, r.err
@@ -561,6 +588,13 @@ func Restore(cfg Config, snap []byte) (*Hub, error) {
 	h.checkSeq = r.uv()
 	h.tableSeq = r.u32()
 	h.sweepAt = r.iv()
+	if n := r.uv(); n > maxRNGState {
+		r.fail("generator state of %d bytes", n)
+	} else if p := r.raw(int(n)); r.err == nil {
+		if err := h.rng.UnmarshalBinary(p); err != nil {
+			return nil, fmt.Errorf("%w: generator: %w", ErrSnapshot, err)
+		}
+	}
 	d := snapDecoder{r: r, h: h}
 	if err := d.body(); err != nil {
 		return nil, err
@@ -753,9 +787,8 @@ func (d *snapDecoder) table(i int) {
 	for k := range t.seats {
 		sl := &t.seats[k]
 		sf := r.u8()
-		flags := [...]*bool{&sl.ready, &sl.gone, &sl.bot, &sl.took, &sl.auto, &sl.away, &sl.ticking, &sl.expired}
-		for bit, p := range flags {
-			*p = sf&(1<<bit) != 0
+		for _, f := range seatFlags(sl) {
+			*f.on = sf&f.bit != 0
 		}
 		d.seats[i][k] = r.ref(len(d.sess))
 		sl.name = r.str()
@@ -764,6 +797,8 @@ func (d *snapDecoder) table(i int) {
 		sl.awayUntil = r.iv()
 		sl.left = r.iv()
 		sl.since = r.iv()
+		sl.pausedAt = r.iv()
+		sl.pauseLeft = r.iv()
 	}
 	nw := r.count(1)
 	d.watch[i] = make([]int, nw)
@@ -977,11 +1012,11 @@ func (d *snapDecoder) maps() {
 			h.checks[id] = s
 		}
 	}
-	for _, q := range []*timerQueue{&h.timers, &h.kicks, &h.offerTimers, &h.awayTimers[0], &h.awayTimers[1]} {
+	for _, q := range h.timerQueues() {
 		n = r.count(2)
 		q.items = make([]timer, 0, n)
 		for range n {
-			q.items = append(q.items, timer{at: r.iv(), conn: ConnID(r.uv())})
+			q.push(r.iv(), ConnID(r.uv()))
 		}
 	}
 	n = r.count(5)

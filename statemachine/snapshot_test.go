@@ -22,58 +22,44 @@ type fanout struct{ hs []*statemachine.Hub }
 
 func (f *fanout) Open(now int64, c statemachine.ConnID) {
 	for _, h := range f.hs {
-		h.Open(now, c)
+		h.Step(now, statemachine.Input{Kind: statemachine.InOpen, Conn: c})
 	}
 }
 
 func (f *fanout) Closed(now int64, c statemachine.ConnID) {
 	for _, h := range f.hs {
-		h.Closed(now, c)
+		h.Step(now, statemachine.Input{Kind: statemachine.InClosed, Conn: c})
 	}
 }
 
 func (f *fanout) Receive(now int64, c statemachine.ConnID, s segment.Segment) {
 	for _, h := range f.hs {
-		h.Receive(now, c, s)
+		h.Step(now, statemachine.Input{Kind: statemachine.InReceive, Conn: c, Seg: s})
 	}
 }
 
 func (f *fanout) BotMove(now int64, a statemachine.BotAnswer) {
 	for _, h := range f.hs {
-		h.BotMove(now, a)
+		h.Step(now, statemachine.Input{Kind: statemachine.InBot, Bot: a})
 	}
 }
 
 func (f *fanout) Tick(now int64) {
 	for _, h := range f.hs {
-		h.Tick(now)
+		h.Step(now, statemachine.Input{Kind: statemachine.InTick})
 	}
 }
 
 func (f *fanout) Answer(now int64, id uint64, a statemachine.Answer) {
 	for _, h := range f.hs {
-		h.Answer(now, id, a)
+		h.Step(now, statemachine.Input{Kind: statemachine.InAnswer, Check: id, Answer: a})
 	}
-}
-
-// cloneEntropy is a copy of e at the same position: the restored hub must
-// draw the table seeds and join codes the original draws.
-func cloneEntropy(tb testing.TB, e *rand.ChaCha8) *rand.ChaCha8 {
-	b, err := e.MarshalBinary()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	c := new(rand.ChaCha8)
-	if err := c.UnmarshalBinary(b); err != nil {
-		tb.Fatal(err)
-	}
-	return c
 }
 
 // snapshotTwin restores a hub from a snapshot of twin (of h when there is
 // none yet, so copies of copies are tested too). A twin that has been
 // following h must snapshot to the same bytes as h: same state.
-func snapshotTwin(tb testing.TB, h, twin *statemachine.Hub, cfg statemachine.Config, entropy *rand.ChaCha8) *statemachine.Hub {
+func snapshotTwin(tb testing.TB, h, twin *statemachine.Hub, cfg statemachine.Config) *statemachine.Hub {
 	tb.Helper()
 	src := twin
 	if src == nil {
@@ -91,10 +77,6 @@ func snapshotTwin(tb testing.TB, h, twin *statemachine.Hub, cfg statemachine.Con
 		if !bytes.Equal(orig, snap) {
 			tb.Fatalf("the restored hub's state drifted from the original's (%d and %d bytes)", len(orig), len(snap))
 		}
-	}
-	cfg.Entropy = nil // no entropy when h has none
-	if entropy != nil {
-		cfg.Entropy = cloneEntropy(tb, entropy)
 	}
 	r, err := statemachine.Restore(cfg, snap)
 	if err != nil {
@@ -134,7 +116,7 @@ func sameReady(tb testing.TB, step int, a, b *statemachine.Ready) {
 	}
 }
 
-// TestSnapshotConfig: every setting but Games and Entropy comes back from
+// TestSnapshotConfig: every setting but Games and Casts comes back from
 // the snapshot (a setting added to Config and not to the format fails here).
 func TestSnapshotConfig(t *testing.T) {
 	var cfg statemachine.Config
@@ -172,10 +154,10 @@ func TestSnapshotConfig(t *testing.T) {
 // snapshot then is refused rather than silently losing them.
 func TestSnapshotNeedsAdvance(t *testing.T) {
 	h := statemachine.New(statemachine.Config{LoginTimeout: time.Second})
-	h.Open(0, 1)
-	h.Closed(0, 1)
-	h.Open(0, 2)
-	h.Tick(int64(time.Hour))
+	h.Step(0, statemachine.Input{Kind: statemachine.InOpen, Conn: 1})
+	h.Step(0, statemachine.Input{Kind: statemachine.InClosed, Conn: 1})
+	h.Step(0, statemachine.Input{Kind: statemachine.InOpen, Conn: 2})
+	h.Step(int64(time.Hour), statemachine.Input{Kind: statemachine.InTick})
 	if _, err := h.Snapshot(); err == nil {
 		t.Fatal("snapshot with a close not advanced")
 	}
@@ -193,7 +175,6 @@ func (x *harness) swap(cfg statemachine.Config) {
 	if err != nil {
 		x.tb.Fatal(err)
 	}
-	cfg.Entropy = x.h.Config().Entropy
 	if x.h, err = statemachine.Restore(cfg, snap); err != nil {
 		x.tb.Fatal(err)
 	}
@@ -225,8 +206,7 @@ func TestSnapshotMidGame(t *testing.T) {
 				cfg := statemachine.Config{Games: statemachine.Catalogue()}
 				run := func(swap func(int) bool) (*harness, []statemachine.ConnID, int) {
 					c := cfg
-					c.Entropy = statemachine.SeededEntropy(seed)
-					x := newHarness(t, c)
+					x := newSeededHarness(t, c, statemachine.SeedInput(seed).Seed)
 					var conns []statemachine.ConnID
 					for i := range e.Spec.MaxPlayers {
 						conns = append(conns, x.login(names[i]))
@@ -329,11 +309,11 @@ func fuzzSnapshots(tb testing.TB) [][]byte {
 	x.send(b, segment.Ready, nil)
 	x.send(a, segment.MoveText, []byte("roll"))
 	x.send(w, segment.Chat, segment.ChatBody{Scope: 2, Text: "hi"}.Append(nil))
-	x.h.Open(x.now, 100)
-	x.h.Receive(x.now, 100, segment.Name(segment.Info, "Dora")) // a check in flight
-	x.h.Receive(x.now, 100, segment.Name(segment.Passwd, "1"))  // queued behind it
+	x.h.Step(x.now, statemachine.Input{Kind: statemachine.InOpen, Conn: 100})
+	x.h.Step(x.now, statemachine.Input{Kind: statemachine.InReceive, Conn: 100, Seg: segment.Name(segment.Info, "Dora")}) // a check in flight
+	x.h.Step(x.now, statemachine.Input{Kind: statemachine.InReceive, Conn: 100, Seg: segment.Name(segment.Passwd, "1")})  // queued behind it
 	for _, s := range segment.AppendMessage(nil, segment.Chat, segment.ChatBody{Text: string(make([]byte, 40))}.Append(nil))[:1] {
-		x.h.Receive(x.now, a, s) // half a message
+		x.h.Step(x.now, statemachine.Input{Kind: statemachine.InReceive, Conn: a, Seg: s}) // half a message
 	}
 	x.h.Advance()
 	snap, err := x.h.Snapshot()
@@ -344,7 +324,7 @@ func fuzzSnapshots(tb testing.TB) [][]byte {
 	// a reference match at every step, and a throttled login held back
 	h := loggedInPair(tb)
 	for _, in := range fullGame()[:12] {
-		h.Receive(0, in.conn, in.seg)
+		h.Step(0, statemachine.Input{Kind: statemachine.InReceive, Conn: in.conn, Seg: in.seg})
 		h.Advance()
 		snap, err := h.Snapshot()
 		if err != nil {
@@ -352,17 +332,17 @@ func fuzzSnapshots(tb testing.TB) [][]byte {
 		}
 		out = append(out, snap)
 	}
-	h.SetConfig(statemachine.Config{LoginFailures: 1, LoginWindow: time.Minute, SegmentRate: 5, KickGrace: time.Second})
+	h.Step(0, statemachine.ConfigInput(statemachine.Config{LoginFailures: 1, LoginWindow: time.Minute, SegmentRate: 5, KickGrace: time.Second}))
 	for c := statemachine.ConnID(10); c < 13; c++ {
-		h.OpenFrom(0, c, fmt.Sprint("10.0.0.", c%2))
-		h.Receive(0, c, segment.Name(segment.Info, "Albert"))
+		h.Step(0, statemachine.Input{Kind: statemachine.InOpen, Conn: c, Text: fmt.Sprint("10.0.0.", c%2)})
+		h.Step(0, statemachine.Input{Kind: statemachine.InReceive, Conn: c, Seg: segment.Name(segment.Info, "Albert")})
 		for _, ch := range h.Ready().Checks {
-			h.Answer(0, ch.ID, statemachine.Found)
+			h.Step(0, statemachine.Input{Kind: statemachine.InAnswer, Check: ch.ID, Answer: statemachine.Found})
 		}
 		h.Advance()
-		h.Receive(0, c, segment.Name(segment.Passwd, "bad"))
+		h.Step(0, statemachine.Input{Kind: statemachine.InReceive, Conn: c, Seg: segment.Name(segment.Passwd, "bad")})
 		for _, ch := range h.Ready().Checks {
-			h.Answer(0, ch.ID, statemachine.WrongPassword)
+			h.Step(0, statemachine.Input{Kind: statemachine.InAnswer, Check: ch.ID, Answer: statemachine.WrongPassword})
 		}
 		h.Advance()
 	}
@@ -382,11 +362,11 @@ func TestSnapshotReferenceMatch(t *testing.T) {
 		var twin *statemachine.Hub
 		for i, in := range game {
 			if i == k {
-				twin = snapshotTwin(t, h, nil, statemachine.Config{}, nil)
+				twin = snapshotTwin(t, h, nil, statemachine.Config{})
 			}
-			h.Receive(int64(i), in.conn, in.seg)
+			h.Step(int64(i), statemachine.Input{Kind: statemachine.InReceive, Conn: in.conn, Seg: in.seg})
 			if twin != nil {
-				twin.Receive(int64(i), in.conn, in.seg)
+				twin.Step(int64(i), statemachine.Input{Kind: statemachine.InReceive, Conn: in.conn, Seg: in.seg})
 				sameReady(t, i, h.Ready(), twin.Ready())
 				twin.Advance()
 			}
@@ -422,20 +402,21 @@ func FuzzRestore(f *testing.F) {
 		if _, err := statemachine.Restore(cfg, again); err != nil {
 			t.Fatalf("a restored hub's snapshot does not restore: %v", err)
 		}
-		h.Tick(1 << 62)
+		h.Step(1<<62, statemachine.Input{Kind: statemachine.InTick})
 		h.Advance()
 		if err := h.CheckInvariants(); err != nil {
 			t.Fatal(err)
 		}
-		h.Shutdown(1 << 62)
+		h.Step(1<<62, statemachine.Input{Kind: statemachine.InShutdown})
 	})
 }
 
 // bigHub has users extended users logged in and tables games of checkers,
 // dots and Pai Sho being played (a few moves each), with chat.
 func bigHub(tb testing.TB, users, games int) (*statemachine.Hub, statemachine.Config) {
-	cfg := statemachine.Config{Games: statemachine.Catalogue(), Entropy: statemachine.SeededEntropy(1), MaxTablesPerUser: 3}
+	cfg := statemachine.Config{Games: statemachine.Catalogue(), MaxTablesPerUser: 3}
 	h := statemachine.New(cfg)
+	h.Step(0, statemachine.SeedInput(1))
 	var now int64
 	var checks []statemachine.Check
 	step := func() {
@@ -445,20 +426,20 @@ func bigHub(tb testing.TB, users, games int) (*statemachine.Hub, statemachine.Co
 	hello := segment.AppendMessage(nil, segment.Hello, segment.HelloMsg{Version: 1, Features: 31}.Append(nil))[0]
 	for i := range users {
 		c := statemachine.ConnID(i + 1)
-		h.OpenFrom(now, c, fmt.Sprintf("10.0.%d.%d", i/256, i%256))
-		h.Receive(now, c, hello)
-		h.Receive(now, c, segment.Name(segment.Info, fmt.Sprintf("user%05d", i)))
+		h.Step(now, statemachine.Input{Kind: statemachine.InOpen, Conn: c, Text: fmt.Sprintf("10.0.%d.%d", i/256, i%256)})
+		h.Step(now, statemachine.Input{Kind: statemachine.InReceive, Conn: c, Seg: hello})
+		h.Step(now, statemachine.Input{Kind: statemachine.InReceive, Conn: c, Seg: segment.Name(segment.Info, fmt.Sprintf("user%05d", i))})
 		step()
-		h.Answer(now, checks[0].ID, statemachine.Found)
+		h.Step(now, statemachine.Input{Kind: statemachine.InAnswer, Check: checks[0].ID, Answer: statemachine.Found})
 		step()
-		h.Receive(now, c, segment.Name(segment.Passwd, "123"))
+		h.Step(now, statemachine.Input{Kind: statemachine.InReceive, Conn: c, Seg: segment.Name(segment.Passwd, "123")})
 		step()
-		h.Answer(now, checks[0].ID, statemachine.Found)
+		h.Step(now, statemachine.Input{Kind: statemachine.InAnswer, Check: checks[0].ID, Answer: statemachine.Found})
 		step()
 	}
 	msg := func(c statemachine.ConnID, t segment.Type, body []byte) {
 		for _, s := range segment.AppendMessage(nil, t, body) {
-			h.Receive(now, c, s)
+			h.Step(now, statemachine.Input{Kind: statemachine.InReceive, Conn: c, Seg: s})
 		}
 		step()
 	}
@@ -546,7 +527,7 @@ func TestCreateUnknownOptionsAnswerAlike(t *testing.T) {
 func TestSnapshotBareConnections(t *testing.T) {
 	h := statemachine.New(statemachine.Config{})
 	for c := range statemachine.ConnID(127) {
-		h.Open(0, c+1)
+		h.Step(0, statemachine.Input{Kind: statemachine.InOpen, Conn: c + 1})
 	}
 	snap, err := h.Snapshot()
 	if err != nil {
@@ -566,9 +547,9 @@ func TestSnapshotBareConnections(t *testing.T) {
 // without the seat). Copies restored again and again (each from the last)
 // roll the same dice and send the same bytes as the original to the end.
 func TestSnapshotAeroplaneLeftSeat(t *testing.T) {
-	entropy := statemachine.SeededEntropy(5)
-	cfg := statemachine.Config{Games: statemachine.Catalogue(), Entropy: entropy}
+	cfg := statemachine.Config{Games: statemachine.Catalogue()}
 	h := statemachine.New(cfg)
+	h.Step(0, statemachine.SeedInput(5))
 	hub := &fanout{hs: []*statemachine.Hub{h}}
 	var twin *statemachine.Hub
 	var bots []statemachine.BotRequest
@@ -614,7 +595,7 @@ func TestSnapshotAeroplaneLeftSeat(t *testing.T) {
 	restores := 0
 	for i := 0; i < 3000 && h.Stats().GamesEnded == [3]uint64{}; i++ {
 		if i%50 == 25 {
-			twin = snapshotTwin(t, h, twin, cfg, entropy)
+			twin = snapshotTwin(t, h, twin, cfg)
 			hub.hs = []*statemachine.Hub{h, twin}
 			restores++
 		}
@@ -672,9 +653,9 @@ func TestSnapshotThrottle(t *testing.T) {
 		return checks
 	}
 	login := func(c statemachine.ConnID, source, password string) {
-		hub.hs[0].OpenFrom(now, c, source)
+		hub.hs[0].Step(now, statemachine.Input{Kind: statemachine.InOpen, Conn: c, Text: source})
 		if twin != nil {
-			twin.OpenFrom(now, c, source)
+			twin.Step(now, statemachine.Input{Kind: statemachine.InOpen, Conn: c, Text: source})
 		}
 		hub.Receive(now, c, segment.Name(segment.Info, "Albert"))
 		for _, ch := range step() {
@@ -697,9 +678,9 @@ func TestSnapshotThrottle(t *testing.T) {
 		hub.Tick(now) // sets the next sweep of the counters
 		step()
 	}
-	login(9, "10.0.1.1", "123")     // the owner, held back: the name is under attack
-	h.OpenFrom(now, 20, "10.0.0.1") // a connection from an address that failed
-	twin = snapshotTwin(t, h, nil, cfg, nil)
+	login(9, "10.0.1.1", "123")                                                            // the owner, held back: the name is under attack
+	h.Step(now, statemachine.Input{Kind: statemachine.InOpen, Conn: 20, Text: "10.0.0.1"}) // a connection from an address that failed
+	twin = snapshotTwin(t, h, nil, cfg)
 	hub.hs = []*statemachine.Hub{h, twin}
 	// its password for the name under attack is refused: its address has
 	// failed, and the notice names the address
@@ -844,15 +825,72 @@ func TestTableOpsWaitForInvitations(t *testing.T) {
 	}
 }
 
+// TestSnapshotPausedClock: a player whose clock stands paused (clock.pause)
+// while his seat is held drops and comes back on his move, and the hub is
+// restored from snapshots in the middle of the pauses: the move time he used
+// and the pause budget he spent come back, so he runs out of time at the
+// same moment as without the restores.
+func TestSnapshotPausedClock(t *testing.T) {
+	run := func(restore bool) *harness {
+		cfg := statemachine.Config{Games: statemachine.Catalogue(), ResumeGrace: time.Minute}
+		x := newSeededHarness(t, cfg, statemachine.SeedInput(5).Seed)
+		features := segment.FeatureTables | segment.FeatureResume | segment.FeatureClocks
+		a, b := x.loginWith("Albert", features), x.loginWith("Beth", features)
+		opts := []segment.KV{{Key: "clock.move", Value: "10"}, {Key: "clock.pause", Value: "true"}}
+		x.table("checkers", opts, []statemachine.ConnID{a, b})
+		x.send(a, segment.Ready, nil)
+		x.send(b, segment.Ready, nil)
+		wait := func(d time.Duration) {
+			x.now += int64(d)
+			x.h.Step(x.now, statemachine.Input{Kind: statemachine.InTick})
+			x.pump()
+		}
+		wait(5 * time.Second)
+		for range 3 {
+			x.h.Step(x.now, statemachine.Input{Kind: statemachine.InClosed, Conn: a})
+			x.pump()
+			wait(20 * time.Second)
+			if restore {
+				x.swap(cfg)
+			}
+			wait(30 * time.Second)
+			var sb segment.SeatedBody // the resume token Albert holds
+			for _, m := range x.all[a] {
+				if m.t == segment.Seated {
+					sb, _ = segment.DecodeSeatedBody(m.body)
+				}
+			}
+			a = x.loginWith("Albert", features)
+			x.send(a, segment.Resume, segment.ResumeMsg{Table: sb.Table, Seat: sb.Seat, Token: sb.Token}.Append(nil))
+		}
+		for i := 0; len(x.records) == 0; i++ {
+			if i > 100 {
+				t.Fatal("the clock never ran out")
+			}
+			wait(time.Second)
+		}
+		return x
+	}
+	x, y := run(false), run(true)
+	if len(x.records) != 1 || x.records[0].Reason != "timeout" {
+		t.Fatalf("records %+v", x.records)
+	}
+	if !reflect.DeepEqual(x.records, y.records) {
+		t.Fatalf("the game ended otherwise after restores:\n%+v\n%+v", x.records, y.records)
+	}
+	if !slices.EqualFunc(x.all[2], y.all[2], sameMsg) {
+		t.Fatal("Beth received different messages after restores")
+	}
+}
+
 // TestSnapshotClocksAndOffers: a game with a time control and a standing
 // draw offer, restored mid-game: the offer expires, the clocks run out and
 // the game ends by timeout exactly as without the restore.
 func TestSnapshotClocksAndOffers(t *testing.T) {
 	run := func(restore bool) (*harness, []statemachine.ConnID) {
-		cfg := statemachine.Config{Games: statemachine.Catalogue(), Entropy: statemachine.SeededEntropy(3)}
-		x := newHarness(t, cfg)
+		cfg := statemachine.Config{Games: statemachine.Catalogue()}
+		x := newSeededHarness(t, cfg, statemachine.SeedInput(3).Seed)
 		a, b := x.login("Albert"), x.login("Beth")
-		x.send(a, segment.Hello, nil) // ignored: already extended
 		opts := []segment.KV{{Key: "clock.move", Value: "120"}, {Key: "clock.total", Value: "200"}, {Key: "clock.increment", Value: "2"}}
 		x.table("checkers", opts, []statemachine.ConnID{a, b})
 		x.send(a, segment.Ready, nil)
@@ -860,7 +898,7 @@ func TestSnapshotClocksAndOffers(t *testing.T) {
 		g, _ := statemachine.Catalogue()[1].Spec.New(2, rules.Options{}, nil)
 		for i := range 6 {
 			x.now += int64(time.Duration(i+3) * time.Second)
-			x.h.Tick(x.now)
+			x.h.Step(x.now, statemachine.Input{Kind: statemachine.InTick})
 			x.pump()
 			p := g.ToMove(nil)[0]
 			m := g.Legal(p, nil)[0]
@@ -879,7 +917,7 @@ func TestSnapshotClocksAndOffers(t *testing.T) {
 		x.send(a, segment.ViewReq, nil) // with the clocks as they stand
 		for range 8 {
 			x.now += int64(3 * time.Second)
-			x.h.Tick(x.now)
+			x.h.Step(x.now, statemachine.Input{Kind: statemachine.InTick})
 			x.pump()
 		}
 		// past the first offer's expiry, within the second's
@@ -895,7 +933,7 @@ func TestSnapshotClocksAndOffers(t *testing.T) {
 		}
 		for range 100 {
 			x.now += int64(3 * time.Second)
-			x.h.Tick(x.now)
+			x.h.Step(x.now, statemachine.Input{Kind: statemachine.InTick})
 			x.pump()
 			if len(x.records) > 1 {
 				break

@@ -38,10 +38,12 @@ type seatSlot struct {
 	away      bool                   // held for its player, whose connection dropped
 	awayUntil int64
 
-	left    int64 // clock: time left for the game (total time control), ns
-	since   int64 // clock: when it started running
-	ticking bool  // clock: running
-	expired bool  // clock: ran out and the timeout action was taken
+	left      int64 // clock: time left for the game (total time control), ns; at most maxLeft
+	since     int64 // clock: when it started running, moved on by the time it stood paused
+	ticking   bool  // clock: running (or paused: held for its player with clock.pause)
+	expired   bool  // clock: ran out and the timeout action was taken
+	pausedAt  int64 // clock: since when a pause is not yet charged to pauseLeft
+	pauseLeft int64 // clock: how much longer it may stand paused in this game (pauseBudget at the start)
 }
 
 // playedMove is an accepted move, kept compact until the record is written.

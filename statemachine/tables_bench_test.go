@@ -46,15 +46,16 @@ func recordGames(tb testing.TB) []scriptedGame {
 // and out; set-up runs with the timer stopped.
 func replayGame(b *testing.B, g scriptedGame) (in, out int) {
 	b.StopTimer()
-	h := statemachine.New(statemachine.Config{Games: statemachine.Catalogue(), Entropy: statemachine.SeededEntropy(7)})
+	h := statemachine.New(statemachine.Config{Games: statemachine.Catalogue()})
+	h.Step(0, statemachine.SeedInput(7))
 	opened := map[statemachine.ConnID]bool{}
 	feed := func(ins []input) {
 		for _, i := range ins {
 			if !opened[i.conn] {
 				opened[i.conn] = true
-				h.Open(0, i.conn)
+				h.Step(0, statemachine.Input{Kind: statemachine.InOpen, Conn: i.conn})
 			}
-			h.Receive(0, i.conn, i.seg)
+			h.Step(0, statemachine.Input{Kind: statemachine.InReceive, Conn: i.conn, Seg: i.seg})
 			for {
 				rd := h.Ready()
 				if rd.Empty() {
@@ -64,7 +65,7 @@ func replayGame(b *testing.B, g scriptedGame) (in, out int) {
 				checks := append([]statemachine.Check(nil), rd.Checks...)
 				h.Advance()
 				for _, c := range checks {
-					h.Answer(0, c.ID, statemachine.Found)
+					h.Step(0, statemachine.Input{Kind: statemachine.InAnswer, Check: c.ID, Answer: statemachine.Found})
 				}
 			}
 		}

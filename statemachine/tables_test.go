@@ -45,13 +45,17 @@ type input struct {
 }
 
 func newHarness(tb testing.TB, cfg statemachine.Config) *harness {
+	return newSeededHarness(tb, cfg, statemachine.SeedInput(7).Seed)
+}
+
+// newSeededHarness is newHarness on a hub whose generator starts at seed.
+func newSeededHarness(tb testing.TB, cfg statemachine.Config, seed [32]byte) *harness {
 	if cfg.Games == nil {
 		cfg.Games = statemachine.Catalogue()
 	}
-	if cfg.Entropy == nil {
-		cfg.Entropy = statemachine.SeededEntropy(7)
-	}
-	return &harness{tb: tb, h: statemachine.New(cfg), asm: map[statemachine.ConnID]*segment.Assembler{},
+	h := statemachine.New(cfg)
+	h.Step(0, statemachine.Input{Kind: statemachine.InSeed, Seed: seed})
+	return &harness{tb: tb, h: h, asm: map[statemachine.ConnID]*segment.Assembler{},
 		inbox: map[statemachine.ConnID][]msg{}, all: map[statemachine.ConnID][]msg{}, closed: map[statemachine.ConnID]bool{}}
 }
 
@@ -94,7 +98,7 @@ func (x *harness) pump() {
 		x.records = append(x.records, rd.Records...)
 		x.h.Advance()
 		for _, c := range checks {
-			x.h.Answer(x.now, c.ID, statemachine.Found)
+			x.h.Step(x.now, statemachine.Input{Kind: statemachine.InAnswer, Check: c.ID, Answer: statemachine.Found})
 		}
 		if err := x.h.CheckInvariants(); err != nil {
 			x.tb.Fatal(err)
@@ -105,10 +109,16 @@ func (x *harness) pump() {
 // login opens an extended-protocol connection logged in as name.
 func (x *harness) login(name string) statemachine.ConnID {
 	x.tb.Helper()
+	return x.loginWith(name, segment.FeatureTables|segment.FeatureChat)
+}
+
+// loginWith is login asking for features.
+func (x *harness) loginWith(name string, features uint32) statemachine.ConnID {
+	x.tb.Helper()
 	x.next++
 	c := x.next
-	x.h.Open(x.now, c)
-	x.send(c, segment.Hello, segment.HelloMsg{Version: 1, Features: segment.FeatureTables | segment.FeatureChat}.Append(nil))
+	x.h.Step(x.now, statemachine.Input{Kind: statemachine.InOpen, Conn: c})
+	x.send(c, segment.Hello, segment.HelloMsg{Version: 1, Features: features}.Append(nil))
 	x.raw(c, segment.Name(segment.Info, name))
 	x.raw(c, segment.Name(segment.Passwd, "123"))
 	x.take(c)
@@ -120,7 +130,7 @@ func (x *harness) raw(c statemachine.ConnID, s segment.Segment) {
 	if x.logging {
 		x.sent = append(x.sent, input{c, s})
 	}
-	x.h.Receive(x.now, c, s)
+	x.h.Step(x.now, statemachine.Input{Kind: statemachine.InReceive, Conn: c, Seg: s})
 	x.pump()
 }
 
@@ -131,7 +141,7 @@ func (x *harness) send(c statemachine.ConnID, t segment.Type, body []byte) {
 		if x.logging {
 			x.sent = append(x.sent, input{c, s})
 		}
-		x.h.Receive(x.now, c, s)
+		x.h.Step(x.now, statemachine.Input{Kind: statemachine.InReceive, Conn: c, Seg: s})
 	}
 	x.pump()
 }
@@ -333,7 +343,7 @@ func TestHiddenBoardsDoNotLeak(t *testing.T) {
 		rng.Shuffle(len(safe), func(i, j int) { safe[i], safe[j] = safe[j], safe[i] })
 		guesses := safe[:min(len(safe), 25)]
 		run := func(hidden bomber.Board) (seat0, watcher, seat1 []msg) {
-			x := newHarness(t, statemachine.Config{Entropy: statemachine.SeededEntropy(uint64(round))})
+			x := newSeededHarness(t, statemachine.Config{}, statemachine.SeedInput(uint64(round)).Seed)
 			a, b, w := x.login("Albert"), x.login("Beth"), x.login("Cindy")
 			x.table("bomber", nil, []statemachine.ConnID{a, b}, w)
 			x.send(a, segment.Ready, nil)

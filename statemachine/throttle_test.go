@@ -38,24 +38,24 @@ func (r *hubRig) collect() {
 
 func (r *hubRig) open(source string) statemachine.ConnID {
 	r.next++
-	r.h.OpenFrom(r.now, r.next, source)
+	r.h.Step(r.now, statemachine.Input{Kind: statemachine.InOpen, Conn: r.next, Text: source})
 	r.collect()
 	return r.next
 }
 
 func (r *hubRig) send(c statemachine.ConnID, seg segment.Segment) {
-	r.h.Receive(r.now, c, seg)
+	r.h.Step(r.now, statemachine.Input{Kind: statemachine.InReceive, Conn: c, Seg: seg})
 	r.collect()
 }
 
 func (r *hubRig) close(c statemachine.ConnID) {
-	r.h.Closed(r.now, c)
+	r.h.Step(r.now, statemachine.Input{Kind: statemachine.InClosed, Conn: c})
 	r.collect()
 }
 
 func (r *hubRig) tick(d time.Duration) {
 	r.now += int64(d)
-	r.h.Tick(r.now)
+	r.h.Step(r.now, statemachine.Input{Kind: statemachine.InTick})
 	r.collect()
 }
 
@@ -75,7 +75,7 @@ func (r *hubRig) answerAll() (verifies int) {
 		if c.Kind == statemachine.Verify {
 			verifies++
 		}
-		r.h.Answer(r.now, c.ID, a)
+		r.h.Step(r.now, statemachine.Input{Kind: statemachine.InAnswer, Check: c.ID, Answer: a})
 		r.collect()
 	}
 	return verifies

@@ -94,10 +94,10 @@ func replayPure(ev []event, users, reps int) pureResult {
 	for range reps {
 		h := statemachine.New(statemachine.Config{})
 		for i := range users {
-			h.Open(0, statemachine.ConnID(i+1))
+			h.Step(0, statemachine.Input{Kind: statemachine.InOpen, Conn: statemachine.ConnID(i + 1)})
 		}
 		for k := range ev {
-			h.Receive(int64(k), ev[k].conn, ev[k].seg)
+			h.Step(int64(k), statemachine.Input{Kind: statemachine.InReceive, Conn: ev[k].conn, Seg: ev[k].seg})
 			for {
 				rd := h.Ready()
 				if rd.Empty() {
@@ -111,7 +111,7 @@ func replayPure(ev []event, users, reps int) pureResult {
 				}
 				h.Advance()
 				for _, id := range ids {
-					h.Answer(int64(k), id, statemachine.Found)
+					h.Step(int64(k), statemachine.Input{Kind: statemachine.InAnswer, Check: id, Answer: statemachine.Found})
 				}
 			}
 		}

@@ -65,8 +65,7 @@ type client struct {
 	// seg is the segment being handled: a handler given a pointer to a
 	// local would have it moved to the heap, one allocation per segment,
 	// and a storm's presence is millions of segments to the load
-	// generator's players (docs/performance.md, "The load generator's
-	// part in a storm")
+	// generator's players (docs/performance.md, "The load generator")
 	seg segment.Segment
 }
 

@@ -329,7 +329,7 @@ func (p *poller) read(c *client) {
 // control messages into p.oob. It allocates nothing: a storm's presence is
 // thousands of reads a second, each a socket address of garbage through
 // unix.Recvmsg, collected on the load generator's one P (docs/performance.md,
-// "The load generator's part in a storm"). Like unix.Read it returns -1
+// "The load generator"). Like unix.Read it returns -1
 // with the error.
 func (p *poller) recv(fd int) (n, oobn int, err error) {
 	p.iov = unix.Iovec{Base: &p.buf[0]}

@@ -28,7 +28,7 @@ func newHubNet(t testing.TB, cfg statemachine.Config) *hubNet {
 
 func (n *hubNet) connect(id statemachine.ConnID, b *Bot) {
 	n.bots[id] = b
-	n.hub.Open(n.now, id)
+	n.hub.Step(n.now, statemachine.Input{Kind: statemachine.InOpen, Conn: id})
 	n.toHub(id, b.Connected())
 	n.pump()
 }
@@ -36,7 +36,7 @@ func (n *hubNet) connect(id statemachine.ConnID, b *Bot) {
 func (n *hubNet) toHub(id statemachine.ConnID, o client.Out) {
 	for _, s := range o.Send {
 		n.now++
-		n.hub.Receive(n.now, id, s)
+		n.hub.Step(n.now, statemachine.Input{Kind: statemachine.InReceive, Conn: id, Seg: s})
 	}
 }
 
@@ -69,7 +69,7 @@ func (n *hubNet) pump() {
 			case c.Kind == statemachine.Verify && pw != c.Password:
 				a = statemachine.WrongPassword
 			}
-			n.hub.Answer(n.now, c.ID, a)
+			n.hub.Step(n.now, statemachine.Input{Kind: statemachine.InAnswer, Check: c.ID, Answer: a})
 		}
 		for _, c := range closes {
 			if b := n.bots[c]; b != nil {

@@ -24,8 +24,10 @@ type hubNet struct {
 }
 
 func newHubNet(t testing.TB, seed uint64) *hubNet {
-	cfg := statemachine.Config{Games: statemachine.Catalogue(), Entropy: statemachine.SeededEntropy(seed), ChatBurst: 1000, ChatRate: 1000}
-	return &hubNet{t: t, hub: statemachine.New(cfg), clients: map[statemachine.ConnID]*Client{}, events: map[statemachine.ConnID][]Event{}}
+	cfg := statemachine.Config{Games: statemachine.Catalogue(), ChatBurst: 1000, ChatRate: 1000}
+	hub := statemachine.New(cfg)
+	hub.Step(0, statemachine.SeedInput(seed))
+	return &hubNet{t: t, hub: hub, clients: map[statemachine.ConnID]*Client{}, events: map[statemachine.ConnID][]Event{}}
 }
 
 // login connects a new client as user and logs it in.
@@ -34,7 +36,7 @@ func (n *hubNet) login(user string) *Client {
 	c := New()
 	id := statemachine.ConnID(len(n.clients) + 1)
 	n.clients[id] = c
-	n.hub.Open(n.now, id)
+	n.hub.Step(n.now, statemachine.Input{Kind: statemachine.InOpen, Conn: id})
 	if _, err := c.Login(user, "123"); err != nil {
 		n.t.Fatal(err)
 	}
@@ -71,7 +73,7 @@ func (n *hubNet) toHub(id statemachine.ConnID, o Out) {
 	n.events[id] = append(n.events[id], o.Events...)
 	for _, s := range o.Send {
 		n.now++
-		n.hub.Receive(n.now, id, s)
+		n.hub.Step(n.now, statemachine.Input{Kind: statemachine.InReceive, Conn: id, Seg: s})
 	}
 }
 
@@ -91,7 +93,7 @@ func (n *hubNet) pump() {
 			}
 		}
 		for _, c := range checks {
-			n.hub.Answer(n.now, c.ID, accounts.Answer(c))
+			n.hub.Step(n.now, statemachine.Input{Kind: statemachine.InAnswer, Check: c.ID, Answer: accounts.Answer(c)})
 		}
 	}
 	n.t.Fatal("the hub and the clients never went quiet")

@@ -12,7 +12,7 @@ import (
 func (n *hubNet) drop(c *Client) {
 	id := n.id(c)
 	delete(n.clients, id)
-	n.hub.Closed(n.now, id)
+	n.hub.Step(n.now, statemachine.Input{Kind: statemachine.InClosed, Conn: id})
 	n.toHub(id, c.Disconnected())
 	n.pump()
 }
@@ -21,7 +21,7 @@ func (n *hubNet) drop(c *Client) {
 func (n *hubNet) reconnect(c *Client) {
 	id := statemachine.ConnID(1000 + len(n.events))
 	n.clients[id] = c
-	n.hub.Open(n.now, id)
+	n.hub.Step(n.now, statemachine.Input{Kind: statemachine.InOpen, Conn: id})
 	n.toHub(id, c.Connected())
 	n.pump()
 }

@@ -18,7 +18,8 @@ func TestDriversOfOneSeatEach(t *testing.T) {
 			continue // secret boards: one seat never hears the other's
 		}
 		t.Run(spec.Name, func(t *testing.T) {
-			hub := statemachine.New(statemachine.Config{Games: statemachine.Catalogue(), Entropy: statemachine.SeededEntropy(9)})
+			hub := statemachine.New(statemachine.Config{Games: statemachine.Catalogue()})
+			hub.Step(0, statemachine.SeedInput(9))
 			accounts := replay.DemoAccounts()
 			var now int64
 			drivers := []*Driver{New(spec, nil, 2, 1), New(spec, nil, 2, 2)}
@@ -29,7 +30,7 @@ func TestDriversOfOneSeatEach(t *testing.T) {
 			send := func(seat int, m segment.Message) {
 				for _, s := range segment.AppendMessage(nil, m.Type(), m.Append(nil)) {
 					now++
-					hub.Receive(now, statemachine.ConnID(seat+1), s)
+					hub.Step(now, statemachine.Input{Kind: statemachine.InReceive, Conn: statemachine.ConnID(seat + 1), Seg: s})
 				}
 			}
 			pump := func() {
@@ -60,21 +61,21 @@ func TestDriversOfOneSeatEach(t *testing.T) {
 						if ok {
 							for _, sg := range segment.AppendMessage(nil, out.Type, out.Body) {
 								now++
-								hub.Receive(now, statemachine.ConnID(seat+1), sg)
+								hub.Step(now, statemachine.Input{Kind: statemachine.InReceive, Conn: statemachine.ConnID(seat + 1), Seg: sg})
 							}
 						}
 					}
 					for _, c := range checks {
-						hub.Answer(now, c.ID, accounts.Answer(c))
+						hub.Step(now, statemachine.Input{Kind: statemachine.InAnswer, Check: c.ID, Answer: accounts.Answer(c)})
 					}
 				}
 				t.Fatal("the hub never went quiet")
 			}
 			for seat, user := range []string{"Albert", "Beth"} {
-				hub.Open(now, statemachine.ConnID(seat+1))
+				hub.Step(now, statemachine.Input{Kind: statemachine.InOpen, Conn: statemachine.ConnID(seat + 1)})
 				send(seat, segment.HelloMsg{Version: 1, Features: segment.FeatureTables})
-				hub.Receive(now, statemachine.ConnID(seat+1), segment.Name(segment.Info, user))
-				hub.Receive(now, statemachine.ConnID(seat+1), segment.Name(segment.Passwd, "123"))
+				hub.Step(now, statemachine.Input{Kind: statemachine.InReceive, Conn: statemachine.ConnID(seat + 1), Seg: segment.Name(segment.Info, user)})
+				hub.Step(now, statemachine.Input{Kind: statemachine.InReceive, Conn: statemachine.ConnID(seat + 1), Seg: segment.Name(segment.Passwd, "123")})
 				pump()
 			}
 			send(0, segment.CreateMsg{Game: spec.Name, Seats: 2})

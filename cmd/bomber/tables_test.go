@@ -40,7 +40,9 @@ func (s connSender) Send(segs []segment.Segment) error {
 func (s connSender) Close() error { return nil }
 
 func newHubLink(t *testing.T) *hubLink {
-	return &hubLink{t: t, hub: statemachine.New(statemachine.Config{Games: statemachine.Catalogue(), Entropy: statemachine.SeededEntropy(4)}),
+	hub := statemachine.New(statemachine.Config{Games: statemachine.Catalogue()})
+	hub.Step(0, statemachine.SeedInput(4))
+	return &hubLink{t: t, hub: hub,
 		models: map[statemachine.ConnID]*tmodel{}, clients: map[statemachine.ConnID]*ext.Client{}}
 }
 
@@ -48,7 +50,7 @@ func (l *hubLink) model(user string) *tmodel {
 	id := statemachine.ConnID(len(l.models) + len(l.clients) + 1)
 	m := newTModel(config{user: user, password: "123", mono: true}, newTStyles(), func(int) tea.Cmd { return nil })
 	l.models[id] = m
-	l.hub.Open(l.now, id)
+	l.hub.Step(l.now, statemachine.Input{Kind: statemachine.InOpen, Conn: id})
 	m.net, m.connected = connSender{l, id}, true
 	m.apply(m.c.Connected())
 	l.pump()
@@ -60,7 +62,7 @@ func (l *hubLink) client(user string) *ext.Client {
 	c := ext.New()
 	c.Login(user, "123")
 	l.clients[id] = c
-	l.hub.Open(l.now, id)
+	l.hub.Step(l.now, statemachine.Input{Kind: statemachine.InOpen, Conn: id})
 	connSender{l, id}.Send(c.Connected().Send)
 	l.pump()
 	return c
@@ -112,7 +114,7 @@ func (l *hubLink) pump() {
 			l.queue, l.pending = l.queue[1:], l.pending[1:]
 			for _, s := range segs {
 				l.now++
-				l.hub.Receive(l.now, id, s)
+				l.hub.Step(l.now, statemachine.Input{Kind: statemachine.InReceive, Conn: id, Seg: s})
 			}
 		}
 		r := l.hub.Ready()
@@ -131,7 +133,7 @@ func (l *hubLink) pump() {
 			}
 		}
 		for _, c := range checks {
-			l.hub.Answer(l.now, c.ID, accounts.Answer(c))
+			l.hub.Step(l.now, statemachine.Input{Kind: statemachine.InAnswer, Check: c.ID, Answer: accounts.Answer(c)})
 		}
 	}
 	l.t.Fatal("the hub never went quiet")

@@ -142,6 +142,9 @@ func (g *Game) inPlay(p rules.Player) bool {
 // Gone reports whether seat p resigned and left the game.
 func (g *Game) Gone(p rules.Player) bool { return p >= 0 && int(p) < g.players && g.gone&(1<<p) != 0 }
 
+// DrawByAgreement is false: a race has no draws (docs/games/aeroplane.md).
+func (g *Game) DrawByAgreement() bool { return false }
+
 // Outcome is Won with the first player home with all four pieces, or with
 // the last seat left when every other seat resigned.
 func (g *Game) Outcome() rules.Outcome {

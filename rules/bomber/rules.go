@@ -225,6 +225,10 @@ func kindName(k uint8) string {
 	return "unknown"
 }
 
+// DrawByAgreement is false: Bomber has no draw offers; someone finds the
+// other's planes or resigns.
+func (g *Game) DrawByAgreement() bool { return false }
+
 // Outcome implements rules.Game.
 func (g *Game) Outcome() rules.Outcome {
 	if g.phase != Over {

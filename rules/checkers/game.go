@@ -233,6 +233,10 @@ func (g *Game) settle() {
 	}
 }
 
+// DrawByAgreement is the draw_agreement option: with it off neither the
+// players' own draw-offer move nor a table's draw offer is allowed.
+func (g *Game) DrawByAgreement() bool { return g.cfg.agreement }
+
 // Outcome reports the result so far.
 func (g *Game) Outcome() rules.Outcome {
 	o := g.outcome

@@ -184,6 +184,9 @@ func (g *Game) closed(box int) bool {
 	return true
 }
 
+// DrawByAgreement is false: Dots and Boxes has no draw offers.
+func (g *Game) DrawByAgreement() bool { return false }
+
 // Outcome: running until every line is drawn; then the highest score among
 // the seats still playing wins, several seats tied for first all win, and a
 // tie of every seat still playing is a draw. When all but one seat have

@@ -171,6 +171,9 @@ func (g *Game) end(s rules.Status, reason string, winners ...rules.Player) {
 	g.out = rules.Outcome{Status: s, Reason: reason, Winners: winners}
 }
 
+// DrawByAgreement is true: either player may offer a draw (docs/games/paisho.md).
+func (g *Game) DrawByAgreement() bool { return true }
+
 // Outcome reports the result so far.
 func (g *Game) Outcome() rules.Outcome {
 	o := g.out

@@ -30,6 +30,10 @@ type Config struct {
 	// then played with bots in some seats and random players in the others.
 	Bot      func(p rules.Player, seed uint64) rules.Bot
 	BotGames int
+	// DrawByAgreement is what the game's documentation (docs/games) says
+	// of draws by agreement with these Options: the game must answer the
+	// same, since the server refuses or allows a table's draw offer by it.
+	DrawByAgreement bool
 }
 
 // Conformance plays random games of spec and checks the rules contract:
@@ -54,6 +58,9 @@ type Config struct {
 //     the redacted copy shows every other seat no more than a spectator sees;
 //   - a secret move (rules.SecretMoves) cannot be told from another secret
 //     move by anyone but its mover;
+//   - DrawByAgreement answers as Config says and never changes; where it
+//     is false no seat ever has a draw offer among its legal moves and the
+//     offer is refused; where it is true some game lists one;
 //   - KindResign is accepted from any seat still playing, on turn or not,
 //     round-trips through notation and ends or thins the game as package
 //     rules says;
@@ -82,7 +89,7 @@ func Conformance(t testing.TB, spec rules.Spec, cfg Config) {
 	if t.Failed() {
 		return
 	}
-	finished := 0
+	finished, offered := 0, false
 	for i := range cfg.Games {
 		r := newRun(t, spec, cfg, cfg.Seed+uint64(i))
 		if i%3 == 2 {
@@ -95,10 +102,14 @@ func Conformance(t testing.TB, spec rules.Spec, cfg Config) {
 		if r.play() {
 			finished++
 		}
+		offered = offered || r.offered
 		r.replay()
 		if t.Failed() {
 			return
 		}
+	}
+	if cfg.DrawByAgreement && !offered {
+		t.Errorf("%s: DrawByAgreement is true but no seat of %d random games ever had a draw offer to make", spec.Name, cfg.Games)
 	}
 	if finished == 0 {
 		t.Errorf("%s: none of %d random games finished within %d moves", spec.Name, cfg.Games, cfg.MaxPlies)
@@ -217,6 +228,7 @@ type run struct {
 	resignOffTurn bool           // the first resignation is by a seat not to move, if any
 	hidden        bool           // the game has shown it holds secrets
 	bots          []rules.Bot    // by seat; nil seats play at random
+	offered       bool           // a seat had a draw offer among its legal moves
 }
 
 func newRun(t testing.TB, spec rules.Spec, cfg Config, n uint64) *run {
@@ -228,6 +240,9 @@ func newRun(t testing.TB, spec rules.Spec, cfg Config, n uint64) *run {
 	}
 	if g.Name() != spec.Name || g.Players() != cfg.Players {
 		t.Fatalf("%s: game reports name %q and %d players", spec.Name, g.Name(), g.Players())
+	}
+	if g.DrawByAgreement() != cfg.DrawByAgreement {
+		t.Fatalf("%s with options %v: DrawByAgreement is %v, its documentation says %v", spec.Name, cfg.Options, g.DrawByAgreement(), cfg.DrawByAgreement)
 	}
 	r.g = g
 	return r
@@ -277,6 +292,7 @@ func (r *run) play() bool {
 			r.fatalf("player %d is to move but has no legal move", p)
 		}
 		r.checkRefused(toMove, p, legal)
+		r.checkDraws(ply, p, all)
 		var m rules.Move
 		if r.bots != nil && r.bots[p] != nil {
 			m = r.botMove(p)
@@ -388,6 +404,27 @@ func (r *run) checkRefused(toMove []rules.Player, p rules.Player, legal []rules.
 	r.refuse(p, garbage, nil)
 }
 
+// checkDraws checks p's legal moves against the game's DrawByAgreement,
+// which must not change as the game goes on: a game without draws by
+// agreement never lists a draw offer and refuses one.
+func (r *run) checkDraws(ply int, p rules.Player, legal []rules.Move) {
+	r.t.Helper()
+	if r.g.DrawByAgreement() != r.cfg.DrawByAgreement {
+		r.fatalf("DrawByAgreement changed to %v during the game", r.g.DrawByAgreement())
+	}
+	offer := rules.Move{Kind: rules.KindOfferDraw}
+	if !slices.Contains(legal, offer) {
+		if ply == 0 && !r.cfg.DrawByAgreement {
+			r.refuse(p, offer, nil)
+		}
+		return
+	}
+	if !r.cfg.DrawByAgreement {
+		r.fatalf("DrawByAgreement is false but player %d may offer a draw", p)
+	}
+	r.offered = true
+}
+
 // refuse plays m for q, which the game must refuse (with want, when set),
 // and checks that nothing anyone can see or do changed. What nobody can see
 // (a hidden counter, a generator's state) is checked by the replay, which
@@ -473,8 +510,9 @@ func (r *run) checkRedact(p rules.Player, m rules.Move) rules.Game {
 			r.fatalf("Redact(%d) shows a spectator something else than the game does", s)
 		}
 		if !slices.Equal(x.ToMove(nil), g.ToMove(nil)) || !slices.Equal(x.Legal(s, nil), g.Legal(s, nil)) ||
-			!slices.Equal(x.Scores(nil), g.Scores(nil)) || x.Outcome().Status != g.Outcome().Status {
-			r.fatalf("Redact(%d) changes who is to move, seat %d's legal moves, the scores or the status", s, s)
+			!slices.Equal(x.Scores(nil), g.Scores(nil)) || x.Outcome().Status != g.Outcome().Status ||
+			x.DrawByAgreement() != g.DrawByAgreement() {
+			r.fatalf("Redact(%d) changes who is to move, seat %d's legal moves, the scores, the status or whether draws may be agreed", s, s)
 		}
 		if r.hidden {
 			for q := rules.Player(0); int(q) < g.Players(); q++ {

@@ -32,6 +32,8 @@ type bugs struct {
 	resignOnTurn   bool // resignation only on the seat's turn
 	specMaxTooLow  bool // Spec.Options says less than New accepts
 	refusedNoError bool // a move by the seat not to move is played anyway
+	offersDraw     bool // lists a draw offer though it has no draws by agreement
+	claimsDraws    bool // says draws may be agreed, against its documentation
 }
 
 const (
@@ -75,7 +77,11 @@ func (g *race) Legal(p rules.Player, buf []rules.Move) []rules.Move {
 	if g.over || p != g.turn {
 		return buf
 	}
-	return append(buf, rules.Move{Kind: kindAdd, Len: 1, Arg: [16]uint8{1}}, rules.Move{Kind: kindAdd, Len: 1, Arg: [16]uint8{2}}, rules.Move{Kind: kindRoll})
+	buf = append(buf, rules.Move{Kind: kindAdd, Len: 1, Arg: [16]uint8{1}}, rules.Move{Kind: kindAdd, Len: 1, Arg: [16]uint8{2}}, rules.Move{Kind: kindRoll})
+	if g.bugs.offersDraw {
+		buf = append(buf, rules.Move{Kind: rules.KindOfferDraw})
+	}
+	return buf
 }
 func (g *race) Play(p rules.Player, m rules.Move, steps []rules.Step) ([]rules.Step, error) {
 	if g.over {
@@ -118,6 +124,7 @@ func (g *race) Outcome() rules.Outcome {
 	}
 	return rules.Outcome{Status: rules.Won, Winners: []rules.Player{g.winner}, Reason: "target reached"}
 }
+func (g *race) DrawByAgreement() bool  { return g.bugs.claimsDraws }
 func (g *race) Scores(buf []int) []int { return append(buf, g.added[0], g.added[1]) }
 func (g *race) FormatMove(m rules.Move) string {
 	switch m.Kind {
@@ -215,6 +222,8 @@ func TestSuiteCatchesFaults(t *testing.T) {
 		{"resignation off turn refused", bugs{resignOnTurn: true}, "may not resign"},
 		{"option spec narrower than New", bugs{specMaxTooLow: true}, "outside the spec"},
 		{"move out of turn played", bugs{refusedNoError: true}, "should be refused"},
+		{"draw offer listed without draws", bugs{offersDraw: true}, "may offer a draw"},
+		{"draws claimed against the docs", bugs{claimsDraws: true}, "its documentation says false"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -46,6 +46,7 @@ const (
 	StoreUp             // store up
 	Note                // a comment line, kept for people reading the file
 	Bot                 // bot TABLE SEAT SEQ MOVE: a computer player's move (an input, like a client's bytes)
+	Input               // in BYTES: one of the hub's inputs as the hub got it (statemachine's wire form, its time in ns since the capture began)
 )
 
 // Entry is one line.
@@ -53,7 +54,7 @@ type Entry struct {
 	At      time.Duration // time stamp; -1 when the line has none
 	Conn    string
 	Op      Op
-	Data    []byte        // Send: raw bytes; Recv: one whole segment
+	Data    []byte        // Send: raw bytes; Recv: one whole segment; Input: the input's wire form
 	Advance time.Duration // Clock
 	Comment string
 	Line    int     // 1-based line number when parsed
@@ -137,6 +138,13 @@ func ParseLine(line string) (e Entry, ok bool, err error) {
 		e.Op, e.Comment = Bot, ""
 		e.Bot = BotMove{Table: uint32(tb), Seat: int8(seat), Seq: uint32(seq), Move: strings.Join(f[4:], " ")}
 		return e, true, nil
+	case f[0] == "in" && len(f) >= 2 && f[1] != ">" && f[1] != "<":
+		b, err := hexBytes(f[1:])
+		if err != nil {
+			return e, false, err
+		}
+		e.Op, e.Data = Input, b
+		return e, true, nil
 	case f[0] == "store":
 		if len(f) != 2 || (f[1] != "down" && f[1] != "up") {
 			return e, false, fmt.Errorf("%w: want 'store down' or 'store up'", ErrSyntax)
@@ -162,13 +170,8 @@ func ParseLine(line string) (e Entry, ok bool, err error) {
 		if len(f) < 3 {
 			return e, false, fmt.Errorf("%w: %s without bytes", ErrSyntax, f[1])
 		}
-		e.Data = make([]byte, 0, len(f)-2)
-		for _, h := range f[2:] {
-			b, err := hex.DecodeString(h)
-			if err != nil || len(b) != 1 {
-				return e, false, fmt.Errorf("%w: %q is not one hex byte", ErrSyntax, h)
-			}
-			e.Data = append(e.Data, b[0])
+		if e.Data, err = hexBytes(f[2:]); err != nil {
+			return e, false, err
 		}
 		e.Op, e.Comment = Send, ""
 		if f[1] == "<" {
@@ -182,13 +185,26 @@ func ParseLine(line string) (e Entry, ok bool, err error) {
 	return e, false, fmt.Errorf("%w: unknown operation %q", ErrSyntax, f[1])
 }
 
+// hexBytes reads fields of one hex byte each.
+func hexBytes(f []string) ([]byte, error) {
+	out := make([]byte, 0, len(f))
+	for _, h := range f {
+		b, err := hex.DecodeString(h)
+		if err != nil || len(b) != 1 {
+			return nil, fmt.Errorf("%w: %q is not one hex byte", ErrSyntax, h)
+		}
+		out = append(out, b[0])
+	}
+	return out, nil
+}
+
 func validConn(s string) bool {
 	for _, c := range s {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
 			return false
 		}
 	}
-	return s != "" && s != "clock" && s != "store"
+	return s != "" && s != "clock" && s != "store" && s != "in"
 }
 
 // String writes e as one line, with a decoded comment for segment lines
@@ -212,6 +228,11 @@ func (e Entry) Format(showPasswords bool) string {
 		b.WriteString("store up")
 	case Bot:
 		fmt.Fprintf(&b, "bot %d %d %d %s", e.Bot.Table, e.Bot.Seat, e.Bot.Seq, e.Bot.Move)
+	case Input:
+		b.WriteString("in")
+		for _, x := range e.Data {
+			fmt.Fprintf(&b, " %02x", x)
+		}
 	case Open, Close, Closed:
 		b.WriteString(e.Conn + " " + [...]string{Open: "open", Close: "close", Closed: "closed"}[e.Op])
 	case Send, Recv:

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -15,11 +16,13 @@ import (
 // (reference|document), first (inviter|invitee), kick-grace and
 // login-timeout (Go durations), hide-unknown-users (true|false),
 // login-failures, login-window, login-lockout, segment-rate, segment-burst,
-// and seed (the entropy every table's seed and join code come from: a
-// transcript replays only with the seed it was recorded with; 0 when absent).
+// and seed (read by SeedOf and fed to the hub by the Runner where the note
+// stands: the seed of the generator every table's seed, join code and
+// resume token come from; a transcript replays only with the seed it was
+// recorded with; 0 when absent).
 // Every game of statemachine.Catalogue is offered.
 func ConfigFromNotes(entries []transcript.Entry) (statemachine.Config, error) {
-	cfg := statemachine.Config{Games: statemachine.Catalogue(), Entropy: statemachine.SeededEntropy(0)}
+	cfg := statemachine.Config{Games: statemachine.Catalogue()}
 	for _, e := range entries {
 		rest, ok := strings.CutPrefix(e.Comment, "config:")
 		if e.Op != transcript.Note || !ok {
@@ -57,9 +60,7 @@ func ConfigFromNotes(entries []transcript.Entry) (statemachine.Config, error) {
 			case "segment-burst":
 				cfg.SegmentBurst, err = strconv.Atoi(v)
 			case "seed":
-				var n uint64
-				n, err = strconv.ParseUint(v, 10, 64)
-				cfg.Entropy = statemachine.SeededEntropy(n)
+				_, err = strconv.ParseUint(v, 10, 64)
 			default:
 				err = fmt.Errorf("unknown key")
 			}
@@ -69,6 +70,34 @@ func ConfigFromNotes(entries []transcript.Entry) (statemachine.Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// SeedOf is the generator seed a transcript's notes ask for ("# config:
+// seed=N"), 0 when none does: a server replaying the transcript over
+// sockets starts its hub on it (the in-process Runner feeds it itself).
+func SeedOf(entries []transcript.Entry) uint64 {
+	var n uint64
+	for _, e := range entries {
+		if v, ok := seedNote(e); ok {
+			n = v
+		}
+	}
+	return n
+}
+
+// seedNote reads the seed of a config note.
+func seedNote(e transcript.Entry) (uint64, bool) {
+	rest, ok := strings.CutPrefix(e.Comment, "config:")
+	if e.Op != transcript.Note || !ok {
+		return 0, false
+	}
+	for _, kv := range strings.Fields(rest) {
+		if v, ok := strings.CutPrefix(kv, "seed="); ok {
+			n, err := strconv.ParseUint(v, 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
 }
 
 // BotOracle answers a server's bot requests with the bot lines of a
@@ -89,4 +118,19 @@ func BotOracle(entries []transcript.Entry) func(statemachine.BotRequest) (statem
 		}
 		return statemachine.BotAnswer{Table: r.Table, Seat: r.Seat, Seq: r.Seq, Move: m}, nil
 	}
+}
+
+// Seeds is an entropy source for a server (server.Config.Entropy) whose
+// hub is to start where a transcript's does: every seed it gives is
+// statemachine.SeedInput(n)'s, so a transcript recorded in process with
+// "seed=n" replays byte for byte over sockets.
+func Seeds(n uint64) io.Reader { return seedReader(statemachine.SeedInput(n).Seed) }
+
+type seedReader [32]byte
+
+func (s seedReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = s[i%len(s)]
+	}
+	return len(p), nil
 }

@@ -5,6 +5,7 @@ package replay
 
 import (
 	"context"
+	"fmt"
 	"net/netip"
 	"strings"
 	"time"
@@ -49,6 +50,13 @@ type Runner struct {
 	// transcript being replayed answer them.
 	PlayBots bool
 	records  []record.Game
+	// inputs: the transcript has "in" lines (a capture's record of every
+	// input the hub got); only they are fed, and the hub's outputs are
+	// compared, not the runner's guesses at accounts, bots and time
+	inputs bool
+	// shellClosed are the connections whose "closed" line the shell wrote
+	// (an input says so after it): passed through, not expected of the hub
+	shellClosed map[string]bool
 }
 
 // Records returns the games the hub asked to record so far.
@@ -76,28 +84,80 @@ func (r *Runner) Hub() *statemachine.Hub { return r.hub }
 // '<' and 'closed' lines in entries are expectations and are not fed.
 func Run(cfg statemachine.Config, accounts Accounts, entries []transcript.Entry) []transcript.Entry {
 	r := New(cfg, accounts)
+	r.Inputs(entries)
 	for _, e := range entries {
 		r.Feed(e)
 	}
 	return r.out
 }
 
+// Inputs looks at a whole transcript before it is fed: when it has "in"
+// lines (a capture), the runner replays those and nothing else, so the
+// hub gets exactly what it got when the capture was made (account answers,
+// computer players' moves, ticks and seeds included, at their times), and
+// the other lines but the hub's outputs pass through.
+func (r *Runner) Inputs(entries []transcript.Entry) {
+	r.shellClosed = map[string]bool{}
+	var in statemachine.Input
+	for _, e := range entries {
+		if e.Op != transcript.Input {
+			continue
+		}
+		r.inputs = true
+		if _, _, err := statemachine.ReadInput(e.Data, &in); err == nil && in.Kind == statemachine.InClosed {
+			r.shellClosed[fmt.Sprintf("c%d", in.Conn)] = true
+		}
+	}
+}
+
+// feedInput replays an "in" line.
+func (r *Runner) feedInput(e transcript.Entry) {
+	r.out = append(r.out, e)
+	var in statemachine.Input
+	at, _, err := statemachine.ReadInput(e.Data, &in)
+	if err != nil {
+		r.out = append(r.out, transcript.Entry{At: -1, Op: transcript.Note, Comment: "unreadable input: " + err.Error()})
+		return
+	}
+	if in.Kind == statemachine.InOpen {
+		name := fmt.Sprintf("c%d", in.Conn)
+		r.conns[name] = &conn{id: in.Conn}
+		r.names[in.Conn] = name
+	}
+	r.hub.Step(at, in)
+	r.drain(at)
+}
+
 // Feed replays one entry and appends it and its consequences to the output.
 func (r *Runner) Feed(e transcript.Entry) {
 	now := int64(r.now)
+	if r.inputs {
+		switch {
+		case e.Op == transcript.Input:
+			r.feedInput(e)
+		case e.Op == transcript.Recv, e.Op == transcript.Closed && !r.shellClosed[e.Conn]:
+			// the hub's outputs: the replay makes its own
+		default:
+			r.out = append(r.out, e)
+		}
+		return
+	}
 	switch e.Op {
 	case transcript.Recv, transcript.Closed:
 		return
 	case transcript.Note:
 		r.out = append(r.out, e)
+		if seed, ok := seedNote(e); ok {
+			r.hub.Step(now, statemachine.SeedInput(seed)) // where the recording's generator started
+		}
 		return
 	case transcript.Clock:
 		r.out = append(r.out, e)
 		r.now += e.Advance
-		r.hub.Tick(int64(r.now))
+		r.hub.Step(int64(r.now), statemachine.Input{Kind: statemachine.InTick})
 	case transcript.Bot:
 		r.out = append(r.out, e)
-		r.hub.BotMove(now, statemachine.BotAnswer{Table: e.Bot.Table, Seat: rules.Player(e.Bot.Seat), Seq: e.Bot.Seq, Move: e.Bot.Move})
+		r.hub.Step(now, statemachine.Input{Kind: statemachine.InBot, Bot: statemachine.BotAnswer{Table: e.Bot.Table, Seat: rules.Player(e.Bot.Seat), Seq: e.Bot.Seq, Move: e.Bot.Move}})
 	case transcript.StoreDown, transcript.StoreUp:
 		r.out = append(r.out, e)
 		r.down = e.Op == transcript.StoreDown
@@ -107,12 +167,12 @@ func (r *Runner) Feed(e transcript.Entry) {
 		c := &conn{id: r.next}
 		r.conns[e.Conn] = c
 		r.names[c.id] = e.Conn
-		r.hub.OpenFrom(now, c.id, SourceOf(e))
+		r.hub.Step(now, statemachine.Input{Kind: statemachine.InOpen, Conn: c.id, Text: SourceOf(e)})
 	case transcript.Close:
 		r.out = append(r.out, e)
 		if c := r.conns[e.Conn]; c != nil {
 			delete(r.conns, e.Conn)
-			r.hub.Closed(now, c.id)
+			r.hub.Step(now, statemachine.Input{Kind: statemachine.InClosed, Conn: c.id})
 		}
 	case transcript.Send:
 		r.out = append(r.out, e)
@@ -121,13 +181,13 @@ func (r *Runner) Feed(e transcript.Entry) {
 			break // the server closed it; the bytes go nowhere
 		}
 		if _, err := c.dec.Feed(e.Data, func(seg segment.Segment) bool {
-			r.hub.Receive(now, c.id, seg)
+			r.hub.Step(now, statemachine.Input{Kind: statemachine.InReceive, Conn: c.id, Seg: seg})
 			r.drain(now)
 			return r.conns[e.Conn] == c // stop once the hub closed it
 		}); err != nil && r.conns[e.Conn] == c {
 			// a framing error: the shell closes the connection
 			r.closeConn(e.Conn, c)
-			r.hub.Closed(now, c.id)
+			r.hub.Step(now, statemachine.Input{Kind: statemachine.InClosed, Conn: c.id})
 		}
 	}
 	r.drain(now)
@@ -174,14 +234,17 @@ func (r *Runner) drain(now int64) {
 			}
 		}
 		r.records = append(r.records, rd.Records...)
-		checks := append([]statemachine.Check(nil), rd.Checks...)
+		var checks []statemachine.Check
+		if !r.inputs { // a capture's answers are inputs of their own
+			checks = append(checks, rd.Checks...)
+		}
 		var bots []statemachine.BotRequest
-		if r.PlayBots {
+		if r.PlayBots && !r.inputs {
 			bots = append(bots, rd.Bots...)
 		}
 		r.hub.Advance()
 		for _, c := range checks {
-			r.hub.Answer(now, c.ID, r.answer(c))
+			r.hub.Step(now, statemachine.Input{Kind: statemachine.InAnswer, Check: c.ID, Answer: r.answer(c)})
 		}
 		for _, b := range bots {
 			// the computer answers at once; the answer is written down as an
@@ -191,7 +254,7 @@ func (r *Runner) drain(now int64) {
 				continue
 			}
 			r.out = append(r.out, transcript.Entry{At: -1, Op: transcript.Bot, Bot: transcript.BotMove{Table: a.Table, Seat: int8(a.Seat), Seq: a.Seq, Move: a.Move}})
-			r.hub.BotMove(now, a)
+			r.hub.Step(now, statemachine.Input{Kind: statemachine.InBot, Bot: a})
 		}
 	}
 }
