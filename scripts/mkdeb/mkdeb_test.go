@@ -147,12 +147,12 @@ func TestPackageInstallsAndRuns(t *testing.T) {
 	}
 
 	// The installed bomberd on the installed configuration: on loopback and a
-	// free port, with the store and the admin token in the scratch root
-	// (the installed configuration names them in /var/lib/bomber).
+	// free port, with the store, the admin token and the journal in the
+	// scratch root (the installed configuration names them in /var/lib/bomber).
 	cfg := filepath.Join(root, "etc/bomber/config.yaml")
 	db := filepath.Join(root, "var/lib/bomber/bomber.db")
 	env := append(os.Environ(), "BOMBER_LISTEN=127.0.0.1:0", "BOMBER_ADMIN_LISTEN=127.0.0.1:0", "BOMBER_STORE_SQLITE_PATH="+db,
-		"BOMBER_ADMIN_TOKEN_FILE="+filepath.Join(root, "var/lib/bomber/admin.token"),
+		"BOMBER_ADMIN_TOKEN_FILE="+filepath.Join(root, "var/lib/bomber/admin.token"), "BOMBER_JOURNAL_DIR="+filepath.Join(root, "var/lib/bomber/journal"),
 		"BOMBER_LOG_FORMAT=console", "BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1")
 	d := exec.Command(filepath.Join(root, "usr/bin/bomberd"), "--config", cfg)
 	d.Env, d.Dir = env, root

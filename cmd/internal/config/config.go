@@ -352,7 +352,7 @@ func Load(fs *pflag.FlagSet) (*Config, string, error) {
 
 // pathKeys are the keys that name files and directories.
 var pathKeys = []string{
-	"store.sqlite_path", "capture.dir", "admin.token_file", "tls.cert_file", "tls.key_file",
+	"store.sqlite_path", "capture.dir", "admin.token_file", "journal.dir", "tls.cert_file", "tls.key_file",
 	"cluster.creds", "cluster.tls_ca", "cluster.tls_cert", "cluster.tls_key",
 }
 

@@ -39,6 +39,7 @@ func TestShippedConfigMatchesDefaults(t *testing.T) {
 		{&shipped.Store.SQLitePath, &bare.Store.SQLitePath},
 		{&shipped.Admin.TokenFile, &bare.Admin.TokenFile},
 		{&shipped.Capture.Dir, &bare.Capture.Dir},
+		{&shipped.Journal.Dir, &bare.Journal.Dir},
 	} {
 		if want := filepath.Join(root, *p.bare); *p.shipped != want {
 			t.Errorf("config.yaml's path %q, want %q (the default %q from the file's directory)", *p.shipped, want, *p.bare)
@@ -94,7 +95,8 @@ func TestPackagedConfigPathsAreAbsolute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for key, p := range map[string]string{"store.sqlite_path": c.Store.SQLitePath, "admin.token_file": c.Admin.TokenFile, "capture.dir": c.Capture.Dir} {
+	for key, p := range map[string]string{"store.sqlite_path": c.Store.SQLitePath, "admin.token_file": c.Admin.TokenFile,
+		"capture.dir": c.Capture.Dir, "journal.dir": c.Journal.Dir} {
 		if !strings.HasPrefix(p, "/var/lib/bomber/") {
 			t.Errorf("%s: %q, want a path in /var/lib/bomber", key, p)
 		}
