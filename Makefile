@@ -68,7 +68,8 @@ vet:
 TESTSUM = $(GO) run ./scripts/testsum
 test: vet
 	@counts=$$(mktemp) && status=0; \
-	$(TESTSUM) -counts $$counts -node -- $(MAKE) --no-print-directory test-js || status=1; \
+	echo "NODE=$(NODE) sh scripts/test-js.sh"; \
+	NODE=$(NODE) $(TESTSUM) -counts $$counts -node -- sh scripts/test-js.sh || status=1; \
 	echo "$(GO) test -race -count=1 -timeout 15m $(PKGS)"; \
 	$(TESTSUM) -counts $$counts -- $(GO) test -race -count=1 -timeout 15m -json $(PKGS) || status=1; \
 	echo "# two thousand random games through the hub, no byte leaking a secret (fast without -race)"; \
@@ -76,12 +77,11 @@ test: vet
 	$(TESTSUM) -total $$counts; rm -f $$counts; exit $$status
 
 # The JavaScript client library's tests (clients/js, Node 20 or later) with
-# Node's test runner, against a bomberd built from this tree. Node 20 needs
-# --experimental-websocket for its global WebSocket; later versions have it.
+# Node's test runner, against a bomberd built from this tree
+# (scripts/test-js.sh).
 NODE ?= node
 test-js:
-	@command -v $(NODE) >/dev/null || { echo "test-js: $(NODE) not found (Node 20 or later is needed)"; exit 1; }
-	cd clients/js && $(NODE) $$($(NODE) -e 'process.stdout.write(typeof WebSocket === "function" ? "" : "--experimental-websocket")') --test-reporter=spec --test test/*.test.js
+	NODE=$(NODE) sh scripts/test-js.sh
 
 # Rebuild the web client's bundle (web/src -> web/dist, esbuild's Go API; no
 # Node or npm needed). Commit web/dist: bomberd embeds it, and
