@@ -22,12 +22,18 @@ bin:
 # logs, on loopback only: a fresh store gets the demo accounts (password 123),
 # which bomberd creates and accepts only while every listener is on loopback.
 # Stop with Ctrl-C. To open it up: make run LISTEN=:20343 (see docs/operations.md).
+# ADMIN_LISTEN and WEB_LISTEN move the admin listener and the web client
+# (config.yaml's admin.listen, 127.0.0.1:20344, and web.listen,
+# 127.0.0.1:20380, when not given).
 LISTEN ?= 127.0.0.1:20343
+ADMIN_LISTEN ?=
+WEB_LISTEN ?=
 run:
 	$(GO) build -ldflags '$(LDFLAGS)' -o bin/ ./cmd/bomberd ./cmd/bomberctl
 	@echo "bomberd on $(LISTEN); the demo accounts (password 123) work on loopback only."
 	@echo "To open it up: bin/bomberctl user add NAME, then make run LISTEN=:20343"
-	./bin/bomberd --config config.yaml --log-format console --listen $(LISTEN)
+	./bin/bomberd --config config.yaml --log-format console --listen $(LISTEN) \
+	  $(if $(ADMIN_LISTEN),--admin-listen $(ADMIN_LISTEN)) $(if $(WEB_LISTEN),--web-listen $(WEB_LISTEN))
 
 # The Debian package (nfpm as a library, scripts/mkdeb): bomberd, bomberctl,
 # the systemd units, /etc/bomber/config.yaml, the system user and
@@ -37,24 +43,45 @@ deb:
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o bin/ ./cmd/bomberd ./cmd/bomberctl
 	$(GO) run ./scripts/mkdeb --bin bin --output bin
 
+# go vet, staticcheck, and no reference to an issue tracker that is not in
+# the repository (the word issue and a number): code, comments and docs say
+# in words what they mean.
+# staticcheck is pinned and fetched through the module proxy on first use
+# (go run keeps it out of go.mod); STATICCHECK= skips it offline.
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 vet:
 	$(GO) vet $(PKGS)
+	$(if $(STATICCHECK),$(STATICCHECK) $(PKGS))
+	@if grep -rHIiPzo '\bissues?\s+(?:(?://|#|--|\*)\s*)?#?\d+' --include='*.go' --include='*.md' --include='*.c' \
+	    --include='*.lua' --include='*.sh' --include='*.yaml' --include='*.js' --include=Makefile \
+	    --exclude-dir=.git --exclude-dir=node_modules --exclude-dir=dist . | tr '\0' '\n' | grep .; then \
+	  echo "vet: the files above cite an issue tracker that is not in the repository; say in words what they mean"; exit 1; \
+	fi
 
-# The whole suite with the race detector. Fuzz corpora under testdata/fuzz are
-# replayed as ordinary tests. MySQL tests need MariaDB (scripts/mariadb.sh);
+# The whole suite with the race detector: vet, the JavaScript library's
+# tests, every Go test, then the leak check. Fuzz corpora under testdata/fuzz
+# are replayed as ordinary tests. MySQL tests need MariaDB (scripts/mariadb.sh);
 # with BOMBER_REQUIRE_MYSQL=1 they fail instead of skipping when it is absent.
-test: vet test-js
-	$(GO) test -race -count=1 -timeout 15m $(PKGS)
-	# two thousand random games through the hub, no byte leaking a secret (fast without -race)
-	BOMBER_LEAK_GAMES=400 $(GO) test -count=1 -run 'TestRandomGamesKeepSecrets' ./statemachine/
+# Every step runs even after one fails; scripts/testsum shows go test's
+# output as without -json and counts the tests of each step, and the last
+# line is the total: make test: N passed, N failed, N skipped.
+TESTSUM = $(GO) run ./scripts/testsum
+test: vet
+	@counts=$$(mktemp) && status=0; \
+	echo "NODE=$(NODE) sh scripts/test-js.sh"; \
+	NODE=$(NODE) $(TESTSUM) -counts $$counts -node -- sh scripts/test-js.sh || status=1; \
+	echo "$(GO) test -race -count=1 -timeout 15m $(PKGS)"; \
+	$(TESTSUM) -counts $$counts -- $(GO) test -race -count=1 -timeout 15m -json $(PKGS) || status=1; \
+	echo "# two thousand random games through the hub, no byte leaking a secret (fast without -race)"; \
+	BOMBER_LEAK_GAMES=400 $(TESTSUM) -counts $$counts -- $(GO) test -count=1 -json -run 'TestRandomGamesKeepSecrets' ./statemachine/ || status=1; \
+	$(TESTSUM) -total $$counts; rm -f $$counts; exit $$status
 
 # The JavaScript client library's tests (clients/js, Node 20 or later) with
-# Node's test runner, against a bomberd built from this tree. Node 20 needs
-# --experimental-websocket for its global WebSocket; later versions have it.
+# Node's test runner, against a bomberd built from this tree
+# (scripts/test-js.sh).
 NODE ?= node
 test-js:
-	@command -v $(NODE) >/dev/null || { echo "test-js: $(NODE) not found (Node 20 or later is needed)"; exit 1; }
-	cd clients/js && $(NODE) $$($(NODE) -e 'process.stdout.write(typeof WebSocket === "function" ? "" : "--experimental-websocket")') --test test/*.test.js
+	NODE=$(NODE) sh scripts/test-js.sh
 
 # Rebuild the web client's bundle (web/src -> web/dist, esbuild's Go API; no
 # Node or npm needed). Commit web/dist: bomberd embeds it, and

@@ -28,6 +28,9 @@ var (
 	ErrBadLegacy = errors.New("account: bad legacy account data")
 	// ErrSchema reports a database whose schema version is not the one this build expects.
 	ErrSchema = errors.New("account: schema version mismatch")
+	// ErrNoStore reports that the embedded store's file does not exist
+	// (OpenExisting and OpenExistingDB do not create it).
+	ErrNoStore = errors.New("account: no store")
 )
 
 // SkippedError is returned by ImportLegacy when some names already existed;

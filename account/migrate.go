@@ -108,6 +108,34 @@ func MigrateTo(ctx context.Context, db *sql.DB, d Dialect, version int64) ([]int
 	return done, nil
 }
 
+// lossyDown says what undoing each migration deletes. Undoing a version
+// not listed keeps every row (version 4 turns the move logs back into
+// game_moves rows).
+var lossyDown = map[int64]string{
+	1: "every account",
+	2: "every recorded game (the games table)",
+	3: "every recorded game but two-seat Bomber games, and the moves, seeds, options and scores of those",
+}
+
+// DownLoss says what migrating db down to version would delete: one line
+// per migration undone that deletes data, in the order they would be
+// undone; none when going down keeps every row, or when version is not
+// below the database's (version -1 is this build's latest). It changes
+// nothing.
+func DownLoss(ctx context.Context, db *sql.DB, d Dialect, version int64) ([]string, error) {
+	current, _, err := SchemaVersion(ctx, db, d)
+	if err != nil || version < 0 {
+		return nil, err
+	}
+	var loss []string
+	for v := current; v > version; v-- {
+		if what, ok := lossyDown[v]; ok {
+			loss = append(loss, fmt.Sprintf("undoing version %d deletes %s", v, what))
+		}
+	}
+	return loss, nil
+}
+
 // SchemaVersion returns db's schema version (0 for an empty database) and
 // the latest version this build knows. It changes nothing.
 func SchemaVersion(ctx context.Context, db *sql.DB, d Dialect) (current, latest int64, err error) {

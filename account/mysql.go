@@ -81,11 +81,17 @@ func openMySQLDB(ctx context.Context, dsn string) (*sql.DB, error) {
 // format, e.g. "bomber:secret@tcp(127.0.0.1:3306)/bomber") and applies
 // pending migrations.
 func OpenMySQL(ctx context.Context, dsn string, h *Hasher) (Store, error) {
+	return openMySQL(ctx, dsn, h, true)
+}
+
+// openMySQL is OpenMySQL, or, without migrate, OpenExisting's MySQL store:
+// its schema must be current.
+func openMySQL(ctx context.Context, dsn string, h *Hasher, migrate bool) (Store, error) {
 	db, err := openMySQLDB(ctx, dsn)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := Migrate(ctx, db, DialectMySQL); err != nil {
+	if err := migrateOrCheck(ctx, db, DialectMySQL, migrate); err != nil {
 		db.Close()
 		return nil, err
 	}

@@ -81,11 +81,18 @@ func openSQLiteConn(ctx context.Context, path string, readOnly bool) (*sql.DB, e
 // connection for a hundred milliseconds at a time (the bench's 1,800 logins
 // beside 100 busy games took over two minutes).
 func OpenSQLite(ctx context.Context, path string, h *Hasher) (Store, error) {
+	return openSQLite(ctx, path, h, true)
+}
+
+// openSQLite is OpenSQLite, or, without migrate, OpenExisting's SQLite
+// store, whose schema must be current (its caller checked that the file
+// exists).
+func openSQLite(ctx context.Context, path string, h *Hasher, migrate bool) (Store, error) {
 	db, err := openSQLiteDB(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := Migrate(ctx, db, DialectSQLite); err != nil {
+	if err := migrateOrCheck(ctx, db, DialectSQLite, migrate); err != nil {
 		db.Close()
 		return nil, err
 	}

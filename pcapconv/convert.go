@@ -54,7 +54,7 @@ func Convert(r io.Reader, opt Options) ([]transcript.Entry, Stats, error) {
 		return nil, Stats{}, fmt.Errorf("%w: %w", ErrFormat, err)
 	}
 	var src packetSource
-	linkOf := func(gopacket.CaptureInfo) layers.LinkType { return 0 }
+	var linkOf func(gopacket.CaptureInfo) layers.LinkType
 	switch binary.LittleEndian.Uint32(magic) {
 	case 0x0a0d0d0a: // pcapng section header block, either byte order
 		ng, err := pcapgo.NewNgReader(br, pcapgo.NgReaderOptions{WantMixedLinkType: true, SkipUnknownVersion: true})

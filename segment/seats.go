@@ -1,8 +1,7 @@
 package segment
 
-// Seats that survive (issue 14): computer players in seats, seats held
-// through a dropped connection, turn clocks. Descriptors 0x40-0x46 (0x42
-// stays unassigned).
+// Seats that survive: computer players in seats, seats held through a dropped
+// connection, turn clocks. Descriptors 0x40-0x46 (0x42 stays unassigned).
 const (
 	// Bot 0x40 C→S, cap 1: seat u8 (0xFF: every empty seat). The table's
 	// creator gives empty seats of a waiting table to the computer.

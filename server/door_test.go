@@ -11,7 +11,7 @@ import (
 
 // TestAdminPlumbingLivesOnce: the way into the engine loop (do, post) and
 // the operators' calls built on it are written once, on door, not once per
-// transport (issue 17, item 10).
+// transport.
 func TestAdminPlumbingLivesOnce(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
 	fset := token.NewFileSet()

@@ -13,7 +13,8 @@ import (
 	"github.com/bomber-game/bomber/statemachine"
 )
 
-// Game traffic before presence traffic (issue 20, item 4).
+// Game traffic before presence traffic: a login storm must not hold up a
+// relayed move.
 //
 // Presence is the user list a login receives and the notices everyone
 // online receives when a user comes or goes. A login among N users is 2N
@@ -493,7 +494,7 @@ func (e *engine) flushUrgent() {
 
 // presenceSlice is how long one reactor iteration may spend writing
 // presence output: a relayed guess that arrives meanwhile waits at most
-// about this long for the loop (issue 20 asks for relay p99 under 2 ms
+// about this long for the loop (the goal is a relay p99 under 2 ms
 // during a login storm). checkEvery is how many members are looked at
 // between looks at the clock.
 const (

@@ -17,8 +17,8 @@ import (
 	"github.com/bomber-game/bomber/statemachine/replay"
 )
 
-// BenchmarkHonestLoginDuringFlood measures what issue 17's attack does to
-// an honest user: 16 clients from 127.0.0.1 send a wrong password for
+// BenchmarkHonestLoginDuringFlood measures what a wrong-password flood does
+// to an honest user: 16 clients from 127.0.0.1 send a wrong password for
 // Albert and hang up before the answer, as fast as they can, against the
 // reactor with bomberd's default limits and real argon2id hashing (OWASP
 // parameters, two at once); meanwhile Beth logs in from 127.0.0.2, b.N

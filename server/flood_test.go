@@ -57,7 +57,7 @@ func honestLogin(t *testing.T, addr string) time.Duration {
 	return time.Since(t0)
 }
 
-// TestWrongPasswordFlood is issue 17's throttle bypass over real sockets:
+// TestWrongPasswordFlood is the login throttle's bypass over real sockets:
 // from one address, clients send a wrong password for Albert and hang up
 // before the answer, as fast as they can. The daemon must count those
 // failures and lock the address out after login_failures of them, so only

@@ -76,19 +76,19 @@ func (q *queue) next() *job {
 	return nil
 }
 
-// The engine's goroutine never waits for qmu while a worker holds it
-// (issue 20, item 4). The workers run at a lower priority; one preempted
-// while it holds the lock (scanning a queue of a thousand logins from one
-// address, say) would make the loop wait until the kernel ran that worker
-// again: on a busy CPU, milliseconds, during which no guess is relayed
-// (seen in an execution trace of a login storm: 34 such waits in 2 s, up
-// to 7.7 ms). So what the engine decides with (how many checks of a kind,
-// of an address, of a name are admitted and unanswered) is its own, kept
-// without a lock; a new check goes into outbox, and into the shared queue
-// when the lock is free (TryLock), at once in almost every case, else on
-// one of the next loop iterations (the reactor polls while outbox is not
-// empty). Only withdrawing a check that is waiting (its connection
-// closed, its address locked out: rare) waits for the lock.
+// The engine's goroutine never waits for qmu while a worker holds it, so that
+// game traffic never waits behind a login storm. The workers run at a lower
+// priority; one preempted while it holds the lock (scanning a queue of a
+// thousand logins from one address, say) would make the loop wait until the
+// kernel ran that worker again: on a busy CPU, milliseconds, during which no
+// guess is relayed (seen in an execution trace of a login storm: 34 such waits
+// in 2 s, up to 7.7 ms). So what the engine decides with (how many checks of a
+// kind, of an address, of a name are admitted and unanswered) is its own, kept
+// without a lock; a new check goes into outbox, and into the shared queue when
+// the lock is free (TryLock), at once in almost every case, else on one of the
+// next loop iterations (the reactor polls while outbox is not empty). Only
+// withdrawing a check that is waiting (its connection closed, its address
+// locked out: rare) waits for the lock.
 type admitted struct {
 	byKind [2]int                      // by CheckKind
 	byKey  map[string]int              // Verify: by job.keys

@@ -94,7 +94,7 @@ func code(s segment.Segment) byte { return s.Payload()[0] }
 
 var throttleCfg = statemachine.Config{LoginFailures: 5, LoginWindow: time.Minute, LoginLockout: 5 * time.Minute}
 
-// TestWrongPasswordThenCloseIsCounted is the throttle bypass of issue 17:
+// TestWrongPasswordThenCloseIsCounted is the login throttle's bypass:
 // a client sends a wrong password and closes before the answer. The store
 // still hashes the password, so the failure must count: after five such
 // attempts the address is locked out and the store is not asked again.

@@ -18,8 +18,8 @@ import (
 	"github.com/bomber-game/bomber/bench/load"
 )
 
-// cclientSource is the minimal C client (see its header): the client issue
-// 20 measured the floor with, so that the load generator check can say on
+// cclientSource is the minimal C client (see its header): the client the
+// floor was first measured with, so that the load generator check can say on
 // this machine what the Go client adds.
 //
 //go:embed cclient/cclient.c
@@ -67,17 +67,17 @@ func runCClient(ctx context.Context, bin, addr, prefix string, games int, rate f
 		secs(warmup), secs(window), prefix, latF, lateF)
 	out, err := cmd.Output()
 	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
-		return latRun{}, fmt.Errorf("C client: %w: %s", err, ee.Stderr) // Output keeps stderr when it is not redirected
+		return latRun{}, fmt.Errorf("cclient: %w: %s", err, ee.Stderr) // Output keeps stderr when it is not redirected
 	} else if err != nil {
-		return latRun{}, fmt.Errorf("C client: %w", err)
+		return latRun{}, fmt.Errorf("cclient: %w", err)
 	}
 	var relayed int64
 	var seconds float64
 	if _, err := fmt.Sscanf(string(out), "relayed %d seconds %g", &relayed, &seconds); err != nil || seconds <= 0 {
-		return latRun{}, fmt.Errorf("C client: unexpected output %q", out)
+		return latRun{}, fmt.Errorf("cclient: unexpected output %q", out)
 	}
 	if relayed == 0 {
-		return latRun{}, fmt.Errorf("C client: nothing relayed in %v", window)
+		return latRun{}, fmt.Errorf("cclient: nothing relayed in %v", window)
 	}
 	lat, err := readHist(latF)
 	if err != nil {
@@ -95,10 +95,10 @@ func runCClient(ctx context.Context, bin, addr, prefix string, games int, rate f
 func readHist(path string) (*hdrhistogram.Histogram, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("C client: %w", err)
+		return nil, fmt.Errorf("cclient: %w", err)
 	}
 	if len(b)%8 != 0 {
-		return nil, fmt.Errorf("C client: %s: %d bytes, not whole int64s", path, len(b))
+		return nil, fmt.Errorf("cclient: %s: %d bytes, not whole int64s", path, len(b))
 	}
 	h := load.NewHistogram()
 	for i := 0; i < len(b); i += 8 {

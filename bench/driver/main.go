@@ -1,7 +1,7 @@
 // Command driver is `make bench`: it starts bomberd once per transport
 // (epoll reactor, net package), drives it with the load generator (package
 // bench/load) and prints one markdown table with both transports side by
-// side and the goals of issue 4:
+// side and the project's performance goals (docs/performance.md):
 //
 //	(a) server RSS per idle logged-in connection at 10k and 50k connections
 //	    (BENCH_HEAP_PROFILE=FILE saves bomberd's heap profile after each
@@ -20,7 +20,7 @@
 //	    shell command as it begins (e.g. `perf sched record -a -- sleep 3`);
 //	(d) segments per second through the pure state machine.
 //
-// Around those (issue 20): the minimal relay of bench/relay runs the same
+// Around those: the minimal relay of bench/relay runs the same
 // games first and every bomberd figure it also has is printed as a ratio
 // to it; open-loop latency at fixed rates (BENCH_RATES, default
 // 2000,5000,13700 guesses/s) on every server; a check of the load generator

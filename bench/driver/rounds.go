@@ -11,14 +11,13 @@ import (
 	"github.com/bomber-game/bomber/bench/load"
 )
 
-// The CPU rounds: server CPU per relayed guess measured as issue 20 states
-// its goals (and as its own figures were taken): the floor and each server
-// in turn, round after round, each on a fresh process, and the medians
-// compared. One closed-loop window per server, minutes apart, is at the
-// mercy of what else the machine does meanwhile: on the 2-CPU VM the
-// floor's own figure moved from 9.5 to 20 µs between runs, and single runs
-// put the reactor at 0.9-1.5× the floor. Rounds spread that drift over
-// every server alike.
+// The CPU rounds: server CPU per relayed guess measured as the performance
+// goals state it (and as their figures were first taken): the floor and each
+// server in turn, round after round, each on a fresh process, and the medians
+// compared. One closed-loop window per server, minutes apart, is at the mercy
+// of what else the machine does meanwhile: on the 2-CPU VM the floor's own
+// figure moved from 9.5 to 20 µs between runs, and single runs put the reactor
+// at 0.9-1.5× the floor. Rounds spread that drift over every server alike.
 
 // The same rounds then measure relay latency at the fixed rates, for the
 // same reason: a p99 is the 1% slowest guesses of a few seconds, and one
@@ -244,8 +243,8 @@ func (s *cpuSeries) print(w io.Writer, transports []string) {
 
 // printLatency writes the rounds' fixed-rate latency: per rate, by the
 // client and kernel to kernel, each server's median p50 and p99 with every
-// round's p99, and each server's ratios of medians to the floor's (issue
-// 20's goal for bomberd: within 1.5× of the floor, p50 and p99).
+// round's p99, and each server's ratios of medians to the floor's (the
+// goal for bomberd: within 1.5× of the floor, p50 and p99).
 func (s *cpuSeries) printLatency(w io.Writer) {
 	var rates []float64
 	for _, byRate := range s.perRate {

@@ -78,22 +78,57 @@ func ratio(v, floor float64) string {
 
 // print writes the comparison table and the conditions it was measured in.
 func (res *results) print(w io.Writer) {
-	trs := res.opts.transports
-	cols := res.columns()
-	floor := res.byTr[floorName]
-	isFloor := func(r *trResult) bool { return r == floor }
-	row := func(what, goal string, cell func(r *trResult) string, cmp func(a, b *trResult) string) {
-		cells := []string{what, goal}
-		for _, tr := range cols {
-			cells = append(cells, cell(res.byTr[tr]))
+	t := &table{w: w, res: res, cols: res.columns(), floor: res.byTr[floorName]}
+	t.header()
+	t.idleRows()
+	t.gameRows()
+	if len(res.opts.games) > 0 {
+		t.latencyRows()
+		if res.opts.storm > 0 {
+			t.stormRows()
 		}
-		if len(trs) == 2 {
-			cells = append(cells, cmp(res.byTr[trs[0]], res.byTr[trs[1]]))
-		}
-		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
+	t.pureRow()
+	res.cpu.print(w, res.opts.transports)
+	res.printClientCheck(w)
+	res.printTables(w)
+	res.printConditions(w)
+}
+
+// table writes the rows of the comparison table: a measurement, its goal,
+// one cell per server column, and, with two transports, the second's
+// figure as a ratio to the first's.
+type table struct {
+	w     io.Writer
+	res   *results
+	cols  []string
+	floor *trResult // nil without the minimal relay
+}
+
+// cell is one server's figure in a row; ratioCell is the ratio column's.
+type (
+	cell      func(r *trResult) string
+	ratioCell func(a, b *trResult) string
+)
+
+// noRatio leaves the ratio column empty.
+func noRatio(a, b *trResult) string { return "" }
+
+func (t *table) row(what, goal string, c cell, rc ratioCell) {
+	cells := []string{what, goal}
+	for _, tr := range t.cols {
+		cells = append(cells, c(t.res.byTr[tr]))
+	}
+	if trs := t.res.opts.transports; len(trs) == 2 {
+		cells = append(cells, rc(t.res.byTr[trs[0]], t.res.byTr[trs[1]]))
+	}
+	fmt.Fprintf(t.w, "| %s |\n", strings.Join(cells, " | "))
+}
+
+func (t *table) header() {
+	trs := t.res.opts.transports
 	head := []string{"measurement", "goal"}
-	for _, c := range cols {
+	for _, c := range t.cols {
 		if c == floorName {
 			c = "minimal relay (floor)"
 		}
@@ -102,38 +137,44 @@ func (res *results) print(w io.Writer) {
 	if len(trs) == 2 {
 		head = append(head, trs[1]+" ÷ "+trs[0])
 	}
-	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
-	none := func(a, b *trResult) string { return "" }
-	// measured is cell, or "—" for a server that has not measured it (the
-	// reference server runs only the counts its select(2) loop holds)
-	measured := func(has func(r *trResult) bool, cell func(r *trResult) string) func(r *trResult) string {
-		return func(r *trResult) string {
-			if !has(r) {
-				return "—"
-			}
-			return cell(r)
+	fmt.Fprintf(t.w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
+}
+
+func (t *table) isFloor(r *trResult) bool { return r == t.floor }
+
+// measured is c, or "—" for a server that has not measured it (the
+// reference server runs only the counts its select(2) loop holds).
+func measured(has func(r *trResult) bool, c cell) cell {
+	return func(r *trResult) string {
+		if !has(r) {
+			return "—"
 		}
+		return c(r)
 	}
+}
+
+// idleRows are (a): memory per idle logged-in connection.
+func (t *table) idleRows() {
 	// a server that did not measure n (the floor has no login; the
 	// reference server holds fewer connections and is not written in Go)
-	dash := func(r *trResult, m map[int]float64, n int) string {
+	kib := func(r *trResult, m map[int]float64, n int) string {
 		v, ok := m[n]
-		if isFloor(r) || !ok {
+		if t.isFloor(r) || !ok {
 			return "—"
 		}
 		return fmt.Sprintf("%.2f KiB", v/1024)
 	}
-	for _, n := range res.opts.idle {
-		row(fmt.Sprintf("(a) RSS per idle logged-in connection, %s connections", kilo(n)), "≤ 2 KiB; reactor 4× better",
-			func(r *trResult) string { return dash(r, r.idleRSS, n) },
+	for _, n := range t.res.opts.idle {
+		t.row(fmt.Sprintf("(a) RSS per idle logged-in connection, %s connections", kilo(n)), "≤ 2 KiB; reactor 4× better",
+			func(r *trResult) string { return kib(r, r.idleRSS, n) },
 			func(a, b *trResult) string { return fmt.Sprintf("%.1f×", b.idleRSS[n]/a.idleRSS[n]) })
-		row(fmt.Sprintf("(a) Go heap + stacks in use per idle logged-in connection, %s connections", kilo(n)), "",
-			func(r *trResult) string { return dash(r, r.idleGo, n) },
+		t.row(fmt.Sprintf("(a) Go heap + stacks in use per idle logged-in connection, %s connections", kilo(n)), "",
+			func(r *trResult) string { return kib(r, r.idleGo, n) },
 			func(a, b *trResult) string { return fmt.Sprintf("%.1f×", b.idleGo[n]/a.idleGo[n]) })
-		row(fmt.Sprintf("(a) the daemon's peak RSS while the %s logged in (VmHWM: the login waves' unread presence included)", kilo(n)), "",
+		t.row(fmt.Sprintf("(a) the daemon's peak RSS while the %s logged in (VmHWM: the login waves' unread presence included)", kilo(n)), "",
 			func(r *trResult) string {
 				v, ok := r.idlePeak[n]
-				if isFloor(r) || !ok {
+				if t.isFloor(r) || !ok {
 					return "—"
 				}
 				return fmt.Sprintf("%d MiB", v>>20)
@@ -142,28 +183,32 @@ func (res *results) print(w io.Writer) {
 				return fmt.Sprintf("%.1f×", float64(b.idlePeak[n])/float64(a.idlePeak[n]))
 			})
 	}
+}
+
+// gameRows are (b): relayed guesses per second and CPU per guess, closed loop.
+func (t *table) gameRows() {
 	fl := func(g int) gameResult {
-		if floor == nil {
+		if t.floor == nil {
 			return gameResult{}
 		}
-		return floor.games[g]
+		return t.floor.games[g]
 	}
-	for _, g := range res.opts.games {
-		ran := func(cell func(r *trResult) string) func(r *trResult) string {
-			return measured(func(r *trResult) bool { _, ok := r.games[g]; return ok }, cell)
+	for _, g := range t.res.opts.games {
+		ran := func(c cell) cell {
+			return measured(func(r *trResult) bool { _, ok := r.games[g]; return ok }, c)
 		}
-		row(fmt.Sprintf("(b) relayed guesses per second, %s games (closed loop)", kilo(g)), "≥ 500,000",
+		t.row(fmt.Sprintf("(b) relayed guesses per second, %s games (closed loop)", kilo(g)), "≥ 500,000",
 			ran(func(r *trResult) string {
-				if isFloor(r) {
+				if t.isFloor(r) {
 					return fmt.Sprintf("%.0f", r.games[g].rate)
 				}
 				return fmt.Sprintf("%.0f", r.games[g].rate) + ratio(r.games[g].rate, fl(g).rate)
 			}),
 			func(a, b *trResult) string { return fmt.Sprintf("%.2f×", b.games[g].rate/a.games[g].rate) })
-		row(fmt.Sprintf("(b) server CPU per relayed guess, %s games", kilo(g)), "≤ 2 µs; reactor 2× better",
+		t.row(fmt.Sprintf("(b) server CPU per relayed guess, %s games", kilo(g)), "≤ 2 µs; reactor 2× better",
 			ran(func(r *trResult) string {
 				c := fmt.Sprintf("%.2f µs (server at %.0f%% of a CPU)", r.games[g].cpuPerGuess, r.games[g].cpuShare*100)
-				if isFloor(r) {
+				if t.isFloor(r) {
 					return c
 				}
 				return fmt.Sprintf("%.2f µs%s (server at %.0f%% of a CPU)", r.games[g].cpuPerGuess, ratio(r.games[g].cpuPerGuess, fl(g).cpuPerGuess), r.games[g].cpuShare*100)
@@ -171,121 +216,146 @@ func (res *results) print(w io.Writer) {
 			func(a, b *trResult) string {
 				return fmt.Sprintf("%.1f×", b.games[g].cpuPerGuess/a.games[g].cpuPerGuess)
 			})
-		row(fmt.Sprintf("(b) the server's peak RSS once %s games were playing (VmHWM: their players' login wave included)", kilo(g)), "",
+		t.row(fmt.Sprintf("(b) the server's peak RSS once %s games were playing (VmHWM: their players' login wave included)", kilo(g)), "",
 			ran(func(r *trResult) string { return fmt.Sprintf("%d MiB", r.games[g].peakRSS>>20) }),
 			func(a, b *trResult) string {
 				return fmt.Sprintf("%.1f×", float64(b.games[g].peakRSS)/float64(a.games[g].peakRSS))
 			})
 	}
-	latCell := func(l load.Latency, f *load.Latency) string {
-		c := fmt.Sprintf("%s / %s / %s", us(l.P50), us(l.P99), us(l.P999))
-		if f != nil && f.P50 > 0 {
-			c += fmt.Sprintf(" (p50 %.1f×, p99 %.1f× floor)", float64(l.P50)/float64(f.P50), float64(l.P99)/float64(f.P99))
-		}
-		return c + fmt.Sprintf(" (n=%d)", l.Count)
+}
+
+// latCell is "p50 / p99 / p99.9", with their ratios to the floor's f when
+// there is one, and the count.
+func latCell(l load.Latency, f *load.Latency) string {
+	c := fmt.Sprintf("%s / %s / %s", us(l.P50), us(l.P99), us(l.P999))
+	if f != nil && f.P50 > 0 {
+		c += fmt.Sprintf(" (p50 %.1f×, p99 %.1f× floor)", float64(l.P50)/float64(f.P50), float64(l.P99)/float64(f.P99))
 	}
-	if len(res.opts.games) > 0 {
-		g := kilo(res.opts.games[0])
-		// a server that did not play the first count has no latency rows
-		lat := func(cell func(r *trResult) string) func(r *trResult) string {
-			return measured(func(r *trResult) bool { return r.latGames > 0 }, cell)
-		}
-		const wireRow = "(c) the same, kernel to kernel: from the guess's write to its arrival in the opponent's kernel (the load generator's own delays left out), p50 / p99 / p99.9"
-		for _, rate := range res.opts.rates {
-			series := func(pick func(latRun) load.Latency) func(r *trResult) string {
-				return lat(func(r *trResult) string {
-					l, ok := r.series[rate]
-					if !ok {
-						return "not run (above half saturation)"
-					}
-					if isFloor(r) || floor == nil {
-						return latCell(pick(l), nil)
-					}
-					if fl, ok := floor.series[rate]; ok {
-						f := pick(fl)
-						return latCell(pick(l), &f)
-					}
+	return c + fmt.Sprintf(" (n=%d)", l.Count)
+}
+
+// wireRow is the kernel-to-kernel row under each latency row.
+const wireRow = "(c) the same, kernel to kernel: from the guess's write to its arrival in the opponent's kernel (the load generator's own delays left out), p50 / p99 / p99.9"
+
+// latencyRows are (c) without storms: relay latency at the fixed rates and
+// at half the saturation rate, at the first count of games.
+func (t *table) latencyRows() {
+	g := kilo(t.res.opts.games[0])
+	// a server that did not play the first count has no latency rows
+	lat := func(c cell) cell {
+		return measured(func(r *trResult) bool { return r.latGames > 0 }, c)
+	}
+	for _, rate := range t.res.opts.rates {
+		series := func(pick func(latRun) load.Latency) cell {
+			return lat(func(r *trResult) string {
+				l, ok := r.series[rate]
+				if !ok {
+					return "not run (above half saturation)"
+				}
+				if t.isFloor(r) || t.floor == nil {
 					return latCell(pick(l), nil)
-				})
-			}
-			row(fmt.Sprintf("(c) relay latency at a fixed %.0f guesses/s, %s games, p50 / p99 / p99.9", rate, g), "p99 < 2 ms",
-				series(func(l latRun) load.Latency { return l.Latency }), none)
-			row(wireRow, "", series(func(l latRun) load.Latency { return l.wire }), none)
+				}
+				if fl, ok := t.floor.series[rate]; ok {
+					f := pick(fl)
+					return latCell(pick(l), &f)
+				}
+				return latCell(pick(l), nil)
+			})
 		}
-		row(fmt.Sprintf("(c) open-loop rate (half of (b) at %s games)", g), "",
-			lat(func(r *trResult) string { return fmt.Sprintf("%.0f/s", r.latRate) }), none)
-		row("(c) relay latency at that rate, p50 / p99 / p99.9", "p99 < 2 ms",
-			lat(func(r *trResult) string { return latCell(r.latAlone.Latency, nil) }), none)
-		row(wireRow, "", lat(func(r *trResult) string { return latCell(r.latAlone.wire, nil) }), none)
-		if res.opts.storm > 0 {
-			for i, what := range []string{"games at the first fixed rate", "games at half saturation"} {
-				// a storm that failed on the reference server: the error
-				// once, in its first row of the first storm it failed
-				cell := func(f func(s stormRun) string, errRow bool) func(r *trResult) string {
-					return func(r *trResult) string {
-						if r.stormErr != "" && i >= len(r.storms) {
-							if errRow && i == len(r.storms) {
-								return "failed: " + r.stormErr
-							}
-							return "failed (above)"
-						}
-						if isFloor(r) || i >= len(r.storms) {
-							return "—"
-						}
-						return f(r.storms[i])
+		t.row(fmt.Sprintf("(c) relay latency at a fixed %.0f guesses/s, %s games, p50 / p99 / p99.9", rate, g), "p99 < 2 ms",
+			series(func(l latRun) load.Latency { return l.Latency }), noRatio)
+		t.row(wireRow, "", series(func(l latRun) load.Latency { return l.wire }), noRatio)
+	}
+	t.row(fmt.Sprintf("(c) open-loop rate (half of (b) at %s games)", g), "",
+		lat(func(r *trResult) string { return fmt.Sprintf("%.0f/s", r.latRate) }), noRatio)
+	t.row("(c) relay latency at that rate, p50 / p99 / p99.9", "p99 < 2 ms",
+		lat(func(r *trResult) string { return latCell(r.latAlone.Latency, nil) }), noRatio)
+	t.row(wireRow, "", lat(func(r *trResult) string { return latCell(r.latAlone.wire, nil) }), noRatio)
+}
+
+// stormRows are (c) during the login storms: each storm, then the repeats
+// of the first.
+func (t *table) stormRows() {
+	o := t.res.opts
+	for i, what := range []string{"games at the first fixed rate", "games at half saturation"} {
+		// a storm that failed on the reference server: the error once, in
+		// its first row of the first storm it failed
+		storm := func(f func(s stormRun) string, errRow bool) cell {
+			return func(r *trResult) string {
+				if r.stormErr != "" && i >= len(r.storms) {
+					if errRow && i == len(r.storms) {
+						return "failed: " + r.stormErr
 					}
+					return "failed (above)"
 				}
-				among := res.opts.online + i*max(res.opts.storms, 1)*res.opts.storm // the half-saturation storm comes after the repeats of the first
-				row(fmt.Sprintf("(c) relay latency during %d logins among %d online, %s, p50 / p99 / p99.9", res.opts.storm, among, what), "p99 < 2 ms",
-					cell(func(s stormRun) string { return fmt.Sprintf("%s (%.0f guesses/s)", latCell(s.lat, nil), s.rate) }, true), none)
-				row(wireRow, "", cell(func(s stormRun) string { return latCell(s.wire, nil) }, false), none)
-				row("(c) that storm's duration (all logins answered); the server's loop meanwhile", "",
-					cell(func(s stormRun) string { return s.took.Round(time.Millisecond).String() + "; " + loopCell(s.loop) }, false), none)
-				row("(c) the load generator's own part in that storm: how late it sent a guess, and how long a guess waited in its kernel to be read, p50 / p99 each; how busy its one CPU was (both its processes)", "",
-					cell(stormOwnCell, false), none)
+				if t.isFloor(r) || i >= len(r.storms) {
+					return "—"
+				}
+				return f(r.storms[i])
 			}
-			if res.opts.storms > 1 {
-				reps := func(f func(r *trResult) string) func(r *trResult) string {
-					return func(r *trResult) string {
-						if isFloor(r) || len(r.stormReps) == 0 {
-							return "—"
-						}
-						return f(r)
-					}
-				}
-				var amongs []string
-				for k := range res.opts.storms {
-					amongs = append(amongs, fmt.Sprint(res.opts.online+k*res.opts.storm))
-				}
-				row(fmt.Sprintf("(c) the first storm, run %d times in a row, %d logins each, among %s online: each storm's p99, by the client / kernel to kernel", res.opts.storms, res.opts.storm, strings.Join(amongs, ", ")), "p99 < 2 ms",
-					reps(func(r *trResult) string { return stormP99s(r.stormReps) }), none)
-				row("(c) the load generator's own part in each of those storms: the p99 of how late it sent a guess / of how long a guess waited in its kernel to be read (how busy its one CPU was)", "",
-					reps(func(r *trResult) string { return stormOwnP99s(r.stormReps) }), none)
-				row("(c) those storms' guesses together, p50 / p99 / p99.9", "p99 < 2 ms",
-					reps(func(r *trResult) string { return latCell(r.stormPool.lat, nil) }), none)
-				row(wireRow, "", reps(func(r *trResult) string { return latCell(r.stormPool.wire, nil) }), none)
+		}
+		among := o.online + i*max(o.storms, 1)*o.storm // the half-saturation storm comes after the repeats of the first
+		t.row(fmt.Sprintf("(c) relay latency during %d logins among %d online, %s, p50 / p99 / p99.9", o.storm, among, what), "p99 < 2 ms",
+			storm(func(s stormRun) string { return fmt.Sprintf("%s (%.0f guesses/s)", latCell(s.lat, nil), s.rate) }, true), noRatio)
+		t.row(wireRow, "", storm(func(s stormRun) string { return latCell(s.wire, nil) }, false), noRatio)
+		t.row("(c) that storm's duration (all logins answered); the server's loop meanwhile", "",
+			storm(func(s stormRun) string { return s.took.Round(time.Millisecond).String() + "; " + loopCell(s.loop) }, false), noRatio)
+		t.row("(c) the load generator's own part in that storm: how late it sent a guess, and how long a guess waited in its kernel to be read, p50 / p99 each; how busy its one CPU was (both its processes)", "",
+			storm(stormOwnCell, false), noRatio)
+	}
+	if o.storms <= 1 {
+		return
+	}
+	reps := func(f cell) cell {
+		return func(r *trResult) string {
+			if t.isFloor(r) || len(r.stormReps) == 0 {
+				return "—"
 			}
+			return f(r)
 		}
 	}
-	p := res.pure
-	row("(d) pure state machine, segments per second (in + out)", "", func(r *trResult) string {
-		if isFloor(r) || r == res.byTr[refName] { // bomberd's state machine, no other server's
+	var amongs []string
+	for k := range o.storms {
+		amongs = append(amongs, fmt.Sprint(o.online+k*o.storm))
+	}
+	t.row(fmt.Sprintf("(c) the first storm, run %d times in a row, %d logins each, among %s online: each storm's p99, by the client / kernel to kernel", o.storms, o.storm, strings.Join(amongs, ", ")), "p99 < 2 ms",
+		reps(func(r *trResult) string { return stormP99s(r.stormReps) }), noRatio)
+	t.row("(c) the load generator's own part in each of those storms: the p99 of how late it sent a guess / of how long a guess waited in its kernel to be read (how busy its one CPU was)", "",
+		reps(func(r *trResult) string { return stormOwnP99s(r.stormReps) }), noRatio)
+	t.row("(c) those storms' guesses together, p50 / p99 / p99.9", "p99 < 2 ms",
+		reps(func(r *trResult) string { return latCell(r.stormPool.lat, nil) }), noRatio)
+	t.row(wireRow, "", reps(func(r *trResult) string { return latCell(r.stormPool.wire, nil) }), noRatio)
+}
+
+// pureRow is (d): bomberd's state machine alone.
+func (t *table) pureRow() {
+	p := t.res.pure
+	t.row("(d) pure state machine, segments per second (in + out)", "", func(r *trResult) string {
+		if t.isFloor(r) || r == t.res.byTr[refName] { // bomberd's state machine, no other server's
 			return "—"
 		}
 		return fmt.Sprintf("%.2f M/s", float64(p.in+p.out)/p.elapsed.Seconds()/1e6)
-	}, none)
-	res.cpu.print(w, trs)
-	if len(res.client) > 0 {
-		fmt.Fprintf(w, "\n**The load generator on the floor** (minimal relay, %d games, open loop at %d guesses/s; the clients take turns):\n\n", checkGames, checkRate)
-		fmt.Fprintf(w, "| client | p50 | p99 | p99.9 | relayed/s | of which the client's own lateness in sending, p50 / p99 |\n| --- | --- | --- | --- | --- | --- |\n")
-		for _, c := range res.client {
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %.0f | %s / %s |\n", c.kind, us(c.P50), us(c.P99), us(c.P999), c.achieved, us(c.late.P50), us(c.late.P99))
-		}
-		if v := clientVerdict(res); v != "" {
-			fmt.Fprintf(w, "\n%s\n", v)
-		}
+	}, noRatio)
+}
+
+// printClientCheck writes the load generator check on the floor, when it ran.
+func (res *results) printClientCheck(w io.Writer) {
+	if len(res.client) == 0 {
+		return
 	}
-	res.printTables(w)
+	fmt.Fprintf(w, "\n**The load generator on the floor** (minimal relay, %d games, open loop at %d guesses/s; the clients take turns):\n\n", checkGames, checkRate)
+	fmt.Fprintf(w, "| client | p50 | p99 | p99.9 | relayed/s | of which the client's own lateness in sending, p50 / p99 |\n| --- | --- | --- | --- | --- | --- |\n")
+	for _, c := range res.client {
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %.0f | %s / %s |\n", c.kind, us(c.P50), us(c.P99), us(c.P999), c.achieved, us(c.late.P50), us(c.late.P99))
+	}
+	if v := clientVerdict(res); v != "" {
+		fmt.Fprintf(w, "\n%s\n", v)
+	}
+}
+
+// printConditions writes the machine, the conditions and the limits the
+// bench ran with, what each other server is, and the raw counts.
+func (res *results) printConditions(w io.Writer) {
 	host, _ := os.Hostname()
 	fmt.Fprintf(w, "\nMachine: %s, %d CPUs (%s), %s, %s. Load average before/after: %s / %s.\n",
 		host, machineCPUs(), cpuModel(), kernel(), runtime.Version(), res.loadBefore, res.loadAfter)
@@ -298,7 +368,7 @@ func (res *results) print(w io.Writer) {
 		pin, res.opts.window, max(res.opts.window/2, 3*time.Second), strings.Join(hashEnv, " "), baseList(res))
 	fmt.Fprintf(w, "Limits this bench changes on bomberd (each would close or refuse the load generator's clients; every window fails if the server closes any player): %s.\n",
 		strings.Join(limitEnv, " "))
-	if floor != nil {
+	if res.byTr[floorName] != nil {
 		fmt.Fprintf(w, "The floor is bench/relay (one thread, epoll, each byte read from a player written to its partner); the load generator pairs with it by game instead of logging in and inviting, and plays the same games.\n")
 	}
 	if res.byTr[refName] != nil {
@@ -317,9 +387,10 @@ func (res *results) print(w io.Writer) {
 		fmt.Fprintf(w, "Scaled down: RLIMIT_NOFILE is %d and cannot be raised here (no CAP_SYS_RESOURCE), so counts were cut to fit one server process: %s.\n",
 			res.opts.fdLimit, strings.Join(res.opts.cut, ", "))
 	}
+	p := res.pure
 	fmt.Fprintf(w, "Pure state machine: %d in + %d out segments, %d games, in %v (2,000 users, 1,000 pairs × 10 games, replayed 3×).\n",
 		p.in, p.out, p.games, p.elapsed.Round(time.Millisecond))
-	for _, tr := range cols {
+	for _, tr := range res.columns() {
 		for _, g := range res.opts.games {
 			r, ok := res.byTr[tr].games[g]
 			if !ok {
@@ -411,7 +482,7 @@ func loopCell(h map[float64]float64) string {
 }
 
 // clientVerdict compares the poll-loop client's median p50 with the minimal
-// C client's, the load generator's goal in issue 20 (within 1.5×).
+// C client's, the load generator's goal (within 1.5×).
 func clientVerdict(res *results) string {
 	if res.noCClient != "" {
 		return "The minimal C client did not run: " + res.noCClient + "."

@@ -22,7 +22,7 @@ import (
 	"github.com/bomber-game/bomber/statemachine"
 )
 
-// The table-game phase (issue 20, item 6): for each of the five games of
+// The table-game phase: for each of the five games of
 // the extended protocol, o.tables tables play whole games at once against
 // one bomberd (client/tables drives every seat with random legal moves,
 // one watcher per table), and the server's CPU over the play divided by

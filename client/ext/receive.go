@@ -71,42 +71,50 @@ func (c *Client) Receive(s segment.Segment) Out {
 	return o
 }
 
+// handle applies one whole message from the server. Each concern takes the
+// types it knows and reports whether t was one of them: the login and who is
+// online (the reference segments), the lobby, the game at our table, and
+// the seats (seats.go). A body that does not decode is the error.
 func (c *Client) handle(o *Out, t segment.Type, body []byte) error {
-	if done, err := c.handleSeats(o, t, body); done {
+	if done, err := c.handleLogin(o, t, body); done {
 		return err
 	}
+	if done, err := c.handleLobby(o, t, body); done {
+		return err
+	}
+	if done, err := c.handleGame(o, t, body); done {
+		return err
+	}
+	_, err := c.handleSeats(o, t, body)
+	return err
+}
+
+// decoded decodes body with decode and hands the message to f.
+func decoded[M any](body []byte, decode func([]byte) (M, error), f func(M)) error {
+	m, err := decode(body)
+	if err != nil {
+		return err
+	}
+	f(m)
+	return nil
+}
+
+// handleLogin takes Welcome, the login's answers and the online users.
+func (c *Client) handleLogin(o *Out, t segment.Type, body []byte) (bool, error) {
 	switch t {
 	case segment.Welcome:
-		w, err := segment.DecodeWelcomeBody(body)
-		if err != nil {
-			return err
-		}
-		c.features = w.Features
-		o.ev(Event{Kind: EvWelcome, Text: "connected"})
-		if c.user != "" {
-			c.state = LoggingIn
-			o.Send = append(o.Send, segment.Name(segment.Info, c.user))
-		} else {
-			c.state = NeedLogin
-		}
+		return true, decoded(body, segment.DecodeWelcomeBody, func(w segment.WelcomeBody) { c.welcome(o, w) })
 	case segment.InfoResp:
 		if len(body) == 1 && body[0] == segment.CodeOK {
 			o.Send = append(o.Send, segment.Name(segment.Passwd, c.password))
-			return nil
+			break
 		}
 		c.state = NeedLogin
 		o.ev(Event{Kind: EvLoginRefused, Text: "no such user: " + c.user})
 	case segment.PasswdResp:
 		if len(body) == 1 && body[0] == segment.CodeOK {
-			c.state = Lobby
-			o.ev(Event{Kind: EvLoggedIn, Text: "logged in as " + c.user})
-			o.msg(segment.EmptyMsg{T: segment.CatalogReq})
-			o.msg(segment.EmptyMsg{T: segment.ListReq})
-			c.listPending++
-			if c.token != nil {
-				c.resume(o)
-			}
-			return nil
+			c.loggedIn(o)
+			break
 		}
 		c.state = NeedLogin
 		o.ev(Event{Kind: EvLoginRefused, Text: "wrong password for " + c.user})
@@ -126,125 +134,142 @@ func (c *Client) handle(o *Out, t segment.Type, body []byte) error {
 		}
 		o.ev(Event{Kind: EvOnline})
 	case segment.SyncEnd:
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+func (c *Client) welcome(o *Out, w segment.WelcomeBody) {
+	c.features = w.Features
+	o.ev(Event{Kind: EvWelcome, Text: "connected"})
+	if c.user != "" {
+		c.state = LoggingIn
+		o.Send = append(o.Send, segment.Name(segment.Info, c.user))
+	} else {
+		c.state = NeedLogin
+	}
+}
+
+// loggedIn asks for the catalogue and the tables, and for our seat back
+// when we hold a resume token.
+func (c *Client) loggedIn(o *Out) {
+	c.state = Lobby
+	o.ev(Event{Kind: EvLoggedIn, Text: "logged in as " + c.user})
+	o.msg(segment.EmptyMsg{T: segment.CatalogReq})
+	o.msg(segment.EmptyMsg{T: segment.ListReq})
+	c.listPending++
+	if c.token != nil {
+		c.resume(o)
+	}
+}
+
+// handleLobby takes the catalogue, the tables, chat, invitations and the
+// server's refusals.
+func (c *Client) handleLobby(o *Out, t segment.Type, body []byte) (bool, error) {
+	var err error
+	switch t {
 	case segment.GameInfo:
-		g, err := segment.DecodeGameInfoBody(body)
-		if err != nil {
-			return err
-		}
-		c.catalogNew = append(c.catalogNew, g)
+		err = decoded(body, segment.DecodeGameInfoBody, func(g segment.GameInfoBody) { c.catalogNew = append(c.catalogNew, g) })
 	case segment.TableInfo:
-		tb, err := segment.DecodeTableBody(body)
-		if err != nil {
-			return err
-		}
-		c.tableInfo(o, tb)
+		err = decoded(body, segment.DecodeTableBody, func(tb segment.TableBody) { c.tableInfo(o, tb) })
 	case segment.Ack:
-		a, err := segment.DecodeAckBody(body)
-		if err != nil {
-			return err
-		}
-		switch a.Req {
-		case segment.CatalogReq:
-			c.catalog, c.catalogNew = c.catalogNew, nil
-			o.ev(Event{Kind: EvCatalog})
-		case segment.ListReq:
-			c.tables, c.listing = c.listing, nil
-			c.listPending = max(0, c.listPending-1)
-			o.ev(Event{Kind: EvTables})
-		}
+		err = decoded(body, segment.DecodeAckBody, func(a segment.AckBody) { c.ack(o, a) })
+	case segment.ChatMsg:
+		err = decoded(body, segment.DecodeChatMsgBody, func(m segment.ChatMsgBody) { c.chat(o, m) })
+	case segment.Invited:
+		err = decoded(body, segment.DecodeInvitedBody, func(m segment.InvitedBody) {
+			c.Invites = logAppend(c.Invites, m)
+			o.ev(Event{Kind: EvInvited, Invite: m, Table: m.Table,
+				Text: fmt.Sprintf("%s invites you to table %d (%s)", m.From, m.Table, m.Game)})
+		})
+	case segment.ErrorMsg:
+		err = decoded(body, segment.DecodeErrorBody, func(e segment.ErrorBody) { c.refused(o, e) })
+	default:
+		return false, nil
+	}
+	return true, err
+}
+
+// ack completes the catalogue or the list of tables.
+func (c *Client) ack(o *Out, a segment.AckBody) {
+	switch a.Req {
+	case segment.CatalogReq:
+		c.catalog, c.catalogNew = c.catalogNew, nil
+		o.ev(Event{Kind: EvCatalog})
+	case segment.ListReq:
+		c.tables, c.listing = c.listing, nil
+		c.listPending = max(0, c.listPending-1)
+		o.ev(Event{Kind: EvTables})
+	}
+}
+
+func (c *Client) chat(o *Out, m segment.ChatMsgBody) {
+	line := ChatLine{Scope: m.Scope, From: m.From, Text: m.Text}
+	if m.Scope == segment.ScopeLobby {
+		c.LobbyChat = logAppend(c.LobbyChat, line)
+	} else {
+		c.TableChat = logAppend(c.TableChat, line)
+	}
+	o.ev(Event{Kind: EvChat, Chat: line})
+}
+
+// refused reports an Error; a refused Resume gives the seat up.
+func (c *Client) refused(o *Out, e segment.ErrorBody) {
+	c.Errors = logAppend(c.Errors, e)
+	if e.Req == segment.Resume {
+		c.token, c.resuming, c.game = nil, false, nil
+		e.Text = "could not take the seat back: " + e.Text
+	}
+	o.ev(Event{Kind: EvError, Err: e, Text: e.Text})
+}
+
+// handleGame takes what happens at our table: joining and leaving, the
+// game's start, moves, steps, views, offers and its end.
+func (c *Client) handleGame(o *Out, t segment.Type, body []byte) (bool, error) {
+	var err error
+	switch t {
 	case segment.Joined:
-		j, err := segment.DecodeJoinedBody(body)
-		if err != nil {
-			return err
-		}
-		c.joined(o, j)
+		err = decoded(body, segment.DecodeJoinedBody, func(j segment.JoinedBody) { c.joined(o, j) })
 	case segment.Started:
-		st, err := segment.DecodeStartedBody(body)
-		if err != nil {
-			return err
-		}
-		c.started(o, st)
+		err = decoded(body, segment.DecodeStartedBody, func(st segment.StartedBody) { c.started(o, st) })
 	case segment.ViewMsg:
-		v, err := segment.DecodeViewBody(body)
-		if err != nil {
-			return err
-		}
-		c.view(o, v)
+		err = decoded(body, segment.DecodeViewBody, func(v segment.ViewBody) { c.view(o, v) })
 	case segment.Moved:
-		m, err := segment.DecodeMovedBody(body)
-		if err != nil {
-			return err
-		}
-		c.moved(o, m)
+		err = decoded(body, segment.DecodeMovedBody, func(m segment.MovedBody) { c.moved(o, m) })
 	case segment.StepMsg:
-		st, err := segment.DecodeStepBody(body)
-		if err != nil {
-			return err
-		}
-		if g := c.game; g != nil && g.replica != nil {
-			if err := g.replica.Step(st); err != nil {
-				c.dropReplica(o, err)
+		err = decoded(body, segment.DecodeStepBody, func(st segment.StepBody) {
+			if g := c.game; g != nil && g.replica != nil {
+				if err := g.replica.Step(st); err != nil {
+					c.dropReplica(o, err)
+				}
 			}
-		}
+		})
 	case segment.Commit:
 		if g := c.game; g != nil && g.replica == nil && g.End == nil {
 			g.stale = true
 			o.msg(segment.EmptyMsg{T: segment.ViewReq})
 		}
 	case segment.GameEnd:
-		e, err := segment.DecodeGameEndBody(body)
-		if err != nil {
-			return err
-		}
-		c.offer = nil
-		if c.game != nil {
-			c.game.End = &e
-		}
-		o.ev(Event{Kind: EvGameEnd, End: e, Text: c.endText(e)})
-	case segment.Offer:
-		of, err := segment.DecodeOfferBody(body)
-		if err != nil {
-			return err
-		}
-		if of.State == segment.OfferProposed {
-			c.offer = &of
-		} else {
+		err = decoded(body, segment.DecodeGameEndBody, func(e segment.GameEndBody) {
 			c.offer = nil
-		}
-		o.ev(Event{Kind: EvOffer, Offer: of, Text: c.offerText(of)})
-	case segment.ChatMsg:
-		m, err := segment.DecodeChatMsgBody(body)
-		if err != nil {
-			return err
-		}
-		line := ChatLine{Scope: m.Scope, From: m.From, Text: m.Text}
-		if m.Scope == segment.ScopeLobby {
-			c.LobbyChat = logAppend(c.LobbyChat, line)
-		} else {
-			c.TableChat = logAppend(c.TableChat, line)
-		}
-		o.ev(Event{Kind: EvChat, Chat: line})
-	case segment.Invited:
-		m, err := segment.DecodeInvitedBody(body)
-		if err != nil {
-			return err
-		}
-		c.Invites = logAppend(c.Invites, m)
-		o.ev(Event{Kind: EvInvited, Invite: m, Table: m.Table,
-			Text: fmt.Sprintf("%s invites you to table %d (%s)", m.From, m.Table, m.Game)})
-	case segment.ErrorMsg:
-		e, err := segment.DecodeErrorBody(body)
-		if err != nil {
-			return err
-		}
-		c.Errors = logAppend(c.Errors, e)
-		if e.Req == segment.Resume {
-			c.token, c.resuming, c.game = nil, false, nil
-			e.Text = "could not take the seat back: " + e.Text
-		}
-		o.ev(Event{Kind: EvError, Err: e, Text: e.Text})
+			if c.game != nil {
+				c.game.End = &e
+			}
+			o.ev(Event{Kind: EvGameEnd, End: e, Text: c.endText(e)})
+		})
+	case segment.Offer:
+		err = decoded(body, segment.DecodeOfferBody, func(of segment.OfferBody) {
+			c.offer = nil
+			if of.State == segment.OfferProposed {
+				c.offer = &of
+			}
+			o.ev(Event{Kind: EvOffer, Offer: of, Text: c.offerText(of)})
+		})
+	default:
+		return false, nil
 	}
-	return nil
+	return true, err
 }
 
 func (c *Client) tableInfo(o *Out, tb segment.TableBody) {

@@ -105,8 +105,9 @@ func storedRecords(spec string, ids []uint64) ([]sourced, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	// Records need no password hashing; the hasher is never used.
-	s, err := account.Open(ctx, account.Dialect(driver), where, account.NewHasher(account.Params{Memory: 8, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 16}, 1))
+	// Records need no password hashing; the hasher is never used. The store
+	// is read as it is: a replay neither creates nor migrates one.
+	s, err := account.OpenExisting(ctx, account.Dialect(driver), where, account.NewHasher(account.Params{Memory: 8, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 16}, 1))
 	if err != nil {
 		return nil, err
 	}

@@ -142,6 +142,14 @@ func TestRecordsFromTheStore(t *testing.T) {
 	if code, out := runCmd("--store", "sqlite:"+db, "--id", "999"); code != exitUsage || !strings.Contains(out, "no such game") {
 		t.Errorf("--id of no record: exit %d\n%s", code, out)
 	}
+	// a store that is not there is an error, and stays not there
+	missing := filepath.Join(t.TempDir(), "none.db")
+	if code, out := runCmd("--store", "sqlite:"+missing); code != exitUsage || !strings.Contains(out, "no store at "+missing) {
+		t.Errorf("--store of a missing file: exit %d\n%s", code, out)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("--store of a missing file created it")
+	}
 	for _, args := range [][]string{
 		{"--id", "1"},
 		{"--store", "postgres:x"},

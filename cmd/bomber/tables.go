@@ -23,7 +23,8 @@ import (
 // listEvery is how often the lobby asks for the list of tables.
 const listEvery = 2 * time.Second
 
-type listTick struct{ gen int }
+// listTick asks for the list of tables again.
+type listTick struct{}
 
 // prompt is a line the user is typing.
 type prompt struct {

@@ -306,7 +306,7 @@ func TestTmuxTables(t *testing.T) {
 		}
 		px.cut() // the connection drops: the client reconnects and takes the seat back
 		c.waitFor("Reconnecting", "reconnected")
-		s = c.waitFor("back at table", "Albert is back")
+		c.waitFor("back at table", "Albert is back")
 		s = c.waitFor("Your turn.")
 		if movesOn(s) != 2 || !strings.Contains(s, "seat 1") {
 			t.Fatalf("the game did not come back as it was:\n%s", s)

@@ -39,8 +39,9 @@ Commands:
                                    Database.sql, a mysqldump, a tab-separated or a CSV file
   import-legacy --from-dsn DSN [--table account]
                                    import straight from the reference server's MySQL database
-  migrate [--to N]                 apply the schema migrations; with --to, go up or down to
-                                   version N (down: before starting an older build on it)
+  migrate [--to N] [--yes]         apply the schema migrations; with --to, go up or down to
+                                   version N (down: before starting an older build on it;
+                                   below version 3 it deletes data and needs --yes)
   check-schema                     report the schema version; exit 1 unless current
   games [--game G] [--user U] [--limit N] [--json]
                                    list recorded games, newest first
@@ -49,7 +50,12 @@ Commands:
   online [--json]                  list connections and their states (admin listener)
   kick NAME                        disconnect a user (admin listener)
 
-Flags (the store is found as bomberd finds it: config.yaml, BOMBER_*, these flags):
+Only migrate creates a SQLite store or changes the schema (bomberd does both at its
+start); the other commands refuse a store that is missing or not at this build's
+schema version.
+
+Flags (the store is found as bomberd finds it: config.yaml, BOMBER_*, these flags;
+relative paths in a config file are from its directory):
 `
 
 // commands maps each command to the number of words it takes (with the
@@ -74,6 +80,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	user := fs.String("user", "", "games: only games this user played")
 	asJSON := fs.Bool("json", false, "games, games export and online: write JSON")
 	to := fs.Int64("to", -1, "migrate: the schema version to go to, up or down (default: this build's latest)")
+	yes := fs.Bool("yes", false, "migrate: go down even where that deletes data")
 	usage := func(w io.Writer) {
 		fmt.Fprint(w, usageHead)
 		cli.Defaults(fs, w)
@@ -90,14 +97,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else if !slices.Contains(n, len(cmd)) {
 		return cli.Fail(stderr, "bomberctl", fmt.Sprintf("wrong arguments for %s: %q", cmd[0], strings.Join(cmd[1:], " ")), usage)
 	}
-	cfg, _, err := config.Load(fs)
+	cfg, used, err := config.Load(fs)
 	if err != nil {
 		fmt.Fprintln(stderr, "bomberctl:", err)
 		return 2
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	c := &ctl{cfg: cfg, out: stdout, stdin: stdin}
+	c := &ctl{cfg: cfg, cfgFile: used, out: stdout, stdin: stdin}
 	switch {
 	case cmd[0] == "user" && len(cmd) == 3 && cmd[1] == "add":
 		err = c.withStore(ctx, func(s account.Store) error {
@@ -122,7 +129,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case cmd[0] == "import-legacy" && len(cmd) == 1:
 		err = c.withStore(ctx, func(s account.Store) error { return c.importLegacy(ctx, s, *file, *fromDSN, *table) })
 	case cmd[0] == "migrate" && len(cmd) == 1:
-		err = c.migrate(ctx, *to)
+		err = c.migrate(ctx, *to, *yes)
 	case cmd[0] == "check-schema" && len(cmd) == 1:
 		err = c.checkSchema(ctx)
 	case cmd[0] == "games" && len(cmd) == 1:
@@ -150,9 +157,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 type ctl struct {
-	cfg   *config.Config
-	out   io.Writer
-	stdin io.Reader
+	cfg     *config.Config
+	cfgFile string // the configuration file read, "" for none
+	out     io.Writer
+	stdin   io.Reader
 }
 
 func (c *ctl) dialect() (account.Dialect, string) {
@@ -162,18 +170,36 @@ func (c *ctl) dialect() (account.Dialect, string) {
 	return account.DialectSQLite, c.cfg.Store.SQLitePath
 }
 
+// withStore runs f on the store as it is: neither created nor migrated.
 func (c *ctl) withStore(ctx context.Context, f func(account.Store) error) error {
 	d, where := c.dialect()
 	h := account.NewHasher(account.Params{
 		Memory: c.cfg.Hashing.MemoryKiB, Time: c.cfg.Hashing.Iterations, Threads: c.cfg.Hashing.Parallelism,
 		SaltLen: account.OWASPParams().SaltLen, KeyLen: account.OWASPParams().KeyLen,
 	}, c.cfg.Hashing.MaxConcurrent)
-	s, err := account.Open(ctx, d, where, h)
+	s, err := account.OpenExisting(ctx, d, where, h)
 	if err != nil {
-		return err
+		return c.storeError(err)
 	}
 	defer s.Close()
 	return f(s)
+}
+
+// storeError says what to do about a store that is missing or at another
+// schema version.
+func (c *ctl) storeError(err error) error {
+	switch {
+	case errors.Is(err, account.ErrNoStore):
+		from := "no configuration file"
+		if c.cfgFile != "" {
+			from = "configuration " + c.cfgFile
+		}
+		return fmt.Errorf("%w (store.sqlite_path, %s): bomberd creates the store at its first start, "+
+			"bomberctl migrate before it; to reach bomberd's store, give its configuration with --config", err, from)
+	case errors.Is(err, account.ErrSchema):
+		return fmt.Errorf("%w: only bomberctl migrate and bomberd's start change the schema (bomberctl migrate brings it to this build's)", err)
+	}
+	return err
 }
 
 func (c *ctl) done(err error, format string, a ...any) error {
@@ -248,13 +274,28 @@ func (c *ctl) importLegacy(ctx context.Context, s account.Store, file, dsn, tabl
 	return nil
 }
 
-func (c *ctl) migrate(ctx context.Context, to int64) error {
+// migrate brings the schema to version to (-1: the latest), creating a
+// SQLite store that does not exist yet; a way down that deletes data needs
+// yes.
+func (c *ctl) migrate(ctx context.Context, to int64, yes bool) error {
 	d, where := c.dialect()
-	db, err := account.OpenDB(ctx, d, where)
+	db, err := account.OpenExistingDB(ctx, d, where)
+	if errors.Is(err, account.ErrNoStore) {
+		fmt.Fprintf(c.out, "creating a new store at %s\n", where)
+		db, err = account.OpenDB(ctx, d, where)
+	}
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	loss, err := account.DownLoss(ctx, db, d, to)
+	if err != nil {
+		return err
+	}
+	if len(loss) > 0 && !yes {
+		return fmt.Errorf("migrate --to %d deletes data (%s); nothing was changed: copy the store first, then add --yes",
+			to, strings.Join(loss, "; "))
+	}
 	done, err := account.MigrateTo(ctx, db, d, to)
 	if err != nil {
 		return err
@@ -269,9 +310,9 @@ func (c *ctl) migrate(ctx context.Context, to int64) error {
 
 func (c *ctl) checkSchema(ctx context.Context) error {
 	d, where := c.dialect()
-	db, err := account.OpenDB(ctx, d, where)
+	db, err := account.OpenExistingDB(ctx, d, where)
 	if err != nil {
-		return err
+		return c.storeError(err)
 	}
 	defer db.Close()
 	cur, latest, err := account.SchemaVersion(ctx, db, d)
@@ -398,7 +439,7 @@ func (c *ctl) adminTo(ctx context.Context, out io.Writer, method, path string, f
 	if token == "" {
 		token, err = config.ReadAdminToken(c.cfg.Admin)
 		if err != nil && method != http.MethodGet {
-			return fmt.Errorf("%w (bomberd writes it on its first start; run bomberctl where bomberd runs, or set admin.token_file or BOMBER_ADMIN_TOKEN)", err)
+			return fmt.Errorf("%w (bomberd writes it on its first start; give bomberd's configuration with --config, or set admin.token_file or BOMBER_ADMIN_TOKEN)", err)
 		}
 	}
 	if token != "" {

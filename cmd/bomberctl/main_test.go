@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -32,11 +35,25 @@ func ctlRun(t *testing.T, db, stdin string, args ...string) (int, string) {
 	t.Setenv("BOMBER_STORE_SQLITE_PATH", db)
 	t.Setenv("BOMBER_HASHING_MEMORY_KIB", "64")
 	t.Setenv("BOMBER_HASHING_ITERATIONS", "1")
-	var out, errb bytes.Buffer
 	cfg := filepath.Join(t.TempDir(), "empty.yaml")
 	os.WriteFile(cfg, []byte("# defaults\n"), 0o644)
-	code := run(append([]string{"--config", cfg}, args...), strings.NewReader(stdin), &out, &errb)
+	return runCtl(stdin, append([]string{"--config", cfg}, args...)...)
+}
+
+// runCtl runs bomberctl as it is given, in this process's environment.
+func runCtl(stdin string, args ...string) (int, string) {
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errb)
 	return code, out.String() + errb.String()
+}
+
+// newStore creates the schema of a fresh store at db, as bomberd's first
+// start or bomberctl migrate does.
+func newStore(t *testing.T, db string) {
+	t.Helper()
+	if code, out := ctlRun(t, db, "", "migrate"); code != 0 || !strings.Contains(out, "creating a new store at "+db) {
+		t.Fatalf("migrate on a fresh path: exit %d\n%s", code, out)
+	}
 }
 
 func TestAccounts(t *testing.T) {
@@ -47,6 +64,10 @@ func TestAccounts(t *testing.T) {
 		code  int
 		want  string
 	}{
+		// no store yet: said so, and nothing created
+		{"", []string{"user", "add", "Alice", "--password", "s3cret"}, 1, "no store at " + db},
+		{"", []string{"user", "list"}, 1, "bomberd creates the store at its first start"},
+		{"", []string{"migrate"}, 0, "applied 4 migrations"},
 		{"", []string{"user", "add", "Alice", "--password", "s3cret"}, 0, "added Alice"},
 		{"pw-from-stdin\n", []string{"user", "add", "Bob"}, 0, "added Bob"},
 		{"", []string{"user", "add", "Alice", "--password", "x"}, 1, "exists"},
@@ -74,6 +95,7 @@ func TestImportLegacy(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "bomber.db")
 	file := filepath.Join(dir, "account.tsv")
+	newStore(t, db)
 	// MD5("123"), as the reference server's Database.sql stores it
 	os.WriteFile(file, []byte("Novate\t202cb962ac59075b964b07152d234b70\nLarry\t202cb962ac59075b964b07152d234b70\n"), 0o644)
 	code, out := ctlRun(t, db, "", "import-legacy", "--file", file)
@@ -98,6 +120,7 @@ func TestImportLegacy(t *testing.T) {
 func TestImportReferenceDatabaseSQL(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "bomber.db")
+	newStore(t, db)
 	code, out := ctlRun(t, db, "", "import-legacy", "--file", "../../account/testdata/reference-database.sql")
 	if code != 0 || !strings.Contains(out, "imported 7 of 7") {
 		t.Fatalf("import of Database.sql: %d %s", code, out)
@@ -328,13 +351,17 @@ func TestSchemaByHandMySQL(t *testing.T) {
 }
 
 // TestSchemaInAdvanceSQLite follows the documented path for the embedded
-// store: bomberctl migrate creates the schema, check-schema agrees.
+// store: bomberctl migrate creates the store and its schema, check-schema
+// agrees (and before, says there is no store, creating none).
 func TestSchemaInAdvanceSQLite(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "bomber.db")
-	if code, out := ctlRun(t, db, "", "check-schema"); code != 1 || !strings.Contains(out, "schema version 0") {
-		t.Fatalf("check-schema on a fresh file: exit %d\n%s", code, out)
+	if code, out := ctlRun(t, db, "", "check-schema"); code != 1 || !strings.Contains(out, "no store at "+db) {
+		t.Fatalf("check-schema on a missing file: exit %d\n%s", code, out)
 	}
-	if code, out := ctlRun(t, db, "", "migrate"); code != 0 || !strings.Contains(out, "applied 4 migrations") {
+	if _, err := os.Stat(db); err == nil {
+		t.Fatal("check-schema created the store")
+	}
+	if code, out := ctlRun(t, db, "", "migrate"); code != 0 || !strings.Contains(out, "creating a new store at "+db) || !strings.Contains(out, "applied 4 migrations") {
 		t.Fatalf("migrate: exit %d\n%s", code, out)
 	}
 	if code, out := ctlRun(t, db, "", "check-schema"); code != 0 || !strings.Contains(out, "schema version 4, this build's latest 4") {
@@ -363,6 +390,16 @@ func TestMigrateDownForAnOlderBuild(t *testing.T) {
 	if code, out := ctlRun(t, db, "", "check-schema"); code != 1 || !strings.Contains(out, "schema version 3, this build's latest 4") {
 		t.Errorf("check-schema at version 3: exit %d\n%s", code, out)
 	}
+	// the other commands leave the older schema as it is, and say why
+	for _, args := range [][]string{{"user", "list"}, {"games"}, {"user", "add", "Erin", "--password", "x"}} {
+		if code, out := ctlRun(t, db, "", args...); code != 1 || !strings.Contains(out, "database is at version 3, this build expects 4") ||
+			!strings.Contains(out, "only bomberctl migrate and bomberd's start change the schema") {
+			t.Errorf("%v at version 3: exit %d\n%s", args, code, out)
+		}
+	}
+	if code, out := ctlRun(t, db, "", "check-schema"); !strings.Contains(out, "schema version 3,") {
+		t.Fatalf("after the other commands the schema is no longer at version 3: exit %d\n%s", code, out)
+	}
 	sqldb, err := account.OpenDB(t.Context(), account.DialectSQLite, db)
 	if err != nil {
 		t.Fatal(err)
@@ -378,5 +415,90 @@ func TestMigrateDownForAnOlderBuild(t *testing.T) {
 	}
 	if code, after := ctlRun(t, db, "", "games", "export", fmt.Sprint(ch.ID)); code != 0 || after != before {
 		t.Errorf("games export after down and up: exit %d\n%s\nwant\n%s", code, after, before)
+	}
+}
+
+// TestMigrateDownThatDeletesNeedsYes: going below version 3 deletes
+// recorded games (and, at 0, every account), so migrate refuses it without
+// --yes and changes nothing; with --yes it goes down.
+func TestMigrateDownThatDeletesNeedsYes(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "bomber.db")
+	recordGames(t, db)
+	for _, to := range []string{"2", "0"} {
+		code, out := ctlRun(t, db, "", "migrate", "--to", to)
+		if code != 1 || !strings.Contains(out, "migrate --to "+to+" deletes data") || !strings.Contains(out, "--yes") ||
+			!strings.Contains(out, "undoing version 3 deletes every recorded game but two-seat Bomber games") {
+			t.Fatalf("migrate --to %s without --yes: exit %d\n%s", to, code, out)
+		}
+	}
+	code, out := ctlRun(t, db, "", "migrate", "--to", "0")
+	if !strings.Contains(out, "undoing version 1 deletes every account") {
+		t.Errorf("migrate --to 0 does not say the accounts go: exit %d\n%s", code, out)
+	}
+	if code, out := ctlRun(t, db, "", "check-schema"); code != 0 || !strings.Contains(out, "schema version 4,") {
+		t.Fatalf("a refused migrate changed the schema: exit %d\n%s", code, out)
+	}
+	if code, out := ctlRun(t, db, "", "migrate", "--to", "0", "--yes"); code != 0 || !strings.Contains(out, "undid 4 migrations [4 3 2 1]: schema version 0") {
+		t.Fatalf("migrate --to 0 --yes: exit %d\n%s", code, out)
+	}
+}
+
+// TestFromAnotherDirectoryWithTheDaemonsConfig: bomberd started from one
+// directory on a configuration with relative paths, and bomberctl run from
+// another with the same --config, see the same store and admin token; run
+// without it there, bomberctl says it finds no store, and creates none.
+func TestFromAnotherDirectoryWithTheDaemonsConfig(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "bomberd")
+	if out, err := exec.Command("go", "build", "-o", bin, "../bomberd").CombinedOutput(); err != nil {
+		t.Fatalf("building bomberd: %v\n%s", err, out)
+	}
+	etc := t.TempDir()
+	cfg := filepath.Join(etc, "bomber.yaml")
+	os.WriteFile(cfg, []byte("log:\n  format: console\nstore:\n  sqlite_path: var/bomber.db\n"+
+		"admin:\n  listen: 127.0.0.1:0\n  token_file: var/admin.token\n"), 0o644)
+	d := exec.Command(bin, "--config", cfg)
+	d.Dir = t.TempDir() // neither the configuration's directory nor bomberctl's
+	d.Env = append(os.Environ(), "BOMBER_LISTEN=127.0.0.1:0", "BOMBER_WEB_LISTEN=",
+		"BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1")
+	logs, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Stdout, d.Stderr = w, w
+	err = d.Start()
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Process.Signal(syscall.SIGTERM); d.Wait(); logs.Close() })
+	// the admin listener's port, which the kernel picked
+	var log strings.Builder
+	var admin string
+	adminLine := regexp.MustCompile(`\tadmin listening\t\{"addr": "([^"]+)"\}`)
+	for sc := bufio.NewScanner(logs); admin == ""; {
+		if !sc.Scan() {
+			t.Fatalf("bomberd exited before listening:\n%s", log.String())
+		}
+		log.WriteString(sc.Text() + "\n")
+		if m := adminLine.FindStringSubmatch(sc.Text()); m != nil {
+			admin = m[1]
+		}
+	}
+	go io.Copy(io.Discard, logs)
+
+	t.Chdir(t.TempDir())
+	if code, out := runCtl("", "--config", cfg, "user", "list"); code != 0 || !strings.Contains(out, "Novate") {
+		t.Errorf("user list with the daemon's --config: exit %d\n%s", code, out)
+	}
+	// kick reads the token bomberd wrote beside the store: not online, but
+	// authorised (without the token: 401)
+	if code, out := runCtl("", "--config", cfg, "--admin-listen", admin, "kick", "Ghost"); code != 1 || !strings.Contains(out, "not online") {
+		t.Errorf("kick with the daemon's --config: exit %d\n%s", code, out)
+	}
+	if code, out := runCtl("", "user", "list"); code != 1 || !strings.Contains(out, "no store at var/bomber.db") {
+		t.Errorf("user list without --config elsewhere: exit %d\n%s", code, out)
+	}
+	if _, err := os.Stat("var"); err == nil {
+		t.Error("bomberctl without --config created a store where it ran")
 	}
 }

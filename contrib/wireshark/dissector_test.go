@@ -5,6 +5,7 @@ package wireshark
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -27,14 +28,22 @@ const (
 
 // expected lists what the dissector must show for every segment of the
 // session, in capture order: '>' or '<', then the text the Go decoder gives
-// it (segment.Describe with passwords shown, or the framing error).
+// it. A reference segment and a fragment of a longer message read as
+// segment.Describe (passwords shown) says; the segment that completes an
+// extended message reads as its whole body decoded (segment.DescribeMessage),
+// or "Type (malformed, N bytes)"; a framing error (a bad header or broken
+// fragmentation) reads as "protocol error: " and the error, and nothing
+// after it in that direction is decoded. A client that starts with Hello
+// speaks the extended protocol, and so does the server to it.
 func expected(es []transcript.Entry) string {
 	var b strings.Builder
 	type stream struct {
 		dec    segment.Decoder
+		asm    segment.Assembler
 		broken bool
 	}
 	streams := map[string]*stream{}
+	extended := map[string]bool{} // connections whose client began with Hello
 	for _, e := range es {
 		if e.Op != transcript.Send && e.Op != transcript.Recv {
 			continue
@@ -43,20 +52,47 @@ func expected(es []transcript.Entry) string {
 		s := streams[e.Conn+dir]
 		if s == nil {
 			s = new(stream)
+			if e.Op == transcript.Recv {
+				s.dec.SetDialect(segment.DialectReference)
+				if extended[e.Conn] {
+					s.dec.SetDialect(segment.DialectExtended)
+				}
+			}
 			streams[e.Conn+dir] = s
 		}
 		if s.broken {
 			continue
 		}
 		if _, err := s.dec.Feed(e.Data, func(seg segment.Segment) bool {
-			b.WriteString(dir + " " + seg.Describe(true) + "\n")
+			if e.Op == transcript.Send && seg.Type == segment.Hello {
+				extended[e.Conn] = true // the decoder took it: the first segment
+			}
+			t, body, done, err := s.asm.Add(seg)
+			switch {
+			case err != nil:
+				b.WriteString(dir + " protocol error: " + err.Error() + "\n")
+				s.broken = true
+				return false
+			case !done || !t.Extended():
+				b.WriteString(dir + " " + seg.Describe(true) + "\n")
+			default:
+				b.WriteString(dir + " " + describeMessage(t, body) + "\n")
+			}
 			return true
-		}); err != nil {
+		}); err != nil && !s.broken {
 			b.WriteString(dir + " protocol error: " + err.Error() + "\n")
 			s.broken = true
 		}
 	}
 	return b.String()
+}
+
+// describeMessage is a whole extended message as the dissector shows it.
+func describeMessage(t segment.Type, body []byte) string {
+	if _, err := segment.DecodeMessage(t, body); err != nil {
+		return fmt.Sprintf("%v (malformed, %d bytes)", t, len(body))
+	}
+	return segment.DescribeMessage(t, body)
 }
 
 func session(t *testing.T) []transcript.Entry {
@@ -110,11 +146,22 @@ func TestTestdataIsCurrent(t *testing.T) {
 			t.Errorf("%s is stale: run go test ./contrib/wireshark -update and review", c.file)
 		}
 	}
-	// the session exercises every kind of segment the dissector decodes
+	// the session exercises every kind of segment the dissector decodes,
+	// every extended message type among them
+	for ty := segment.Type(0x20); ty <= 0x46; ty++ {
+		if ty.KnownExtended() && !strings.Contains(want, " "+ty.String()+" ") && !strings.Contains(want, " "+ty.String()+"\n") {
+			t.Errorf("the session has no whole %v message", ty)
+		}
+	}
 	for _, s := range []string{"> Info", "> Passwd", "< InfoResp", "< PasswdResp", "< SyncBegin", "< NewOnline",
 		"< SyncEnd", "> SendInvit", "< RecvInvit", "> InvitResponse", "< InvitResponse", "> Board", "< Board",
 		"> SingleCoord (", "< SingleCoord (", "> DoubleCoord (", "< DoubleCoord (", "> DoubleCoord (malformed)",
-		"> SingleCoord (malformed)", "> GameOver", "< GameOver", "< NewOffline", "unknown segment descriptor", "bad segment length"} {
+		"> SingleCoord (malformed)", "> GameOver", "< GameOver", "< NewOffline", "unknown segment descriptor", "bad segment length",
+		// the extended protocol: negotiation, fragments, whole messages, malformed bodies, broken fragmentation
+		"> Hello version=1 features=3", "< Welcome version=1 features=3 maxMessage=1024", "< Game|More (29 bytes, more follows)",
+		`< Game name="checkers"`, "> Join (malformed, 2 bytes)", "> Hello (malformed, 1 bytes)", "unknown segment descriptor 0x20",
+		"bad message fragmentation: ListReq arrived inside a Chat message", "bad segment length: Chat|More with 28 payload bytes",
+		"bad message fragmentation: Chat body passes its cap of 300 bytes"} {
 		if !strings.Contains(want, s) {
 			t.Errorf("the session has no %q", s)
 		}

@@ -115,7 +115,7 @@ func TestLaunchOnFive(t *testing.T) {
 		if !on {
 			continue
 		}
-		steps = mustPlay(t, g, Yellow, MovePiece(0))
+		mustPlay(t, g, Yellow, MovePiece(0))
 		if g.Position(Yellow, 0) != Start || g.Turn() != Blue {
 			t.Fatalf("a 5 launched to %d and gave the turn to %s; want start and no extra roll", g.Position(Yellow, 0), ColourName(g.Turn()))
 		}

@@ -147,16 +147,13 @@ func TestPackageInstallsAndRuns(t *testing.T) {
 	}
 
 	// The installed bomberd on the installed configuration: on loopback and a
-	// free port, with the store in the scratch root.
+	// free port, with the store, the admin token and the journal in the
+	// scratch root (the installed configuration names them in /var/lib/bomber).
 	cfg := filepath.Join(root, "etc/bomber/config.yaml")
 	db := filepath.Join(root, "var/lib/bomber/bomber.db")
 	env := append(os.Environ(), "BOMBER_LISTEN=127.0.0.1:0", "BOMBER_ADMIN_LISTEN=127.0.0.1:0", "BOMBER_STORE_SQLITE_PATH="+db,
+		"BOMBER_ADMIN_TOKEN_FILE="+filepath.Join(root, "var/lib/bomber/admin.token"), "BOMBER_JOURNAL_DIR="+filepath.Join(root, "var/lib/bomber/journal"),
 		"BOMBER_LOG_FORMAT=console", "BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1")
-	ctl := exec.Command(filepath.Join(root, "usr/bin/bomberctl"), "--config", cfg, "user", "add", "Alice", "--password", "s3cret")
-	ctl.Env = env
-	if out, err := ctl.CombinedOutput(); err != nil {
-		t.Fatalf("installed bomberctl: %v\n%s", err, out)
-	}
 	d := exec.Command(filepath.Join(root, "usr/bin/bomberd"), "--config", cfg)
 	d.Env, d.Dir = env, root
 	log := &syncBuffer{}
@@ -189,6 +186,13 @@ func TestPackageInstallsAndRuns(t *testing.T) {
 	}
 	if strings.Contains(log.String(), "created the demo accounts") {
 		t.Error("the packaged configuration created demo accounts")
+	}
+	// as after apt install: the service has made the store, the operator
+	// adds an account
+	ctl := exec.Command(filepath.Join(root, "usr/bin/bomberctl"), "--config", cfg, "user", "add", "Alice", "--password", "s3cret")
+	ctl.Env = env
+	if out, err := ctl.CombinedOutput(); err != nil {
+		t.Fatalf("installed bomberctl: %v\n%s", err, out)
 	}
 	if got := login(t, addr, "Alice", "s3cret"); got != "01000101 03000101" {
 		t.Errorf("login as the account bomberctl made: %q, want InfoResp OK and PasswdResp OK", got)

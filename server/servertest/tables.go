@@ -198,5 +198,5 @@ func PlayTable(t testing.TB, addrs []string, spec rules.Spec, kvs []segment.KV, 
 	if !drv.Ended() || drv.End.Status == 0 {
 		t.Fatalf("game did not end: %+v", drv.End)
 	}
-	t.Log(fmt.Sprintf("%s: %d moves, status %d, winners %v", spec.Name, drv.Moves(), drv.End.Status, drv.End.Winners))
+	t.Logf("%s: %d moves, status %d, winners %v", spec.Name, drv.Moves(), drv.End.Status, drv.End.Winners)
 }

@@ -11,11 +11,11 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestPlayAllGamesInTheBrowser is issue 15's scenario: Albert and Beth log
-// in in two browser contexts, chat in the lobby, and play a whole game of
-// each of the five games through the page (clicks and keys); Cindy watches
-// the Dots and Boxes game and sees its moves. Each finished board is saved
-// as a screenshot, and no page may log a console error.
+// TestPlayAllGamesInTheBrowser is the web client's whole scenario: Albert and
+// Beth log in in two browser contexts, chat in the lobby, and play a whole
+// game of each of the five games through the page (clicks and keys); Cindy
+// watches the Dots and Boxes game and sees its moves. Each finished board is
+// saved as a screenshot, and no page may log a console error.
 func TestPlayAllGamesInTheBrowser(t *testing.T) {
 	url, tcp := startDaemon(t)
 	b := newBrowser(t)

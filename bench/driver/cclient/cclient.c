@@ -1,4 +1,4 @@
-// cclient: the minimal C client issue 20 measured the floor with, so that
+// cclient: the minimal C client the floor was first measured with, so that
 // the bench can say on this machine what the load generator adds.
 //
 // It plays the load generator's relay-mode games against bench/relay and

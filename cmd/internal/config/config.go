@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -288,6 +289,7 @@ var flagKeys = map[string]string{
 // Load reads the configuration: defaults, then the file (the --config flag,
 // or ./config.yaml if present), then BOMBER_* environment variables (key
 // path in capitals with '_' for '.', e.g. BOMBER_STORE_DRIVER), then flags.
+// Relative paths in the file are relative to its directory (resolvePaths).
 // Each call uses a fresh viper instance, so a reload sees only the new state.
 func Load(fs *pflag.FlagSet) (*Config, string, error) {
 	v := viper.New()
@@ -308,6 +310,9 @@ func Load(fs *pflag.FlagSet) (*Config, string, error) {
 		if file != "" || !errors.As(err, &nf) {
 			return nil, "", fmt.Errorf("reading config: %w", err)
 		}
+	}
+	if err := resolvePaths(v); err != nil {
+		return nil, "", err
 	}
 	v.SetEnvPrefix("BOMBER")
 	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
@@ -343,6 +348,44 @@ func Load(fs *pflag.FlagSet) (*Config, string, error) {
 		return nil, "", err
 	}
 	return &c, v.ConfigFileUsed(), nil
+}
+
+// pathKeys are the keys that name files and directories.
+var pathKeys = []string{
+	"store.sqlite_path", "capture.dir", "admin.token_file", "journal.dir", "tls.cert_file", "tls.key_file",
+	"cluster.creds", "cluster.tls_ca", "cluster.tls_cert", "cluster.tls_key",
+}
+
+// resolvePaths makes the relative paths written in v's configuration file
+// relative to that file's directory (and absolute), so that bomberd and
+// bomberctl given the same --config find the same store and token from any
+// working directory. It runs before the environment and flags are bound:
+// their paths, like the defaults, stay relative to the working directory,
+// as paths typed on a command line are.
+func resolvePaths(v *viper.Viper) error {
+	file := v.ConfigFileUsed()
+	if file == "" {
+		return nil
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return fmt.Errorf("config %s: %w", file, err)
+	}
+	dir, patch := filepath.Dir(abs), map[string]any{}
+	for _, k := range pathKeys {
+		p, ok := v.Get(k).(string)
+		if !v.InConfig(k) || !ok || p == "" || filepath.IsAbs(p) {
+			continue
+		}
+		section, key, _ := strings.Cut(k, ".")
+		m, _ := patch[section].(map[string]any)
+		if m == nil {
+			m = map[string]any{}
+			patch[section] = m
+		}
+		m[key] = filepath.Join(dir, p)
+	}
+	return v.MergeConfigMap(patch)
 }
 
 // unknownKeys lists the keys v holds that have no default, that is, that

@@ -19,8 +19,13 @@ func flags(args ...string) *pflag.FlagSet {
 }
 
 // TestShippedConfigMatchesDefaults: config.yaml documents the defaults; it
-// must load and agree with running with no file at all.
+// must load and agree with running with no file at all, its relative paths
+// being the defaults' from the repository's directory.
 func TestShippedConfigMatchesDefaults(t *testing.T) {
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
 	shipped, _, err := Load(flags("--config", "../../../config.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -30,8 +35,71 @@ func TestShippedConfigMatchesDefaults(t *testing.T) {
 	if err != nil || used != "" {
 		t.Fatalf("no file: %v (used %q)", err, used)
 	}
+	for _, p := range []struct{ shipped, bare *string }{
+		{&shipped.Store.SQLitePath, &bare.Store.SQLitePath},
+		{&shipped.Admin.TokenFile, &bare.Admin.TokenFile},
+		{&shipped.Capture.Dir, &bare.Capture.Dir},
+		{&shipped.Journal.Dir, &bare.Journal.Dir},
+	} {
+		if want := filepath.Join(root, *p.bare); *p.shipped != want {
+			t.Errorf("config.yaml's path %q, want %q (the default %q from the file's directory)", *p.shipped, want, *p.bare)
+		}
+		*p.shipped = *p.bare
+	}
 	if !reflect.DeepEqual(*shipped, *bare) {
 		t.Fatalf("config.yaml differs from the defaults:\n%+v\n%+v", *shipped, *bare)
+	}
+}
+
+// TestFilePathsAreRelativeToTheFile: bomberd and bomberctl given the same
+// --config find the same store and token from any working directory; paths
+// from the environment and flags stay relative to the working directory.
+func TestFilePathsAreRelativeToTheFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "etc")
+	os.MkdirAll(dir, 0o755)
+	file := filepath.Join(dir, "bomber.yaml")
+	os.WriteFile(file, []byte("store:\n  sqlite_path: var/bomber.db\nadmin:\n  token_file: admin.token\n"+
+		"capture:\n  dir: /srv/capture\ntls:\n  cert_file: ../tls/cert.pem\n  key_file: ../tls/key.pem\n  listen: ':1'\n"), 0o644)
+	t.Chdir(t.TempDir())
+	c, _, err := Load(flags("--config", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range [][2]string{
+		{c.Store.SQLitePath, filepath.Join(dir, "var/bomber.db")},
+		{c.Admin.TokenFile, filepath.Join(dir, "admin.token")},
+		{c.Capture.Dir, "/srv/capture"},
+		{c.TLS.CertFile, filepath.Join(filepath.Dir(dir), "tls/cert.pem")},
+		{c.TLS.KeyFile, filepath.Join(filepath.Dir(dir), "tls/key.pem")},
+		{c.Cluster.Creds, ""},
+	} {
+		if p[0] != p[1] {
+			t.Errorf("path %q, want %q", p[0], p[1])
+		}
+	}
+	t.Setenv("BOMBER_ADMIN_TOKEN_FILE", "run/admin.token")
+	c, _, err = Load(flags("--config", file, "--sqlite-path", "here.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Store.SQLitePath != "here.db" || c.Admin.TokenFile != "run/admin.token" {
+		t.Errorf("flag and environment paths %q, %q; want them as given", c.Store.SQLitePath, c.Admin.TokenFile)
+	}
+}
+
+// TestPackagedConfigPathsAreAbsolute: the Debian package's configuration
+// names every file the daemon and bomberctl share by its absolute path in
+// the state directory.
+func TestPackagedConfigPathsAreAbsolute(t *testing.T) {
+	c, _, err := Load(flags("--config", "../../../deploy/deb/config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, p := range map[string]string{"store.sqlite_path": c.Store.SQLitePath, "admin.token_file": c.Admin.TokenFile,
+		"capture.dir": c.Capture.Dir, "journal.dir": c.Journal.Dir} {
+		if !strings.HasPrefix(p, "/var/lib/bomber/") {
+			t.Errorf("%s: %q, want a path in /var/lib/bomber", key, p)
+		}
 	}
 }
 

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// goJSON is go test -json's stream for two packages: one with a passing
+// test that logs, a skipped one and a failing subtest; one that does not
+// build.
+const goJSON = `{"Action":"start","Package":"example/a"}
+{"Action":"run","Package":"example/a","Test":"TestOK"}
+{"Action":"output","Package":"example/a","Test":"TestOK","Output":"=== RUN   TestOK\n"}
+{"Action":"output","Package":"example/a","Test":"TestOK","Output":"    a_test.go:9: a log of a passing test\n"}
+{"Action":"output","Package":"example/a","Test":"TestOK","Output":"--- PASS: TestOK (0.00s)\n"}
+{"Action":"pass","Package":"example/a","Test":"TestOK","Elapsed":0}
+{"Action":"run","Package":"example/a","Test":"TestMySQL"}
+{"Action":"output","Package":"example/a","Test":"TestMySQL","Output":"--- SKIP: TestMySQL (0.00s)\n"}
+{"Action":"skip","Package":"example/a","Test":"TestMySQL","Elapsed":0}
+{"Action":"run","Package":"example/a","Test":"TestT"}
+{"Action":"run","Package":"example/a","Test":"TestT/sub"}
+{"Action":"output","Package":"example/a","Test":"TestT/sub","Output":"=== RUN   TestT/sub\n"}
+{"Action":"output","Package":"example/a","Test":"TestT/sub","Output":"    a_test.go:20: want 2, got 3\n"}
+{"Action":"output","Package":"example/a","Test":"TestT/sub","Output":"    --- FAIL: TestT/sub (0.00s)\n"}
+{"Action":"fail","Package":"example/a","Test":"TestT/sub","Elapsed":0}
+{"Action":"output","Package":"example/a","Test":"TestT","Output":"--- FAIL: TestT (0.00s)\n"}
+{"Action":"fail","Package":"example/a","Test":"TestT","Elapsed":0}
+{"Action":"output","Package":"example/a","Output":"FAIL\n"}
+{"Action":"output","Package":"example/a","Output":"FAIL\texample/a\t0.01s\n"}
+{"Action":"fail","Package":"example/a","Elapsed":0.01}
+{"ImportPath":"example/b","Action":"build-output","Output":"b.go:3:1: syntax error\n"}
+{"Action":"start","Package":"example/b"}
+{"Action":"output","Package":"example/b","Output":"FAIL\texample/b [build failed]\n"}
+{"Action":"fail","Package":"example/b","Elapsed":0,"FailedBuild":"example/b"}
+{"Action":"start","Package":"example/c"}
+{"Action":"run","Package":"example/c","Test":"TestC"}
+{"Action":"pass","Package":"example/c","Test":"TestC","Elapsed":0}
+{"Action":"output","Package":"example/c","Output":"PASS\n"}
+{"Action":"output","Package":"example/c","Output":"ok  \texample/c\t0.02s\n"}
+{"Action":"pass","Package":"example/c","Elapsed":0.02}
+`
+
+func TestGoTestShownAsWithoutJSONAndCounted(t *testing.T) {
+	var out bytes.Buffer
+	c := goTest(strings.NewReader(goJSON), &out)
+	// TestOK and TestC pass; TestMySQL is skipped; TestT/sub and TestT
+	// fail; example/b fails without a test
+	if c != (counts{passed: 2, failed: 3, skipped: 1}) {
+		t.Errorf("counts %+v, want 2 passed, 3 failed, 1 skipped", c)
+	}
+	want := "    a_test.go:20: want 2, got 3\n    --- FAIL: TestT/sub (0.00s)\n--- FAIL: TestT (0.00s)\nFAIL\nFAIL\texample/a\t0.01s\n" +
+		"b.go:3:1: syntax error\nFAIL\texample/b [build failed]\nok  \texample/c\t0.02s\n"
+	if out.String() != want {
+		t.Errorf("shown:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
+
+// nodeSpec is the end of Node's test runner output with the spec reporter.
+const nodeSpec = `✔ logs in (12.3ms)
+✖ plays (4.5ms)
+ℹ tests 9
+ℹ suites 0
+ℹ pass 6
+ℹ fail 1
+ℹ cancelled 1
+ℹ skipped 0
+ℹ todo 1
+ℹ duration_ms 812.1
+`
+
+func TestNodeOutputCountedFromItsSummary(t *testing.T) {
+	var out bytes.Buffer
+	if c := nodeTest(strings.NewReader(nodeSpec), &out); c != (counts{passed: 6, failed: 2, skipped: 1}) {
+		t.Errorf("spec counts %+v, want 6 passed, 2 failed, 1 skipped", c)
+	}
+	if out.String() != nodeSpec {
+		t.Errorf("the output was not passed through:\n%s", out.String())
+	}
+	tap := "ok 1 - logs in\n# tests 2\n# pass 2\n# fail 0\n# skipped 0\n"
+	if c := nodeTest(strings.NewReader(tap), &out); c != (counts{passed: 2}) {
+		t.Errorf("TAP counts %+v, want 2 passed", c)
+	}
+}
+
+// TestRunsAndTotals runs commands as make test does: the counts of each
+// add up to the last line, and a command's failure is testsum's.
+func TestRunsAndTotals(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "counts")
+	stream := filepath.Join(t.TempDir(), "go.json")
+	os.WriteFile(stream, []byte(goJSON), 0o644)
+	var out, errs bytes.Buffer
+	if code := run([]string{"-counts", file, "--", "sh", "-c", "cat " + stream + "; exit 1"}, &out, &errs); code != 1 {
+		t.Errorf("go run: exit %d, want the command's 1 (%s)", code, errs.String())
+	}
+	if code := run([]string{"-counts", file, "-node", "--", "printf", "ℹ pass 4\\nℹ skipped 2\\n"}, &out, &errs); code != 0 {
+		t.Errorf("node run: exit %d, want 0 (%s)", code, errs.String())
+	}
+	// exit 0, yet a test failed: the run fails
+	if code := run([]string{"-counts", file, "-node", "--", "printf", "ℹ fail 1\\n"}, &out, &errs); code != 1 {
+		t.Errorf("node run with a failure: exit %d, want 1", code)
+	}
+	// exit 3 with no test reported: one failure
+	if code := run([]string{"-counts", file, "--", "sh", "-c", "echo cannot start; exit 3"}, &out, &errs); code != 3 {
+		t.Errorf("a command that fails outside its tests: exit %d, want 3", code)
+	}
+	out.Reset()
+	if code := run([]string{"-total", file}, &out, &errs); code != 0 {
+		t.Fatalf("-total: exit %d (%s)", code, errs.String())
+	}
+	want := "make test: 6 passed, 5 failed, 3 skipped (Go 2 passed, 4 failed, 1 skipped; JavaScript 4 passed, 1 failed, 2 skipped)\n"
+	if out.String() != want {
+		t.Errorf("-total printed %q, want %q", out.String(), want)
+	}
+}
