@@ -170,6 +170,7 @@ const (
 	insertGameSQL = `INSERT INTO game_records (game, options, seed, status, winners, scores, reason, detail, leaver, moves, move_log, started_at, ended_at)
 		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	insertSeatsSQL = "INSERT INTO game_seats (game_id, seat, name, bot) VALUES "
+	storedGameSQL  = "SELECT id FROM game_records WHERE seed = ? AND game = ? AND started_at = ?"
 )
 
 // insertRowsSQL is head followed by rows copies of row.
@@ -225,36 +226,12 @@ func (s *sqlStore) RecordGames(ctx context.Context, gs []record.Game) ([]uint64,
 	ids := make([]uint64, len(gs))
 	var buf recordBuffers
 	for i, g := range gs {
-		ids[i], err = s.recordIn(ctx, tx, st, g, opts[i], &buf)
-		if err != nil && s.d.isDuplicate(err) {
-			// a retry of records stored before (their answer was lost), or
-			// a seed stored for another game: each on its own says which
-			tx.Rollback()
-			if len(gs) == 1 {
-				id, err := s.storedAgain(ctx, g)
-				return []uint64{id}, err
-			}
-			return s.recordEach(ctx, gs)
-		}
-		if err != nil {
+		if ids[i], err = s.recordIn(ctx, tx, st, g, opts[i], &buf); err != nil {
 			return nil, err
 		}
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, unavailable("record game", err)
-	}
-	return ids, nil
-}
-
-// recordEach is RecordGames one transaction a record.
-func (s *sqlStore) recordEach(ctx context.Context, gs []record.Game) ([]uint64, error) {
-	ids := make([]uint64, len(gs))
-	for i, g := range gs {
-		id, err := s.RecordGame(ctx, g)
-		if err != nil {
-			return nil, ofBatch(i, len(gs), err)
-		}
-		ids[i] = id
 	}
 	return ids, nil
 }
@@ -267,16 +244,20 @@ func ofBatch(i, n int, err error) error {
 	return fmt.Errorf("record %d of %d: %w", i+1, n, err)
 }
 
-// recordStmts are the prepared INSERTs a batch of records runs.
+// recordStmts are the prepared statements a batch of records runs.
 type recordStmts struct {
-	game  *sql.Stmt
-	seats [MaxSeats + 1]*sql.Stmt // by number of seats
+	game   *sql.Stmt
+	seats  [MaxSeats + 1]*sql.Stmt // by number of seats
+	stored *sql.Stmt               // the id of a stored record, by its key
 }
 
 // recordStatements prepares (once per store) every statement gs need,
 // before the transaction takes the embedded store's only connection.
 func (s *sqlStore) recordStatements(ctx context.Context, gs []record.Game) (st recordStmts, err error) {
 	if st.game, err = s.prepared(ctx, insertGameSQL); err != nil {
+		return st, unavailable("record game", err)
+	}
+	if st.stored, err = s.prepared(ctx, s.d.storedGame); err != nil {
 		return st, unavailable("record game", err)
 	}
 	for _, g := range gs {
@@ -296,16 +277,24 @@ type recordBuffers struct {
 	log  []byte
 }
 
-// recordIn writes g (whose options are opts) in tx and returns its id. A
-// unique-key violation comes back unwrapped, for the caller to recognise.
+// recordIn writes g (whose options are opts) in tx and returns its id, or
+// the id of the record stored before with g's key: its seed, game and
+// start (the unique index game_records_seed_game_start; the zero seed is
+// NULL there, which no other row matches). Both dialects give up only the
+// statement that broke the key, not the transaction, so the batch goes on.
 func (s *sqlStore) recordIn(ctx context.Context, tx *sql.Tx, st recordStmts, g record.Game, opts string, buf *recordBuffers) (uint64, error) {
 	buf.log = appendMoveLog(buf.log[:0], g.Moves)
+	start := s.d.timeArg(time.Unix(0, g.Start))
 	res, err := tx.StmtContext(ctx, st.game).ExecContext(ctx,
 		g.Game, opts, seedArg(g.Seed), int(g.Outcome.Status), joinInts(g.Outcome.Winners), joinInts(g.Scores),
 		g.Reason, g.Outcome.Reason, int(g.Leaver), len(g.Moves), string(buf.log),
-		s.d.timeArg(time.Unix(0, g.Start)), s.d.timeArg(time.Unix(0, g.End)))
+		start, s.d.timeArg(time.Unix(0, g.End)))
 	if err != nil && s.d.isDuplicate(err) {
-		return 0, err
+		var id uint64
+		if err := tx.StmtContext(ctx, st.stored).QueryRowContext(ctx, seedArg(g.Seed), g.Game, start).Scan(&id); err != nil {
+			return 0, unavailable("record game stored before", err)
+		}
+		return id, nil
 	}
 	if err != nil {
 		return 0, unavailable("record game", err)
@@ -326,24 +315,6 @@ func (s *sqlStore) recordIn(ctx context.Context, tx *sql.Tx, st recordStmts, g r
 		return 0, unavailable("record game seats", err)
 	}
 	return uint64(id), nil
-}
-
-// storedAgain answers a RecordGame whose seed is already stored: the same
-// game (a retry whose first answer was lost) gets its id back; another game
-// cannot share a seed.
-func (s *sqlStore) storedAgain(ctx context.Context, g record.Game) (uint64, error) {
-	var id uint64
-	var game string
-	var start, end dbTime
-	err := s.db.QueryRowContext(ctx, "SELECT id, game, started_at, ended_at FROM game_records WHERE seed = ?", seedArg(g.Seed)).
-		Scan(&id, &game, &start, &end)
-	if err != nil {
-		return 0, unavailable("record game", err)
-	}
-	if game != g.Game || start.t.UnixMicro() != time.Unix(0, g.Start).UnixMicro() || end.t.UnixMicro() != time.Unix(0, g.End).UnixMicro() {
-		return 0, fmt.Errorf("%w: seed already recorded for game %d", ErrBadGame, id)
-	}
-	return id, nil
 }
 
 const recordColumns = "id, game, options, seed, status, winners, scores, reason, detail, leaver, moves, started_at, ended_at"

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -158,7 +159,9 @@ func testGameFilters(t *testing.T, open opener) {
 }
 
 // testGameStoredOnce: the recorder retries a record whose answer it did not
-// get; the store must not keep it twice.
+// get, and a daemon that replays its log after a crash hands the store
+// records it holds; the store must not keep them twice. A record is known
+// by its seed, game and start; one without a seed never is.
 func testGameStoredOnce(t *testing.T, open opener) {
 	s := open(t, cheapHasher())
 	ctx := t.Context()
@@ -171,29 +174,48 @@ func testGameStoredOnce(t *testing.T, open opener) {
 	if err != nil || again != first {
 		t.Fatalf("recording the same game again = %d, %v; want %d, nil", again, err, first)
 	}
-	other := g
-	other.End += int64(time.Second)
-	if _, err := s.RecordGame(ctx, other); !errors.Is(err, ErrBadGame) {
-		t.Errorf("another game with the same seed = %v, want ErrBadGame", err)
+	later := g // the same game, though it says it ended later: the first record stays
+	later.End += int64(time.Second)
+	if id, err := s.RecordGame(ctx, later); err != nil || id != first {
+		t.Errorf("the same seed, game and start again = %d, %v; want %d, nil", id, err, first)
+	}
+	ids := []uint64{first}
+	// other games with the same seed are other games: stored, never lost
+	otherStart, otherGame := g, g
+	otherStart.Start += int64(time.Microsecond)
+	otherGame.Game = "chess"
+	for _, o := range []record.Game{otherStart, otherGame} {
+		id, err := s.RecordGame(ctx, o)
+		if err != nil || slices.Contains(ids, id) {
+			t.Fatalf("another %s game with a stored seed = %d, %v; want a new id (stored %v)", o.Game, id, err, ids)
+		}
+		ids = append(ids, id)
 	}
 	unseeded := sampleGames(time.Now())[3] // no seed: nothing to recognise it by
-	for range 2 {
-		if _, err := s.RecordGame(ctx, unseeded); err != nil {
-			t.Fatal(err)
+	unseededLater := unseeded
+	unseededLater.Start += int64(time.Second)
+	for _, u := range []record.Game{unseeded, unseeded, unseededLater} {
+		id, err := s.RecordGame(ctx, u)
+		if err != nil || slices.Contains(ids, id) {
+			t.Fatalf("a game without a seed = %d, %v; want a new id (stored %v)", id, err, ids)
 		}
+		ids = append(ids, id)
 	}
-	if got, _ := s.Games(ctx, GameFilter{}); len(got) != 3 {
-		t.Errorf("%d games stored, want 3", len(got))
+	if got, _ := s.Games(ctx, GameFilter{}); len(got) != len(ids) {
+		t.Errorf("%d games stored, want %d", len(got), len(ids))
 	}
-	if one, err := s.Game(ctx, first); err != nil || len(one.Moves) != len(g.Moves) {
-		t.Errorf("Game(%d) has %d moves (%v), want %d", first, len(one.Moves), err, len(g.Moves))
+	one, err := s.Game(ctx, first)
+	if err != nil {
+		t.Fatal(err)
 	}
+	sameGames(t, "the game recorded first", []record.Game{one}, []record.Game{stored(g, first, false)})
 }
 
 // testGamesInOneBatch: RecordGames stores a batch as RecordGame stores
 // each of its games, with their ids in order; a batch with one impossible
-// record stores nothing and says which; a batch retried after a lost
-// answer, with a game more, stores only that game.
+// record stores nothing and says which; a batch handed over again (a retry
+// after a lost answer, or a replay after a crash) stores only the games it
+// holds that are not stored yet, and returns every game's id.
 func testGamesInOneBatch(t *testing.T, open opener) {
 	s := open(t, cheapHasher())
 	ctx := t.Context()
@@ -212,28 +234,47 @@ func testGamesInOneBatch(t *testing.T, open opener) {
 		}
 		sameGames(t, fmt.Sprintf("Game(%d)", id), []record.Game{one}, []record.Game{stored(games[i], id, false)})
 	}
+	storedGames := func(want int) {
+		t.Helper()
+		if got, err := s.Games(ctx, GameFilter{}); len(got) != want || err != nil {
+			t.Fatalf("%d games stored (%v), want %d", len(got), err, want)
+		}
+	}
 
 	bad := games[3]
 	bad.End = bad.Start - 1
 	if _, err := s.RecordGames(ctx, []record.Game{games[3], bad}); !errors.Is(err, ErrBadGame) || !strings.Contains(err.Error(), "record 2 of 2") {
 		t.Errorf("a batch with an impossible record = %v, want ErrBadGame naming record 2 of 2", err)
 	}
-	if got, _ := s.Games(ctx, GameFilter{}); len(got) != 3 {
-		t.Fatalf("%d games stored after a refused batch, want the first 3", len(got))
+	storedGames(3)
+
+	again, err := s.RecordGames(ctx, games[:3])
+	if err != nil || !slices.Equal(again, ids) {
+		t.Fatalf("the same batch again = %v, %v; want %v", again, err, ids)
+	}
+	storedGames(3)
+
+	fresh := games[0]
+	fresh.Seed = seed(9)
+	again, err = s.RecordGames(ctx, []record.Game{games[1], fresh})
+	if err != nil || len(again) != 2 || again[0] != ids[1] || slices.Contains(ids, again[1]) {
+		t.Fatalf("a stored game and a new one = %v, %v; want %d and a new id", again, err, ids[1])
+	}
+	storedGames(4)
+	if one, err := s.Game(ctx, again[1]); err != nil || one.Seed != fresh.Seed {
+		t.Errorf("the new game of the batch = %+v, %v; want seed %v", one, err, fresh.Seed)
 	}
 
-	again, err := s.RecordGames(ctx, games)
-	if err != nil || len(again) != 4 || !slices.Equal(again[:3], ids) || slices.Contains(ids, again[3]) {
-		t.Fatalf("the batch again with a 4th game = %v, %v; want %v and a new id", again, err, ids)
+	// in one batch: a stored game, a new one twice, an unseeded one twice
+	fresh.Seed = seed(10)
+	twice, err := s.RecordGames(ctx, []record.Game{games[2], fresh, fresh, games[3], games[3]})
+	known := append(slices.Clone(ids), again[1])
+	if err != nil || len(twice) != 5 || twice[0] != ids[2] || twice[1] != twice[2] ||
+		slices.Contains(known, twice[1]) || slices.Contains(append(known, twice[1]), twice[3]) || slices.Contains(append(known, twice[1], twice[3]), twice[4]) {
+		t.Fatalf("a batch of a stored game, a new one twice, an unseeded one twice = %v, %v; want %d, a new id twice, two more", twice, err, ids[2])
 	}
-	if got, _ := s.Games(ctx, GameFilter{}); len(got) != 4 {
-		t.Errorf("%d games stored, want 4", len(got))
-	}
-	other := games[0]
-	other.End += int64(time.Second)
-	if _, err := s.RecordGames(ctx, []record.Game{games[1], other}); !errors.Is(err, ErrBadGame) {
-		t.Errorf("a batch with another game of a stored seed = %v, want ErrBadGame", err)
-	}
+	storedGames(7)
+
 	if _, err := s.RecordGames(ctx, make([]record.Game, MaxBatch+1)); !errors.Is(err, ErrBadGame) {
 		t.Errorf("a batch of %d = %v, want ErrBadGame", MaxBatch+1, err)
 	}
@@ -439,5 +480,81 @@ func testMigrationKeepsBomberGames(t *testing.T, d Dialect) {
 	wantRows := []string{"1 Albert Beth Beth won", "2 Larry Cindy - abandoned by invitee", "3 Cindy Novate - abandoned by inviter", "4 Twofyw Larry - aborted"}
 	if !reflect.DeepEqual(rows, wantRows) {
 		t.Errorf("after migrating down, games = %q, want %q", rows, wantRows)
+	}
+}
+
+// TestStoredBeforeCommittedMeanwhileMySQL: a batch that meets a record
+// another recorder commits while the batch waits for it (two nodes storing
+// the same records after a crash) answers with that record's id. InnoDB's
+// plain read would not see it: it reads the snapshot taken at the
+// transaction's first read, here the look-up of the batch's first game,
+// which the store held already.
+func TestStoredBeforeCommittedMeanwhileMySQL(t *testing.T) {
+	db, s := emptyDB(t, DialectMySQL)
+	ctx := t.Context()
+	if _, err := Migrate(ctx, db, DialectMySQL); err != nil {
+		t.Fatal(err)
+	}
+	games := sampleGames(time.Now())
+	a, b := games[0], games[1]
+	idA, err := s.RecordGame(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the other recorder's batch: b written, not yet committed
+	other, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Rollback()
+	st, err := s.recordStatements(ctx, []record.Game{b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := checkGame(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idB, err := s.recordIn(ctx, other, st, b, opts, &recordBuffers{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	type answer struct {
+		ids []uint64
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		ids, err := s.RecordGames(ctx, []record.Game{a, b})
+		done <- answer{ids, err}
+	}()
+	// InnoDB's monitor, not information_schema.innodb_trx: that is a cache
+	// which being read often keeps from being refreshed
+	var name string
+	if err := db.QueryRowContext(ctx, "SELECT DATABASE()").Scan(&name); err != nil {
+		t.Fatal(err)
+	}
+	waitingLine := regexp.MustCompile("(?m)^RECORD LOCKS .* of table `" + regexp.QuoteMeta(name) + "`.`game_records` .* waiting$")
+	for waiting := false; !waiting; {
+		select {
+		case got := <-done:
+			t.Fatalf("RecordGames = %v, %v before the other batch committed; want it to wait for b", got.ids, got.err)
+		default:
+		}
+		var kind, engine, status string
+		if err := db.QueryRowContext(ctx, "SHOW ENGINE INNODB STATUS").Scan(&kind, &engine, &status); err != nil {
+			t.Fatal(err)
+		}
+		waiting = waitingLine.MatchString(status)
+	}
+	if err := other.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-done; got.err != nil || !slices.Equal(got.ids, []uint64{idA, idB}) {
+		t.Fatalf("RecordGames = %v, %v; want %v", got.ids, got.err, []uint64{idA, idB})
+	}
+	if got, err := s.Games(ctx, GameFilter{}); len(got) != 2 || err != nil {
+		t.Errorf("%d games stored (%v), want 2", len(got), err)
 	}
 }

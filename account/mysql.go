@@ -103,6 +103,9 @@ func newMySQLStore(db *sql.DB, h *Hasher) *sqlStore {
 		name:        DialectMySQL,
 		isDuplicate: mysqlDuplicate,
 		timeArg:     utcMicroArg,
+		// InnoDB's plain reads see the snapshot of a transaction's first
+		// one; a locking read sees what is committed.
+		storedGame: storedGameSQL + " LOCK IN SHARE MODE",
 	}}
 }
 

@@ -112,6 +112,7 @@ func newSQLiteStore(db *sql.DB, h *Hasher) *sqlStore {
 		name:        DialectSQLite,
 		isDuplicate: sqliteDuplicate,
 		timeArg:     unixMicroArg,
+		storedGame:  storedGameSQL,
 	}}
 }
 

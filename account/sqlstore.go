@@ -58,6 +58,11 @@ type dialect struct {
 	isDuplicate func(error) bool
 	// timeArg converts a time to the column's stored form.
 	timeArg func(time.Time) any
+	// storedGame selects the id of a stored record by its key, in a
+	// write transaction, where it must see the rows committed since the
+	// transaction's first read (storedGameSQL as it is on SQLite, where a
+	// write transaction keeps every other writer out).
+	storedGame string
 }
 
 var _ Store = (*sqlStore)(nil)
