@@ -170,7 +170,7 @@ const (
 	insertGameSQL = `INSERT INTO game_records (game, options, seed, status, winners, scores, reason, detail, leaver, moves, move_log, started_at, ended_at)
 		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	insertSeatsSQL = "INSERT INTO game_seats (game_id, seat, name, bot) VALUES "
-	storedGameSQL  = "SELECT id FROM game_records WHERE seed = ? AND game = ? AND started_at = ?"
+	storedGameSQL  = "SELECT id FROM game_records WHERE seed = ?"
 )
 
 // insertRowsSQL is head followed by rows copies of row.
@@ -278,10 +278,12 @@ type recordBuffers struct {
 }
 
 // recordIn writes g (whose options are opts) in tx and returns its id, or
-// the id of the record stored before with g's key: its seed, game and
-// start (the unique index game_records_seed_game_start; the zero seed is
-// NULL there, which no other row matches). Both dialects give up only the
-// statement that broke the key, not the transaction, so the batch goes on.
+// the id of the record stored before with g's seed, which identifies a game
+// (the unique index on game_records.seed; the zero seed is NULL there,
+// which no other row matches): a retry whose answer was lost, or a game a
+// restarted daemon's journal replayed, is stored once. Both dialects give
+// up only the statement that broke the key, not the transaction, so the
+// batch goes on.
 func (s *sqlStore) recordIn(ctx context.Context, tx *sql.Tx, st recordStmts, g record.Game, opts string, buf *recordBuffers) (uint64, error) {
 	buf.log = appendMoveLog(buf.log[:0], g.Moves)
 	start := s.d.timeArg(time.Unix(0, g.Start))
@@ -291,7 +293,7 @@ func (s *sqlStore) recordIn(ctx context.Context, tx *sql.Tx, st recordStmts, g r
 		start, s.d.timeArg(time.Unix(0, g.End)))
 	if err != nil && s.d.isDuplicate(err) {
 		var id uint64
-		if err := tx.StmtContext(ctx, st.stored).QueryRowContext(ctx, seedArg(g.Seed), g.Game, start).Scan(&id); err != nil {
+		if err := tx.StmtContext(ctx, st.stored).QueryRowContext(ctx, seedArg(g.Seed)).Scan(&id); err != nil {
 			return 0, unavailable("record game stored before", err)
 		}
 		return id, nil
