@@ -249,6 +249,9 @@ func TestKill9AndRestart(t *testing.T) {
 		!slices.Equal(games[0].Outcome.Winners, []rules.Player{0}) || games[1].Reason != "aborted" || games[1].Leaver != rules.Spectator {
 		t.Fatalf("games after kill -9: %+v %v", games, err)
 	}
+	if strings.Contains(log.String(), "game record refused") {
+		t.Fatal("the restarted daemon's store refused a replayed record instead of knowing it")
+	}
 }
 
 // TestCapture: with capture on, a session is recorded as a transcript with
