@@ -85,8 +85,8 @@ func (g *Game) Current() rules.View {
 // (nil otherwise). Offers and resigning are left out: they have their own
 // messages.
 func (g *Game) Legal(p int) []rules.Move {
-	if g.replica == nil || g.End != nil || p < 0 {
-		return nil
+	if g.replica == nil || g.End != nil || p < 0 || g.replica.Waiting() {
+		return nil // (waiting: a roll's face is not known yet, so neither is what it allows)
 	}
 	var out []rules.Move
 	for _, m := range g.replica.Game().Legal(rules.Player(p), nil) {

@@ -143,7 +143,7 @@ func TestGameSurvivesACrash(t *testing.T) {
 	addr, _ := servertest.Start(t, server.Config{Hub: statemachine.Config{Games: statemachine.Catalogue()}, Log: j, Clock: servertest.NewClock(t0)}, true)
 	r := servertest.NewRoom(t)
 	a, b := r.Join("Albert", addr), r.Join("Beth", addr)
-	r.StartCheckersWith(a, b, []segment.KV{{Key: "clock.move", Value: "60"}})
+	r.StartTable(a, b, "checkers", []segment.KV{{Key: "clock.move", Value: "60"}})
 	r.Until("six moves", servertest.Moves(a, 6))
 	table := a.C.Table().ID
 

@@ -31,6 +31,9 @@ type received struct {
 
 // Room pumps its players' messages on the test's goroutine.
 type Room struct {
+	// Hold stops the players moving once their game has this many moves
+	// (0: they play on to the end).
+	Hold int
 	t       *testing.T
 	in      chan received
 	players []*Player
@@ -147,7 +150,11 @@ func (r *Room) Until(what string, cond func() bool) {
 			r.play()
 		case <-timeout:
 			for _, p := range r.players {
-				r.t.Logf("%s: state %v seat %d errors %v", p.Name, p.C.State(), p.C.Seat(), p.C.Errors)
+				moves, game := -1, ""
+				if g := p.C.Game(); g != nil {
+					moves, game = len(g.Moves), g.Spec.Name
+				}
+				r.t.Logf("%s: state %v seat %d, %s %d moves, errors %v", p.Name, p.C.State(), p.C.Seat(), game, moves, p.C.Errors)
 			}
 			r.t.Fatalf("timed out waiting for %s", what)
 		}
@@ -158,7 +165,7 @@ func (r *Room) Until(what string, cond func() bool) {
 func (r *Room) play() {
 	for _, p := range r.players {
 		g := p.C.Game()
-		if p.NC == nil || g == nil || g.Over() || !p.C.MyTurn() || p.sentAt == len(g.Moves) {
+		if p.NC == nil || g == nil || g.Over() || !p.C.MyTurn() || p.sentAt == len(g.Moves) || r.Hold > 0 && len(g.Moves) >= r.Hold {
 			continue
 		}
 		legal := g.Legal(p.C.Seat())
@@ -184,11 +191,14 @@ func (r *Room) Resumed(p *Player) bool {
 }
 
 // StartCheckers seats a and b at a new checkers table and starts the game.
-func (r *Room) StartCheckers(a, b *Player) { r.StartCheckersWith(a, b, nil) }
+func (r *Room) StartCheckers(a, b *Player) { r.StartTable(a, b, "checkers", nil) }
 
-// StartCheckersWith is StartCheckers with the table's options.
-func (r *Room) StartCheckersWith(a, b *Player, opts []segment.KV) {
-	r.Call(a, func() (ext.Out, error) { return a.C.Create("checkers", 2, 0, opts) })
+// StartTable seats a and b at a new two-seat table of game with opts and
+// starts the game. The players move at random among the legal moves
+// their client lists, so a game with secret moves (Bomber's boards, which
+// no client lists) does not start.
+func (r *Room) StartTable(a, b *Player, game string, opts []segment.KV) {
+	r.Call(a, func() (ext.Out, error) { return a.C.Create(game, 2, 0, opts) })
 	r.Until("the table", func() bool { return a.C.Table() != nil && a.C.Seat() == 0 })
 	r.Call(b, func() (ext.Out, error) { return b.C.Join(a.C.Table().ID, segment.SeatAny, "") })
 	r.Until("the second seat", func() bool { return b.C.Seat() == 1 && b.C.Resumable() })

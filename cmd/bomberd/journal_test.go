@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/bomber-game/bomber/account"
+	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/server/servertest"
+)
+
+// restart starts bomberd again as d was started (same directory, store,
+// journal and game address) after d's process ended, and returns its log
+// once it listens; the test's end stops it.
+func restart(t *testing.T, d *proc) *syncBuffer {
+	t.Helper()
+	again := exec.Command(bomberdBin, d.cmd.Args[1:]...)
+	again.Dir, again.Env = d.cmd.Dir, append(d.cmd.Env, "BOMBER_LISTEN="+d.addr, "BOMBER_ADMIN_LISTEN=127.0.0.1:0") // an empty value means the default port, which another daemon may hold
+	log := &syncBuffer{}
+	again.Stdout, again.Stderr = log, log
+	if err := again.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		again.Process.Signal(syscall.SIGTERM)
+		again.Wait()
+		if t.Failed() {
+			t.Logf("restarted bomberd log:\n%s", log.String())
+		}
+	})
+	// the game port is bound before the log says "listening"
+	if !log.await(30*time.Second, nil, func(s string) bool { return logged(s, "listening") != "" }) {
+		t.Fatalf("restart:\n%s", log.String())
+	}
+	return log
+}
+
+// TestKill9KeepsTwentyGames: twenty two-seat games, five of each of the
+// games the test's random players can play (every one but Bomber, whose
+// secret boards no client lists as legal moves), are being played when
+// bomberd is killed with SIGKILL. Started again on the same directory, it
+// has them all: every player reconnects, resumes its seat with its token,
+// and plays on to the end; each game is recorded exactly once.
+func TestKill9KeepsTwentyGames(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "bomber.db")
+	s, err := account.OpenSQLite(context.Background(), db, account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tables = 20
+	for i := range 2 * tables {
+		if err := s.Add(context.Background(), fmt.Sprintf("player%02d", i), "123"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	d := startDaemon(t, "BOMBER_STORE_SQLITE_PATH="+db, "BOMBER_STORE_DEMO_ACCOUNTS=false", "BOMBER_LOG_LEVEL=info")
+	games := []struct {
+		name string
+		opts []segment.KV
+	}{
+		{"checkers", nil},
+		{"dots", []segment.KV{{Key: "rows", Value: "4"}, {Key: "cols", Value: "4"}}},
+		{"aeroplane", nil},
+		{"paisho", []segment.KV{{Key: "move-limit", Value: "40"}}},
+	}
+	r := servertest.NewRoom(t)
+	r.Hold = 6 // every game is running when the daemon dies
+	var players []*servertest.Player
+	for i := range tables {
+		a, b := r.Join(fmt.Sprintf("player%02d", 2*i), d.addr), r.Join(fmt.Sprintf("player%02d", 2*i+1), d.addr)
+		g := games[i%len(games)]
+		r.StartTable(a, b, g.name, g.opts)
+		players = append(players, a, b)
+	}
+	r.Until("six moves at every table", func() bool {
+		for _, p := range players {
+			if !servertest.Moves(p, r.Hold)() || p.C.Game().Over() {
+				return false
+			}
+		}
+		return true
+	})
+
+	d.cmd.Process.Kill()
+	<-d.done
+	d.done <- nil
+	log := restart(t, d)
+	r.Hold = 0
+	for _, p := range players {
+		r.Reconnect(p, d.addr)
+	}
+	r.Until("every game over", servertest.Over(players...))
+	for _, p := range players {
+		if g := p.C.Game(); g.End == nil || g.End.Reason == "abandoned" || g.End.Reason == "aborted" {
+			t.Fatalf("%s's game ended %+v, want it played to the end", p.Name, g.End)
+		}
+	}
+	if !log.await(20*time.Second, nil, func(s string) bool { return strings.Count(s, "game recorded") >= tables }) {
+		t.Fatalf("not every game was recorded after the restart")
+	}
+	s, err = account.OpenSQLite(context.Background(), db, account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	recs, err := s.Games(context.Background(), account.GameFilter{})
+	if err != nil || len(recs) != tables {
+		t.Fatalf("%d records stored (%v), want one for each of the %d games", len(recs), err, tables)
+	}
+	seen := map[[32]byte]bool{}
+	for _, g := range recs {
+		if seen[g.Seed] || g.Reason == "abandoned" || g.Reason == "aborted" {
+			t.Fatalf("record %d (%s, %s) twice or not played to the end", g.ID, g.Game, g.Reason)
+		}
+		seen[g.Seed] = true
+	}
+	if strings.Contains(log.String(), "game record refused") || strings.Contains(log.String(), "skipping the rest of a log entry") {
+		t.Fatal("the restarted daemon refused a record or could not read its journal")
+	}
+}
