@@ -166,14 +166,15 @@ func (c *Capture) Out(id statemachine.ConnID, seg segment.Segment) {
 // wire form, its time the engine's), so the capture replays exactly in
 // process: account answers, computer players' moves, ticks and seeds are
 // inputs too. A computer player's move is also written as a bot line, for
-// replays against a running daemon (replay.BotOracle). Passwords never
-// reach the hub (the shell gives it a stand-in), so "in" lines hold none.
+// replays against a running daemon (replay.BotOracle); an answer without a
+// move (the pool's word that a bot over its budget finished, which the hub
+// ignores) has none, since a bot line needs a move. Passwords never reach
+// the hub (the shell gives it a stand-in), so "in" lines hold none.
 func (c *Capture) Input(at int64, in *statemachine.Input) {
-	if in.Kind == statemachine.InBot {
-		a := in.Bot
+	if a := in.Bot; in.Kind == statemachine.InBot && a.Move != "" {
 		c.emit(transcript.Entry{Op: transcript.Bot, Bot: transcript.BotMove{Table: a.Table, Seat: int8(a.Seat), Seq: a.Seq, Move: a.Move}}, "")
 	}
-	c.emit(transcript.Entry{Op: transcript.Input, Data: statemachine.AppendInput(nil, at, in)}, describeInput(in))
+	c.emit(transcript.Entry{Op: transcript.Input, Data: statemachine.AppendInput(nil, at, in), Comment: describeInput(in)}, "")
 }
 
 // describeInput is an "in" line's comment.
@@ -188,9 +189,9 @@ func describeInput(in *statemachine.Input) string {
 	case statemachine.InAnswer:
 		return fmt.Sprintf("answer check %d: %s", in.Check, in.Answer)
 	case statemachine.InBot:
-		return fmt.Sprintf("bot table %d seat %d: %s", in.Bot.Table, in.Bot.Seat, in.Bot.Move)
+		return fmt.Sprintf("bot table %d seat %d update %d: %q", in.Bot.Table, in.Bot.Seat, in.Bot.Seq, in.Bot.Move)
 	case statemachine.InKick, statemachine.InConfig:
-		return fmt.Sprintf("%s %s", in.Kind, in.Text)
+		return fmt.Sprintf("%s %q", in.Kind, in.Text)
 	case statemachine.InGone:
 		return fmt.Sprintf("gone: node %d", in.Node)
 	}

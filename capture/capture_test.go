@@ -325,3 +325,59 @@ func TestHugeReadIsSplitIntoLines(t *testing.T) {
 		t.Errorf("bytes differ: got %d bytes", len(got))
 	}
 }
+
+// TestInputLines: every input the hub got is written as an "in" line that
+// reads back as that input and says what it is; a computer player's move
+// is also written as a bot line, but the pool's answer without a move (a
+// bot past its budget finishing, which the hub ignores) is not, so the
+// file still reads as a transcript.
+func TestInputLines(t *testing.T) {
+	dir := t.TempDir()
+	c, err := capture.New(capture.Config{Dir: dir}, servertest.NewClock(time.Time{}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins := []statemachine.Input{
+		{Kind: statemachine.InOpen, Conn: 1, Text: "192.0.2.7"},
+		{Kind: statemachine.InReceive, Conn: 1, Seg: segment.Name(segment.Info, "Beth")},
+		{Kind: statemachine.InAnswer, Check: 1, Answer: statemachine.Found},
+		{Kind: statemachine.InBot, Bot: statemachine.BotAnswer{Table: 3, Seat: 1, Seq: 7, Move: "a1-b1"}},
+		{Kind: statemachine.InBot, Bot: statemachine.BotAnswer{Table: 3, Seat: 1, Seq: ^uint32(8)}},
+		{Kind: statemachine.InTick},
+		{Kind: statemachine.InClosed, Conn: 1},
+	}
+	for i := range ins {
+		c.Input(int64(i+1), &ins[i])
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	raw, es := read(t, files(t, dir)[0])
+	var got []statemachine.Input
+	var bots []transcript.BotMove
+	for _, e := range es {
+		switch e.Op {
+		case transcript.Input:
+			var in statemachine.Input
+			at, rest, err := statemachine.ReadInput(e.Data, &in)
+			if err != nil || len(rest) > 0 || at != int64(len(got)+1) {
+				t.Fatalf("line %d: at %d, %d bytes left, %v", e.Line, at, len(rest), err)
+			}
+			got = append(got, in)
+		case transcript.Bot:
+			bots = append(bots, e.Bot)
+		}
+	}
+	if !slices.Equal(got, ins) {
+		t.Errorf("inputs read back:\n%+v\nwant:\n%+v", got, ins)
+	}
+	if want := []transcript.BotMove{{Table: 3, Seat: 1, Seq: 7, Move: "a1-b1"}}; !slices.Equal(bots, want) {
+		t.Errorf("bot lines %+v, want %+v", bots, want)
+	}
+	for _, s := range []string{`  # open c1 from 192.0.2.7`, `  # receive c1: Info "Beth"`, `  # answer check 1: found`,
+		`  # bot table 3 seat 1 update 7: "a1-b1"`, `  # tick`, `  # closed c1`} {
+		if !strings.Contains(raw, s) {
+			t.Errorf("capture lacks %q:\n%s", s, raw)
+		}
+	}
+}
