@@ -137,6 +137,12 @@ func (r *Runner) Feed(e transcript.Entry) {
 			r.feedInput(e)
 		case e.Op == transcript.Recv, e.Op == transcript.Closed && !r.shellClosed[e.Conn]:
 			// the hub's outputs: the replay makes its own
+		case e.Op == transcript.Close, e.Op == transcript.Closed:
+			// the shell let go of the connection here (the client hung
+			// up, or the shell closed it): what the hub sends it before
+			// the input saying so arrives goes nowhere, as in the daemon
+			r.out = append(r.out, e)
+			delete(r.conns, e.Conn)
 		default:
 			r.out = append(r.out, e)
 		}
