@@ -68,6 +68,7 @@ type Capture struct {
 
 	// engine goroutine only
 	conns     map[statemachine.ConnID]*connState
+	file      string // the current file's name
 	fileStart time.Time
 	fileBytes int64
 	seq       int
@@ -285,6 +286,10 @@ func (c *Capture) rotate(now time.Time) {
 	for _, l := range c.cfg.Header {
 		h.WriteString("# " + l + "\n")
 	}
+	if c.file != "" {
+		// the hub's state at this point comes from the inputs before it
+		fmt.Fprintf(&h, "# capture: continues %s; replay the files together, concatenated in name order\n", c.file)
+	}
 	if len(c.conns) > 0 {
 		ids := make([]statemachine.ConnID, 0, len(c.conns))
 		for id := range c.conns {
@@ -295,9 +300,9 @@ func (c *Capture) rotate(now time.Time) {
 		for i, id := range ids {
 			names[i] = c.conns[id].name
 		}
-		fmt.Fprintf(&h, "# capture: %s opened in an earlier file; replay this one with --ignore unopened\n", strings.Join(names, " "))
+		fmt.Fprintf(&h, "# capture: %s opened in an earlier file\n", strings.Join(names, " "))
 	}
-	c.fileStart, c.fileBytes = now, int64(h.Len())
+	c.file, c.fileStart, c.fileBytes = name, now, int64(h.Len())
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closing {

@@ -120,6 +120,9 @@ func TestCaptureWritesATranscript(t *testing.T) {
 					t.Errorf("capture lacks %q:\n%s", s, raw)
 				}
 			}
+			if strings.Contains(raw, "continues") {
+				t.Errorf("the first file says it continues another:\n%s", raw)
+			}
 			if !tc.show && strings.Contains(raw, "123") {
 				t.Errorf("password leaked:\n%s", raw)
 			}
@@ -174,8 +177,16 @@ func TestCaptureRotatesAndPrunes(t *testing.T) {
 		if len(raw) > maxBytes {
 			t.Errorf("%s has %d bytes, over %d", f, len(raw), maxBytes)
 		}
-		if !strings.Contains(raw, "c1 opened in an earlier file; replay this one with --ignore unopened") {
+		if !strings.Contains(raw, "# capture: c1 opened in an earlier file\n") {
 			t.Errorf("file %d does not say c1 was opened before it:\n%.300s", i, raw)
+		}
+		// each names the file it continues (the first one kept, a pruned one)
+		cont := "# capture: continues capture-"
+		if i > 0 {
+			cont = "# capture: continues " + filepath.Base(fs[i-1]) + "; replay the files together, concatenated in name order\n"
+		}
+		if !strings.Contains(raw, cont) {
+			t.Errorf("file %d does not say which file it continues:\n%.300s", i, raw)
 		}
 		// every file's time stamps start again near zero
 		if ev := transcript.Events(es); len(ev) == 0 || ev[0].At > 10*time.Millisecond {
