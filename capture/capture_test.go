@@ -392,3 +392,62 @@ func TestInputLines(t *testing.T) {
 		}
 	}
 }
+
+// TestDocumentedInLines: the "in" lines docs/protocol.md (section 7) and
+// this package's documentation show are what a capture writes for the
+// inputs they hold, so the documented form cannot drift from the capture's.
+func TestDocumentedInLines(t *testing.T) {
+	var lines []string
+	proto, err := os.ReadFile("../docs/protocol.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(proto)
+	sec7 := doc[strings.Index(doc, "\n## 7. "):strings.Index(doc, "\n## 8. ")]
+	code := false
+	for _, l := range strings.Split(sec7, "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "```") {
+			code = !code
+		} else if code && strings.HasPrefix(l, "in ") {
+			lines = append(lines, l)
+		}
+	}
+	pkg, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(pkg), "\n") {
+		if _, l, ok := strings.Cut(l, "//\tt="); ok && strings.Contains(l, " in ") {
+			_, l, _ = strings.Cut(l, " ")
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) < 3 {
+		t.Fatalf("only %d documented in lines", len(lines))
+	}
+	for _, l := range lines {
+		e, _, err := transcript.ParseLine(l)
+		if err != nil || e.Op != transcript.Input {
+			t.Errorf("%q is not an in line: %v", l, err)
+			continue
+		}
+		var in statemachine.Input
+		at, _, err := statemachine.ReadInput(e.Data, &in)
+		if err != nil {
+			t.Errorf("%q: %v", l, err)
+			continue
+		}
+		dir := t.TempDir()
+		c, err := capture.New(capture.Config{Dir: dir}, servertest.NewClock(time.Time{}), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Input(at, &in)
+		c.Close()
+		raw, _ := read(t, files(t, dir)[0])
+		if !strings.Contains(raw, "t=0.000000 "+l+"\n") {
+			t.Errorf("documented:\n%s\nthe capture writes:\n%s", l, raw)
+		}
+	}
+}
