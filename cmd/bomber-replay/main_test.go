@@ -159,6 +159,33 @@ func TestCaptureHangUpBeforeItsInput(t *testing.T) {
 	}
 }
 
+// restored is a capture whose first inputs are of a connection it did not
+// open: a daemon that restored its world at start fed its hub the inputs
+// from before, of connections gone before the capture began, and wrote
+// nothing to them.
+const restored = `in 01 02 07 09 31 32 37 2e 30 2e 30 2e 31  # open c7 from 127.0.0.1
+in 02 04 07 00 00 06 41 6c 62 65 72 74  # receive c7: Info "Albert"
+in 04 06 01 00  # answer check 1: found
+in 03 08 07  # closed c7
+c1 open  # from 127.0.0.1:40001
+in 01 0a 01 09 31 32 37 2e 30 2e 30 2e 31  # open c1 from 127.0.0.1
+c1 > 00 00 04 42 65 74 68  # Info "Beth"
+in 02 0c 01 00 00 04 42 65 74 68  # receive c1: Info "Beth"
+in 04 0e 02 00  # answer check 2: found
+c1 < 01 00 01 01  # InfoResp 1 (OK)
+c1 close
+in 03 10 01  # closed c1
+`
+
+// TestCaptureBeganAfterAConnection: the hub's answers to a connection the
+// capture never opened are not expected of the replay; the inputs are
+// still fed (Beth's check is the second).
+func TestCaptureBeganAfterAConnection(t *testing.T) {
+	if code, out := runCmd(write(t, restored)); code != exitOK {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
 func TestOptionsChangeTheVerdict(t *testing.T) {
 	g05 := golden(t, "01_login_userlist.txt")
 	tests := []struct {
