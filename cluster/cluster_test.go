@@ -51,22 +51,22 @@ func TestCrossNodeGames(t *testing.T) {
 func TestOwnerNodeDiesMidGame(t *testing.T) {
 	backends(t, func(t *testing.T, nb func(t *testing.T) *natsBackend) {
 		w := newWorld(t, nb(t), 3)
-		r := newRoom(t)
-		a := r.join("Albert", w.nodes[0].addr)
-		b := r.join("Beth", w.nodes[1].addr)
-		r.startCheckers(a, b)
-		r.until("ten moves", moves(a, 10))
-		table := a.c.Table().ID
+		r := servertest.NewRoom(t)
+		a := r.Join("Albert", w.nodes[0].addr)
+		b := r.Join("Beth", w.nodes[1].addr)
+		r.StartCheckers(a, b)
+		r.Until("ten moves", servertest.Moves(a, 10))
+		table := a.C.Table().ID
 		w.crash(w.nodes[0])
-		r.until("Albert's connection to drop", func() bool { return a.nc == nil })
-		r.reconnect(a, w.nodes[2].addr)
-		r.until("Albert's seat back", func() bool { return r.resumed(a) })
-		if a.c.Table().ID != table || a.c.Seat() != 0 {
-			t.Fatalf("resumed at table %d seat %d, want table %d seat 0", a.c.Table().ID, a.c.Seat(), table)
+		r.Until("Albert's connection to drop", func() bool { return a.NC == nil })
+		r.Reconnect(a, w.nodes[2].addr)
+		r.Until("Albert's seat back", func() bool { return r.Resumed(a) })
+		if a.C.Table().ID != table || a.C.Seat() != 0 {
+			t.Fatalf("resumed at table %d seat %d, want table %d seat 0", a.C.Table().ID, a.C.Seat(), table)
 		}
-		r.until("the end of the game", over(a, b))
-		if a.c.Game().End.Status == 0 {
-			t.Fatalf("the game ended without a result: %+v", a.c.Game().End)
+		r.Until("the end of the game", servertest.Over(a, b))
+		if a.C.Game().End.Status == 0 {
+			t.Fatalf("the game ended without a result: %+v", a.C.Game().End)
 		}
 		// the node that took the leader lease over writes the record
 		select {
@@ -89,15 +89,15 @@ func TestNATSRestartMidGame(t *testing.T) {
 	backends(t, func(t *testing.T, nb func(t *testing.T) *natsBackend) {
 		ns := nb(t)
 		w := newWorld(t, ns, 2)
-		r := newRoom(t)
-		a := r.join("Albert", w.nodes[0].addr)
-		b := r.join("Beth", w.nodes[1].addr)
-		r.startCheckers(a, b)
-		r.until("ten moves", moves(a, 10))
+		r := servertest.NewRoom(t)
+		a := r.Join("Albert", w.nodes[0].addr)
+		b := r.Join("Beth", w.nodes[1].addr)
+		r.StartCheckers(a, b)
+		r.Until("ten moves", servertest.Moves(a, 10))
 		ns.restart()
-		r.until("the end of the game", over(a, b))
-		if a.c.Game().End.Status == 0 || len(a.c.Game().Moves) != len(b.c.Game().Moves) {
-			t.Fatalf("the players saw different games: %d and %d moves, end %+v", len(a.c.Game().Moves), len(b.c.Game().Moves), a.c.Game().End)
+		r.Until("the end of the game", servertest.Over(a, b))
+		if a.C.Game().End.Status == 0 || len(a.C.Game().Moves) != len(b.C.Game().Moves) {
+			t.Fatalf("the players saw different games: %d and %d moves, end %+v", len(a.C.Game().Moves), len(b.C.Game().Moves), a.C.Game().End)
 		}
 	})
 }
@@ -109,14 +109,14 @@ func TestNATSRestartMidGame(t *testing.T) {
 func TestPartitionedNode(t *testing.T) {
 	backends(t, func(t *testing.T, nb func(t *testing.T) *natsBackend) {
 		w := newWorld(t, nb(t), 3)
-		r := newRoom(t)
-		a := r.join("Albert", w.nodes[0].addr)
-		b := r.join("Beth", w.nodes[1].addr)
-		r.startCheckers(a, b)
-		r.until("ten moves", moves(a, 10))
+		r := servertest.NewRoom(t)
+		a := r.Join("Albert", w.nodes[0].addr)
+		b := r.Join("Beth", w.nodes[1].addr)
+		r.StartCheckers(a, b)
+		r.Until("ten moves", servertest.Moves(a, 10))
 		w.nodes[1].via.cut()
-		r.until("Beth offline for Albert", func() bool {
-			for _, u := range a.c.Online() {
+		r.Until("Beth offline for Albert", func() bool {
+			for _, u := range a.C.Online() {
 				if u == "Beth" {
 					return false
 				}
@@ -124,9 +124,9 @@ func TestPartitionedNode(t *testing.T) {
 			return true
 		})
 		w.nodes[1].via.heal()
-		r.until("Beth's connection closed by her node", func() bool { return b.nc == nil })
-		r.reconnect(b, w.nodes[1].addr) // the same node, under a new incarnation
-		r.until("Beth's seat back", func() bool { return r.resumed(b) })
-		r.until("the end of the game", over(a, b))
+		r.Until("Beth's connection closed by her node", func() bool { return b.NC == nil })
+		r.Reconnect(b, w.nodes[1].addr) // the same node, under a new incarnation
+		r.Until("Beth's seat back", func() bool { return r.Resumed(b) })
+		r.Until("the end of the game", servertest.Over(a, b))
 	})
 }

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/bomber-game/bomber/server/servertest"
 )
 
 var (
@@ -138,20 +140,20 @@ func TestSIGKILLedNodeProcess(t *testing.T) {
 	owner := daemonNode(t, ns.url, world, "owner", db)
 	other := daemonNode(t, ns.url, world, "other", db)
 	ownerAddr, otherAddr := owner.addr, other.addr
-	r := newRoom(t)
-	a := r.join("Albert", ownerAddr)
-	b := r.join("Beth", otherAddr)
-	r.startCheckers(a, b)
-	r.until("ten moves", moves(a, 10))
-	table := a.c.Table().ID
+	r := servertest.NewRoom(t)
+	a := r.Join("Albert", ownerAddr)
+	b := r.Join("Beth", otherAddr)
+	r.StartCheckers(a, b)
+	r.Until("ten moves", servertest.Moves(a, 10))
+	table := a.C.Table().ID
 	owner.cmd.Process.Signal(syscall.SIGKILL)
-	r.until("Albert's connection to drop", func() bool { return a.nc == nil })
-	r.reconnect(a, otherAddr)
-	r.until("Albert's seat back", func() bool { return r.resumed(a) })
-	if a.c.Table().ID != table {
-		t.Fatalf("resumed at table %d, want %d", a.c.Table().ID, table)
+	r.Until("Albert's connection to drop", func() bool { return a.NC == nil })
+	r.Reconnect(a, otherAddr)
+	r.Until("Albert's seat back", func() bool { return r.Resumed(a) })
+	if a.C.Table().ID != table {
+		t.Fatalf("resumed at table %d, want %d", a.C.Table().ID, table)
 	}
-	r.until("the end of the game", over(a, b))
+	r.Until("the end of the game", servertest.Over(a, b))
 	// the survivor holds the lease, says so in its metrics, and is ready
 	for deadline := time.Now().Add(20 * time.Second); scrape(t, other.admin, "/metrics", "bomber_cluster_leader ") != "1"; {
 		if time.Now().After(deadline) {

@@ -22,11 +22,11 @@ func TestSnapshotsBoundTheLog(t *testing.T) {
 		cfg := fast
 		cfg.SnapshotEvery = 25
 		w := newWorldWith(t, nb(t), 2, cfg)
-		r := newRoom(t)
-		a := r.join("Albert", w.nodes[0].addr)
-		b := r.join("Beth", w.nodes[1].addr)
-		r.startCheckers(a, b)
-		r.until("twenty moves", moves(a, 20))
+		r := servertest.NewRoom(t)
+		a := r.Join("Albert", w.nodes[0].addr)
+		b := r.Join("Beth", w.nodes[1].addr)
+		r.StartCheckers(a, b)
+		r.Until("twenty moves", servertest.Moves(a, 20))
 		// games elsewhere meanwhile, so the log passes a few snapshots
 		users := []string{"Novate", "Twofyw", "Larry"}
 		for gi, e := range statemachine.Catalogue()[:3] {
@@ -50,9 +50,9 @@ func TestSnapshotsBoundTheLog(t *testing.T) {
 		if late.n.snapSeq == 0 {
 			t.Fatal("the late node did not start from a snapshot")
 		}
-		r.reconnect(a, late.addr)
-		r.until("Albert's seat back on the late node", func() bool { return r.resumed(a) })
-		r.until("the end of the game", over(a, b))
+		r.Reconnect(a, late.addr)
+		r.Until("Albert's seat back on the late node", func() bool { return r.Resumed(a) })
+		r.Until("the end of the game", servertest.Over(a, b))
 		sameWorld(t, w)
 	})
 }

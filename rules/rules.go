@@ -13,7 +13,10 @@
 // legal-move enumeration for bots and clients.
 package rules
 
-import "errors"
+import (
+	"errors"
+	"math/rand/v2"
+)
 
 // Player is a seat index from 0 to Players()-1, in joining order.
 type Player int8
@@ -197,17 +200,44 @@ type OptionSpec struct {
 	Choices  []string // OptionChoice
 }
 
-// Spec describes a game and how to start one.
+// Spec describes a game and how to start one. It is the one place each
+// fact about a game lives: the hub, the catalogue it sends clients, the
+// record tools and the clients all read it from here.
 type Spec struct {
-	Name       string
+	// Name is the short name the protocol, the records and the notation
+	// files use ("dots").
+	Name string
+	// Title is the game's name for people ("Dots and Boxes").
+	Title string
+	// MinPlayers and MaxPlayers bound the number of seats.
 	MinPlayers int
 	MaxPlayers int
+	// Takeback allows a move to be taken back by agreement. Only a game
+	// with neither chance nor secret moves sets it: undoing a move by
+	// replaying all but the last from the seed then shows nobody anything
+	// new.
+	Takeback bool
+	// Draws: the game can end drawn by agreement (the table's draw offer),
+	// as the catalogue tells clients; an option may still turn them off
+	// for one table, which the game's DrawByAgreement answers (the hub
+	// asks that).
+	Draws bool
+	// BotOnTimeout: when a seat's clock runs out, the computer player
+	// (NewBot) moves for it this turn; otherwise the seat resigns.
+	BotOnTimeout bool
+	// NewBot returns the game's computer player, its choices drawn from
+	// seed alone (the same seed, the same choices); nil: the game has none.
+	NewBot func(seed uint64) Bot
 	// Options lists every key New accepts, in display order.
 	Options []OptionSpec
 	// New starts a game for the given number of players. rng supplies every
 	// random draw the game makes (games without chance may ignore it).
 	New func(players int, opts Options, rng Rand) (Game, error)
 }
+
+// BotRand is the generator a computer player that takes a Rand draws its
+// choices from, for NewBot's seed.
+func BotRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0xb07)) }
 
 // Seat is a game as one seat may know it: what a bot is given. It holds a
 // redacted copy (Game.Redact), so a bot cannot read another seat's hidden

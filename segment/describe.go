@@ -133,8 +133,8 @@ func writeFields(b *strings.Builder, v reflect.Value, sep string) {
 			sep = " "
 			continue
 		}
-		if name == "Arg" {
-			continue
+		if name == "Arg" || f.Kind() == reflect.Pointer && f.IsNil() {
+			continue // a part the body does not carry says nothing
 		}
 		if name == strings.ToUpper(name) {
 			name = strings.ToLower(name) // ID
@@ -172,6 +172,8 @@ func writeValue(b *strings.Builder, v reflect.Value) {
 			writeValue(b, v.Index(i))
 		}
 		b.WriteString("]")
+	case reflect.Pointer:
+		writeValue(b, v.Elem())
 	case reflect.Struct:
 		b.WriteString("{")
 		writeFields(b, v, "")

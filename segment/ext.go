@@ -36,6 +36,10 @@ const (
 	FeatureResume uint32 = 4  // Seated, Resume, Away, Bye: seats held through a dropped connection
 	FeatureBots   uint32 = 8  // Bot: computer players in seats
 	FeatureClocks uint32 = 16 // Clock: turn clocks
+	// FeatureGameFacts: each Game of the catalogue ends with the game's
+	// title and the offers it allows (GameFacts). A client that does not
+	// ask for it gets the Game layout without them, as before.
+	FeatureGameFacts uint32 = 32
 )
 
 // The extended message types. "C→S" is client to server. Each line gives
@@ -57,8 +61,11 @@ const (
 	CatalogReq Type = 0x22
 	// GameInfo 0x23 ("Game") S→C, cap 1024: name str, minSeats u8, maxSeats
 	// u8, nOpts u8, nOpts × (key str, kind u8, default str, min i32, max i32,
-	// nChoices u8, nChoices × str, doc str).
+	// nChoices u8, nChoices × str, doc str); then, to a client that asked
+	// for FeatureGameFacts, title str, flags u8 (GameTakeback, GameDraws).
 	//   23 00 08 04 64 6f 74 73 02 02 00 Game "dots" 2..2 seats, no options
+	//   23 00 18 04 64 6f 74 73 02 04 00 0e 44 6f 74 73 20 61 6e 64 20 42 6f 78 65 73 01
+	//                                    Game "dots" 2..4 seats, no options, "Dots and Boxes", takeback
 	GameInfo Type = 0x23
 	// Create 0x24 C→S, cap 256: game str, seats u8, flags u8, nOpts u8,
 	// nOpts × (key str, value str).

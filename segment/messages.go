@@ -272,7 +272,23 @@ type GameInfoBody struct {
 	Name     string
 	Min, Max uint8 // seats
 	Options  []OptionInfo
+	// Facts follow the options when the client asked for
+	// FeatureGameFacts; nil: not sent (not asked for, or an older server).
+	Facts *GameFacts
 }
+
+// GameFacts is what a Game says of its game, besides seats and options,
+// to a client that asked for FeatureGameFacts.
+type GameFacts struct {
+	Title string // the game's name for people ("Dots and Boxes")
+	Flags uint8  // GameTakeback | GameDraws
+}
+
+// GameFacts flags: the offers the game allows.
+const (
+	GameTakeback uint8 = 1 // a move can be taken back (Offer takeback)
+	GameDraws    uint8 = 2 // a draw can be agreed (Offer draw)
+)
 
 // Type is GameInfo.
 func (GameInfoBody) Type() Type { return GameInfo }
@@ -295,6 +311,10 @@ func (m GameInfoBody) Encode(dst []byte) ([]byte, error) {
 			w.str(c)
 		}
 		w.str(o.Doc)
+	}
+	if m.Facts != nil {
+		w.str(m.Facts.Title)
+		w.u8(m.Facts.Flags)
 	}
 	return w.done()
 }
@@ -319,6 +339,9 @@ func DecodeGameInfoBody(body []byte) (m GameInfoBody, err error) {
 			}
 			o.Doc = r.Str()
 		}
+	}
+	if r.Len() > 0 {
+		m.Facts = &GameFacts{Title: r.Str(), Flags: r.U8()}
 	}
 	return m, r.Done()
 }

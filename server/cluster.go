@@ -10,6 +10,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -99,6 +100,7 @@ type clusterState struct {
 	tickAt   int64  // time of the last tick this node appended
 	ticked   int64  // time of the last tick applied
 	left     bool   // this node said goodbye (or failed): it applies nothing more
+	leaving  bool   // this node is applying its own goodbye (a node alone stopping)
 	snapSeq  uint64 // the entry of the last snapshot taken or started from
 	applyErr error  // the first unreadable input of the entry being applied
 	// Passwords never go into the log (it is kept on disk, and NATS
@@ -188,6 +190,21 @@ func (e *engine) clustered() {
 			return
 		}
 	}
+	if r, ok := l.(resumer); ok && r.Resumes() {
+		// the node's own log from before a restart: replay it now, and let
+		// the world's time go on where it stopped (turn clocks and seats
+		// held for their players did not run while the node was down)
+		e.applyLog()
+		e.start = e.cfg.Clock.Now().Add(-time.Duration(cs.applied))
+		// the connections of its earlier starts are gone: their players'
+		// seats are held for them to resume
+		for _, inc := range slices.Sorted(maps.Keys(cs.incs)) {
+			if inc != cs.inc {
+				cs.asked[inc] = true
+				e.in(e.now(), statemachine.Input{Kind: statemachine.InGone, Node: inc})
+			}
+		}
+	}
 	// The world runs on the settings of the node that started or reloaded
 	// last: a node puts its own in the log as it joins, and every node
 	// applies them there. A node replaying the log applies the older
@@ -205,6 +222,10 @@ func (e *engine) clustered() {
 		cs.leader = true
 	}
 }
+
+// resumer is a log that one node keeps across its restarts (a journal on
+// disk): the world stood still while the node was down.
+type resumer interface{ Resumes() bool }
 
 // local reports whether connection c is (or was) one of this node's.
 func (e *engine) local(c statemachine.ConnID) bool { return statemachine.NodeOf(c) == e.cl.inc }
@@ -354,7 +375,7 @@ func (e *engine) applyGone(inc uint32) {
 	cs.dead[inc] = true
 	delete(cs.incs, inc)
 	delete(cs.asked, inc)
-	if inc != cs.inc {
+	if inc != cs.inc || cs.leaving {
 		return
 	}
 	e.log.Warn("the cluster declared this node gone (cut off too long); closing its connections")
@@ -458,11 +479,21 @@ func (e *engine) clusterRecord(r record.Game) {
 
 // leave takes this node out of the world for a drain or a stop: its
 // connections close and their seats are held for their players to resume
-// on another node; no game ends.
+// (on another node, or on this one once it starts again); no table's game
+// ends, but a reference Bomber match whose players were both on this node
+// ends as aborted (the reference protocol cannot resume one).
 func (e *engine) leave(ctx context.Context) {
 	cs := e.cl
 	e.in(e.now(), statemachine.Input{Kind: statemachine.InGone, Node: cs.inc})
-	e.flushLog()
+	if r, ok := cs.log.(resumer); ok && r.Resumes() {
+		// a node alone is its world: its goodbye is applied now, so the
+		// reference matches it aborts are recorded before it exits (a
+		// restart replays the goodbye; the store keeps one record a game)
+		cs.leaving = true
+		e.sync()
+	} else {
+		e.flushLog()
+	}
 	cs.left = true
 	if err := cs.log.Sync(ctx); err != nil {
 		e.log.Warn("leaving the cluster: the log did not take the goodbye", zap.Error(err))

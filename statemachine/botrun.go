@@ -10,10 +10,11 @@ import (
 // player, which sees nothing but req.View. The shell runs it on its worker
 // pool; tests and replays call it directly.
 func RunBot(req BotRequest) (BotAnswer, error) {
-	b := games.Bot(req.Game, req.Seed)
-	if b == nil {
+	spec, _ := games.Lookup(req.Game)
+	if spec.NewBot == nil {
 		return BotAnswer{}, fmt.Errorf("no computer player for %q", req.Game)
 	}
+	b := spec.NewBot(req.Seed)
 	m, err := b.Choose(req.View)
 	if err != nil {
 		return BotAnswer{}, fmt.Errorf("%s bot: %w", req.Game, err)

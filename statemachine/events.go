@@ -96,8 +96,19 @@ func (h *Hub) open(now int64, c ConnID, source string) {
 }
 
 // gone closes every connection of node: the connections it had are gone
-// with it (in connection order, so every copy of the hub does the same).
+// with it (in connection order, so every copy of the hub does the same). A
+// reference Bomber match whose two players were both on the node ends as
+// aborted, as at a shutdown: nobody left it, the server went (and the
+// reference protocol cannot resume a match). Players at tables have their
+// seats held, as for any dropped connection.
 func (h *Hub) gone(now int64, node uint32) {
+	for _, s := range h.online {
+		if t := s.table; t != nil && !t.ext() && t.seats[0].s == s && NodeOf(s.conn) == node {
+			if o := t.seats[1].s; o != nil && NodeOf(o.conn) == node {
+				h.endTable(now, t, "aborted", rules.Spectator)
+			}
+		}
+	}
 	var conns []ConnID
 	for c := range h.sessions {
 		if NodeOf(c) == node {

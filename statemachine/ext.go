@@ -11,7 +11,7 @@ import (
 // descriptor.
 
 // Features the hub offers.
-const hubFeatures = segment.FeatureTables | segment.FeatureChat | segment.FeatureResume | segment.FeatureBots | segment.FeatureClocks
+const hubFeatures = segment.FeatureTables | segment.FeatureChat | segment.FeatureResume | segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts
 
 // extSession is what the hub keeps for an extended-protocol connection.
 type extSession struct {
@@ -155,12 +155,22 @@ func (h *Hub) message(now int64, s *session, t segment.Type, body []byte) {
 	}
 }
 
-// catalogue sends every game with its seats and options, then Ack.
+// catalogue sends every game with its seats and options (and, to a client
+// that asked for them, its title and the offers the hub allows), then Ack.
 func (h *Hub) catalogue(s *session) {
 	for _, e := range h.catalog {
 		g := segment.GameInfoBody{Name: e.Spec.Name, Min: uint8(e.Spec.MinPlayers), Max: uint8(e.Spec.MaxPlayers)}
 		for _, o := range e.Spec.Options {
 			g.Options = append(g.Options, segment.OptionInfo{Key: o.Key, Kind: uint8(o.Kind), Default: o.Default, Min: int32(o.Min), Max: int32(o.Max), Choices: o.Choices, Doc: o.Doc})
+		}
+		if s.has(segment.FeatureGameFacts) {
+			g.Facts = &segment.GameFacts{Title: e.Spec.Title}
+			if e.Spec.Takeback {
+				g.Facts.Flags |= segment.GameTakeback
+			}
+			if e.Spec.Draws {
+				g.Facts.Flags |= segment.GameDraws
+			}
 		}
 		body, err := g.Encode(h.body())
 		if err != nil {

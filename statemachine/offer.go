@@ -56,9 +56,9 @@ func (h *Hub) offerMsg(now int64, s *session, body []byte) {
 		return
 	case what == offerDraw && !t.game.DrawByAgreement():
 		// the rules own draws: where they have none, nobody is asked
-		h.fail(s, segment.Offer, segment.ErrCodeIllegal, "no draws by agreement in this game")
+		h.fail(s, segment.Offer, segment.ErrCodeNoOffer, "no draws in this game") // as for a takeback where there is none
 		return
-	case what == offerTakeback && (!t.kind.Takeback || len(t.moves) == 0):
+	case what == offerTakeback && (!t.kind.Spec.Takeback || len(t.moves) == 0):
 		h.fail(s, segment.Offer, segment.ErrCodeNoOffer, "no takeback in this game")
 		return
 	}

@@ -509,9 +509,9 @@ func (h *Hub) sendClocks(now int64, t *table) {
 }
 
 // expireClocks applies the game's timeout action to every seat whose time
-// ran out: Aeroplane Chess plays the roll and the best move for it (its
-// bot); in the other games the player loses (in a game of three or four, it
-// leaves).
+// ran out: where the Spec says BotOnTimeout (Aeroplane Chess) the computer
+// moves for it this turn; in the other games the player loses (in a game of
+// three or four, it leaves).
 func (h *Hub) expireClocks(now int64) {
 	for _, id := range h.clockTables {
 		t := h.tables[id]
@@ -526,7 +526,7 @@ func (h *Hub) expireClocks(now int64) {
 			}
 			sl.expired = true
 			h.stats.ClockExpiries++
-			if t.kind.Spec.Name == "aeroplane" {
+			if t.kind.Spec.BotOnTimeout {
 				sl.auto = true
 				h.askBots(t)
 				continue

@@ -891,7 +891,7 @@ func (d *snapDecoder) check(t *table) {
 	}
 	t.clock = clock
 	if o := t.offer; o != nil {
-		if o.what < offerDraw || o.what > offerTakeback || o.by < 0 || o.what == offerTakeback && (!t.kind.Takeback || len(t.moves) == 0) {
+		if o.what < offerDraw || o.what > offerTakeback || o.by < 0 || o.what == offerTakeback && (!t.kind.Spec.Takeback || len(t.moves) == 0) {
 			r.fail("table %d: offer %d by seat %d", t.id, o.what, o.by)
 		}
 	}

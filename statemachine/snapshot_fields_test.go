@@ -282,7 +282,7 @@ func everyFieldHub(tb testing.TB) *Hub {
 	r := &rig{tb: tb, h: New(cfg), now: int64(time.Second)}
 	h := r.h
 	h.Step(0, SeedInput(1))
-	const ext = 31 // every feature
+	const ext = hubFeatures // every feature
 	names := []string{"", "Albert", "Beth", "Cindy", "Novate", "Larry", "Dora"}
 	for c := 1; c < len(names); c++ {
 		r.login(ConnID(c), names[c], ext)

@@ -6,14 +6,10 @@ import (
 	"github.com/bomber-game/bomber/segment"
 )
 
-// GameEntry is one game the hub offers: its rules and what the hub allows
-// around them.
+// GameEntry is one game the hub offers: its rules, whose Spec holds every
+// fact of the game the hub and its clients go by.
 type GameEntry struct {
 	Spec rules.Spec
-	// Takeback allows a takeback offer: the game has neither chance nor
-	// hidden moves, so undoing a move (by replaying all but the last from
-	// the seed) gives nobody an unfair second look.
-	Takeback bool
 }
 
 // Table phases.

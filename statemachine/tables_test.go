@@ -12,6 +12,7 @@ import (
 	"github.com/bomber-game/bomber/client/tables"
 	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/rules/bomber"
+	"github.com/bomber-game/bomber/rules/games"
 	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/statemachine"
@@ -112,7 +113,7 @@ func (x *harness) login(name string) statemachine.ConnID {
 	return x.loginWith(name, segment.FeatureTables|segment.FeatureChat)
 }
 
-// loginWith is login asking for features.
+// loginWith is login asking for the given features.
 func (x *harness) loginWith(name string, features uint32) statemachine.ConnID {
 	x.tb.Helper()
 	x.next++
@@ -405,28 +406,58 @@ func randomBoard(rng *rand.Rand) bomber.Board {
 }
 
 // TestCatalogueListsEveryGameWhole: each game of the catalogue arrives as a
-// Game message that decodes, with every option its Spec lists.
+// Game message that decodes, with its Spec's seats and every option it
+// lists; a client that asked for the game facts also gets each Spec's
+// title and whether it allows takebacks and draws, one that did not gets
+// the Game layout without them.
 func TestCatalogueListsEveryGameWhole(t *testing.T) {
 	x := newHarness(t, statemachine.Config{})
-	c := x.login("Albert")
-	x.send(c, segment.CatalogReq, nil)
-	var got []segment.GameInfoBody
-	for _, m := range x.take(c) {
-		if m.t == segment.GameInfo {
-			g, err := segment.DecodeGameInfoBody(m.body)
-			if err != nil {
-				t.Fatalf("Game message does not decode: %v", err)
-			}
-			got = append(got, g)
+	for _, facts := range []bool{false, true} {
+		features := segment.FeatureTables
+		if facts {
+			features |= segment.FeatureGameFacts
 		}
-	}
-	cat := statemachine.Catalogue()
-	if len(got) != len(cat) {
-		t.Fatalf("%d games in the catalogue, want %d", len(got), len(cat))
-	}
-	for i, e := range cat {
-		if got[i].Name != e.Spec.Name || len(got[i].Options) != len(e.Spec.Options) {
-			t.Errorf("game %d: %q with %d options, want %q with %d", i, got[i].Name, len(got[i].Options), e.Spec.Name, len(e.Spec.Options))
+		c := x.loginWith(map[bool]string{false: "Albert", true: "Beth"}[facts], features)
+		x.send(c, segment.CatalogReq, nil)
+		var got []segment.GameInfoBody
+		for _, m := range x.take(c) {
+			if m.t == segment.GameInfo {
+				g, err := segment.DecodeGameInfoBody(m.body)
+				if err != nil {
+					t.Fatalf("Game message does not decode: %v", err)
+				}
+				got = append(got, g)
+			}
+		}
+		specs := games.All()
+		if len(got) != len(specs) {
+			t.Fatalf("%d games in the catalogue, want %d", len(got), len(specs))
+		}
+		for i, s := range specs {
+			g := got[i]
+			if g.Name != s.Name || int(g.Min) != s.MinPlayers || int(g.Max) != s.MaxPlayers || len(g.Options) != len(s.Options) {
+				t.Errorf("game %d: %q for %d..%d with %d options, want %q for %d..%d with %d", i,
+					g.Name, g.Min, g.Max, len(g.Options), s.Name, s.MinPlayers, s.MaxPlayers, len(s.Options))
+			}
+			if !facts {
+				if g.Facts != nil {
+					t.Errorf("%s: facts %+v sent to a client that did not ask for them", s.Name, *g.Facts)
+				}
+				continue
+			}
+			if g.Facts == nil {
+				t.Fatalf("%s: no facts", s.Name)
+			}
+			want := segment.GameFacts{Title: s.Title}
+			if s.Takeback {
+				want.Flags |= segment.GameTakeback
+			}
+			if s.Draws {
+				want.Flags |= segment.GameDraws
+			}
+			if *g.Facts != want {
+				t.Errorf("%s: facts %+v, want %+v", s.Name, *g.Facts, want)
+			}
 		}
 	}
 }

@@ -166,6 +166,30 @@ func (c *Client) Game() *Game { return c.game }
 // Spec is the rules of a game by name.
 func (c *Client) Spec(name string) (rules.Spec, bool) { s, ok := c.specs[name]; return s, ok }
 
+// Facts is what the catalogue says of a game: its title and the offers it
+// allows. From a server that did not send them (one older than
+// FeatureGameFacts), they are the game's Spec as this client knows it; for
+// a game it does not know, the title is the name and no offer is allowed.
+func (c *Client) Facts(game string) segment.GameFacts {
+	for _, g := range c.catalog {
+		if g.Name == game && g.Facts != nil {
+			return *g.Facts
+		}
+	}
+	s, ok := c.specs[game]
+	if !ok {
+		return segment.GameFacts{Title: game}
+	}
+	f := segment.GameFacts{Title: s.Title}
+	if s.Takeback {
+		f.Flags |= segment.GameTakeback
+	}
+	if s.Draws {
+		f.Flags |= segment.GameDraws
+	}
+	return f
+}
+
 // MyTurn reports whether our seat may move now.
 func (c *Client) MyTurn() bool {
 	if c.game == nil || c.game.End != nil || c.seat < 0 || c.game.stale {

@@ -12,7 +12,7 @@ import (
 
 // Features is what this client asks for in Hello.
 const Features = segment.FeatureTables | segment.FeatureChat | segment.FeatureResume |
-	segment.FeatureBots | segment.FeatureClocks
+	segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts
 
 // Event kinds of seats that survive.
 const (

@@ -68,6 +68,44 @@ func TestCatalogTranscript(t *testing.T) {
 	}
 }
 
+// TestCatalogFacts: what the client says of each game (title, offers
+// allowed) is what the server's catalogue said when it said it (Novate
+// asked for the game facts in the golden session), and, from a catalogue
+// without them (Albert did not ask), the same from the rules it knows.
+func TestCatalogFacts(t *testing.T) {
+	want := map[string]segment.GameFacts{
+		"bomber":    {Title: "Bomber"},
+		"checkers":  {Title: "Checkers", Flags: segment.GameTakeback | segment.GameDraws},
+		"dots":      {Title: "Dots and Boxes", Flags: segment.GameTakeback},
+		"aeroplane": {Title: "Aeroplane Chess"},
+		"paisho":    {Title: "Pai Sho", Flags: segment.GameTakeback | segment.GameDraws},
+		"chess":     {Title: "chess"}, // not in the catalogue, nor known here
+	}
+	withFacts, _ := session(t, "20_ext_hello.txt", "e", "Novate")
+	without, _ := session(t, "20_ext_hello.txt", "a", "Albert")
+	for game, w := range want {
+		if got := withFacts.Facts(game); got != w {
+			t.Errorf("%s, as the server said: %+v, want %+v", game, got, w)
+		}
+		if got := without.Facts(game); got != w {
+			t.Errorf("%s, from the rules: %+v, want %+v", game, got, w)
+		}
+	}
+	// the server's word wins over the rules this client knows
+	c := New()
+	for _, m := range []segment.Message{
+		segment.GameInfoBody{Name: "dots", Min: 2, Max: 2, Facts: &segment.GameFacts{Title: "Boxes"}},
+		segment.AckBody{Req: segment.CatalogReq},
+	} {
+		for _, s := range segment.AppendMessage(nil, m.Type(), m.Append(nil)) {
+			c.Receive(s)
+		}
+	}
+	if got := c.Facts("dots"); got != (segment.GameFacts{Title: "Boxes"}) {
+		t.Errorf("dots from a server that says otherwise: %+v", got)
+	}
+}
+
 // TestCheckersOffersTranscript reads Albert's side of the checkers golden
 // session: moves, refused moves, a declined takeback, a draw, a rematch, an
 // agreed takeback that undoes 11-15, and a resignation.

@@ -12,6 +12,7 @@ import (
 	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/cmd/internal/gamerec"
 	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/rules/games"
 	"github.com/bomber-game/bomber/rules/record"
 )
 
@@ -33,7 +34,7 @@ func checkersRecord(t *testing.T) record.Game {
 // alternative replaced by that alternative, legal at that point.
 func changedMove(t *testing.T, rec record.Game, k int) record.Game {
 	t.Helper()
-	spec, _ := gamerec.Spec(rec.Game)
+	spec, _ := games.Lookup(rec.Game)
 	g, err := spec.New(len(rec.Seats), rec.Options, record.Rand(rec.Seed))
 	if err != nil {
 		t.Fatal(err)

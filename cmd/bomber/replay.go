@@ -65,13 +65,8 @@ func replayFile(path string) (*replayer, error) {
 	if err := json.Unmarshal(b, &rec); err != nil {
 		return nil, fmt.Errorf("%s: not a JSON game record: %w", path, err)
 	}
-	var spec rules.Spec
-	for _, s := range games.All() {
-		if s.Name == rec.Game {
-			spec = s
-		}
-	}
-	if spec.New == nil {
+	spec, ok := games.Lookup(rec.Game)
+	if !ok {
 		return nil, fmt.Errorf("%s: unknown game %q", path, rec.Game)
 	}
 	g, err := spec.New(len(rec.Seats), rec.Options, record.Rand(rec.Seed))
@@ -82,7 +77,7 @@ func replayFile(path string) (*replayer, error) {
 	for _, s := range rec.Seats {
 		names = append(names, s.Name)
 	}
-	rp := &replayer{game: rec.Game, title: fmt.Sprintf("replay of game %d: %s, %s", rec.ID, rec.Game, strings.Join(names, " v ")),
+	rp := &replayer{game: rec.Game, title: fmt.Sprintf("replay of game %d: %s, %s", rec.ID, spec.Title, strings.Join(names, " v ")),
 		frames: []rules.View{g.Observe(0)}}
 	for i, m := range rec.Moves {
 		mv, err := g.ParseMove(m.Seat, m.Text)

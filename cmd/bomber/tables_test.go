@@ -164,14 +164,14 @@ func TestTablesOffersAndWatching(t *testing.T) {
 	w := l.model("Cindy")
 	shows(t, a, "Open tables (0)", "Beth", "Cindy")
 	l.press(a, "c", "l", "enter") // the second game of the form: checkers
-	shows(t, a, "table #1 checkers", "seat 1")
+	shows(t, a, "table #1 Checkers", "seat 1")
 	l.do(b)(b.RequestList())
 	l.do(b)(b.Join(b.Tables()[0].ID, segment.SeatAny, ""))
 	l.press(w, "r", "w")
-	shows(t, w, "table #1 checkers", "watching")
+	shows(t, w, "table #1 Checkers", "watching")
 	l.press(a, "r")
 	l.do(b)(b.Ready())
-	shows(t, a, "Your turn.", "12b")
+	shows(t, a, "Your turn.", "12b", "d draw  u undo")
 	l.press(a, ":")
 	for _, k := range "11-15" {
 		l.press(a, string(k))
@@ -203,7 +203,7 @@ func TestTablesPrivateCodeAndInvite(t *testing.T) {
 	l := newHubLink(t)
 	a, b, c := l.model("Albert"), l.model("Beth"), l.model("Cindy")
 	l.press(a, "c", "l", "l", "j", "l", "j", "l", "enter") // dots, 3 seats, private
-	s := shows(t, a, "table #1 dots code ")
+	s := shows(t, a, "table #1 Dots and Boxes code ")
 	code := strings.Fields(s[strings.Index(s, " code ")+6:])[0]
 	l.press(b, "r")
 	shows(t, b, "Open tables (0)")
@@ -212,20 +212,21 @@ func TestTablesPrivateCodeAndInvite(t *testing.T) {
 		l.press(a, string(k))
 	}
 	l.press(a, "enter")
-	shows(t, c, "Albert invites you to table #1 (dots): a accepts")
+	shows(t, c, "Albert invites you to table #1 (Dots and Boxes): a accepts")
 	l.press(b, "J")
 	for _, k := range "1 " + code {
 		l.press(b, string(k))
 	}
 	l.press(b, "enter")
-	shows(t, b, "table #1 dots", "seat 2")
+	shows(t, b, "table #1 Dots and Boxes", "seat 2")
 	l.press(c, "a")
-	shows(t, c, "table #1 dots", "seat 3")
+	shows(t, c, "table #1 Dots and Boxes", "seat 3")
 	shows(t, a, "1 Albert  2 Beth  3 Cindy")
 }
 
 // TestTablesClock: a table created with the form's "30 s a move" clock
-// shows each seat's time beside the board, the seat to move marked.
+// shows each seat's time beside the board, the seat to move marked; the
+// keys offer a takeback but no draw, which Dots and Boxes does not have.
 func TestTablesClock(t *testing.T) {
 	l := newHubLink(t)
 	a := l.model("Albert")
@@ -235,7 +236,10 @@ func TestTablesClock(t *testing.T) {
 	l.do(b)(b.Join(b.Tables()[0].ID, segment.SeatAny, ""))
 	l.press(a, "r")
 	l.do(b)(b.Ready())
-	s := shows(t, a, "Your turn.", "clock: Albert 0:")
+	s := shows(t, a, "Your turn.", "clock: Albert 0:", "u undo")
+	if strings.Contains(s, "d draw") {
+		t.Fatalf("Dots and Boxes has no draws, yet the keys offer one:\n%s", s)
+	}
 	if !strings.Contains(s, "Beth 0:30") || !strings.Contains(s[strings.Index(s, "clock:"):], "<") {
 		t.Fatalf("the clocks do not show whose time runs:\n%s", s)
 	}

@@ -185,7 +185,7 @@ func (m *tmodel) renderLobby() []string {
 		if t.Flags&segment.FlagPrivate != 0 {
 			lock = " [private]"
 		}
-		left = append(left, fmt.Sprintf("%s#%-3d %-9s %-7s %s%s", mark, t.ID, t.Game, phaseName(t.Phase), seatsText(t), lock))
+		left = append(left, fmt.Sprintf("%s#%-3d %-15s %-7s %s%s", mark, t.ID, m.title(t.Game), phaseName(t.Phase), seatsText(t), lock))
 	}
 	if len(tables) == 0 {
 		left = append(left, m.st.dim.Render("  none yet: c creates one"))
@@ -208,7 +208,7 @@ func (m *tmodel) renderLobby() []string {
 	}
 	if n := len(m.c.Invites); n > 0 {
 		inv := m.c.Invites[n-1]
-		out[20] = m.st.ok.Render(fmt.Sprintf("%s invites you to table #%d (%s): a accepts", inv.From, inv.Table, inv.Game))
+		out[20] = m.st.ok.Render(fmt.Sprintf("%s invites you to table #%d (%s): a accepts", inv.From, inv.Table, m.title(inv.Game)))
 	}
 	return append(out, m.footer("up/down choose  enter join  w watch  c create  J join by code  t chat  q quit")...)
 }
@@ -241,7 +241,7 @@ func (m *tmodel) renderCreate() []string {
 		}
 		out = append(out, fmt.Sprintf("%s%-16s %-14s %s", mark, name, val, m.st.dim.Render(doc)))
 	}
-	row(0, "game", g.Name, "")
+	row(0, "game", m.title(g.Name), "")
 	row(1, "seats", fmt.Sprint(f.seats), fmt.Sprintf("%d..%d", g.Min, g.Max))
 	row(2, "private", fmt.Sprint(f.priv), "a join code; not listed")
 	row(3, "watchers", []string{"anyone", "with the code", "nobody"}[f.watch], "")
@@ -273,7 +273,7 @@ func (m *tmodel) renderTable() []string {
 		moves = fmt.Sprintf("  moves %d", len(g.Moves))
 	}
 	out := []string{
-		m.header(fmt.Sprintf("table #%d %s%s  %s", t.ID, t.Game, code, who)),
+		m.header(fmt.Sprintf("table #%d %s%s  %s", t.ID, m.title(t.Game), code, who)),
 		fmt.Sprintf("%s  [%s]  watchers %d%s", seatsText(*t), phaseName(t.Phase), t.Watchers, moves),
 	}
 	var boardLines, info []string
@@ -319,12 +319,22 @@ func (m *tmodel) renderTable() []string {
 	out = append(out, m.turnLine())
 	keys := "r ready  t chat  i invite  q leave"
 	if g != nil && !g.Over() && seat >= 0 {
-		keys = "arrows  enter  tab hint  : notation  d draw  u undo  R resign  t chat  q leave"
+		offers, allowed := "", m.c.Facts(t.Game).Flags
+		if allowed&segment.GameDraws != 0 {
+			offers += "  d draw"
+		}
+		if allowed&segment.GameTakeback != 0 {
+			offers += "  u undo"
+		}
+		keys = "arrows  enter  tab hint  : notation" + offers + "  R resign  t chat  q leave"
 	} else if g != nil && g.Over() {
 		keys = "r ready  M rematch  v replay  t chat  q leave"
 	}
 	return append(out, m.footer(keys)...)
 }
+
+// title is a game's name for people, as the catalogue gives it.
+func (m *tmodel) title(game string) string { return m.c.Facts(game).Title }
 
 func shortName(s string) string {
 	if r := []rune(s); len(r) > 8 {

@@ -32,6 +32,7 @@ import (
 	"github.com/bomber-game/bomber/cmd/internal/config"
 	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/server"
+	"github.com/bomber-game/bomber/server/journal"
 	"github.com/bomber-game/bomber/statemachine"
 )
 
@@ -103,7 +104,8 @@ type daemonState struct {
 	hasher  *account.Hasher
 	hashes  *hashproc.Client // nil when hashing.in_process
 	capture *capture.Capture
-	node    *cluster.Node // nil when the daemon serves a world of its own
+	node    *cluster.Node    // nil when the daemon serves a world of its own
+	journal *journal.Journal // the world of its own on disk; nil when in memory or in a cluster
 	ready   atomic.Bool
 	errc    chan error
 	sigs    chan os.Signal
@@ -188,6 +190,14 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 			closeAll(listeners)
 			return err
 		}
+	} else if cfg.Journal.Dir != "" {
+		j, err := journal.Open(cfg.Journal.Dir, journal.Options{SnapshotEvery: uint64(max(cfg.Journal.SnapshotEvery, 0)), Logger: log})
+		if err != nil {
+			closeAll(listeners)
+			return fmt.Errorf("journal.dir: %w", err)
+		}
+		d.journal = j
+		scfg.Log = j
 	}
 	if cfg.Transport == "net" {
 		d.tr = server.NewNetTransport(scfg)
@@ -200,6 +210,14 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 			return err
 		}
 		d.tr = r
+	}
+	if d.journal != nil {
+		if err := d.journal.Err(); err != nil {
+			// the world on disk could not be read back: serving an empty
+			// one instead would lose every game in it
+			closeAll(listeners)
+			return fmt.Errorf("journal.dir: the world on disk cannot be restored (delete the directory to start an empty world): %w", err)
+		}
 	}
 	for _, l := range listeners {
 		log.Info("listening", zap.String("addr", l.Addr().String()))
@@ -300,6 +318,12 @@ func (d *daemonState) stop() int {
 	}
 	if d.node != nil {
 		d.node.Close()
+	}
+	if d.journal != nil {
+		if err := d.journal.Close(); err != nil {
+			d.log.Error("journal", zap.Error(err))
+			code = 1
+		}
 	}
 	d.closeCapture()
 	if err := d.store.Close(); err != nil {

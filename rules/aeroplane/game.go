@@ -11,13 +11,18 @@ import (
 // Name is the game's short name.
 const Name = "aeroplane"
 
-// Spec describes Aeroplane Chess for the daemon: 2 to 4 players.
+// Spec describes Aeroplane Chess for the daemon: 2 to 4 players. The dice
+// rule out taking a move back; no draw offers. The computer moves for a seat whose clock
+// ran out (a turn is a roll and, at most, a choice of piece).
 func Spec() rules.Spec {
 	return rules.Spec{
-		Name:       Name,
-		MinPlayers: 2,
-		MaxPlayers: maxColours,
-		Options:    optionSpecs(),
+		Name:         Name,
+		Title:        "Aeroplane Chess",
+		MinPlayers:   2,
+		MaxPlayers:   maxColours,
+		BotOnTimeout: true,
+		NewBot:       func(seed uint64) rules.Bot { return NewBot(seed) },
+		Options:      optionSpecs(),
 		New: func(players int, opts rules.Options, rng rules.Rand) (rules.Game, error) {
 			g, err := New(players, opts, rng)
 			if err != nil {

@@ -32,8 +32,11 @@ const KindResign = rules.KindResign
 
 // Spec describes Bomber for the hub and tools. Option "first": the seat
 // that guesses first, 0 (the inviter, as the reference client plays) or 1.
+// A board is a secret move, so no move is taken back; no draw offers. The
+// computer player is in package bot, which builds on this one: bot.Spec is
+// this Spec with NewBot set, and is the one rules/games lists.
 func Spec() rules.Spec {
-	return rules.Spec{Name: "bomber", MinPlayers: 2, MaxPlayers: 2, New: newGame, Options: []rules.OptionSpec{{
+	return rules.Spec{Name: "bomber", Title: "Bomber", MinPlayers: 2, MaxPlayers: 2, New: newGame, Options: []rules.OptionSpec{{
 		Key: "first", Kind: rules.OptionInt, Default: "0", Min: 0, Max: 1,
 		Doc: "the seat that guesses first: 0 (the inviter) or 1",
 	}}}

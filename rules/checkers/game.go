@@ -17,12 +17,17 @@ const quietLimit = 80
 // colourName names the seats as PDN does.
 var colourName = [2]string{black: "Black", white: "White"}
 
-// Spec describes English draughts for two players.
+// Spec describes English draughts for two players: no chance and no
+// secrets, so a move can be taken back; the players may agree a draw.
 func Spec() rules.Spec {
 	return rules.Spec{
 		Name:       Name,
+		Title:      "Checkers",
 		MinPlayers: 2,
 		MaxPlayers: 2,
+		Takeback:   true,
+		Draws:      true,
+		NewBot:     func(seed uint64) rules.Bot { return NewBot(seed) },
 		Options:    options,
 		New: func(players int, opts rules.Options, _ rules.Rand) (rules.Game, error) {
 			if players != 2 {

@@ -17,9 +17,11 @@ const (
 	defaultDots = 5
 )
 
-// Spec describes Dots and Boxes for two to four players.
+// Spec describes Dots and Boxes for two to four players: no chance and no
+// secrets, so a move can be taken back; no draw offers.
 func Spec() rules.Spec {
-	return rules.Spec{Name: Name, MinPlayers: 2, MaxPlayers: 4, Options: optionSpecs(), New: New}
+	return rules.Spec{Name: Name, Title: "Dots and Boxes", MinPlayers: 2, MaxPlayers: 4, Takeback: true,
+		NewBot: func(seed uint64) rules.Bot { return NewBot(rules.BotRand(seed)) }, Options: optionSpecs(), New: New}
 }
 
 // optionSpecs lists the keys New accepts.

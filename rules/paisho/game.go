@@ -14,12 +14,23 @@ const Name = "paisho"
 // (deploys and tile moves, both players counted); 0, the default, means none.
 const OptMoveLimit = "move-limit"
 
-// Spec describes Vagabond Pai Sho for two players.
+// Spec describes Vagabond Pai Sho for two players: no chance and no
+// secrets, so a move can be taken back; the players may agree a draw.
 func Spec() rules.Spec {
-	return rules.Spec{Name: Name, MinPlayers: 2, MaxPlayers: 2, Options: []rules.OptionSpec{{
-		Key: OptMoveLimit, Doc: "draw after this many board moves of both players (0: no limit)",
-		Kind: rules.OptionInt, Default: "0", Min: 0, Max: maxMoveLimit,
-	}}, New: newGame}
+	return rules.Spec{
+		Name:       Name,
+		Title:      "Pai Sho",
+		MinPlayers: 2,
+		MaxPlayers: 2,
+		Takeback:   true,
+		Draws:      true,
+		NewBot:     func(seed uint64) rules.Bot { return NewBot(rules.BotRand(seed)) },
+		Options: []rules.OptionSpec{{
+			Key: OptMoveLimit, Doc: "draw after this many board moves of both players (0: no limit)",
+			Kind: rules.OptionInt, Default: "0", Min: 0, Max: maxMoveLimit,
+		}},
+		New: newGame,
+	}
 }
 
 // maxMoveLimit is the largest move-limit option accepted.

@@ -244,6 +244,10 @@ func newRun(t testing.TB, spec rules.Spec, cfg Config, n uint64) *run {
 	if g.DrawByAgreement() != cfg.DrawByAgreement {
 		t.Fatalf("%s with options %v: DrawByAgreement is %v, its documentation says %v", spec.Name, cfg.Options, g.DrawByAgreement(), cfg.DrawByAgreement)
 	}
+	if g.DrawByAgreement() && !spec.Draws {
+		// the catalogue tells clients a game without Draws never has them
+		t.Fatalf("%s with options %v has draws by agreement, but its Spec says it has none", spec.Name, cfg.Options)
+	}
 	r.g = g
 	return r
 }

@@ -38,6 +38,10 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 		cindy.click(fmt.Sprintf(`[data-watch="%d"]`, id))
 		cindy.wait("the table as watcher", `document.body.dataset.screen === 'table'`)
 		startGame(albert, beth)
+		// The title and the offers come from the catalogue: Dots and Boxes
+		// allows a takeback but no draw.
+		albert.wait("the offers Dots and Boxes allows", `document.querySelector('#table-title').textContent.includes('Dots and Boxes') &&
+			!document.querySelector('#offer-takeback').hidden && document.querySelector('#offer-draw').hidden`)
 		beth.fill("#table-chat-input", "good luck")
 		beth.click("#table-chat-form button")
 		albert.wait("Beth's table line", `[...document.querySelectorAll('#table-chat-log li')].some(l => l.textContent.includes('good luck'))`)
@@ -110,8 +114,7 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 	t.Run("checkers", func(t *testing.T) {
 		use(t, albert, beth, cindy)
 		// A short endgame (every line ends within three plies).
-		// fen goes through "More options": the server's catalogue entry for
-		// checkers is over the Game message's cap and arrives empty.
+		// fen goes through "More options", the free key=value field.
 		id := albert.create(t, "checkers", map[string]string{"extra": "fen=W:W21,25:B14"}, false)
 		albert.fill("#invite-name", "Beth")
 		albert.click("#invite-form button")
@@ -119,6 +122,7 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 		beth.click("#invites .accept-invite")
 		beth.wait("the table", fmt.Sprintf(`document.body.dataset.screen === 'table' && window.bomberApp.client.tableId === %d`, id))
 		startGame(albert, beth)
+		albert.wait("the offers Checkers allows", `!document.querySelector('#offer-takeback').hidden && !document.querySelector('#offer-draw').hidden`)
 		playUntilEnd(t, []*page{albert, beth}, func(p *page) {
 			// Click the highlighted piece, then each highlighted square, until the move goes.
 			seq := boardSeq(p)

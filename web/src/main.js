@@ -2,7 +2,7 @@
 // open tables, create a table), a table (seats, board, moves, chat,
 // offers) and a step-by-step replay of finished games. Built on the
 // BomberClient library of clients/js; every board is SVG.
-import { BomberClient } from 'bomber-client';
+import { BomberClient, GAME_TAKEBACK, GAME_DRAWS } from 'bomber-client';
 import { h } from './dom.js';
 import * as bomber from './games/bomber.js';
 import * as checkers from './games/checkers.js';
@@ -11,8 +11,10 @@ import * as aeroplane from './games/aeroplane.js';
 import * as paisho from './games/paisho.js';
 import * as duel from './duel.js';
 
+// GAMES draws each game's board; everything else about a game (its title,
+// seat range, options and the offers it allows) comes from the server's
+// catalogue, which takes it from the game's rules.Spec.
 const GAMES = { bomber, checkers, dots, aeroplane, paisho };
-const TITLES = { bomber: 'Bomber', checkers: 'Checkers', dots: 'Dots and Boxes', aeroplane: 'Aeroplane Chess', paisho: 'Pai Sho' };
 const PHASES = ['waiting', 'playing', 'over'];
 const SEAT_FLAG_READY = 1, SEAT_FLAG_BOT = 2, SEAT_FLAG_GONE = 4;
 const NO_SEAT = 255;
@@ -47,7 +49,7 @@ async function connect(name, password) {
   await client.login(name, password);
   app.me = name;
   sessionStorage.setItem('bomber.login', JSON.stringify({ name, password }));
-  app.catalog = withFallbacks(await client.catalog());
+  app.catalog = await client.catalog();
   await refreshTables();
   await tryResume();
 }
@@ -134,9 +136,6 @@ function handle(ev, d) {
     case 'invited':
       app.invites.push(d); renderInvites(); break;
     case 'error':
-      // A catalogue entry the library could not read: the create form
-      // offers that game anyway (withFallbacks), so no alarm for it.
-      if (d.type === 0x23) break;
       showError(d); redraw(); break;
     case 'close':
       document.body.classList.add('offline');
@@ -234,7 +233,7 @@ function renderTables() {
   el.replaceChildren(...rows.map((t) => {
     const free = (t.seats || []).some((s) => !s.name);
     return h('li', { 'data-table': t.id, class: 'table-row' },
-      h('span', { class: 'tname' }, `#${t.id} ${TITLES[t.game] || t.game}`),
+      h('span', { class: 'tname' }, `#${t.id} ${title(t.game)}`),
       h('span', { class: 'tmeta' }, ` ${PHASES[t.phase] || ''} · ${seatsText(t)} · ${t.watchers} watching ${optionsText(t)}`),
       h('span', { class: 'tact' },
         h('button', { 'data-join': t.id, disabled: !free || t.phase !== 0, onclick: () => act(() => app.client.join(t.id, { seat: NO_SEAT, code: t.code || '' })) }, 'Join'),
@@ -244,6 +243,18 @@ function renderTables() {
 }
 
 const isMine = (t) => app.client?.tableId === t.id;
+
+// catalogued is the catalogue's entry for a game.
+const catalogued = (name) => app.catalog.find((g) => g.name === name);
+// title is a game's name for people.
+const title = (name) => catalogued(name)?.title || name;
+// allows says whether a game allows an offer (GAME_DRAWS, GAME_TAKEBACK);
+// where the catalogue does not say (a server without the game facts), the
+// button shows and the server answers.
+function allows(name, flag) {
+  const f = catalogued(name)?.flags;
+  return f === undefined || (f & flag) !== 0;
+}
 
 function currentTable() {
   const id = app.client?.tableId;
@@ -267,7 +278,7 @@ function renderTable() {
   if (!t || document.body.dataset.screen !== 'table') return;
   const seat = mySeat();
   const watching = seat < 0;
-  $('#table-title').textContent = `Table #${t.id}: ${TITLES[t.game] || t.game}${t.code ? ` · join code ${t.code}` : ''} · ${PHASES[t.phase]}${watching ? ' · watching' : ''}`;
+  $('#table-title').textContent = `Table #${t.id}: ${title(t.game)}${t.code ? ` · join code ${t.code}` : ''} · ${PHASES[t.phase]}${watching ? ' · watching' : ''}`;
   $('#table-title').dataset.phase = t.phase;
   const seats = $('#seats');
   seats.replaceChildren(...(t.seats || []).map((s, i) => {
@@ -286,8 +297,8 @@ function renderTable() {
   $('#ready').hidden = watching || t.phase === 1;
   $('#ready').disabled = !!((t.seats || [])[seat]?.flags & SEAT_FLAG_READY);
   $('#resign').hidden = watching || t.phase !== 1;
-  $('#offer-draw').hidden = watching || t.phase !== 1 || t.game === 'dots' || t.game === 'aeroplane' || t.game === 'bomber';
-  $('#offer-takeback').hidden = watching || t.phase !== 1 || !['checkers', 'dots', 'paisho'].includes(t.game);
+  $('#offer-draw').hidden = watching || t.phase !== 1 || !allows(t.game, GAME_DRAWS);
+  $('#offer-takeback').hidden = watching || t.phase !== 1 || !allows(t.game, GAME_TAKEBACK);
   $('#offer-rematch').hidden = watching || !app.ended;
   $('#invite-box').hidden = watching || t.phase !== 0;
   $('#add-bots').hidden = seat !== 0 || t.phase !== 0 || !(t.seats || []).some((x) => !x.name);
@@ -423,7 +434,7 @@ async function act(fn) {
 function renderInvites() {
   const el = $('#invites');
   el.replaceChildren(...app.invites.map((inv, i) => h('li', { 'data-invite': inv.from },
-    `${inv.from} invites you to ${TITLES[inv.game] || inv.game} (table #${inv.table}) `,
+    `${inv.from} invites you to ${title(inv.game)} (table #${inv.table}) `,
     h('button', { class: 'accept-invite', onclick: () => { app.invites.splice(i, 1); renderInvites(); act(() => app.client.join(inv.table, { seat: NO_SEAT, code: inv.code || '' })); } }, 'Join'),
     h('button', { onclick: () => { app.invites.splice(i, 1); renderInvites(); } }, 'Dismiss'))));
 }
@@ -541,7 +552,7 @@ function addLobbyNote(text) {
 
 function renderCreate() {
   const sel = $('#game');
-  sel.replaceChildren(...app.catalog.map((g) => h('option', { value: g.name }, TITLES[g.name] || g.name)));
+  sel.replaceChildren(...app.catalog.map((g) => h('option', { value: g.name }, title(g.name))));
   sel.onchange = renderCreateOptions;
   renderCreateOptions();
 }
@@ -555,10 +566,6 @@ function renderCreateOptions() {
   seats.disabled = min === max;
   $('#opt-extra').value = '';
   const box = $('#game-options');
-  if (g.fallback) {
-    box.replaceChildren(h('p', { class: 'hint' }, 'The server did not describe this game\'s options: give them under More options (key=value).'));
-    return;
-  }
   box.replaceChildren(...(g.options || []).map((o) => {
     const id = 'opt-' + o.key;
     let input;
@@ -569,17 +576,6 @@ function renderCreateOptions() {
     return h('label', { class: 'opt', title: o.doc || '' }, h('span', {}, o.key + (o.kind === 0 ? ` (${o.min}–${o.max})` : '')), input,
       o.doc ? h('small', {}, o.doc) : '');
   }));
-}
-
-// SEAT_RANGES are the five games' seat counts, for a game whose catalogue
-// entry did not arrive (its options can still be given as key=value).
-const SEAT_RANGES = { bomber: [2, 2], checkers: [2, 2], dots: [2, 4], aeroplane: [2, 4], paisho: [2, 2] };
-function withFallbacks(list) {
-  const out = (list || []).filter(Boolean);
-  for (const [name, [min, max]] of Object.entries(SEAT_RANGES)) {
-    if (!out.some((g) => g.name === name)) out.push({ name, min, max, options: [], fallback: true });
-  }
-  return out;
 }
 
 // extraOptions reads the free "key=value key=value" field (options the

@@ -19,8 +19,13 @@ export const FEATURE_CHAT = 2;
 export const FEATURE_RESUME = 4;
 export const FEATURE_BOTS = 8;
 export const FEATURE_CLOCKS = 16;
+/** Each Game of the catalogue ends with the game's title and flags (GAME_TAKEBACK, GAME_DRAWS). */
+export const FEATURE_GAME_FACTS = 32;
 /** Every feature this library speaks (what it asks for in Hello). */
-export const FEATURES_ALL = 31;
+export const FEATURES_ALL = 63;
+/** Flags of a Game (with FEATURE_GAME_FACTS): the offers the game allows. */
+export const GAME_TAKEBACK = 1;
+export const GAME_DRAWS = 2;
 /** Length of a resume token (Seated, Resume). */
 export const TOKEN_LEN = 16;
 
@@ -444,8 +449,12 @@ export function decodeWelcome(body) {
   return m;
 }
 
-/** Game (S→C): {name, min, max, options: [{key, kind, default, min, max, choices, doc}]}. */
-export function encodeGame({ name, min, max, options = [] }) {
+/**
+ * Game (S→C): {name, min, max, options: [{key, kind, default, min, max, choices, doc}]},
+ * then {title, flags} from a server that sends the game facts (FEATURE_GAME_FACTS);
+ * without a title neither is encoded, as for a client that did not ask.
+ */
+export function encodeGame({ name, min, max, options = [], title, flags = 0 }) {
   const w = new Writer(T.Game).str(name).u8(min).u8(max).count(options.length);
   for (const o of options) {
     w.str(o.key).u8(o.kind).str(o.default).i32(o.min ?? 0).i32(o.max ?? 0);
@@ -453,6 +462,7 @@ export function encodeGame({ name, min, max, options = [] }) {
     for (const c of o.choices ?? []) w.str(c);
     w.str(o.doc ?? '');
   }
+  if (title !== undefined) w.str(title).u8(flags);
   return w.done();
 }
 export function decodeGame(body) {
@@ -466,6 +476,7 @@ export function decodeGame(body) {
     o.doc = r.str();
     m.options.push(o);
   }
+  if (r.len > 0) { m.title = r.str(); m.flags = r.u8(); }
   r.done();
   return m;
 }

@@ -2,7 +2,10 @@
 // TCP and over the WebSocket gateway.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BomberClient, RequestError, T, ErrCode, OfferState, Scope, SeatFlag, SEAT_WATCHER } from '../src/index.js';
+import {
+  BomberClient, RequestError, T, ErrCode, OfferState, Scope, SeatFlag, SEAT_WATCHER,
+  FEATURES_ALL, FEATURE_GAME_FACTS, GAME_TAKEBACK, GAME_DRAWS,
+} from '../src/index.js';
 import { startDaemon } from './daemon.js';
 import { playRandom, dotsCandidates, checkersCandidates, rng } from './bots.js';
 
@@ -86,6 +89,21 @@ test('the catalog lists the games with their options', async () => {
   assert.deepEqual([dots.min, dots.max], [2, 4]);
   assert.deepEqual(dots.options.map((o) => [o.key, o.min, o.max]), [['rows', 3, 8], ['cols', 3, 8]]);
   for (const name of ['bomber', 'aeroplane', 'paisho']) assert.ok(games.some((g) => g.name === name), name);
+  // each game's title and the offers it allows (the game facts this library asks for)
+  assert.deepEqual(games.map((g) => [g.name, g.title, g.flags]), [
+    ['bomber', 'Bomber', 0],
+    ['checkers', 'Checkers', GAME_TAKEBACK | GAME_DRAWS],
+    ['dots', 'Dots and Boxes', GAME_TAKEBACK],
+    ['aeroplane', 'Aeroplane Chess', 0],
+    ['paisho', 'Pai Sho', GAME_TAKEBACK | GAME_DRAWS],
+  ]);
+  // a client that does not ask for them reads the catalogue as before
+  const old = await BomberClient.connectTCP({ ...d.tcp, features: FEATURES_ALL & ~FEATURE_GAME_FACTS });
+  open.push(old);
+  await old.login('Beth', '123');
+  const plain = await old.catalog();
+  assert.deepEqual(plain.map((g) => g.name), games.map((g) => g.name));
+  assert.ok(plain.every((g) => g.title === undefined && g.flags === undefined), JSON.stringify(plain[0]));
   closeAll();
 });
 

@@ -115,11 +115,17 @@ test('decoded fields match the transcripts\' descriptions', () => {
   assert.deepEqual(S.decodeStep(m.body), { seq: 5, kind: 2, player: 1, a: 3, b: 4, c: -1 });
   m = one('39 00 1a 00 00 00 00 00 06 41 6c 62 65 72 74 68 65 6c 6c 6f 20 65 76 65 72 79 6f 6e 65');
   assert.deepEqual(S.decodeChatMsg(m.body), { scope: 0, table: 0, from: 'Albert', text: 'hello everyone' });
+  // a Game with the game facts (docs/protocol.md, Game), and one without (an older server, or not asked for)
+  m = one('23 00 18 04 64 6f 74 73 02 04 00 0e 44 6f 74 73 20 61 6e 64 20 42 6f 78 65 73 01');
+  assert.deepEqual(S.decodeGame(m.body), { name: 'dots', min: 2, max: 4, options: [], title: 'Dots and Boxes', flags: S.GAME_TAKEBACK });
+  m = one('23 00 08 04 64 6f 74 73 02 02 00');
+  assert.deepEqual(S.decodeGame(m.body), { name: 'dots', min: 2, max: 2, options: [] });
 });
 
 test('encoders produce the transcripts\' requests', () => {
   const hex = (t, body) => S.toHex(S.encodeMessage(t, body));
   assert.equal(hex(S.T.Hello, S.encodeHello()), '20 00 05 01 00 00 00 03');
+  assert.equal(hex(S.T.Hello, S.encodeHello({ features: S.FEATURES_ALL })), '20 00 05 01 00 00 00 3f');
   assert.equal(hex(S.T.Create, S.encodeCreate({ game: 'checkers', seats: 2 })), '24 00 0c 08 63 68 65 63 6b 65 72 73 02 00 00');
   assert.equal(hex(S.T.Join, S.encodeJoin({ table: 9 })), '26 00 06 00 00 00 09 ff 00');
   assert.equal(hex(S.T.Watch, S.encodeWatch({ table: 1 })), '27 00 05 00 00 00 01 00');

@@ -13,7 +13,10 @@ export declare const FEATURE_CHAT: 2;
 export declare const FEATURE_RESUME: 4;
 export declare const FEATURE_BOTS: 8;
 export declare const FEATURE_CLOCKS: 16;
-export declare const FEATURES_ALL: 31;
+export declare const FEATURE_GAME_FACTS: 32;
+export declare const FEATURES_ALL: 63;
+export declare const GAME_TAKEBACK: 1;
+export declare const GAME_DRAWS: 2;
 export declare const TOKEN_LEN: 16;
 
 /** Segment and message types by the spec's names. */
@@ -110,7 +113,8 @@ export interface KV { key: string; value: string }
 export interface HelloMsg { version: number; features: number }
 export interface WelcomeBody { version: number; features: number; maxMessage: number }
 export interface OptionInfo { key: string; kind: number; default: string; min: number; max: number; choices: string[]; doc: string }
-export interface Game { name: string; min: number; max: number; options: OptionInfo[] }
+/** title and flags (GAME_TAKEBACK | GAME_DRAWS) come from a server that sends game facts (FEATURE_GAME_FACTS). */
+export interface Game { name: string; min: number; max: number; options: OptionInfo[]; title?: string; flags?: number }
 export interface CreateMsg { game: string; seats: number; flags?: number; options?: KV[] }
 export interface JoinMsg { table: number; seat?: number; code?: string }
 export interface WatchMsg { table: number; code?: string }

@@ -35,6 +35,7 @@ type Config struct {
 	TLS             TLS           `mapstructure:"tls"`
 	Web             Web           `mapstructure:"web"`
 	Cluster         Cluster       `mapstructure:"cluster"`
+	Journal         Journal       `mapstructure:"journal"`
 }
 
 // Store selects the account store.
@@ -151,6 +152,16 @@ type Web struct {
 	MaxMessage     int      `mapstructure:"max_message"`
 }
 
+// Journal keeps the world of a daemon that is not in a cluster on disk, so
+// that running games survive a restart (package server/journal); an empty
+// Dir keeps it in memory only. A cluster's world is in NATS instead.
+type Journal struct {
+	Dir string `mapstructure:"dir"`
+	// SnapshotEvery: log entries between snapshots of the world (0: the
+	// journal's default).
+	SnapshotEvery int `mapstructure:"snapshot_every"`
+}
+
 // Cluster joins this daemon to other nodes serving one world over NATS
 // JetStream (package cluster); an empty NATSURL runs it alone.
 type Cluster struct {
@@ -176,6 +187,8 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("shutdown_timeout", 10*time.Second)
 	v.SetDefault("store.driver", "sqlite")
 	v.SetDefault("store.sqlite_path", "var/bomber.db")
+	v.SetDefault("journal.dir", "var/journal")
+	v.SetDefault("journal.snapshot_every", 0)
 	v.SetDefault("store.mysql_dsn", "")
 	v.SetDefault("store.demo_accounts", true)
 	v.SetDefault("hashing.memory_kib", 19456)

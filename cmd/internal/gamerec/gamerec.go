@@ -1,6 +1,6 @@
-// Package gamerec knows the games Bomber hosts for the commands that read
-// stored game records (bomberctl, bomber-replay): their Specs, to replay a
-// record through the rules, and their own notations, to export one.
+// Package gamerec replays and exports stored game records for the commands
+// that read them (bomberctl, bomber-replay): through their game's Spec
+// (rules/games), and in the game's own notation where it has one.
 package gamerec
 
 import (
@@ -13,25 +13,14 @@ import (
 
 	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/rules/aeroplane"
-	"github.com/bomber-game/bomber/rules/bomber"
 	"github.com/bomber-game/bomber/rules/checkers"
 	"github.com/bomber-game/bomber/rules/dots"
-	"github.com/bomber-game/bomber/rules/paisho"
+	"github.com/bomber-game/bomber/rules/games"
 	"github.com/bomber-game/bomber/rules/record"
 )
 
 // ErrUnknownGame: the record is of a game this build does not know.
 var ErrUnknownGame = errors.New("unknown game")
-
-// Spec returns the rules of the named game.
-func Spec(name string) (rules.Spec, bool) {
-	for _, s := range []func() rules.Spec{aeroplane.Spec, bomber.Spec, checkers.Spec, dots.Spec, paisho.Spec} {
-		if spec := s(); spec.Name == name {
-			return spec, true
-		}
-	}
-	return rules.Spec{}, false
-}
 
 // Replay plays rec through its game's rules (record.Replay) and checks, more
 // strictly than record.Replay alone, that it reproduces what was stored:
@@ -40,7 +29,7 @@ func Spec(name string) (rules.Spec, bool) {
 // stored scores must be the replayed ones. A difference wraps
 // record.ErrMismatch.
 func Replay(rec *record.Game) (rules.Game, error) {
-	spec, ok := Spec(rec.Game)
+	spec, ok := games.Lookup(rec.Game)
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownGame, rec.Game)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/rules/games"
 	"github.com/bomber-game/bomber/rules/record"
 )
 
@@ -17,7 +18,7 @@ import (
 // the same arguments give the same record. It makes real records for tests
 // and demonstrations.
 func PlayRandom(name string, seats []record.Seat, opts rules.Options, seed record.Seed, start time.Time, maxMoves int) (record.Game, error) {
-	spec, ok := Spec(name)
+	spec, ok := games.Lookup(name)
 	if !ok {
 		return record.Game{}, fmt.Errorf("unknown game %q", name)
 	}

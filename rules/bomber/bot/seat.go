@@ -23,6 +23,14 @@ var _ rules.Bot = (*SeatBot)(nil)
 // seed fixes its play.
 func NewSeatBot(rng rules.Rand) *SeatBot { return &SeatBot{rng: rng} }
 
+// Spec is bomber.Spec with its computer player, a SeatBot: the Bomber that
+// rules/games lists (package bomber cannot name this one, which builds on it).
+func Spec() rules.Spec {
+	s := bomber.Spec()
+	s.NewBot = func(seed uint64) rules.Bot { return NewSeatBot(rules.BotRand(seed)) }
+	return s
+}
+
 // Choose implements rules.Bot: a random valid board while drawing, the
 // Guesser's next guess while guessing.
 func (b *SeatBot) Choose(s rules.Seat) (rules.Move, error) {

@@ -1,0 +1,215 @@
+package servertest
+
+import (
+	"math/rand/v2"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/bomber-game/bomber/client/ext"
+	"github.com/bomber-game/bomber/segment"
+)
+
+// Player is a person at a table: package ext's client over a real
+// connection to one server, moving at random when it is its turn, and
+// reconnecting (which logs in again and resumes its seat) when told to.
+type Player struct {
+	Name   string
+	C      *ext.Client // its client's state
+	NC     net.Conn    // its connection; nil while it has none
+	gen    int         // which connection a message came on
+	sentAt int         // moves known when this player last moved (-1: none pending)
+	events []ext.Event
+}
+
+type received struct {
+	p   *Player
+	gen int
+	seg segment.Segment
+	err error
+}
+
+// Room pumps its players' messages on the test's goroutine.
+type Room struct {
+	t       *testing.T
+	in      chan received
+	players []*Player
+	rng     *rand.Rand
+}
+
+// NewRoom returns a room with no players.
+func NewRoom(t *testing.T) *Room {
+	return &Room{t: t, in: make(chan received, 4096), rng: rand.New(rand.NewPCG(7, 11))}
+}
+
+// Join connects a new player to addr and logs it in.
+func (r *Room) Join(name, addr string) *Player {
+	p := &Player{Name: name, C: ext.New(), sentAt: -1}
+	r.players = append(r.players, p)
+	r.connect(p, addr)
+	o, err := p.C.Login(name, "123")
+	r.do(p, o, err)
+	r.Until("logged in "+name, func() bool { return p.C.State() == ext.Lobby })
+	return p
+}
+
+// connect gives p a new connection to addr.
+func (r *Room) connect(p *Player, addr string) {
+	r.t.Helper()
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() { nc.Close() })
+	p.NC = nc
+	p.gen++
+	gen := p.gen
+	go func() {
+		var d segment.Decoder
+		d.SetDialect(segment.DialectExtended)
+		for {
+			n, err := nc.Read(d.Free())
+			if err != nil {
+				r.in <- received{p: p, gen: gen, err: err}
+				return
+			}
+			d.Commit(n)
+			for {
+				s, ok, err := d.Next()
+				if err != nil {
+					r.in <- received{p: p, gen: gen, err: err}
+					return
+				}
+				if !ok {
+					break
+				}
+				r.in <- received{p: p, gen: gen, seg: s}
+			}
+		}
+	}()
+	r.write(p, p.C.Connected())
+}
+
+// Reconnect moves p to addr: a new connection, a new login, its seat back.
+func (r *Room) Reconnect(p *Player, addr string) {
+	if p.NC != nil {
+		p.NC.Close()
+		p.NC = nil
+		r.write(p, p.C.Disconnected())
+	}
+	p.sentAt = -1
+	r.connect(p, addr)
+}
+
+func (r *Room) write(p *Player, o ext.Out) {
+	p.events = append(p.events, o.Events...)
+	if p.NC == nil || len(o.Send) == 0 {
+		return
+	}
+	var b []byte
+	for _, s := range o.Send {
+		b = s.AppendTo(b)
+	}
+	p.NC.Write(b) // a write to a dead node fails; its reader reports that
+}
+
+func (r *Room) do(p *Player, o ext.Out, err error) {
+	r.t.Helper()
+	if err != nil {
+		r.t.Fatalf("%s: %v", p.Name, err)
+	}
+	r.write(p, o)
+}
+
+// Call sends what f asks p's client to send.
+func (r *Room) Call(p *Player, f func() (ext.Out, error)) {
+	r.t.Helper()
+	o, err := f()
+	r.do(p, o, err)
+}
+
+// Until pumps messages (and plays the players' turns) until cond holds.
+func (r *Room) Until(what string, cond func() bool) {
+	r.t.Helper()
+	timeout := time.After(30 * time.Second)
+	for !cond() {
+		select {
+		case m := <-r.in:
+			if m.gen != m.p.gen {
+				continue // an old connection's last words
+			}
+			if m.err != nil {
+				m.p.NC = nil
+				r.write(m.p, m.p.C.Disconnected())
+				continue
+			}
+			r.write(m.p, m.p.C.Receive(m.seg))
+			r.play()
+		case <-timeout:
+			for _, p := range r.players {
+				r.t.Logf("%s: state %v seat %d errors %v", p.Name, p.C.State(), p.C.Seat(), p.C.Errors)
+			}
+			r.t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+// play makes every connected player whose turn it is move at random.
+func (r *Room) play() {
+	for _, p := range r.players {
+		g := p.C.Game()
+		if p.NC == nil || g == nil || g.Over() || !p.C.MyTurn() || p.sentAt == len(g.Moves) {
+			continue
+		}
+		legal := g.Legal(p.C.Seat())
+		if len(legal) == 0 {
+			continue
+		}
+		p.sentAt = len(g.Moves)
+		o, err := p.C.Move(legal[r.rng.IntN(len(legal))])
+		if err == nil {
+			r.write(p, o)
+		}
+	}
+}
+
+// Resumed reports whether p resumed a seat.
+func (r *Room) Resumed(p *Player) bool {
+	for _, e := range p.events {
+		if e.Kind == ext.EvResumed {
+			return true
+		}
+	}
+	return false
+}
+
+// StartCheckers seats a and b at a new checkers table and starts the game.
+func (r *Room) StartCheckers(a, b *Player) { r.StartCheckersWith(a, b, nil) }
+
+// StartCheckersWith is StartCheckers with the table's options.
+func (r *Room) StartCheckersWith(a, b *Player, opts []segment.KV) {
+	r.Call(a, func() (ext.Out, error) { return a.C.Create("checkers", 2, 0, opts) })
+	r.Until("the table", func() bool { return a.C.Table() != nil && a.C.Seat() == 0 })
+	r.Call(b, func() (ext.Out, error) { return b.C.Join(a.C.Table().ID, segment.SeatAny, "") })
+	r.Until("the second seat", func() bool { return b.C.Seat() == 1 && b.C.Resumable() })
+	r.Call(a, func() (ext.Out, error) { return a.C.Ready() })
+	r.Call(b, func() (ext.Out, error) { return b.C.Ready() })
+	r.Until("the start", func() bool { return a.C.Game() != nil && b.C.Game() != nil && len(a.C.Game().Moves) > 0 })
+}
+
+// Over holds once every one of ps saw its game end.
+func Over(ps ...*Player) func() bool {
+	return func() bool {
+		for _, p := range ps {
+			if p.C.Game() == nil || !p.C.Game().Over() {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// Moves holds once p saw n moves (or the end).
+func Moves(p *Player, n int) func() bool {
+	return func() bool { return p.C.Game() != nil && (len(p.C.Game().Moves) >= n || p.C.Game().Over()) }
+}
