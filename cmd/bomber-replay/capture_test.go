@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
@@ -23,183 +22,6 @@ import (
 	"github.com/bomber-game/bomber/statemachine"
 	"github.com/bomber-game/bomber/statemachine/replay"
 )
-
-// player is one extended-protocol user of a live session: package ext's
-// client over a real socket, playing random legal moves by itself while
-// quota lasts, then resigning.
-type player struct {
-	name   string
-	c      *ext.Client
-	nc     net.Conn // nil while dropped
-	rng    *rand.Rand
-	quota  int // moves to play in the current game before resigning; 0: none by itself
-	played int
-	sentAt int // moves of the game known when our last move went out; -1: none in flight
-	events []ext.Event
-}
-
-// arrival is one segment (or the read error) from a player's connection.
-type arrival struct {
-	p   *player
-	nc  net.Conn
-	seg segment.Segment
-	err error
-}
-
-// live drives players against a running server, every client on this
-// goroutine, each connection's reader on its own.
-type live struct {
-	t    *testing.T
-	addr string
-	in   chan arrival
-	all  []*player
-}
-
-func (s *live) login(name string) *player {
-	p := &player{name: name, c: ext.New(), rng: rand.New(rand.NewPCG(uint64(len(s.all)+1), 7)), sentAt: -1}
-	if _, err := p.c.Login(name, "123"); err != nil {
-		s.t.Fatal(err)
-	}
-	s.all = append(s.all, p)
-	s.connect(p)
-	return p
-}
-
-// connect gives p a new connection; its client logs in (and resumes a
-// held seat) by itself.
-func (s *live) connect(p *player) {
-	nc, err := net.Dial("tcp", s.addr)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	p.nc = nc
-	go func() {
-		var d segment.Decoder
-		d.SetDialect(segment.DialectExtended)
-		buf := make([]byte, 4096)
-		for {
-			n, err := nc.Read(buf)
-			if _, derr := d.Feed(buf[:n], func(seg segment.Segment) bool {
-				s.in <- arrival{p: p, nc: nc, seg: seg}
-				return true
-			}); derr != nil {
-				err = derr
-			}
-			if err != nil {
-				s.in <- arrival{p: p, nc: nc, err: err}
-				return
-			}
-		}
-	}()
-	s.send(p, p.c.Connected())
-}
-
-// drop closes p's connection without a Bye: its seat is held.
-func (s *live) drop(p *player) {
-	p.nc.Close()
-	p.nc = nil
-	p.c.Disconnected()
-}
-
-func (s *live) send(p *player, o ext.Out) {
-	s.t.Helper()
-	var b []byte
-	for _, seg := range o.Send {
-		b = seg.AppendTo(b)
-	}
-	if len(b) == 0 || p.nc == nil {
-		return
-	}
-	if _, err := p.nc.Write(b); err != nil {
-		s.t.Fatalf("%s: %v", p.name, err)
-	}
-}
-
-// do sends what a request of p's client built.
-func (s *live) do(p *player) func(ext.Out, error) {
-	return func(o ext.Out, err error) {
-		s.t.Helper()
-		if err != nil {
-			s.t.Fatalf("%s: %v", p.name, err)
-		}
-		s.send(p, o)
-	}
-}
-
-// until takes what the server sends, and lets the players move, until
-// done holds.
-func (s *live) until(what string, done func() bool) {
-	s.t.Helper()
-	timeout := time.After(30 * time.Second)
-	for !done() {
-		select {
-		case a := <-s.in:
-			s.take(a)
-		case <-timeout:
-			s.t.Fatalf("timed out waiting for %s", what)
-		}
-	}
-}
-
-func (s *live) take(a arrival) {
-	s.t.Helper()
-	p := a.p
-	if a.nc != p.nc {
-		return // a connection p dropped
-	}
-	if a.err != nil {
-		s.t.Fatalf("%s: the connection broke: %v", p.name, a.err)
-	}
-	o := p.c.Receive(a.seg)
-	s.send(p, o)
-	p.events = append(p.events, o.Events...)
-	for _, e := range o.Events {
-		if e.Kind == ext.EvError || e.Kind == ext.EvProtocol || e.Kind == ext.EvBadBody {
-			s.t.Fatalf("%s: %s", p.name, e.Text)
-		}
-	}
-	for _, q := range s.all {
-		s.move(q)
-	}
-}
-
-// move plays a random legal move for p when it is p's turn and its last
-// move was answered; resigns once its quota is played.
-func (s *live) move(p *player) {
-	g := p.c.Game()
-	if p.quota == 0 || p.nc == nil || g == nil || g.Over() || !p.c.MyTurn() {
-		return
-	}
-	if r := g.Replica(); r == nil || r.Waiting() || p.sentAt == len(g.Moves) {
-		return
-	}
-	p.sentAt = len(g.Moves)
-	if p.played >= p.quota {
-		p.quota = 0
-		s.do(p)(p.c.Resign())
-		return
-	}
-	legal := g.Legal(p.c.Seat())
-	if len(legal) == 0 {
-		s.t.Fatalf("%s: to move with no legal move", p.name)
-	}
-	p.played++
-	s.do(p)(p.c.Move(legal[p.rng.IntN(len(legal))]))
-}
-
-func (p *player) saw(k ext.EventKind) bool {
-	return slices.ContainsFunc(p.events, func(e ext.Event) bool { return e.Kind == k })
-}
-
-func (p *player) ended() bool { g := p.c.Game(); return g != nil && g.Over() }
-
-// create has p open a table and waits until p sits at it.
-func (s *live) create(p *player, game string, seats int, opts ...segment.KV) uint32 {
-	s.t.Helper()
-	s.do(p)(p.c.Create(game, seats, 0, opts))
-	s.until(p.name+"'s "+game+" table", func() bool { return p.c.Table() != nil })
-	return p.c.Table().ID
-}
 
 // TestCaptureOfAMixedSessionReplays: a daemon with capture on serves, over
 // loopback, tables of all five games with computer players, a turn clock
@@ -247,13 +69,10 @@ func mixedSession(t *testing.T, maxFileBytes int64) {
 		}
 	}()
 
-	s := &live{t: t, addr: addr, in: make(chan arrival, 1024)}
-	twofyw, albert, beth, cindy := s.login("Twofyw"), s.login("Albert"), s.login("Beth"), s.login("Cindy")
-	dora, erin, fay := s.login("Dora"), s.login("Erin"), s.login("Fay")
-	s.until("every login", func() bool {
-		return !slices.ContainsFunc(s.all, func(p *player) bool { return p.c.State() != ext.Lobby })
-	})
-	s.do(twofyw)(twofyw.c.Chat(segment.ScopeLobby, "hello, lobby"))
+	r := servertest.NewRoom(t)
+	twofyw, albert, beth, cindy := r.Join("Twofyw", addr), r.Join("Albert", addr), r.Join("Beth", addr), r.Join("Cindy", addr)
+	dora, erin, fay := r.Join("Dora", addr), r.Join("Erin", addr), r.Join("Fay", addr)
+	r.Call(twofyw, func() (ext.Out, error) { return twofyw.C.Chat(segment.ScopeLobby, "hello, lobby") })
 	// a client that breaks the framing: the daemon's shell closes it
 	bad, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -268,47 +87,55 @@ func mixedSession(t *testing.T, maxFileBytes int64) {
 		t.Fatalf("the connection that broke the framing was not closed: %v", err)
 	}
 
-	// Bomber against the computer, on a move clock nobody uses: Twofyw
-	// never draws a board and runs out of time
-	s.create(twofyw, "bomber", 2, segment.KV{Key: "clock.move", Value: "1"})
-	s.do(twofyw)(twofyw.c.Bot(segment.SeatAny))
-	// Dots and Boxes, Aeroplane Chess and Pai Sho against the computer
-	s.create(dora, "dots", 2, segment.KV{Key: "rows", Value: "3"}, segment.KV{Key: "cols", Value: "3"})
-	dora.quota = 100
-	s.do(dora)(dora.c.Bot(segment.SeatAny))
-	s.create(erin, "aeroplane", 2, segment.KV{Key: "clock.move", Value: "30"})
-	erin.quota = 8
-	s.do(erin)(erin.c.Bot(segment.SeatAny))
-	s.create(fay, "paisho", 2, segment.KV{Key: "move-limit", Value: "12"})
-	fay.quota = 100
-	s.do(fay)(fay.c.Bot(segment.SeatAny))
+	// the players move at random whenever it is their turn (Room); each
+	// table's creator asks the computer to take the other seat, which
+	// starts the game
+	create := func(p *servertest.Player, game string, opts ...segment.KV) uint32 {
+		t.Helper()
+		r.Call(p, func() (ext.Out, error) { return p.C.Create(game, 2, 0, opts) })
+		r.Until(p.Name+"'s "+game+" table", func() bool { return p.C.Table() != nil })
+		return p.C.Table().ID
+	}
+	withBot := func(p *servertest.Player, game string, opts ...segment.KV) {
+		t.Helper()
+		create(p, game, opts...)
+		r.Call(p, func() (ext.Out, error) { return p.C.Bot(segment.SeatAny) })
+	}
+	// Bomber, whose boards Twofyw never draws (nobody plays secret moves
+	// for it): its move clock runs out
+	withBot(twofyw, "bomber", segment.KV{Key: "clock.move", Value: "1"})
+	withBot(dora, "dots", segment.KV{Key: "rows", Value: "3"}, segment.KV{Key: "cols", Value: "3"})
+	withBot(erin, "aeroplane", segment.KV{Key: "clock.move", Value: "30"})
+	withBot(fay, "paisho", segment.KV{Key: "move-limit", Value: "12"})
 	// Checkers between two people on a clock with an increment, watched
-	checkers := s.create(albert, "checkers", 2, segment.KV{Key: "clock.total", Value: "600"}, segment.KV{Key: "clock.increment", Value: "1"})
-	s.do(beth)(beth.c.Join(checkers, segment.SeatAny, ""))
-	s.do(cindy)(cindy.c.Watch(checkers, ""))
-	s.until("Beth seated and Cindy watching", func() bool {
-		return beth.c.Seat() >= 0 && cindy.c.Seat() == ext.Watcher
-	})
-	albert.quota, beth.quota = 10, 10
-	s.do(albert)(albert.c.Ready())
-	s.do(beth)(beth.c.Ready())
-	s.until("checkers under way", func() bool { g := albert.c.Game(); return g != nil && len(g.Moves) >= 4 })
-	s.do(albert)(albert.c.Chat(segment.ScopeTable, "good game so far"))
-	s.do(cindy)(cindy.c.Chat(segment.ScopeWatchers, "watching"))
+	checkers := create(albert, "checkers", segment.KV{Key: "clock.total", Value: "600"}, segment.KV{Key: "clock.increment", Value: "1"})
+	r.Call(beth, func() (ext.Out, error) { return beth.C.Join(checkers, segment.SeatAny, "") })
+	r.Call(cindy, func() (ext.Out, error) { return cindy.C.Watch(checkers, "") })
+	r.Until("Beth seated and Cindy watching", func() bool { return beth.C.Seat() >= 0 && cindy.C.Seat() == ext.Watcher })
+	r.Call(albert, albert.C.Ready)
+	r.Call(beth, beth.C.Ready)
+	r.Until("checkers under way", servertest.Moves(albert, 4))
+	r.Call(albert, func() (ext.Out, error) { return albert.C.Chat(segment.ScopeTable, "good game so far") })
+	r.Call(cindy, func() (ext.Out, error) { return cindy.C.Chat(segment.ScopeWatchers, "watching") })
 
-	// Beth's connection drops; Albert is told and plays on while it is his
-	// turn; Beth comes back and resumes with her token
-	s.drop(beth)
-	s.until("Albert told that Beth is away", func() bool { return len(albert.c.Away()) > 0 })
-	s.until("Albert waiting for Beth", func() bool { return !albert.c.MyTurn() || albert.ended() })
-	s.connect(beth)
-	s.until("Beth's resume", func() bool { return beth.saw(ext.EvResumed) })
+	// Beth's connection drops; Albert is told (and plays on while it is
+	// his turn); Beth comes back and resumes with her token
+	beth.NC.Close()
+	r.Until("Albert told that Beth is away", func() bool { return len(albert.C.Away()) > 0 })
+	r.Reconnect(beth, addr)
+	r.Until("Beth's resume", func() bool { return r.Resumed(beth) })
 
-	s.until("every game's end", func() bool {
-		return twofyw.ended() && dora.ended() && erin.ended() && fay.ended() && albert.ended() && beth.ended() && cindy.ended()
-	})
-	if r := twofyw.c.Game().End.Reason; !strings.Contains(r, "time") {
-		t.Errorf("Bomber ended %q, not out of time", r)
+	// Erin and Albert give up after a few moves more (unless their games
+	// ended); the other games end by themselves
+	for _, p := range []*servertest.Player{erin, albert} {
+		r.Until(p.Name+"'s game under way", servertest.Moves(p, 16))
+		if !p.C.Game().Over() {
+			r.Call(p, p.C.Resign)
+		}
+	}
+	r.Until("every game's end", servertest.Over(twofyw, dora, erin, fay, albert, beth, cindy))
+	if reason := twofyw.C.Game().End.Reason; !strings.Contains(reason, "time") {
+		t.Errorf("Bomber ended %q, not out of time", reason)
 	}
 	select {
 	case d := <-refDone:
@@ -320,10 +147,8 @@ func mixedSession(t *testing.T, maxFileBytes int64) {
 	}
 	// everyone but Cindy and Fay hangs up; the daemon stops with those
 	// two still connected and closes them itself
-	for _, p := range s.all {
-		if p != cindy && p != fay {
-			p.nc.Close()
-		}
+	for _, p := range []*servertest.Player{twofyw, albert, beth, dora, erin} {
+		p.NC.Close()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
