@@ -168,9 +168,6 @@ func (r *Room) play() {
 		if p.NC == nil || g == nil || g.Over() || !p.C.MyTurn() || p.sentAt == len(g.Moves) || r.Hold > 0 && len(g.Moves) >= r.Hold {
 			continue
 		}
-		if rp := g.Replica(); rp != nil && rp.Waiting() {
-			continue // a roll waits for its die: the moves it allows are not known yet
-		}
 		legal := g.Legal(p.C.Seat())
 		if len(legal) == 0 {
 			continue
