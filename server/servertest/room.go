@@ -33,7 +33,7 @@ type received struct {
 type Room struct {
 	// Hold stops the players moving once their game has this many moves
 	// (0: they play on to the end).
-	Hold int
+	Hold    int
 	t       *testing.T
 	in      chan received
 	players []*Player
