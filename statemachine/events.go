@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/rules/record"
 
 	"github.com/bomber-game/bomber/segment"
 )
@@ -105,7 +106,7 @@ func (h *Hub) gone(now int64, node uint32) {
 	for _, s := range h.online {
 		if t := s.table; t != nil && !t.ext() && t.seats[0].s == s && NodeOf(s.conn) == node {
 			if o := t.seats[1].s; o != nil && NodeOf(o.conn) == node {
-				h.endTable(now, t, "aborted", rules.Spectator)
+				h.endTable(now, t, record.Aborted, rules.Spectator)
 			}
 		}
 	}
@@ -220,15 +221,11 @@ func (h *Hub) tick(now int64) {
 func (h *Hub) shutdown(now int64) {
 	for _, s := range h.online {
 		if t := s.table; t != nil && !t.ext() && t.seats[0].s == s {
-			h.endTable(now, t, "aborted", rules.Spectator)
+			h.endTable(now, t, record.Aborted, rules.Spectator)
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(h.tables)) {
-		t := h.tables[id]
-		if t.game != nil && t.phase == phasePlaying {
-			h.ready.Records = append(h.ready.Records, h.recordOf(now, t, "aborted", rules.Spectator))
-			h.stats.GamesEnded[Aborted]++
-		}
+		h.finish(now, h.tables[id], record.Aborted, rules.Spectator)
 	}
 	clear(h.tables)
 	clear(h.codes)
@@ -307,7 +304,7 @@ func (h *Hub) leave(now int64, s *session) {
 	case Draw, Game:
 		if t := s.table; t != nil {
 			other := t.seats[1-s.seat].s
-			h.endTable(now, t, "abandoned", s.seat)
+			h.endTable(now, t, record.Abandoned, s.seat)
 			h.send(other, segment.Empty(segment.GameOver))
 		}
 	case AtTable:

@@ -301,7 +301,7 @@ func (h *Hub) watchTable(now int64, s *session, body []byte) {
 // through the rules (closed: it went offline). The table closes when no
 // player is left at it; its watchers are told.
 func (h *Hub) leaveTable(now int64, s *session, closed bool) {
-	t := s.table
+	t, seat := s.table, s.seat
 	if t == nil {
 		return
 	}
@@ -336,7 +336,7 @@ func (h *Hub) leaveTable(now int64, s *session, closed bool) {
 	}
 	if t.phase != phaseOver {
 		if h.empty(t) {
-			h.closeTable(now, t)
+			h.closeTable(now, t, seat)
 		} else {
 			h.broadcastTable(t)
 		}
@@ -347,12 +347,10 @@ func (h *Hub) leaveTable(now int64, s *session, closed bool) {
 // (watchers and computer players alone keep no table open).
 func (h *Hub) empty(t *table) bool { return t.humans() == 0 }
 
-// closeTable forgets t; a running game ends as abandoned.
-func (h *Hub) closeTable(now int64, t *table) {
-	if t.phase == phasePlaying && t.game != nil {
-		h.ready.Records = append(h.ready.Records, h.recordOf(now, t, "abandoned", rules.Spectator))
-		h.stats.GamesEnded[Abandoned]++
-	}
+// closeTable forgets t, whose last person (at seat leaver) has gone; a
+// running game ends abandoned by that seat.
+func (h *Hub) closeTable(now int64, t *table, leaver rules.Player) {
+	h.finish(now, t, record.Abandoned, leaver)
 	t.phase = phaseOver
 	for _, w := range t.watchers {
 		w.table = nil
@@ -555,7 +553,11 @@ func (h *Hub) afterMove(now int64, t *table, p rules.Player, m rules.Move) {
 		h.each(t, func(r *session) { h.sendMsg(r, segment.Commit, c.Append(h.body())) })
 	}
 	if o := t.game.Outcome(); o.Status != rules.Running {
-		h.endTable(now, t, o.Status.String(), rules.Spectator)
+		reason := record.Won
+		if o.Status == rules.Drawn {
+			reason = record.Drawn
+		}
+		h.endTable(now, t, reason, rules.Spectator)
 		return
 	}
 	if sl := &t.seats[p]; sl.auto && !slicesContains(t.game.ToMove(h.toMove[:0]), p) {
@@ -635,12 +637,13 @@ func (h *Hub) revealSecrets(t *table) {
 // extEnd: t's game is over (or abandoned); everyone at it is told the outcome
 // and the seed, and the table goes back to waiting with the same players for
 // a rematch.
-func (h *Hub) extEnd(now int64, t *table, reason string) {
+func (h *Hub) extEnd(now int64, t *table, reason record.Reason) {
 	o := outcomeOf(t, reason)
-	if o.Reason != "" {
-		reason = o.Reason
+	text := o.Reason // the rules' own words, else why it ended
+	if text == "" {
+		text = reason.String()
 	}
-	b := segment.GameEndBody{Table: t.id, Status: uint8(o.Status), Reason: trim(reason), Seed: t.seed}
+	b := segment.GameEndBody{Table: t.id, Status: uint8(o.Status), Reason: trim(text), Seed: t.seed}
 	for _, w := range o.Winners {
 		b.Winners = append(b.Winners, uint8(w))
 	}
@@ -658,7 +661,7 @@ func (h *Hub) extEnd(now int64, t *table, reason string) {
 		}
 	}
 	if h.empty(t) {
-		h.closeTable(now, t)
+		h.closeTable(now, t, rules.Spectator) // recorded already
 		return
 	}
 	h.broadcastTable(t)

@@ -152,7 +152,7 @@ func header(rec *record.Game) [][2]string {
 	h = append(h,
 		[2]string{"Start", stamp(rec.Start).Format(time.RFC3339Nano)},
 		[2]string{"End", stamp(rec.End).Format(time.RFC3339Nano)},
-		[2]string{"Reason", rec.Reason},
+		[2]string{"Reason", rec.Reason.String()},
 		[2]string{"Result", Result(rec)})
 	if rec.Outcome.Reason != "" {
 		h = append(h, [2]string{"Detail", rec.Outcome.Reason})
