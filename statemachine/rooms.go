@@ -482,11 +482,10 @@ func (h *Hub) moveMsg(now int64, s *session, body []byte) {
 
 // moveText: a move in the game's notation.
 func (h *Hub) moveText(now int64, s *session, body []byte) {
-	t := s.table
-	if t == nil || s.seat == rules.Spectator || t.game == nil || t.phase != phasePlaying {
-		h.fail(s, segment.MoveText, segment.ErrCodeNotSeated, "not playing")
+	if !h.playing(s, segment.MoveText) {
 		return
 	}
+	t := s.table
 	m, err := t.game.ParseMove(s.seat, string(body))
 	if err != nil {
 		h.fail(s, segment.MoveText, segment.ErrCodeBadNotation, trim(err.Error()))
@@ -499,8 +498,7 @@ func (h *Hub) moveText(now int64, s *session, body []byte) {
 // may see of it.
 func (h *Hub) tableMove(now int64, s *session, req segment.Type, m rules.Move) {
 	t := s.table
-	if t == nil || s.seat == rules.Spectator || t.game == nil || t.phase != phasePlaying {
-		h.fail(s, req, segment.ErrCodeNotSeated, "not playing")
+	if !h.playing(s, req) {
 		return
 	}
 	if m.Kind == rules.KindResign {
@@ -513,6 +511,22 @@ func (h *Hub) tableMove(now int64, s *session, req segment.Type, m rules.Move) {
 	}
 	h.stats.TableMoves++
 	h.afterMove(now, t, s.seat, m)
+}
+
+// playing reports whether s may play at its table now; if not, s is told
+// why in answer to req: it sits nowhere (NotSeated), or it sits but no game
+// runs there, before the first or after one ended (GameOver).
+func (h *Hub) playing(s *session, req segment.Type) bool {
+	t := s.table
+	switch {
+	case t == nil || s.seat == rules.Spectator:
+		h.fail(s, req, segment.ErrCodeNotSeated, "not playing")
+	case t.game == nil || t.phase != phasePlaying:
+		h.fail(s, req, segment.ErrCodeGameOver, "no game running")
+	default:
+		return true
+	}
+	return false
 }
 
 // moveError maps a rules error onto an error code.
@@ -594,8 +608,7 @@ func commitMove(seed [32]byte, p rules.Player, text string) [32]byte {
 // resign: s gives up (in a game of three or four, leaves it; the rules decide).
 func (h *Hub) resign(now int64, s *session) {
 	t := s.table
-	if t == nil || s.seat == rules.Spectator || t.phase != phasePlaying {
-		h.fail(s, segment.Resign, segment.ErrCodeNotSeated, "not playing")
+	if !h.playing(s, segment.Resign) {
 		return
 	}
 	if err := h.resignSeat(now, t, s.seat); err != nil {
