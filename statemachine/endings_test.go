@@ -8,6 +8,7 @@ import (
 
 	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/rules/record"
+	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/segment/transcript"
 	"github.com/bomber-game/bomber/statemachine"
 	"github.com/bomber-game/bomber/statemachine/replay"
@@ -67,4 +68,34 @@ func TestEndings(t *testing.T) {
 		t.Fatalf("games finished by reason %v, records say %v", st.GamesEnded, counted.GamesEnded)
 	}
 	storable(t, recs)
+}
+
+// TestServerEndsRecordOnce: a game the server stops gives one record
+// without a result, whoever sat there: at a shutdown, and when the node
+// every player was connected to is gone (players that cannot resume: the
+// first to be dropped must not hand the other a win).
+func TestServerEndsRecordOnce(t *testing.T) {
+	for _, end := range []statemachine.InputKind{statemachine.InShutdown, statemachine.InGone} {
+		t.Run(end.String(), func(t *testing.T) {
+			x := newHarness(t, statemachine.Config{})
+			a, b, w := x.login("Albert"), x.login("Beth"), x.login("Cindy")
+			x.table("dots", nil, []statemachine.ConnID{a, b}, w)
+			x.send(a, segment.Ready, nil)
+			x.send(b, segment.Ready, nil)
+			x.send(a, segment.MoveText, []byte("a1-b1"))
+			x.pump()
+			if len(x.records) != 0 {
+				t.Fatalf("records before the end: %+v", x.records)
+			}
+			x.h.Step(x.now, statemachine.Input{Kind: end, Node: statemachine.NodeOf(a)})
+			x.pump()
+			if len(x.records) != 1 {
+				t.Fatalf("%d records, want 1: %+v", len(x.records), x.records)
+			}
+			if rec := x.records[0]; rec.Reason != record.Aborted || rec.Outcome.Status != rules.Running || rec.Leaver != rules.Spectator {
+				t.Fatalf("record %s %+v leaver %d, want aborted without a result", rec.Reason, rec.Outcome, rec.Leaver)
+			}
+			storable(t, x.records)
+		})
+	}
 }
