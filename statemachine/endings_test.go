@@ -1,17 +1,13 @@
 package statemachine_test
 
 import (
-	"bytes"
-	"os"
 	"slices"
 	"testing"
 
 	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/segment"
-	"github.com/bomber-game/bomber/segment/transcript"
 	"github.com/bomber-game/bomber/statemachine"
-	"github.com/bomber-game/bomber/statemachine/replay"
 )
 
 // TestEndings plays 50_endings.txt, a game ended each way, and checks the
@@ -19,23 +15,7 @@ import (
 // games-finished counters count each by that reason (an agreed draw is not
 // a win).
 func TestEndings(t *testing.T) {
-	raw, err := os.ReadFile("../testdata/transcripts/50_endings.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries, err := transcript.Parse(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := replay.ConfigFromNotes(entries)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := replay.New(cfg, replay.DemoAccounts())
-	r.Inputs(entries)
-	for _, e := range entries {
-		r.Feed(e)
-	}
+	r, _ := replayFile(t, "../testdata/transcripts/50_endings.txt")
 	type ending struct {
 		game    string
 		reason  record.Reason

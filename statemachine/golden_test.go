@@ -31,23 +31,7 @@ func TestGolden(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			raw, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := transcript.Parse(bytes.NewReader(raw))
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg, err := replay.ConfigFromNotes(want)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := replay.New(cfg, replay.DemoAccounts())
-			r.Inputs(want)
-			for _, e := range want {
-				r.Feed(e)
-			}
+			r, want := replayFile(t, file)
 			got := r.Output()
 			storable(t, r.Records())
 			if *update {
@@ -103,6 +87,31 @@ func TestProtocolExamplesAreGolden(t *testing.T) {
 			t.Errorf("no golden example of %v in docs/protocol.md 8.7", ty)
 		}
 	}
+}
+
+// replayFile runs the transcript file through a fresh hub (demo accounts,
+// the configuration its notes give) and returns the runner and the
+// transcript as recorded.
+func replayFile(t *testing.T, file string) (*replay.Runner, []transcript.Entry) {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := transcript.Parse(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := replay.ConfigFromNotes(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := replay.New(cfg, replay.DemoAccounts())
+	r.Inputs(want)
+	for _, e := range want {
+		r.Feed(e)
+	}
+	return r, want
 }
 
 // storable fails t for a record the account store would refuse (bomberd

@@ -33,19 +33,27 @@ func play(t *testing.T, name string, seats []record.Seat, seedByte byte) record.
 	return rec
 }
 
+// exportPDN exports a checkers record and reads it back as PDN: the one
+// game it must hold, and the text.
+func exportPDN(t *testing.T, rec *record.Game) ([]checkers.Record, string) {
+	t.Helper()
+	text, err := Export(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdn, err := checkers.ParsePDN(text)
+	if err != nil || len(pdn) != 1 {
+		t.Fatalf("ParsePDN = %d games, %v:\n%s", len(pdn), err, text)
+	}
+	return pdn, text
+}
+
 // TestExportReadsBackInTheGamesOwnNotation: what Export writes, the game's
 // own reader reads back to the same game.
 func TestExportReadsBackInTheGamesOwnNotation(t *testing.T) {
 	t.Run("checkers PDN", func(t *testing.T) {
 		rec := play(t, checkers.Name, twoSeats, 1)
-		text, err := Export(&rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pdn, err := checkers.ParsePDN(text)
-		if err != nil || len(pdn) != 1 {
-			t.Fatalf("ParsePDN = %d games, %v:\n%s", len(pdn), err, text)
-		}
+		pdn, _ := exportPDN(t, &rec)
 		for tag, want := range map[string]string{"Black": "Beth", "White": "Cindy", "Event": "Bomber game 42", "Date": "2025.06.07", "GameType": "21"} {
 			if v, _ := pdn[0].Tag(tag); v != want {
 				t.Errorf("tag %s = %q, want %q", tag, v, want)
@@ -76,14 +84,7 @@ func TestExportReadsBackInTheGamesOwnNotation(t *testing.T) {
 			t.Fatal(err)
 		}
 		rec.Reason, rec.Outcome = record.Agreed, rules.Outcome{Status: rules.Drawn, Reason: "draw agreed"}
-		text, err := Export(&rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pdn, err := checkers.ParsePDN(text)
-		if err != nil || len(pdn) != 1 {
-			t.Fatalf("ParsePDN = %d games, %v:\n%s", len(pdn), err, text)
-		}
+		pdn, text := exportPDN(t, &rec)
 		if v, _ := pdn[0].Tag("Result"); pdn[0].Result != checkers.ResultDraw || v != checkers.ResultDraw {
 			t.Errorf("PDN result %q, tag %q, want %q:\n%s", pdn[0].Result, v, checkers.ResultDraw, text)
 		}
