@@ -218,3 +218,17 @@ func TestChatTranscript(t *testing.T) {
 		t.Fatalf("errors %+v", c.Errors)
 	}
 }
+
+// TestAbandonedGameEnd reads Cindy's side of the endings golden session: she
+// watches a game of two whose players both dropped; its GameEnd has no
+// result and says so, naming no winner.
+func TestAbandonedGameEnd(t *testing.T) {
+	_, evs := session(t, "50_endings.txt", "c2", "Cindy")
+	var ends []string
+	for _, e := range kinds(evs, EvGameEnd) {
+		ends = append(ends, e.Text)
+	}
+	if len(ends) != 1 || ends[0] != "game over, no result: abandoned" {
+		t.Fatalf("game ends %q", ends)
+	}
+}
