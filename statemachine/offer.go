@@ -99,7 +99,7 @@ func (h *Hub) agree(now int64, t *table) {
 	h.tellOffer(t, o.what, offerAgreed, o.by)
 	switch o.what {
 	case offerDraw:
-		h.endTable(now, t, "agreed", rules.Spectator)
+		h.endTable(now, t, record.Agreed, rules.Spectator)
 	case offerRematch:
 		h.startTable(now, t)
 	case offerTakeback:
