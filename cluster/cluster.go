@@ -89,20 +89,22 @@ const maxQueued = 64 << 20
 
 // Node is this daemon's membership in the cluster; it implements server.Log.
 type Node struct {
-	cfg    Config
-	log    *zap.Logger
-	nc     *nats.Conn
-	js     jetstream.JetStream
-	stream jetstream.Stream
-	subj   string
-	nodes  jetstream.KeyValue // heartbeats: key n<incarnation>, value the node's name
-	lease  jetstream.KeyValue // key "leader"
-	meta   jetstream.KeyValue // key "incarnation": the next one
-	claims jetstream.KeyValue // record keys
-	snaps  jetstream.ObjectStore
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	closing    atomic.Bool   // Close has begun: the link going down is not news
+	linkClosed chan struct{} // closed by the NATS link's last callback
+	cfg        Config
+	log        *zap.Logger
+	nc         *nats.Conn
+	js         jetstream.JetStream
+	stream     jetstream.Stream
+	subj       string
+	nodes      jetstream.KeyValue // heartbeats: key n<incarnation>, value the node's name
+	lease      jetstream.KeyValue // key "leader"
+	meta       jetstream.KeyValue // key "incarnation": the next one
+	claims     jetstream.KeyValue // record keys
+	snaps      jetstream.ObjectStore
+	ctx        context.Context
+	cancel     context.CancelFunc
+	wg         sync.WaitGroup
 
 	inc    atomic.Uint32
 	leader atomic.Bool
@@ -146,11 +148,18 @@ var ErrNoNATS = errors.New("cluster: NATS unavailable")
 func Join(ctx context.Context, cfg Config) (*Node, error) {
 	cfg.defaults()
 	n := &Node{cfg: cfg, log: cfg.Logger.With(zap.String("node", cfg.Node)), subj: "bomber." + cfg.World + ".log",
-		kick: make(chan struct{}, 1), seen: map[uint32]time.Time{}, wake: func() {}, pos: map[uint32]uint64{}, fatal: make(chan error, 1)}
+		kick: make(chan struct{}, 1), seen: map[uint32]time.Time{}, wake: func() {}, pos: map[uint32]uint64{}, fatal: make(chan error, 1),
+		linkClosed: make(chan struct{})}
 	n.synced = sync.NewCond(&n.mu)
 	opts := []nats.Option{nats.Name("bomberd " + cfg.Node), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
 		nats.RetryOnFailedConnect(false),
-		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { n.log.Warn("NATS link down", zap.Error(err)) }),
+		nats.ClosedHandler(func(*nats.Conn) { close(n.linkClosed) }),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if n.closing.Load() {
+				return // Close: the node is leaving, its link goes with it
+			}
+			n.log.Warn("NATS link down", zap.Error(err))
+		}),
 		nats.ReconnectHandler(func(c *nats.Conn) {
 			n.log.Info("NATS link back", zap.String("url", c.ConnectedUrlRedacted()))
 			// heartbeats did not flow while the link was down: nobody is
@@ -595,6 +604,7 @@ func (n *Node) Name() string { return n.cfg.Node }
 // lease and disconnects. The server's Shutdown (which says goodbye in the
 // log) comes first.
 func (n *Node) Close() error {
+	n.closing.Store(true)
 	n.cancel()
 	n.mu.Lock()
 	n.synced.Broadcast()
@@ -610,6 +620,10 @@ func (n *Node) Close() error {
 	}
 	n.nodes.Delete(ctx, "n"+strconv.FormatUint(uint64(n.inc.Load()), 10))
 	n.nc.Close()
+	select { // the link's callbacks run on a goroutine of its own: let them finish
+	case <-n.linkClosed:
+	case <-ctx.Done():
+	}
 	return nil
 }
 

@@ -1,8 +1,12 @@
 package cluster
 
 import (
+	"context"
 	"testing"
 	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/server/servertest"
@@ -31,6 +35,27 @@ func TestMoveClockRunsOutInACluster(t *testing.T) {
 		}
 		if waited < 1800*time.Millisecond || waited > 2200*time.Millisecond {
 			t.Fatalf("the move clock of 2s ran out after %v", waited)
+		}
+	})
+}
+
+// TestCloseIsNotALinkDown: a node that leaves (a daemon's SIGTERM) closes
+// its NATS link without warning that the link went down.
+func TestCloseIsNotALinkDown(t *testing.T) {
+	backends(t, func(t *testing.T, nb func(t *testing.T) *natsBackend) {
+		w := newWorld(t, nb(t), 0)
+		core, logs := observer.New(zap.WarnLevel)
+		cfg := w.cfg
+		cfg.URL, cfg.World, cfg.Node, cfg.Logger = w.nats.url, w.name, "leaving", zap.New(core)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		n, err := Join(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n.Close()
+		if down := logs.FilterMessage("NATS link down"); down.Len() != 0 {
+			t.Fatalf("closing the node logged %v", down.All())
 		}
 	})
 }
