@@ -135,7 +135,7 @@ test('tables: create, list, join with a code, watch, chat, invite and refusals',
   await c.watch(t.id, { code: t.code });
   assert.equal(c.seat, SEAT_WATCHER);
 
-  await rejects(a.moveText('a1-b1'), ErrCode.NotSeated, T.MoveText); // no game running yet
+  await rejects(a.moveText('a1-b1'), ErrCode.GameOver, T.MoveText); // seated, but no game running yet
   const heard = b.next('chat');
   const mine = await a.chat('table', 'good luck');
   assert.deepEqual(mine, { scope: Scope.Table, table: t.id, from: 'Albert', text: 'good luck' });
