@@ -126,7 +126,7 @@ func trim(s string) string {
 
 // sit seats s at t's seat i and tells the table.
 func (h *Hub) sit(s *session, t *table, i int) {
-	t.seats[i] = seatSlot{s: s, name: s.name}
+	t.seatTo(i, lifePerson, s)
 	if s.has(segment.FeatureResume) {
 		h.entropy(t.seats[i].token[:])
 	}
@@ -234,7 +234,7 @@ func (h *Hub) join(now int64, s *session, body []byte) {
 	if m.Seat == 0xFF {
 		i = -1
 		for j, sl := range t.seats {
-			if sl.s == nil && !sl.bot && !sl.away {
+			if sl.life() == lifeEmpty {
 				i = j
 				break
 			}
@@ -248,7 +248,7 @@ func (h *Hub) join(now int64, s *session, body []byte) {
 		h.fail(s, segment.Join, segment.ErrCodeBadRequest, "no such seat")
 		return
 	}
-	if sl := t.seats[i]; sl.s != nil || sl.bot || sl.away {
+	if t.seats[i].life() != lifeEmpty {
 		h.fail(s, segment.Join, segment.ErrCodeTableFull, "seat taken")
 		return
 	}
@@ -312,16 +312,16 @@ func (h *Hub) leaveTable(now int64, s *session, closed bool) {
 				break
 			}
 		}
+	} else if occupant(s) != t {
+		// not its seat (any more): the seat stays as it is
 	} else if closed && s.has(segment.FeatureResume) {
 		h.hold(now, s, t) // its player may come back with the token
 	} else {
-		sl := &t.seats[s.seat]
 		if t.phase == phasePlaying {
-			sl.gone = true
-			sl.s = nil
+			t.seatTo(int(s.seat), lifeGone, nil)
 			h.resignSeat(now, t, s.seat)
 		} else {
-			*sl = seatSlot{}
+			t.seatTo(int(s.seat), lifeEmpty, nil)
 			for i := range t.seats {
 				t.seats[i].ready = t.seats[i].bot // the ready check starts over
 			}
@@ -381,8 +381,8 @@ func (h *Hub) inviteToTable(s *session, body []byte) {
 		h.fail(s, segment.Invite, segment.ErrCodeBadRequest, "malformed Invite")
 		return
 	}
-	t := s.table
-	if t == nil || s.seat == rules.Spectator {
+	t := occupant(s)
+	if t == nil {
 		h.fail(s, segment.Invite, segment.ErrCodeNotSeated, "sit at a table first")
 		return
 	}
@@ -397,8 +397,8 @@ func (h *Hub) inviteToTable(s *session, body []byte) {
 // ready_: a seated player is ready; when every seat is filled and ready, the
 // game starts.
 func (h *Hub) ready_(now int64, s *session) {
-	t := s.table
-	if t == nil || s.seat == rules.Spectator {
+	t := occupant(s)
+	if t == nil {
 		h.fail(s, segment.Ready, segment.ErrCodeNotSeated, "sit at a table first")
 		return
 	}
@@ -427,7 +427,7 @@ func (h *Hub) startTable(now int64, t *table) {
 	t.moves = make([]playedMove, 0, 64)
 	for i := range t.seats {
 		sl := &t.seats[i]
-		sl.ready, sl.gone, sl.auto, sl.asked, sl.ticking, sl.expired = sl.bot, false, false, 0, false, false
+		sl.ready, sl.auto, sl.asked, sl.ticking, sl.expired = sl.bot, false, 0, false, false
 		if t.clock != nil {
 			t.clock.reset(sl)
 		}
@@ -484,8 +484,8 @@ func (h *Hub) moveMsg(now int64, s *session, body []byte) {
 
 // moveText: a move in the game's notation.
 func (h *Hub) moveText(now int64, s *session, body []byte) {
-	t := s.table
-	if t == nil || s.seat == rules.Spectator || t.game == nil || t.phase != phasePlaying {
+	t := occupant(s)
+	if t == nil || t.game == nil || t.phase != phasePlaying {
 		h.fail(s, segment.MoveText, segment.ErrCodeNotSeated, "not playing")
 		return
 	}
@@ -500,8 +500,8 @@ func (h *Hub) moveText(now int64, s *session, body []byte) {
 // tableMove plays m for s's seat and tells everyone at the table what they
 // may see of it.
 func (h *Hub) tableMove(now int64, s *session, req segment.Type, m rules.Move) {
-	t := s.table
-	if t == nil || s.seat == rules.Spectator || t.game == nil || t.phase != phasePlaying {
+	t := occupant(s)
+	if t == nil || t.game == nil || t.phase != phasePlaying {
 		h.fail(s, req, segment.ErrCodeNotSeated, "not playing")
 		return
 	}
@@ -591,8 +591,8 @@ func commitMove(seed [32]byte, p rules.Player, text string) [32]byte {
 
 // resign: s gives up (in a game of three or four, leaves it; the rules decide).
 func (h *Hub) resign(now int64, s *session) {
-	t := s.table
-	if t == nil || s.seat == rules.Spectator || t.phase != phasePlaying {
+	t := occupant(s)
+	if t == nil || t.phase != phasePlaying {
 		h.fail(s, segment.Resign, segment.ErrCodeNotSeated, "not playing")
 		return
 	}
@@ -653,8 +653,8 @@ func (h *Hub) extEnd(now int64, t *table, reason string) {
 	for i := range t.seats {
 		sl := &t.seats[i]
 		sl.ready, sl.ticking, sl.auto = sl.bot && !sl.took, false, false
-		if sl.gone || sl.took && sl.s == nil && !sl.away {
-			*sl = seatSlot{} // a seat whose player left, or that the computer only kept for it
+		if l := sl.life(); l == lifeGone || l == lifeBotHolding {
+			t.seatTo(i, lifeEmpty, nil) // a seat whose player left, or that the computer only kept for it
 		}
 	}
 	if h.empty(t) {
