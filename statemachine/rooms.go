@@ -325,6 +325,7 @@ func (h *Hub) leaveTable(now int64, s *session, closed bool) {
 			for i := range t.seats {
 				t.seats[i].ready = t.seats[i].bot // the ready check starts over
 			}
+			h.offerAfterSeat(now, t, s.seat)
 		}
 	}
 	s.table, s.seat = nil, 0

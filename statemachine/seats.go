@@ -286,11 +286,13 @@ func (h *Hub) expireQueue(now int64, tq *timerQueue) {
 					t.seats[i].ready = false
 				}
 			}
+			h.offerAfterSeat(now, t, p)
 		case len(t.seats) == 2:
 			t.seatTo(int(p), lifeGone, nil)
 			h.resignSeat(now, t, p)
 		default:
 			t.seatTo(int(p), lifeBotHolding, nil)
+			h.offerAfterSeat(now, t, p)
 			h.askBots(t)
 		}
 		if t.phase != phaseOver {
@@ -356,6 +358,7 @@ func (h *Hub) resume(now int64, s *session, body []byte) {
 		h.sendView(s, t)
 	}
 	h.sendChatHistory(s, &t.chat, 1)
+	h.sendOffer(s, t) // its answer is still wanted
 	back := segment.AwayBody{Table: t.id, Seat: m.Seat}
 	h.each(t, func(r *session) { h.sendMsg(r, segment.Away, back.Append(h.body())) })
 	if t.clock != nil {

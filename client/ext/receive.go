@@ -426,7 +426,7 @@ func (c *Client) offerText(of segment.OfferBody) string {
 	case segment.OfferProposed:
 		return who + " offers a " + OfferName(of.What)
 	case segment.OfferAgreed:
-		return OfferName(of.What) + " agreed"
+		return who + " agreed to the " + OfferName(of.What)
 	case segment.OfferDeclined:
 		return who + " declined the " + OfferName(of.What)
 	case segment.OfferExpired:
