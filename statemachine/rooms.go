@@ -429,6 +429,7 @@ func (h *Hub) startTable(now int64, t *table) {
 	for i := range t.seats {
 		sl := &t.seats[i]
 		sl.ready, sl.auto, sl.asked, sl.ticking, sl.expired = sl.bot, false, 0, false, false
+		sl.took = false // the computer has played no seat for its person in this game yet
 		if t.clock != nil {
 			t.clock.reset(sl)
 		}

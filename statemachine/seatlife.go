@@ -45,7 +45,8 @@ func (sl *seatSlot) life() seatLife {
 
 // seatTransitions are every move a seat may make, by where it stands and
 // where it goes, with when it makes it (as docs/protocol.md lists them);
-// anything else is a bug in the hub.
+// anything else is a bug in the hub (CheckInvariants keeps restored
+// snapshots to seats in one life each, so none can start one).
 var seatTransitions = map[[2]seatLife]string{
 	{lifeEmpty, lifePerson}:      "a person joins (or creates the table)",
 	{lifeEmpty, lifeBot}:         "the creator sends Bot for a waiting table",
@@ -77,7 +78,8 @@ func (t *table) seatTo(i int, to seatLife, s *session) {
 		if from == lifeEmpty {
 			*sl = seatSlot{name: s.name}
 		}
-		// took stays: the record marks a seat the computer played for a while
+		// took stays until the next game: the record marks a seat the
+		// computer played for a while
 		sl.s, sl.away, sl.bot, sl.auto, sl.asked = s, false, false, false, 0
 	case lifeBot:
 		*sl = seatSlot{bot: true, ready: true}
