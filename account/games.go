@@ -41,7 +41,7 @@ func checkGame(g record.Game) (options string, err error) {
 		return bad("%d seats, want 1..%d", n, MaxSeats)
 	case len(g.Moves) > MaxMoves:
 		return bad("%d moves, at most %d", len(g.Moves), MaxMoves)
-	case len(g.Reason) == 0 || len(g.Reason) > MaxReasonLen || !printableASCII(g.Reason):
+	case len(g.Reason) == 0 || len(g.Reason) > MaxReasonLen || !printableASCII(string(g.Reason)):
 		return bad("reason %q must be 1..%d printable ASCII bytes", g.Reason, MaxReasonLen)
 	case len(g.Outcome.Reason) > MaxDetailLen || !cleanText(g.Outcome.Reason):
 		return bad("outcome reason must be up to %d bytes of text", MaxDetailLen)
@@ -77,7 +77,7 @@ func checkGame(g record.Game) (options string, err error) {
 			return bad("winner %d is not a distinct seat", w)
 		}
 	}
-	if g.Reason == "abandoned" {
+	if g.Reason == record.Abandoned {
 		if !inRange(g.Leaver) {
 			return bad("abandoned, but leaver %d is not a seat", g.Leaver)
 		}

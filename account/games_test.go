@@ -357,7 +357,7 @@ func testBadGames(t *testing.T, open opener) {
 		}},
 		{"bad seat name", func(g *record.Game) { g.Seats[1].Name = "a\nb" }},
 		{"no reason", func(g *record.Game) { g.Reason = "" }},
-		{"long reason", func(g *record.Game) { g.Reason = strings.Repeat("r", MaxReasonLen+1) }},
+		{"long reason", func(g *record.Game) { g.Reason = record.Reason(strings.Repeat("r", MaxReasonLen+1)) }},
 		{"control in reason", func(g *record.Game) { g.Reason = "a\tb" }},
 		{"control in outcome reason", func(g *record.Game) { g.Outcome.Reason = "a\x00b" }},
 		{"ends before start", func(g *record.Game) { g.End = g.Start - 1 }},
@@ -444,7 +444,7 @@ func testMigrationKeepsBomberGames(t *testing.T, d Dialect) {
 		t.Fatal(err)
 	}
 	seats := func(a, b string) []record.Seat { return []record.Seat{{Name: a}, {Name: b}} }
-	bomber := func(id uint64, a, b string, st rules.Status, w []rules.Player, reason string, leaver rules.Player, end time.Duration) record.Game {
+	bomber := func(id uint64, a, b string, st rules.Status, w []rules.Player, reason record.Reason, leaver rules.Player, end time.Duration) record.Game {
 		return record.Game{ID: id, Game: "bomber", Seats: seats(a, b), Outcome: rules.Outcome{Status: st, Winners: w},
 			Reason: reason, Leaver: leaver, Start: base.UnixNano(), End: base.Add(end).UnixNano()}
 	}

@@ -68,6 +68,7 @@ type Capture struct {
 
 	// engine goroutine only
 	conns     map[statemachine.ConnID]*connState
+	file      string // the current file's name
 	fileStart time.Time
 	fileBytes int64
 	seq       int
@@ -166,14 +167,15 @@ func (c *Capture) Out(id statemachine.ConnID, seg segment.Segment) {
 // wire form, its time the engine's), so the capture replays exactly in
 // process: account answers, computer players' moves, ticks and seeds are
 // inputs too. A computer player's move is also written as a bot line, for
-// replays against a running daemon (replay.BotOracle). Passwords never
-// reach the hub (the shell gives it a stand-in), so "in" lines hold none.
+// replays against a running daemon (replay.BotOracle); an answer without a
+// move (the pool's word that a bot over its budget finished, which the hub
+// ignores) has none, since a bot line needs a move. Passwords never reach
+// the hub (the shell gives it a stand-in), so "in" lines hold none.
 func (c *Capture) Input(at int64, in *statemachine.Input) {
-	if in.Kind == statemachine.InBot {
-		a := in.Bot
+	if a := in.Bot; in.Kind == statemachine.InBot && a.Move != "" {
 		c.emit(transcript.Entry{Op: transcript.Bot, Bot: transcript.BotMove{Table: a.Table, Seat: int8(a.Seat), Seq: a.Seq, Move: a.Move}}, "")
 	}
-	c.emit(transcript.Entry{Op: transcript.Input, Data: statemachine.AppendInput(nil, at, in)}, describeInput(in))
+	c.emit(transcript.Entry{Op: transcript.Input, Data: statemachine.AppendInput(nil, at, in), Comment: describeInput(in)}, "")
 }
 
 // describeInput is an "in" line's comment.
@@ -188,9 +190,9 @@ func describeInput(in *statemachine.Input) string {
 	case statemachine.InAnswer:
 		return fmt.Sprintf("answer check %d: %s", in.Check, in.Answer)
 	case statemachine.InBot:
-		return fmt.Sprintf("bot table %d seat %d: %s", in.Bot.Table, in.Bot.Seat, in.Bot.Move)
+		return fmt.Sprintf("bot table %d seat %d update %d: %q", in.Bot.Table, in.Bot.Seat, in.Bot.Seq, in.Bot.Move)
 	case statemachine.InKick, statemachine.InConfig:
-		return fmt.Sprintf("%s %s", in.Kind, in.Text)
+		return fmt.Sprintf("%s %q", in.Kind, in.Text)
 	case statemachine.InGone:
 		return fmt.Sprintf("gone: node %d", in.Node)
 	}
@@ -284,6 +286,10 @@ func (c *Capture) rotate(now time.Time) {
 	for _, l := range c.cfg.Header {
 		h.WriteString("# " + l + "\n")
 	}
+	if c.file != "" {
+		// the hub's state at this point comes from the inputs before it
+		fmt.Fprintf(&h, "# capture: continues %s; replay the files together, concatenated in name order\n", c.file)
+	}
 	if len(c.conns) > 0 {
 		ids := make([]statemachine.ConnID, 0, len(c.conns))
 		for id := range c.conns {
@@ -294,9 +300,9 @@ func (c *Capture) rotate(now time.Time) {
 		for i, id := range ids {
 			names[i] = c.conns[id].name
 		}
-		fmt.Fprintf(&h, "# capture: %s opened in an earlier file; replay this one with --ignore unopened\n", strings.Join(names, " "))
+		fmt.Fprintf(&h, "# capture: %s opened in an earlier file\n", strings.Join(names, " "))
 	}
-	c.fileStart, c.fileBytes = now, int64(h.Len())
+	c.file, c.fileStart, c.fileBytes = name, now, int64(h.Len())
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closing {

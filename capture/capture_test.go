@@ -120,6 +120,9 @@ func TestCaptureWritesATranscript(t *testing.T) {
 					t.Errorf("capture lacks %q:\n%s", s, raw)
 				}
 			}
+			if strings.Contains(raw, "continues") {
+				t.Errorf("the first file says it continues another:\n%s", raw)
+			}
 			if !tc.show && strings.Contains(raw, "123") {
 				t.Errorf("password leaked:\n%s", raw)
 			}
@@ -174,8 +177,16 @@ func TestCaptureRotatesAndPrunes(t *testing.T) {
 		if len(raw) > maxBytes {
 			t.Errorf("%s has %d bytes, over %d", f, len(raw), maxBytes)
 		}
-		if !strings.Contains(raw, "c1 opened in an earlier file; replay this one with --ignore unopened") {
+		if !strings.Contains(raw, "# capture: c1 opened in an earlier file\n") {
 			t.Errorf("file %d does not say c1 was opened before it:\n%.300s", i, raw)
+		}
+		// each names the file it continues (the first one kept, a pruned one)
+		cont := "# capture: continues capture-"
+		if i > 0 {
+			cont = "# capture: continues " + filepath.Base(fs[i-1]) + "; replay the files together, concatenated in name order\n"
+		}
+		if !strings.Contains(raw, cont) {
+			t.Errorf("file %d does not say which file it continues:\n%.300s", i, raw)
 		}
 		// every file's time stamps start again near zero
 		if ev := transcript.Events(es); len(ev) == 0 || ev[0].At > 10*time.Millisecond {
@@ -323,5 +334,120 @@ func TestHugeReadIsSplitIntoLines(t *testing.T) {
 	}
 	if want := bytes.Repeat(wire(segment.Passwd, "*****"), 500); !bytes.Equal(got, want) {
 		t.Errorf("bytes differ: got %d bytes", len(got))
+	}
+}
+
+// TestInputLines: every input the hub got is written as an "in" line that
+// reads back as that input and says what it is; a computer player's move
+// is also written as a bot line, but the pool's answer without a move (a
+// bot past its budget finishing, which the hub ignores) is not, so the
+// file still reads as a transcript.
+func TestInputLines(t *testing.T) {
+	dir := t.TempDir()
+	c, err := capture.New(capture.Config{Dir: dir}, servertest.NewClock(time.Time{}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins := []statemachine.Input{
+		{Kind: statemachine.InOpen, Conn: 1, Text: "192.0.2.7"},
+		{Kind: statemachine.InReceive, Conn: 1, Seg: segment.Name(segment.Info, "Beth")},
+		{Kind: statemachine.InAnswer, Check: 1, Answer: statemachine.Found},
+		{Kind: statemachine.InBot, Bot: statemachine.BotAnswer{Table: 3, Seat: 1, Seq: 7, Move: "a1-b1"}},
+		{Kind: statemachine.InBot, Bot: statemachine.BotAnswer{Table: 3, Seat: 1, Seq: ^uint32(8)}},
+		{Kind: statemachine.InTick},
+		{Kind: statemachine.InClosed, Conn: 1},
+	}
+	for i := range ins {
+		c.Input(int64(i+1), &ins[i])
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	raw, es := read(t, files(t, dir)[0])
+	var got []statemachine.Input
+	var bots []transcript.BotMove
+	for _, e := range es {
+		switch e.Op {
+		case transcript.Input:
+			var in statemachine.Input
+			at, rest, err := statemachine.ReadInput(e.Data, &in)
+			if err != nil || len(rest) > 0 || at != int64(len(got)+1) {
+				t.Fatalf("line %d: at %d, %d bytes left, %v", e.Line, at, len(rest), err)
+			}
+			got = append(got, in)
+		case transcript.Bot:
+			bots = append(bots, e.Bot)
+		}
+	}
+	if !slices.Equal(got, ins) {
+		t.Errorf("inputs read back:\n%+v\nwant:\n%+v", got, ins)
+	}
+	if want := []transcript.BotMove{{Table: 3, Seat: 1, Seq: 7, Move: "a1-b1"}}; !slices.Equal(bots, want) {
+		t.Errorf("bot lines %+v, want %+v", bots, want)
+	}
+	for _, s := range []string{`  # open c1 from 192.0.2.7`, `  # receive c1: Info "Beth"`, `  # answer check 1: found`,
+		`  # bot table 3 seat 1 update 7: "a1-b1"`, `  # tick`, `  # closed c1`} {
+		if !strings.Contains(raw, s) {
+			t.Errorf("capture lacks %q:\n%s", s, raw)
+		}
+	}
+}
+
+// TestDocumentedInLines: the "in" lines docs/protocol.md (section 7) and
+// this package's documentation show are what a capture writes for the
+// inputs they hold, so the documented form cannot drift from the capture's.
+func TestDocumentedInLines(t *testing.T) {
+	var lines []string
+	proto, err := os.ReadFile("../docs/protocol.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(proto)
+	sec7 := doc[strings.Index(doc, "\n## 7. "):strings.Index(doc, "\n## 8. ")]
+	code := false
+	for _, l := range strings.Split(sec7, "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "```") {
+			code = !code
+		} else if code && strings.HasPrefix(l, "in ") {
+			lines = append(lines, l)
+		}
+	}
+	pkg, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(pkg), "\n") {
+		if _, l, ok := strings.Cut(l, "//\tt="); ok && strings.Contains(l, " in ") {
+			_, l, _ = strings.Cut(l, " ")
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) < 3 {
+		t.Fatalf("only %d documented in lines", len(lines))
+	}
+	for _, l := range lines {
+		e, _, err := transcript.ParseLine(l)
+		if err != nil || e.Op != transcript.Input {
+			t.Errorf("%q is not an in line: %v", l, err)
+			continue
+		}
+		var in statemachine.Input
+		at, _, err := statemachine.ReadInput(e.Data, &in)
+		if err != nil {
+			t.Errorf("%q: %v", l, err)
+			continue
+		}
+		dir := t.TempDir()
+		c, err := capture.New(capture.Config{Dir: dir}, servertest.NewClock(time.Time{}), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Input(at, &in)
+		c.Close()
+		raw, _ := read(t, files(t, dir)[0])
+		if !strings.Contains(raw, "t=0.000000 "+l+"\n") {
+			t.Errorf("documented:\n%s\nthe capture writes:\n%s", l, raw)
+		}
 	}
 }

@@ -18,15 +18,32 @@
 // one segment each, as the state machine queued it. "close" means the client
 // hung up, "closed" that the server ended the connection.
 //
+// "in" lines hold every input the hub got (Tap.Input), in statemachine's
+// wire form with the daemon's time, and a comment saying what it is:
+//
+//	t=0.001300 in 02 c0 d8 9e 01 01 00 00 06 4e 6f 76 61 74 65  # receive c1: Info "Novate"
+//	t=0.002900 in 04 c0 80 e2 02 01 00  # answer check 1: found
+//
+// Connections opened and closed, client segments (a password as the
+// daemon's stand-in), account answers, computer players' moves, ticks,
+// settings, the hub's seed and the shutdown are all inputs, so a capture
+// replays exactly in process from its "in" lines alone (statemachine/replay,
+// cmd/bomber-replay), with no accounts, bots or clock; the daemon writes the
+// '<' and "closed" lines the hub made of an input right after it. A
+// computer player's move is also written as a "bot TABLE SEAT SEQ MOVE"
+// line, for replays against a running daemon (replay.BotOracle).
+//
 // Passwords are masked unless Config.ShowPasswords is set: every byte of a
 // Passwd payload is written as '*' (0x2a), keeping the length so the framing
 // of the recorded stream stays valid, and the comment reads "Passwd (masked)".
 //
 // Files are named capture-<UTC time>-<sequence>.txt and rotated when the next
 // line would take one past Config.MaxFileBytes; beyond Config.MaxFiles the
-// oldest capture files in the directory are deleted. A file that begins
-// while connections are open says so in a narration line (replay it with
-// "--ignore unopened").
+// oldest capture files in the directory are deleted. A file after the first
+// names the file it continues, and the connections open when it began, in
+// narration lines: its inputs change a hub whose state the earlier files
+// built, so the files of one run replay together, concatenated in name
+// order.
 //
 // The Tap methods run on the engine goroutine and never block on the disk:
 // they format a line and append it to a bounded in-memory queue that a

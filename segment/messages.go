@@ -96,8 +96,9 @@ const (
 
 // GameEnd statuses.
 const (
-	EndWon   uint8 = 1
-	EndDrawn uint8 = 2
+	EndNoResult uint8 = 0 // abandoned: nobody was there to win
+	EndWon      uint8 = 1
+	EndDrawn    uint8 = 2
 )
 
 // MaxMoveArg is the longest move argument (Move, Moved).
@@ -858,7 +859,7 @@ func DecodeViewBody(body []byte) (m ViewBody, err error) {
 // GameEndBody is GameEnd's body.
 type GameEndBody struct {
 	Table   uint32
-	Status  uint8 // EndWon, EndDrawn
+	Status  uint8 // EndWon, EndDrawn, EndNoResult
 	Winners []uint8
 	Scores  []int16
 	Reason  string

@@ -358,6 +358,12 @@ func (e *engine) apply(at int64, in *statemachine.Input) {
 	case statemachine.InConfig:
 		e.cfg.Hub = e.hub.Config()
 	}
+	if e.cfg.Tap != nil {
+		// the capture shows what the hub did with each input right after
+		// it, where an in-process replay of its "in" lines puts it (acting
+		// early does not flush: the bytes on the wire are the same)
+		e.act()
+	}
 }
 
 // applyGone keeps the shell's books after the hub closed every connection

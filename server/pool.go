@@ -445,7 +445,7 @@ func (p *pool) store(batch []timedRecord) {
 		mine = mine[min(max(n, 0), len(mine)):]
 		if len(mine) > 0 && !p.retryLater("recording a game", err, mine[0].Record) {
 			for _, f := range mine[1:] {
-				p.cfg.Logger.Error("game not recorded at shutdown", zap.String("game", f.Record.Game), zap.String("reason", f.Record.Reason))
+				p.cfg.Logger.Error("game not recorded at shutdown", zap.String("game", f.Record.Game), zap.Stringer("reason", f.Record.Reason))
 			}
 			return
 		}
@@ -482,7 +482,7 @@ func (p *pool) retryLater(what string, err error, r record.Game) bool {
 	case <-t.C:
 		return true
 	case <-p.ctx.Done():
-		p.cfg.Logger.Error("game not recorded at shutdown", zap.String("game", r.Game), zap.String("reason", r.Reason))
+		p.cfg.Logger.Error("game not recorded at shutdown", zap.String("game", r.Game), zap.Stringer("reason", r.Reason))
 		return false
 	}
 }

@@ -78,7 +78,7 @@ type recordCalls struct {
 func (r *recordCalls) record(_ context.Context, fs []FinishedGame) (int, error) {
 	var reasons []string
 	for _, f := range fs {
-		reasons = append(reasons, f.Record.Reason)
+		reasons = append(reasons, f.Record.Reason.String())
 	}
 	r.calls <- reasons
 	r.n++
@@ -110,7 +110,7 @@ func TestGamesEndingTogetherShareARecord(t *testing.T) {
 	cfg := Config{Record: rec.record, RecordBatch: 2, RecordDelay: time.Hour}
 	cfg.defaults()
 	p := newPool(cfg, func() {})
-	for _, r := range []string{"a", "b", "c", "d", "e"} {
+	for _, r := range []record.Reason{"a", "b", "c", "d", "e"} {
 		p.record(record.Game{Game: "bomber", Reason: r}, time.Time{}, time.Time{})
 	}
 	select {

@@ -111,7 +111,10 @@ type Tap interface {
 	// Input: the hub is given an input at time at (engine time): every
 	// input goes by here, those of the client bytes above too, so a
 	// capture can keep what replaying needs (account answers, computer
-	// players' moves, ticks, seeds). in is reused: copy what is kept.
+	// players' moves, ticks, seeds). With a Tap the engine acts on each
+	// input's outputs before the next input, so the Out and Closed calls
+	// that follow an Input are what the hub did with it. in is reused:
+	// copy what is kept.
 	Input(at int64, in *statemachine.Input)
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/rules/record"
 
 	"github.com/bomber-game/bomber/segment"
 )
@@ -99,14 +100,21 @@ func (h *Hub) open(now int64, c ConnID, source string) {
 // with it (in connection order, so every copy of the hub does the same). A
 // reference Bomber match whose two players were both on the node ends as
 // aborted, as at a shutdown: nobody left it, the server went (and the
-// reference protocol cannot resume a match). Players at tables have their
-// seats held, as for any dropped connection.
+// reference protocol cannot resume a match). So does a game at a table
+// whose players were all there and none can resume: dropped one by one,
+// the first would resign and hand the next a win. Players who can resume
+// have their seats held, as for any dropped connection.
 func (h *Hub) gone(now int64, node uint32) {
 	for _, s := range h.online {
 		if t := s.table; t != nil && !t.ext() && t.seats[0].s == s && NodeOf(s.conn) == node {
 			if o := t.seats[1].s; o != nil && NodeOf(o.conn) == node {
-				h.endTable(now, t, "aborted", rules.Spectator)
+				h.endTable(now, t, record.Aborted, rules.Spectator)
 			}
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(h.tables)) {
+		if t := h.tables[id]; t.phase == phasePlaying && lostWith(t, node) {
+			h.endTable(now, t, record.Aborted, rules.Spectator)
 		}
 	}
 	var conns []ConnID
@@ -121,6 +129,20 @@ func (h *Hub) gone(now int64, node uint32) {
 			h.drop(now, s)
 		}
 	}
+}
+
+// lostWith reports whether every person at t's game was connected to node
+// and none can take the seat back: nobody is left to play it or to win it.
+func lostWith(t *table, node uint32) bool {
+	for _, sl := range t.seats {
+		switch {
+		case sl.away:
+			return false // held for a person connected elsewhere (or later)
+		case sl.s != nil && (NodeOf(sl.s.conn) != node || sl.s.has(segment.FeatureResume)):
+			return false
+		}
+	}
+	return true
 }
 
 // receive handles one whole segment from connection c.
@@ -225,15 +247,11 @@ func (h *Hub) tick(now int64) {
 func (h *Hub) shutdown(now int64) {
 	for _, s := range h.online {
 		if t := s.table; t != nil && !t.ext() && t.seats[0].s == s {
-			h.endTable(now, t, "aborted", rules.Spectator)
+			h.endTable(now, t, record.Aborted, rules.Spectator)
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(h.tables)) {
-		t := h.tables[id]
-		if t.game != nil && t.phase == phasePlaying {
-			h.ready.Records = append(h.ready.Records, h.recordOf(now, t, "aborted", rules.Spectator))
-			h.stats.GamesEnded[Aborted]++
-		}
+		h.finish(now, h.tables[id], record.Aborted, rules.Spectator)
 	}
 	clear(h.tables)
 	clear(h.codes)
@@ -312,7 +330,7 @@ func (h *Hub) leave(now int64, s *session) {
 	case Draw, Game:
 		if t := s.table; t != nil {
 			other := t.seats[1-s.seat].s
-			h.endTable(now, t, "abandoned", s.seat)
+			h.endTable(now, t, record.Abandoned, s.seat)
 			h.send(other, segment.Empty(segment.GameOver))
 		}
 	case AtTable:

@@ -10,8 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bomber-game/bomber/account"
+	"github.com/bomber-game/bomber/rules/games"
+	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/segment"
-
 	"github.com/bomber-game/bomber/segment/transcript"
 	"github.com/bomber-game/bomber/statemachine/replay"
 )
@@ -20,7 +22,8 @@ var update = flag.Bool("update", false, "rewrite golden transcripts with the hub
 
 // TestGolden replays every transcript under testdata/transcripts through a
 // fresh hub (demo accounts, password 123) and compares the server's answers
-// with the recorded ones.
+// with the recorded ones. Every game a transcript ends must give a record
+// the account store takes and that replays through its rules.
 func TestGolden(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/transcripts/*.txt")
 	if len(files) == 0 {
@@ -28,19 +31,9 @@ func TestGolden(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			raw, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := transcript.Parse(bytes.NewReader(raw))
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg, err := replay.ConfigFromNotes(want)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := replay.Run(cfg, replay.DemoAccounts(), want)
+			r, want := replayFile(t, file)
+			got := r.Output()
+			storable(t, r.Records())
 			if *update {
 				var b bytes.Buffer
 				if err := transcript.Write(&b, got, true); err != nil {
@@ -92,6 +85,55 @@ func TestProtocolExamplesAreGolden(t *testing.T) {
 	for ty := segment.Type(0x20); ty < 0x40; ty++ {
 		if ty.KnownExtended() && !seen[ty.String()] {
 			t.Errorf("no golden example of %v in docs/protocol.md 8.7", ty)
+		}
+	}
+}
+
+// replayFile runs the transcript file through a fresh hub (demo accounts,
+// the configuration its notes give) and returns the runner and the
+// transcript as recorded.
+func replayFile(t *testing.T, file string) (*replay.Runner, []transcript.Entry) {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := transcript.Parse(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := replay.ConfigFromNotes(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := replay.New(cfg, replay.DemoAccounts())
+	r.Inputs(want)
+	for _, e := range want {
+		r.Feed(e)
+	}
+	return r, want
+}
+
+// storable fails t for a record the account store would refuse (bomberd
+// logs "game record refused" and drops it) or that does not replay
+// through its game's rules.
+func storable(t *testing.T, recs []record.Game) {
+	t.Helper()
+	for i := range recs {
+		rec := &recs[i]
+		stored := *rec // a transcript's clock starts at 0, a daemon's at the wall clock
+		stored.Start += 1e18
+		stored.End += 1e18
+		if err := account.CheckGame(stored); err != nil {
+			t.Errorf("record %d (%s, %s) refused by the store: %v", i+1, rec.Game, rec.Reason, err)
+		}
+		spec, ok := games.Lookup(rec.Game)
+		if !ok {
+			t.Errorf("record %d: unknown game %q", i+1, rec.Game)
+			continue
+		}
+		if _, err := record.Replay(spec, rec); err != nil {
+			t.Errorf("record %d (%s, %s): %v", i+1, rec.Game, rec.Reason, err)
 		}
 	}
 }

@@ -78,7 +78,7 @@ func TestRecords(t *testing.T) {
 		"clock +1s", "a board 02-32 07-37 52-82", "b board 02-32 07-37 57-87",
 		"a double 02-32", "b single 99", "a double 07-37", "b single 98", "clock +1s", "a double 57-87")
 	type want struct {
-		reason  string
+		reason  record.Reason
 		winners []rules.Player
 		leaver  rules.Player
 		moves   []string

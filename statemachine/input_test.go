@@ -7,7 +7,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/statemachine"
 )
 
@@ -142,4 +144,27 @@ func sameFields(a, b statemachine.Input) bool {
 		return a.Seed == b.Seed
 	}
 	return true
+}
+
+// TestUnseededHubDrawsDistinctCodes: a hub that was never given a seed
+// still draws from its generator (whose seed is all zeros), so private
+// tables get distinct join codes; a source of all-zero bytes made the
+// second private table's join-code draw loop forever.
+func TestUnseededHubDrawsDistinctCodes(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		x := &harness{tb: t, h: statemachine.New(statemachine.Config{Games: statemachine.Catalogue()}), asm: map[statemachine.ConnID]*segment.Assembler{},
+			inbox: map[statemachine.ConnID][]msg{}, all: map[statemachine.ConnID][]msg{}, closed: map[statemachine.ConnID]bool{}}
+		for _, name := range []string{"Albert", "Beth", "Cindy"} {
+			c := x.login(name)
+			x.send(c, segment.Create, segment.CreateMsg{Game: "checkers", Seats: 2, Flags: segment.FlagPrivate}.Append(nil))
+			x.expect(c, segment.Joined)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a private table's join code was never drawn")
+	}
 }

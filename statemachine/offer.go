@@ -169,7 +169,7 @@ func (h *Hub) agree(now int64, t *table) {
 	}
 	switch o.what {
 	case offerDraw:
-		h.endTable(now, t, "agreed", rules.Spectator)
+		h.endTable(now, t, record.Agreed, rules.Spectator)
 	case offerRematch:
 		h.startTable(now, t)
 	case offerTakeback:

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/bomber-game/bomber/rules/record"
-
 	"github.com/bomber-game/bomber/segment"
 )
 
@@ -54,20 +53,6 @@ func (a Answer) String() string {
 }
 
 var answerNames = [...]string{"found", "not found", "wrong password", "unavailable"}
-
-// EndReason is why a game ended.
-type EndReason uint8
-
-// Game end reasons.
-const (
-	Won       EndReason = iota // a player found all three enemy planes
-	Abandoned                  // a player left: disconnected, was kicked, or was closed for a bad board
-	Aborted                    // the server shut down mid-game
-)
-
-func (r EndReason) String() string {
-	return [...]string{"won", "abandoned", "aborted"}[r]
-}
 
 // CastKind says what a Cast does.
 type CastKind uint8
@@ -227,7 +212,7 @@ type Stats struct {
 	LoginsError   uint64 // store unavailable
 	Kicks         uint64
 	GamesStarted  uint64
-	GamesEnded    [3]uint64 // by EndReason
+	GamesEnded    [len(record.Reasons)]uint64 // by record.Reason.Index
 	Invitations   uint64
 	BadBoards     uint64
 	Throttled     uint64 // logins refused by throttling

@@ -3,6 +3,7 @@ package statemachine
 import (
 	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/rules/bomber"
+	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/segment"
 )
 
@@ -115,7 +116,7 @@ func (h *Hub) guess(now int64, s *session, seg segment.Segment) {
 		// the winner's client knows it has won and sends GameOver itself; the
 		// loser is told now, so the result never depends on that segment
 		h.send(opp, segment.Empty(segment.GameOver))
-		h.endTable(now, t, "won", rules.Spectator)
+		h.endTable(now, t, record.Won, rules.Spectator)
 	}
 }
 

@@ -301,7 +301,7 @@ func (h *Hub) watchTable(now int64, s *session, body []byte) {
 // through the rules (closed: it went offline). The table closes when no
 // player is left at it; its watchers are told.
 func (h *Hub) leaveTable(now int64, s *session, closed bool) {
-	t := s.table
+	t, seat := s.table, s.seat
 	if t == nil {
 		return
 	}
@@ -337,7 +337,7 @@ func (h *Hub) leaveTable(now int64, s *session, closed bool) {
 	}
 	if t.phase != phaseOver {
 		if h.empty(t) {
-			h.closeTable(now, t)
+			h.closeTable(now, t, seat)
 		} else {
 			h.broadcastTable(t)
 		}
@@ -348,12 +348,10 @@ func (h *Hub) leaveTable(now int64, s *session, closed bool) {
 // (watchers and computer players alone keep no table open).
 func (h *Hub) empty(t *table) bool { return t.humans() == 0 }
 
-// closeTable forgets t; a running game ends as abandoned.
-func (h *Hub) closeTable(now int64, t *table) {
-	if t.phase == phasePlaying && t.game != nil {
-		h.ready.Records = append(h.ready.Records, h.recordOf(now, t, "abandoned", rules.Spectator))
-		h.stats.GamesEnded[Abandoned]++
-	}
+// closeTable forgets t, whose last person (at seat leaver) has gone; a
+// running game ends abandoned by that seat.
+func (h *Hub) closeTable(now int64, t *table, leaver rules.Player) {
+	h.finish(now, t, record.Abandoned, leaver)
 	t.phase = phaseOver
 	for _, w := range t.watchers {
 		w.table = nil
@@ -486,11 +484,10 @@ func (h *Hub) moveMsg(now int64, s *session, body []byte) {
 
 // moveText: a move in the game's notation.
 func (h *Hub) moveText(now int64, s *session, body []byte) {
-	t := occupant(s)
-	if t == nil || t.game == nil || t.phase != phasePlaying {
-		h.fail(s, segment.MoveText, segment.ErrCodeNotSeated, "not playing")
+	if !h.playing(s, segment.MoveText) {
 		return
 	}
+	t := s.table
 	m, err := t.game.ParseMove(s.seat, string(body))
 	if err != nil {
 		h.fail(s, segment.MoveText, segment.ErrCodeBadNotation, trim(err.Error()))
@@ -502,9 +499,8 @@ func (h *Hub) moveText(now int64, s *session, body []byte) {
 // tableMove plays m for s's seat and tells everyone at the table what they
 // may see of it.
 func (h *Hub) tableMove(now int64, s *session, req segment.Type, m rules.Move) {
-	t := occupant(s)
-	if t == nil || t.game == nil || t.phase != phasePlaying {
-		h.fail(s, req, segment.ErrCodeNotSeated, "not playing")
+	t := s.table
+	if !h.playing(s, req) {
 		return
 	}
 	if m.Kind == rules.KindResign {
@@ -517,6 +513,22 @@ func (h *Hub) tableMove(now int64, s *session, req segment.Type, m rules.Move) {
 	}
 	h.stats.TableMoves++
 	h.afterMove(now, t, s.seat, m)
+}
+
+// playing reports whether s may play at its table now; if not, s is told
+// why in answer to req: it occupies no seat (NotSeated), or it sits but no game
+// runs there, before the first or after one ended (GameOver).
+func (h *Hub) playing(s *session, req segment.Type) bool {
+	t := occupant(s)
+	switch {
+	case t == nil:
+		h.fail(s, req, segment.ErrCodeNotSeated, "not playing")
+	case t.game == nil || t.phase != phasePlaying:
+		h.fail(s, req, segment.ErrCodeGameOver, "no game running")
+	default:
+		return true
+	}
+	return false
 }
 
 // moveError maps a rules error onto an error code.
@@ -557,7 +569,11 @@ func (h *Hub) afterMove(now int64, t *table, p rules.Player, m rules.Move) {
 		h.each(t, func(r *session) { h.sendMsg(r, segment.Commit, c.Append(h.body())) })
 	}
 	if o := t.game.Outcome(); o.Status != rules.Running {
-		h.endTable(now, t, o.Status.String(), rules.Spectator)
+		reason := record.Won
+		if o.Status == rules.Drawn {
+			reason = record.Drawn
+		}
+		h.endTable(now, t, reason, rules.Spectator)
 		return
 	}
 	if sl := &t.seats[p]; sl.auto && !slicesContains(t.game.ToMove(h.toMove[:0]), p) {
@@ -593,9 +609,8 @@ func commitMove(seed [32]byte, p rules.Player, text string) [32]byte {
 
 // resign: s gives up (in a game of three or four, leaves it; the rules decide).
 func (h *Hub) resign(now int64, s *session) {
-	t := occupant(s)
-	if t == nil || t.phase != phasePlaying {
-		h.fail(s, segment.Resign, segment.ErrCodeNotSeated, "not playing")
+	t := s.table
+	if !h.playing(s, segment.Resign) {
 		return
 	}
 	if err := h.resignSeat(now, t, s.seat); err != nil {
@@ -637,12 +652,13 @@ func (h *Hub) revealSecrets(t *table) {
 // extEnd: t's game is over (or abandoned); everyone at it is told the outcome
 // and the seed, and the table goes back to waiting with the same players for
 // a rematch.
-func (h *Hub) extEnd(now int64, t *table, reason string) {
+func (h *Hub) extEnd(now int64, t *table, reason record.Reason) {
 	o := outcomeOf(t, reason)
-	if o.Reason != "" {
-		reason = o.Reason
+	text := o.Reason // the rules' own words, else why it ended
+	if text == "" {
+		text = reason.String()
 	}
-	b := segment.GameEndBody{Table: t.id, Status: uint8(o.Status), Reason: trim(reason), Seed: t.seed}
+	b := segment.GameEndBody{Table: t.id, Status: uint8(o.Status), Reason: trim(text), Seed: t.seed}
 	for _, w := range o.Winners {
 		b.Winners = append(b.Winners, uint8(w))
 	}
@@ -660,7 +676,7 @@ func (h *Hub) extEnd(now int64, t *table, reason string) {
 		}
 	}
 	if h.empty(t) {
-		h.closeTable(now, t)
+		h.closeTable(now, t, rules.Spectator) // recorded already
 		return
 	}
 	h.broadcastTable(t)

@@ -297,7 +297,7 @@ func (h *Hub) expireQueue(now int64, tq *timerQueue) {
 		}
 		if t.phase != phaseOver {
 			if h.empty(t) {
-				h.closeTable(now, t)
+				h.closeTable(now, t, p)
 			} else {
 				h.broadcastTable(t)
 			}

@@ -41,7 +41,7 @@ import (
 
 // snapshotVersion is the format's first byte; a change of format (or of
 // Stats, whose size is also stored) takes a new one.
-const snapshotVersion = 2
+const snapshotVersion = 3
 
 // maxRNGState bounds the generator's state in a snapshot (ChaCha8's binary
 // form: its seed and position, with the unread part of its block).

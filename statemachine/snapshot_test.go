@@ -13,6 +13,7 @@ import (
 
 	"github.com/bomber-game/bomber/client/tables"
 	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/statemachine"
 )
@@ -372,7 +373,7 @@ func TestSnapshotReferenceMatch(t *testing.T) {
 			}
 			h.Advance()
 		}
-		if h.Stats().GamesEnded[statemachine.Won] != 1 || *h.Stats() != *twin.Stats() {
+		if h.Stats().GamesEnded[record.Won.Index()] != 1 || *h.Stats() != *twin.Stats() {
 			t.Fatalf("restored at %d: stats\n%+v\n%+v", k, *h.Stats(), *twin.Stats())
 		}
 	}
@@ -593,7 +594,7 @@ func TestSnapshotAeroplaneLeftSeat(t *testing.T) {
 		t.Fatal("the game did not start")
 	}
 	restores := 0
-	for i := 0; i < 3000 && h.Stats().GamesEnded == [3]uint64{}; i++ {
+	for i := 0; i < 3000 && h.Stats().GamesEnded == (statemachine.Stats{}).GamesEnded; i++ {
 		if i%50 == 25 {
 			twin = snapshotTwin(t, h, twin, cfg)
 			hub.hs = []*statemachine.Hub{h, twin}
@@ -601,7 +602,7 @@ func TestSnapshotAeroplaneLeftSeat(t *testing.T) {
 		}
 		if i == 200 {
 			send(2, segment.Leave, nil)
-			if h.Stats().GamesEnded != [3]uint64{} {
+			if h.Stats().GamesEnded != (statemachine.Stats{}).GamesEnded {
 				t.Fatal("the game ended when one of four left")
 			}
 		}
@@ -623,7 +624,7 @@ func TestSnapshotAeroplaneLeftSeat(t *testing.T) {
 		}
 	}
 	t.Logf("%d restores, %d moves, %d bot moves", restores, h.Stats().TableMoves, h.Stats().BotMoves)
-	if h.Stats().GamesEnded == [3]uint64{} || restores < 3 || h.Stats().TableMoves < 100 {
+	if h.Stats().GamesEnded == (statemachine.Stats{}).GamesEnded || restores < 3 || h.Stats().TableMoves < 100 {
 		t.Fatalf("%d restores, %d moves, ended %v", restores, h.Stats().TableMoves, h.Stats().GamesEnded)
 	}
 	if *h.Stats() != *twin.Stats() {

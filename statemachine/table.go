@@ -90,17 +90,14 @@ func (h *Hub) play(now int64, t *table, p rules.Player, m rules.Move) error {
 	return nil
 }
 
-// endTable records t's game and releases its seats. reason is "won" or
-// "drawn" when the rules ended it, else why it stopped; leaver is the seat
-// whose player left with "abandoned".
-func (h *Hub) endTable(now int64, t *table, reason string, leaver rules.Player) {
-	if t.timeout && reason != "abandoned" && reason != "aborted" {
-		reason = "timeout"
-	}
-	if t.game != nil {
-		h.ready.Records = append(h.ready.Records, h.recordOf(now, t, reason, leaver))
-		h.stats.GamesEnded[endIndex(reason)]++
-	}
+// endTable is how every game ends, whatever ended it: the rules (a move, a
+// resignation, a clock), an agreed draw, a player leaving a reference
+// match, the server stopping it. The game is recorded once (finish), then
+// everyone at an extended table is told and it waits for a rematch, or a
+// reference match releases its two players. leaver is the seat that left
+// when reason is Abandoned, else rules.Spectator.
+func (h *Hub) endTable(now int64, t *table, reason record.Reason, leaver rules.Player) {
+	reason = h.finish(now, t, reason, leaver)
 	if t.ext() {
 		h.extEnd(now, t, reason)
 		return
@@ -117,27 +114,58 @@ func (h *Hub) endTable(now int64, t *table, reason string, leaver rules.Player) 
 	t.phase = phaseOver
 }
 
-// endIndex maps an end reason onto the Stats.GamesEnded counters.
-func endIndex(reason string) EndReason {
-	switch reason {
-	case "abandoned":
-		return Abandoned
-	case "aborted":
-		return Aborted
+// finish records t's running game, once, and counts it by why it ended;
+// it returns that reason as recorded. A game that is not running (already
+// recorded, or none started) is left alone. The reason the caller gives is
+// made exact here, so no caller has to know: a win the last move gave by
+// resigning is Resigned, a resignation a clock forced is Timeout, and a
+// forfeit with nobody there to win it (every person away or gone, no
+// computer playing) is Abandoned by the seat that forfeited, without a
+// result.
+func (h *Hub) finish(now int64, t *table, reason record.Reason, leaver rules.Player) record.Reason {
+	if t.game == nil || t.phase != phasePlaying {
+		return reason
 	}
-	return Won
+	if reason == record.Won {
+		if n := len(t.moves); n > 0 && t.moves[n-1].move.Kind == rules.KindResign {
+			reason = record.Resigned
+		}
+	}
+	if t.timeout && reason.HasResult() {
+		reason = record.Timeout
+	}
+	if (reason == record.Resigned || reason == record.Timeout) && !t.attended() {
+		reason, leaver = record.Abandoned, t.moves[len(t.moves)-1].seat
+	}
+	if reason == record.Abandoned && (leaver < 0 || int(leaver) >= len(t.seats)) {
+		reason, leaver = record.Aborted, rules.Spectator // a record must name a seat that left: the server stopped it
+	}
+	h.ready.Records = append(h.ready.Records, h.recordOf(now, t, reason, leaver))
+	h.stats.GamesEnded[reason.Index()]++
+	t.phase = phaseWaiting // recorded: nothing records it again
+	return reason
 }
 
-// outcomeOf is how t's game ended: as the rules say, drawn by agreement,
-// or not at all (abandoned or aborted games have no result).
-func outcomeOf(t *table, reason string) rules.Outcome {
-	switch reason {
-	case "agreed":
-		return rules.Outcome{Status: rules.Drawn, Reason: "draw agreed"}
-	case "abandoned", "aborted":
-		return rules.Outcome{Status: rules.Running}
+// attended reports whether anyone plays at t: a person connected to a seat
+// or a computer holding one.
+func (t *table) attended() bool {
+	for _, sl := range t.seats {
+		if sl.s != nil || sl.bot || sl.took {
+			return true
+		}
 	}
-	if t.timeout {
+	return false
+}
+
+// outcomeOf is how t's game ended for reason: as the rules say (a clock's
+// loss with its own words), drawn by agreement, or with no result.
+func outcomeOf(t *table, reason record.Reason) rules.Outcome {
+	switch {
+	case reason == record.Agreed:
+		return rules.Outcome{Status: rules.Drawn, Reason: "draw agreed"}
+	case !reason.HasResult():
+		return rules.Outcome{Status: rules.Running}
+	case reason == record.Timeout:
 		o := t.game.Outcome()
 		o.Reason = "out of time"
 		return o
@@ -146,7 +174,7 @@ func outcomeOf(t *table, reason string) rules.Outcome {
 }
 
 // recordOf is t's game as stored.
-func (h *Hub) recordOf(now int64, t *table, reason string, leaver rules.Player) record.Game {
+func (h *Hub) recordOf(now int64, t *table, reason record.Reason, leaver rules.Player) record.Game {
 	r := record.Game{
 		Game: t.kind.Spec.Name, Options: t.opts, Seed: t.seed, Reason: reason, Leaver: leaver,
 		Start: t.start, End: now, Outcome: outcomeOf(t, reason), Scores: t.game.Scores(nil),

@@ -442,8 +442,11 @@ func (c *Client) offerText(of segment.OfferBody) string {
 }
 
 func (c *Client) endText(e segment.GameEndBody) string {
-	if e.Status == segment.EndDrawn {
+	switch e.Status {
+	case segment.EndDrawn:
 		return "game drawn: " + e.Reason
+	case segment.EndNoResult:
+		return "game over, no result: " + e.Reason
 	}
 	var names []string
 	for _, w := range e.Winners {

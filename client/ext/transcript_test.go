@@ -132,7 +132,7 @@ func TestCheckersOffersTranscript(t *testing.T) {
 	for _, e := range kinds(evs, EvError) {
 		codes = append(codes, e.Err.Code)
 	}
-	if fmt.Sprint(codes) != "[7 6 18 20]" {
+	if fmt.Sprint(codes) != "[7 6 18 8]" { // the last: Resign after the game ended
 		t.Fatalf("error codes %v", codes)
 	}
 	if c.Table() != nil || c.Seat() != NoSeat {
@@ -216,5 +216,19 @@ func TestChatTranscript(t *testing.T) {
 	}
 	if len(c.Errors) != 5 {
 		t.Fatalf("errors %+v", c.Errors)
+	}
+}
+
+// TestAbandonedGameEnd reads Cindy's side of the endings golden session: she
+// watches a game of two whose players both dropped; its GameEnd has no
+// result and says so, naming no winner.
+func TestAbandonedGameEnd(t *testing.T) {
+	_, evs := session(t, "50_endings.txt", "c2", "Cindy")
+	var ends []string
+	for _, e := range kinds(evs, EvGameEnd) {
+		ends = append(ends, e.Text)
+	}
+	if len(ends) != 1 || ends[0] != "game over, no result: abandoned" {
+		t.Fatalf("game ends %q", ends)
 	}
 }

@@ -16,12 +16,14 @@ const synthetic = -1
 // runInProcess replays entries through a fresh hub. With recorded timing
 // the hub's clock is moved to every time stamp before that line is fed, so
 // a capture's login timeouts and kick grace periods fire where they did;
-// the inserted clock lines are left out of the result.
+// the inserted clock lines are left out of the result. A capture with "in"
+// lines replays from those whatever the timing: they carry their times.
 func runInProcess(cfg statemachine.Config, accounts replay.Accounts, entries []transcript.Entry, recorded bool) []transcript.Entry {
 	if !recorded {
 		return replay.Run(cfg, accounts, entries)
 	}
 	r := replay.New(cfg, accounts)
+	r.Inputs(entries)
 	var now time.Duration // the hub's time since the start
 	for _, e := range entries {
 		if e.At > now {

@@ -8,7 +8,10 @@
 // each transcript drives a running bomberd over TCP and each connection's
 // answers are compared in order (netreplay); without it, the transcript runs
 // through the state machine in-process, with no sockets, clock or database,
-// and the whole transcript is compared in order across connections.
+// and the whole transcript is compared in order across connections. A
+// bomberd capture is replayed in process from its "in" lines (every input
+// its hub got: account answers, computer players' moves, ticks and seed
+// included), so it needs none of the options below to replay exactly.
 //
 // Flags:
 //

@@ -107,6 +107,85 @@ t=30.100000 idle closed
 t=40.000000 b close
 `
 
+// hangUp is a capture (its "in" lines are the hub's inputs) in which Beth
+// hangs up as Albert invites her: the daemon read both in one go, so the
+// invitation reached the hub before the input saying Beth was gone, and
+// the RecvInvit the hub sent her went nowhere.
+const hangUp = `c1 open  # from 127.0.0.1:40001
+in 01 02 01 09 31 32 37 2e 30 2e 30 2e 31  # open c1 from 127.0.0.1
+c2 open  # from 127.0.0.1:40002
+in 01 04 02 09 31 32 37 2e 30 2e 30 2e 31  # open c2 from 127.0.0.1
+c1 > 00 00 06 41 6c 62 65 72 74  # Info "Albert"
+in 02 06 01 00 00 06 41 6c 62 65 72 74  # receive c1: Info "Albert"
+in 04 08 01 00  # answer check 1: found
+c1 < 01 00 01 01  # InfoResp 1 (OK)
+c1 > 02 00 03 2a 2a 2a  # Passwd (masked)
+in 02 0a 01 02 00 02 00 31  # receive c1: Passwd (masked)
+in 04 0c 02 00  # answer check 2: found
+c1 < 03 00 01 01  # PasswdResp 1 (OK)
+c1 < 08 00 00  # SyncEnd
+c2 > 00 00 04 42 65 74 68  # Info "Beth"
+in 02 0e 02 00 00 04 42 65 74 68  # receive c2: Info "Beth"
+in 04 10 03 00  # answer check 3: found
+c2 < 01 00 01 01  # InfoResp 1 (OK)
+c2 > 02 00 03 2a 2a 2a  # Passwd (masked)
+in 02 12 02 02 00 02 00 32  # receive c2: Passwd (masked)
+in 04 14 04 00  # answer check 4: found
+c2 < 03 00 01 01  # PasswdResp 1 (OK)
+c2 < 06 00 06 41 6c 62 65 72 74  # SyncBegin "Albert"
+c2 < 08 00 00  # SyncEnd
+c1 < 07 00 04 42 65 74 68  # NewOnline "Beth"
+c2 close
+c1 > 09 00 04 42 65 74 68  # SendInvit "Beth"
+in 02 16 01 09 00 04 42 65 74 68  # receive c1: SendInvit "Beth"
+in 03 18 02  # closed c2
+c1 < 10 00 04 42 65 74 68  # NewOffline "Beth"
+c1 < 0b 00 01 00  # InvitResponse 0 (no such user)
+c1 close
+in 03 1a 01  # closed c1
+`
+
+// TestCaptureHangUpBeforeItsInput: in a capture, a connection's close line
+// comes before the input that tells the hub; what the hub sends it in
+// between was never sent, and the replay does not expect it either. The
+// capture replays from its inputs whatever the options (its answers are
+// inputs: no accounts or masking needed; its times too).
+func TestCaptureHangUpBeforeItsInput(t *testing.T) {
+	file := write(t, hangUp)
+	for _, args := range [][]string{nil, {"--timing", "recorded"}, {"--ignore", "order"}} {
+		if code, out := runCmd(append(args, file)...); code != exitOK {
+			t.Errorf("with %v: exit %d:\n%s", args, code, out)
+		}
+	}
+}
+
+// restored is a capture whose first inputs are of a connection it did not
+// open: a daemon that restored its world at start fed its hub the inputs
+// from before, of connections gone before the capture began, and wrote
+// nothing to them.
+const restored = `in 01 02 07 09 31 32 37 2e 30 2e 30 2e 31  # open c7 from 127.0.0.1
+in 02 04 07 00 00 06 41 6c 62 65 72 74  # receive c7: Info "Albert"
+in 04 06 01 00  # answer check 1: found
+in 03 08 07  # closed c7
+c1 open  # from 127.0.0.1:40001
+in 01 0a 01 09 31 32 37 2e 30 2e 30 2e 31  # open c1 from 127.0.0.1
+c1 > 00 00 04 42 65 74 68  # Info "Beth"
+in 02 0c 01 00 00 04 42 65 74 68  # receive c1: Info "Beth"
+in 04 0e 02 00  # answer check 2: found
+c1 < 01 00 01 01  # InfoResp 1 (OK)
+c1 close
+in 03 10 01  # closed c1
+`
+
+// TestCaptureBeganAfterAConnection: the hub's answers to a connection the
+// capture never opened are not expected of the replay; the inputs are
+// still fed (Beth's check is the second).
+func TestCaptureBeganAfterAConnection(t *testing.T) {
+	if code, out := runCmd(write(t, restored)); code != exitOK {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
 func TestOptionsChangeTheVerdict(t *testing.T) {
 	g05 := golden(t, "01_login_userlist.txt")
 	tests := []struct {

@@ -357,8 +357,11 @@ func (m *tmodel) turnLine() string {
 	}
 	if g.Over() {
 		e := g.End
-		if e.Status == segment.EndDrawn {
+		switch e.Status {
+		case segment.EndDrawn:
 			return m.st.ok.Render("GAME OVER: drawn (" + e.Reason + ")")
+		case segment.EndNoResult:
+			return m.st.ok.Render("GAME OVER: no result (" + e.Reason + ")")
 		}
 		for _, w := range e.Winners {
 			if int(w) == m.c.Seat() {

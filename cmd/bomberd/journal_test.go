@@ -41,19 +41,23 @@ func restart(t *testing.T, d *proc) *syncBuffer {
 	return log
 }
 
-// TestKill9KeepsTwentyGames: twenty two-seat games, five of each of the
-// games the test's random players can play (every one but Bomber, whose
-// secret boards no client lists as legal moves), are being played when
-// bomberd is killed with SIGKILL. Started again on the same directory, it
-// has them all: every player reconnects, resumes its seat with its token,
-// and plays on to the end; each game is recorded exactly once.
-func TestKill9KeepsTwentyGames(t *testing.T) {
+// TestKill9KeepsTwentyOneGames: twenty-one two-seat games of Checkers, Dots and
+// Boxes and Pai Sho are being played when bomberd is killed with SIGKILL.
+// Started again on the same directory, it has them all: every player
+// reconnects, resumes its seat with its token, and plays on to the end;
+// each game is recorded exactly once. (The test's players choose among the
+// legal moves their client's copy of the game lists: Bomber's secret
+// boards are never listed, and an Aeroplane Chess client that resumes
+// after a roll whose face it never saw drops its copy, so neither can be
+// played by them here. The journal holds those games' inputs like any
+// other's, and the hub's snapshot tests restore both kinds mid-game.)
+func TestKill9KeepsTwentyOneGames(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "bomber.db")
 	s, err := account.OpenSQLite(context.Background(), db, account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	const tables = 20
+	const tables = 21
 	for i := range 2 * tables {
 		if err := s.Add(context.Background(), fmt.Sprintf("player%02d", i), "123"); err != nil {
 			t.Fatal(err)
@@ -67,7 +71,6 @@ func TestKill9KeepsTwentyGames(t *testing.T) {
 	}{
 		{"checkers", nil},
 		{"dots", []segment.KV{{Key: "rows", Value: "4"}, {Key: "cols", Value: "4"}}},
-		{"aeroplane", nil},
 		{"paisho", []segment.KV{{Key: "move-limit", Value: "40"}}},
 	}
 	r := servertest.NewRoom(t)

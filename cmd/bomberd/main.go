@@ -485,7 +485,7 @@ func logRecorded(log *zap.Logger, id uint64, g record.Game) {
 		names[i] = s.Name
 	}
 	log.Info("game recorded", zap.Uint64("id", id), zap.String("game", g.Game), zap.Strings("players", names),
-		zap.Any("winners", g.Outcome.Winners), zap.String("reason", g.Reason))
+		zap.Any("winners", g.Outcome.Winners), zap.Stringer("reason", g.Reason))
 }
 
 // wallTimes puts r's times (the engine's clock) on the wall clock: start is

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bomber-game/bomber/cluster"
 	"github.com/bomber-game/bomber/cmd/internal/cli"
+	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/statemachine"
@@ -157,8 +158,8 @@ func (c *hubCollector) Collect(ch chan<- prometheus.Metric) {
 			ch <- prometheus.MustNewConstMetric(c.segOut, prometheus.CounterValue, float64(st.SegmentsOut[t]), t.String())
 		}
 	}
-	for r := statemachine.Won; r <= statemachine.Aborted; r++ {
-		ch <- prometheus.MustNewConstMetric(c.ended, prometheus.CounterValue, float64(st.GamesEnded[r]), r.String())
+	for i, r := range record.Reasons {
+		ch <- prometheus.MustNewConstMetric(c.ended, prometheus.CounterValue, float64(st.GamesEnded[i]), r.String())
 	}
 	by, err := tr.CountStates(ctx)
 	if err != nil {

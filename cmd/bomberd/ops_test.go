@@ -16,7 +16,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -208,24 +207,7 @@ func TestKill9AndRestart(t *testing.T) {
 	<-d.done
 	d.done <- nil
 
-	again := exec.Command(bomberdBin, d.cmd.Args[1:]...)
-	again.Dir, again.Env = d.cmd.Dir, append(d.cmd.Env, "BOMBER_LISTEN="+d.addr, "BOMBER_ADMIN_LISTEN=127.0.0.1:0") // an empty value means the default port, which another daemon may hold
-	log := &syncBuffer{}
-	again.Stdout, again.Stderr = log, log
-	if err := again.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		again.Process.Signal(syscall.SIGTERM)
-		again.Wait()
-		if t.Failed() {
-			t.Logf("restarted bomberd log:\n%s", log.String())
-		}
-	}()
-	// the game port is bound before the log says "listening"
-	if !log.await(30*time.Second, nil, func(s string) bool { return logged(s, "listening") != "" }) {
-		t.Fatalf("restart:\n%s", log.String())
-	}
+	log := restart(t, d)
 	nc, err := net.Dial("tcp", d.addr)
 	if err != nil {
 		t.Fatalf("restart: %v\n%s", err, log.String())

@@ -58,7 +58,7 @@ func TestRecorderStoresHubRecords(t *testing.T) {
 		seats   [2]string
 		status  rules.Status
 		winners []rules.Player
-		reason  string
+		reason  record.Reason
 		leaver  rules.Player
 	}{
 		{[2]string{"Novate", "Twofyw"}, rules.Running, nil, "aborted", rules.Spectator},

@@ -41,12 +41,41 @@ type Game struct {
 	MoveCount int
 	Outcome   rules.Outcome
 	Scores    []int
-	Reason    string // why it ended: "won", "drawn", "agreed", "abandoned", "aborted"
-	// Leaver is the seat that left when Reason is "abandoned", else rules.Spectator.
+	Reason    Reason // why it ended
+	// Leaver is the seat that left when Reason is Abandoned, else rules.Spectator.
 	Leaver rules.Player
 	Start  int64 // shell time the game started (nanoseconds since the Unix epoch)
 	End    int64
 }
+
+// Reason is why a game ended, as records store it, GameEnd and exports
+// show it and the games-finished metric counts it. Stores keep it as its
+// text, so records written before a reason existed still read back.
+type Reason string
+
+// End reasons.
+const (
+	Won       Reason = "won"       // the rules ended it with a winner, by a move on the board
+	Drawn     Reason = "drawn"     // the rules ended it drawn
+	Resigned  Reason = "resigned"  // a player resigned or left, and the rules gave the others the game
+	Agreed    Reason = "agreed"    // the players agreed a draw
+	Timeout   Reason = "timeout"   // a clock ran out and its player lost
+	Abandoned Reason = "abandoned" // no person was left to play it on (Leaver is who left last); no result
+	Aborted   Reason = "aborted"   // the server stopped it (shutdown, its node lost); no result
+)
+
+// Reasons lists every Reason in a fixed order (metrics index their counters by it).
+var Reasons = [...]Reason{Won, Drawn, Resigned, Agreed, Timeout, Abandoned, Aborted}
+
+// String is the reason as stored and exported.
+func (r Reason) String() string { return string(r) }
+
+// Index is r's position in Reasons, or -1 for a reason this build does not know.
+func (r Reason) Index() int { return slices.Index(Reasons[:], r) }
+
+// HasResult reports whether a game that ended for r has the rules' (or the
+// players') result; an abandoned or aborted game has none.
+func (r Reason) HasResult() bool { return r != Abandoned && r != Aborted }
 
 // Seed is a table's random seed; it is written as 64 hex digits in JSON.
 type Seed [32]byte
@@ -105,7 +134,7 @@ func Replay(spec rules.Spec, rec *Game) (rules.Game, error) {
 			return g, fmt.Errorf("move %d %q by seat %d: %w", i+1, m.Text, m.Seat, err)
 		}
 	}
-	if rec.Outcome.Status != rules.Running && rec.Reason != "agreed" {
+	if rec.Outcome.Status != rules.Running && rec.Reason != Agreed {
 		got := g.Outcome()
 		if got.Status != rec.Outcome.Status || !slices.Equal(got.Winners, rec.Outcome.Winners) {
 			return g, fmt.Errorf("%w: replay gives %s %v, stored %s %v", ErrMismatch, got.Status, got.Winners, rec.Outcome.Status, rec.Outcome.Winners)

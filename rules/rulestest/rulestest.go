@@ -697,7 +697,7 @@ func (r *run) checkOver() {
 func (r *run) replay() {
 	r.t.Helper()
 	out := r.g.Outcome()
-	reason := map[rules.Status]string{rules.Running: "aborted", rules.Won: "won", rules.Drawn: "drawn"}[out.Status]
+	reason := map[rules.Status]record.Reason{rules.Running: record.Aborted, rules.Won: record.Won, rules.Drawn: record.Drawn}[out.Status]
 	rec := &record.Game{
 		Game: r.spec.Name, Options: r.cfg.Options, Seats: make([]record.Seat, r.g.Players()), Seed: r.seed,
 		Moves: r.moves, Outcome: out, Scores: r.g.Scores(nil), Reason: reason,

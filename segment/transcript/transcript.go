@@ -10,6 +10,8 @@
 //	[t=SECONDS] CONN closed                server closed the connection
 //	clock +DURATION                        time passes (Go duration: 90s, 5m)
 //	store down | store up                  the account store fails / recovers
+//	[t=SECONDS] bot TABLE SEAT SEQ MOVE    a computer player's move
+//	[t=SECONDS] in HEX...                  one of the hub's inputs (captures)
 //	# comment                              narration (kept when rewritten)
 //
 // CONN is a name made of letters, digits, '-', '_' and '.'. HEX is bytes as
@@ -46,7 +48,7 @@ const (
 	StoreUp             // store up
 	Note                // a comment line, kept for people reading the file
 	Bot                 // bot TABLE SEAT SEQ MOVE: a computer player's move (an input, like a client's bytes)
-	Input               // in BYTES: one of the hub's inputs as the hub got it (statemachine's wire form, its time in ns since the capture began)
+	Input               // in BYTES: one of the hub's inputs as the hub got it (statemachine's wire form, its time the daemon engine's, in ns)
 )
 
 // Entry is one line.

@@ -33,7 +33,7 @@ type received struct {
 type Room struct {
 	// Hold stops the players moving once their game has this many moves
 	// (0: they play on to the end).
-	Hold int
+	Hold    int
 	t       *testing.T
 	in      chan received
 	players []*Player
@@ -150,11 +150,12 @@ func (r *Room) Until(what string, cond func() bool) {
 			r.play()
 		case <-timeout:
 			for _, p := range r.players {
-				moves, game := -1, ""
+				moves, game, waiting := -1, "", false
 				if g := p.C.Game(); g != nil {
-					moves, game = len(g.Moves), g.Spec.Name
+					moves, game, waiting = len(g.Moves), g.Spec.Name, g.Replica() != nil && g.Replica().Waiting()
 				}
-				r.t.Logf("%s: state %v seat %d, %s %d moves, errors %v", p.Name, p.C.State(), p.C.Seat(), game, moves, p.C.Errors)
+				r.t.Logf("%s: state %v seat %d, %s %d moves (my turn %v, waiting for a die %v, sent at %d), errors %v",
+					p.Name, p.C.State(), p.C.Seat(), game, moves, p.C.MyTurn(), waiting, p.sentAt, p.C.Errors)
 			}
 			r.t.Fatalf("timed out waiting for %s", what)
 		}

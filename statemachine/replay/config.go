@@ -134,3 +134,16 @@ func (s seedReader) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// InputLog is the inputs of a transcript's "in" lines (a capture's), one
+// after another in their wire form: what the hub got, as statemachine's
+// fuzz target FuzzInputs and ReadInput take it.
+func InputLog(entries []transcript.Entry) []byte {
+	var b []byte
+	for _, e := range entries {
+		if e.Op == transcript.Input {
+			b = append(b, e.Data...)
+		}
+	}
+	return b
+}

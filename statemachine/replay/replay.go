@@ -57,6 +57,10 @@ type Runner struct {
 	// shellClosed are the connections whose "closed" line the shell wrote
 	// (an input says so after it): passed through, not expected of the hub
 	shellClosed map[string]bool
+	// opened are the connections the transcript has an "open" line for:
+	// the hub's outputs are expected for those alone (inputs of others,
+	// opened before the capture began, are fed all the same)
+	opened map[string]bool
 }
 
 // Records returns the games the hub asked to record so far.
@@ -95,11 +99,17 @@ func Run(cfg statemachine.Config, accounts Accounts, entries []transcript.Entry)
 // lines (a capture), the runner replays those and nothing else, so the
 // hub gets exactly what it got when the capture was made (account answers,
 // computer players' moves, ticks and seeds included, at their times), and
-// the other lines but the hub's outputs pass through.
+// the other lines but the hub's outputs pass through. Outputs are made for
+// the connections the transcript opens: a connection opened before the
+// capture began (a world the daemon restored at its start) had none
+// written down.
 func (r *Runner) Inputs(entries []transcript.Entry) {
-	r.shellClosed = map[string]bool{}
+	r.shellClosed, r.opened = map[string]bool{}, map[string]bool{}
 	var in statemachine.Input
 	for _, e := range entries {
+		if e.Op == transcript.Open {
+			r.opened[e.Conn] = true
+		}
 		if e.Op != transcript.Input {
 			continue
 		}
@@ -119,8 +129,7 @@ func (r *Runner) feedInput(e transcript.Entry) {
 		r.out = append(r.out, transcript.Entry{At: -1, Op: transcript.Note, Comment: "unreadable input: " + err.Error()})
 		return
 	}
-	if in.Kind == statemachine.InOpen {
-		name := fmt.Sprintf("c%d", in.Conn)
+	if name := fmt.Sprintf("c%d", in.Conn); in.Kind == statemachine.InOpen && r.opened[name] {
 		r.conns[name] = &conn{id: in.Conn}
 		r.names[in.Conn] = name
 	}
@@ -137,6 +146,12 @@ func (r *Runner) Feed(e transcript.Entry) {
 			r.feedInput(e)
 		case e.Op == transcript.Recv, e.Op == transcript.Closed && !r.shellClosed[e.Conn]:
 			// the hub's outputs: the replay makes its own
+		case e.Op == transcript.Close, e.Op == transcript.Closed:
+			// the shell let go of the connection here (the client hung
+			// up, or the shell closed it): what the hub sends it before
+			// the input saying so arrives goes nowhere, as in the daemon
+			r.out = append(r.out, e)
+			delete(r.conns, e.Conn)
 		default:
 			r.out = append(r.out, e)
 		}

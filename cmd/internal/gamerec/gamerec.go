@@ -16,6 +16,7 @@ import (
 	"github.com/bomber-game/bomber/rules/checkers"
 	"github.com/bomber-game/bomber/rules/dots"
 	"github.com/bomber-game/bomber/rules/games"
+	"github.com/bomber-game/bomber/rules/paisho"
 	"github.com/bomber-game/bomber/rules/record"
 )
 
@@ -50,13 +51,14 @@ func Replay(rec *record.Game) (rules.Game, error) {
 
 // Export writes rec in its game's own notation: PDN for checkers, the
 // record formats of dots and aeroplane (after '#' comment lines naming the
-// seats, which their readers skip), and for other games (bomber, paisho) a
-// numbered move list under PDN-style tag pairs. Checkers, dots and
-// aeroplane are replayed to write their notation, so a record that does
-// not replay cannot be exported in it (its JSON form always can).
+// seats, which their readers skip), Pai Sho's numbered lines ("1H.S(-8,0)")
+// under PDN-style tag pairs, and for other games (bomber) a numbered move
+// list under the same tag pairs. Checkers, dots, aeroplane and Pai Sho are
+// replayed to write their notation, so a record that does not replay
+// cannot be exported in it (its JSON form always can).
 func Export(rec *record.Game) (string, error) {
 	switch rec.Game {
-	case checkers.Name, dots.Name, aeroplane.Name:
+	case checkers.Name, dots.Name, aeroplane.Name, paisho.Name:
 	default:
 		return plain(rec), nil
 	}
@@ -73,20 +75,36 @@ func Export(rec *record.Game) (string, error) {
 			return "?"
 		}
 		// English checkers: the first seat plays Black.
-		return g.Record(
+		pdn := g.Record(
 			checkers.Tag{Name: "Event", Value: fmt.Sprintf("Bomber game %d", rec.ID)},
 			checkers.Tag{Name: "Site", Value: "Bomber"},
 			checkers.Tag{Name: "Date", Value: stamp(rec.Start).Format("2006.01.02")},
 			checkers.Tag{Name: "Round", Value: "-"},
 			checkers.Tag{Name: "Black", Value: seat(0)},
 			checkers.Tag{Name: "White", Value: seat(1)},
-		).String(), nil
+		)
+		if pdn.Result == checkers.ResultUnknown && rec.Outcome.Status == rules.Drawn {
+			setResult(&pdn, checkers.ResultDraw) // agreed by the players: the rules never ended it
+		}
+		return pdn.String(), nil
 	case *dots.Game:
 		return comments(rec) + g.Record(), nil
 	case *aeroplane.Game:
 		return comments(rec) + g.Record().String(), nil
+	case *paisho.Game:
+		return tags(rec) + "\n" + g.Notation(), nil
 	}
 	return "", fmt.Errorf("no notation for %T", g)
+}
+
+// setResult gives a PDN record the result the stored record has.
+func setResult(pdn *checkers.Record, result string) {
+	pdn.Result = result
+	for i := range pdn.Tags {
+		if pdn.Tags[i].Name == "Result" {
+			pdn.Tags[i].Value = result
+		}
+	}
 }
 
 func stamp(ns int64) time.Time { return time.Unix(0, ns).UTC() }
@@ -152,7 +170,7 @@ func header(rec *record.Game) [][2]string {
 	h = append(h,
 		[2]string{"Start", stamp(rec.Start).Format(time.RFC3339Nano)},
 		[2]string{"End", stamp(rec.End).Format(time.RFC3339Nano)},
-		[2]string{"Reason", rec.Reason},
+		[2]string{"Reason", rec.Reason.String()},
 		[2]string{"Result", Result(rec)})
 	if rec.Outcome.Reason != "" {
 		h = append(h, [2]string{"Detail", rec.Outcome.Reason})
@@ -172,13 +190,20 @@ func header(rec *record.Game) [][2]string {
 
 var quote = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 
-// plain writes PDN-style tag pairs, a blank line, then one line per move:
-// its number, the seat that made it, and the move in the game's notation.
-func plain(rec *record.Game) string {
+// tags writes the header as PDN-style tag pairs.
+func tags(rec *record.Game) string {
 	var b strings.Builder
 	for _, t := range header(rec) {
 		fmt.Fprintf(&b, "[%s \"%s\"]\n", t[0], quote.Replace(t[1]))
 	}
+	return b.String()
+}
+
+// plain writes PDN-style tag pairs, a blank line, then one line per move:
+// its number, the seat that made it, and the move in the game's notation.
+func plain(rec *record.Game) string {
+	var b strings.Builder
+	b.WriteString(tags(rec))
 	b.WriteByte('\n')
 	for i, m := range rec.Moves {
 		fmt.Fprintf(&b, "%d. %d %s\n", i+1, m.Seat, m.Text)

@@ -57,11 +57,11 @@ func PlayRandom(name string, seats []record.Seat, opts rules.Options, seed recor
 	rec.Outcome, rec.Scores = g.Outcome(), g.Scores(nil)
 	switch rec.Outcome.Status {
 	case rules.Won:
-		rec.Reason = "won"
+		rec.Reason = record.Won
 	case rules.Drawn:
-		rec.Reason = "drawn"
+		rec.Reason = record.Drawn
 	default:
-		rec.Reason = "aborted"
+		rec.Reason = record.Aborted
 	}
 	return rec, nil
 }
