@@ -207,7 +207,8 @@ func (h *Hub) answer(now int64, id uint64, a Answer) {
 // their TTL are withdrawn; seats held for a dropped player past the resume
 // grace are freed, lost or taken over by the computer; turn clocks that ran
 // out take their timeout action; password checks held back by throttling
-// whose turn has come are handed to the shell; kicked connections past
+// whose turn has come are handed to the shell; reference invitations past
+// tables.offer_ttl are refused; kicked connections past
 // their grace period are closed; connections that did not log in in time
 // are closed.
 func (h *Hub) tick(now int64) {
@@ -229,6 +230,10 @@ func (h *Hub) tick(now int64) {
 		c, ok := h.timers.pop(now)
 		if !ok {
 			break
+		}
+		if c&inviteTimer != 0 {
+			h.expireInvitation(c &^ inviteTimer)
+			continue
 		}
 		if s := h.sessions[c]; s != nil && !s.state.LoggedIn() && s.state != Kicked {
 			h.close(now, s)

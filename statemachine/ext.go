@@ -96,8 +96,13 @@ func (h *Hub) message(now int64, s *session, t segment.Type, body []byte) {
 	switch t {
 	case segment.CatalogReq, segment.ListReq, segment.Chat, segment.Bye:
 	default:
-		// a reference invitation or match in progress owns the session's
-		// state: a table operation now would leave its peer dangling
+		if s.state == Responding {
+			// a reference invitation this client did not answer: going on
+			// with tables refuses it, so neither side waits on the other
+			h.respond(now, s, segment.Code(segment.InvitResponse, segment.CodeRefused))
+		}
+		// a reference invitation sent or a match in progress owns the
+		// session's state: a table operation now would leave its peer dangling
 		if s.state != ServerStandBy && s.state != AtTable {
 			h.fail(s, t, segment.ErrCodeAtTable, "busy with an invitation or a match")
 			return

@@ -116,7 +116,8 @@ type Config struct {
 	// an error and dropped. 0 means 1 per second with a burst of 5.
 	ChatRate  int
 	ChatBurst int
-	// OfferTTL is how long a draw, rematch or takeback offer stands; 0 means 30s.
+	// OfferTTL is how long a draw, rematch or takeback offer, and a
+	// reference invitation, stands; 0 means 30s.
 	OfferTTL time.Duration
 	// ResumeGrace is how long a seat is held for a player whose connection
 	// dropped; ResumeGraceBye the same after the client said Bye. 0 means

@@ -85,6 +85,11 @@ func (h *Hub) CheckInvariants() error {
 			if p != nil && (sl.bot || sl.away) {
 				bad("table %d seat %d is held for someone or the computer but %q sits there", id, i, p.name)
 			}
+			if sl.gone && (sl.away || sl.bot) || sl.away && sl.bot {
+				// seatLife reads one life from these; two would make a
+				// transition the hub cannot take
+				bad("table %d seat %d is in two lives at once (gone %v, held %v, computer %v)", id, i, sl.gone, sl.away, sl.bot)
+			}
 			if t.phase != phasePlaying && (sl.auto || sl.ticking) {
 				bad("table %d seat %d has a running clock or a timeout action with no game", id, i)
 			}

@@ -36,7 +36,7 @@ func (h *Hub) handle(now int64, s *session, seg segment.Segment) {
 		}
 	case ServerStandBy:
 		if seg.Type == segment.SendInvit {
-			h.invite(s, seg)
+			h.invite(now, s, seg)
 			return
 		}
 	case Responding:
@@ -45,7 +45,7 @@ func (h *Hub) handle(now int64, s *session, seg segment.Segment) {
 			h.respond(now, s, seg)
 			return
 		case segment.SendInvit:
-			h.crossInvite(s, seg)
+			h.crossInvite(now, s, seg)
 			return
 		}
 	case Draw:

@@ -7,8 +7,10 @@ import (
 )
 
 // Offers (docs/protocol.md, Offer): a draw, a rematch or a takeback needs
-// the consent of every seated player and expires after Config.OfferTTL or at
-// the next move. A draw can be offered only where the game's rules have
+// the consent of every seat still in the game (consents) and expires after
+// Config.OfferTTL or at the next move. A computer seat answers at once by
+// computerAgrees; a seat held for its absent player waits for it to come
+// back and answer. A draw can be offered only where the game's rules have
 // draws by agreement (rules.Game.DrawByAgreement).
 const (
 	offerDraw     = 1
@@ -41,8 +43,8 @@ func (h *Hub) offerMsg(now int64, s *session, body []byte) {
 		h.fail(s, segment.Offer, segment.ErrCodeBadRequest, "malformed Offer")
 		return
 	}
-	t := s.table
-	if t == nil || s.seat == rules.Spectator {
+	t := occupant(s)
+	if t == nil {
 		h.fail(s, segment.Offer, segment.ErrCodeNotSeated, "sit at a table first")
 		return
 	}
@@ -61,6 +63,9 @@ func (h *Hub) offerMsg(now int64, s *session, body []byte) {
 	case what == offerTakeback && (!t.kind.Spec.Takeback || len(t.moves) == 0):
 		h.fail(s, segment.Offer, segment.ErrCodeNoOffer, "no takeback in this game")
 		return
+	case what == offerRematch && answer == answerPropose && t.hasEmptySeat():
+		h.fail(s, segment.Offer, segment.ErrCodeNoOffer, "a seat is empty")
+		return
 	}
 	if answer == answerPropose {
 		if t.offer != nil {
@@ -71,6 +76,9 @@ func (h *Hub) offerMsg(now int64, s *session, body []byte) {
 		h.offerTimers.push(t.offer.expires, ConnID(t.id))
 		t.offer.agreed[s.seat] = true
 		h.tellOffer(t, what, offerProposed, s.seat)
+		if !h.computersAnswer(t) {
+			return
+		}
 	} else {
 		o := t.offer
 		if o == nil || o.what != what {
@@ -84,19 +92,81 @@ func (h *Hub) offerMsg(now int64, s *session, body []byte) {
 		}
 		o.agreed[s.seat] = true
 	}
-	for i, sl := range t.seats {
-		if sl.s != nil && !sl.gone && !t.offer.agreed[i] {
+	h.agreeIfAll(now, t)
+}
+
+// consents reports whether seat sl must agree to an offer: every seat still
+// in the game, its person's present or not, and computers.
+func consents(sl *seatSlot) bool {
+	l := sl.life()
+	return l != lifeGone && l != lifeEmpty
+}
+
+// computerAgrees is how a computer seat p answers an offer of what at t
+// (docs/protocol.md 8.8, Offers): it agrees to what cannot hurt its side,
+// from the position alone so that replays answer alike. A rematch: yes. A
+// takeback: no, as undoing a move only helps the one who asks (and a
+// computer holding a seat for its absent person will not undo that person's
+// moves). A draw: only while it has captured less than every other seat
+// still in the game, that is, when it stands to lose.
+func computerAgrees(t *table, what uint8, p rules.Player) bool {
+	switch what {
+	case offerRematch:
+		return true
+	case offerDraw:
+		sc := t.game.Scores(nil)
+		if len(sc) != len(t.seats) {
+			return false
+		}
+		for i := range t.seats {
+			if rules.Player(i) != p && consents(&t.seats[i]) && sc[i] <= sc[p] {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// computersAnswer gives the standing offer the answers of t's computer seats
+// that have not answered; false when one declined (the offer is gone).
+func (h *Hub) computersAnswer(t *table) bool {
+	o := t.offer
+	for i := range t.seats {
+		if l := t.seats[i].life(); (l != lifeBot && l != lifeBotHolding) || o.agreed[i] {
+			continue
+		}
+		if !computerAgrees(t, o.what, rules.Player(i)) {
+			t.offer = nil
+			h.tellOffer(t, o.what, offerDeclined, rules.Player(i))
+			return false
+		}
+		o.agreed[i] = true
+	}
+	return true
+}
+
+// agreeIfAll carries out the standing offer once every seat that must
+// consent has agreed.
+func (h *Hub) agreeIfAll(now int64, t *table) {
+	for i := range t.seats {
+		if consents(&t.seats[i]) && !t.offer.agreed[i] {
 			return // still waiting for someone
 		}
 	}
 	h.agree(now, t)
 }
 
-// agree carries out the standing offer everyone agreed to.
+// agree carries out the standing offer everyone agreed to, after telling
+// everyone at t who agreed to it (each seat but its proposer, in order).
 func (h *Hub) agree(now int64, t *table) {
 	o := t.offer
 	t.offer = nil
-	h.tellOffer(t, o.what, offerAgreed, o.by)
+	for i, ok := range o.agreed {
+		if ok && rules.Player(i) != o.by {
+			h.tellOffer(t, o.what, offerAgreed, rules.Player(i))
+		}
+	}
 	switch o.what {
 	case offerDraw:
 		h.endTable(now, t, record.Agreed, rules.Spectator)
@@ -143,5 +213,41 @@ func (h *Hub) expireOffers(now int64) {
 			t.offer = nil
 			h.tellOffer(t, o.what, offerExpired, o.by)
 		}
+	}
+}
+
+// hasEmptySeat reports whether a seat of t has nobody, so a rematch could
+// not start.
+func (t *table) hasEmptySeat() bool {
+	for i := range t.seats {
+		if t.seats[i].life() == lifeEmpty {
+			return true
+		}
+	}
+	return false
+}
+
+// offerAfterSeat settles t's standing offer after seat p changed hands: a
+// rematch is withdrawn when p emptied; a computer now holding p answers; a
+// seat that left the game no longer needs to.
+func (h *Hub) offerAfterSeat(now int64, t *table, p rules.Player) {
+	o := t.offer
+	if o == nil {
+		return
+	}
+	if t.seats[p].life() == lifeEmpty {
+		t.offer = nil
+		h.tellOffer(t, o.what, offerWithdrawn, p)
+		return
+	}
+	if h.computersAnswer(t) {
+		h.agreeIfAll(now, t)
+	}
+}
+
+// sendOffer tells s, back at its seat, of the offer standing at t.
+func (h *Hub) sendOffer(s *session, t *table) {
+	if o := t.offer; o != nil {
+		h.sendMsg(s, segment.Offer, segment.OfferBody{What: o.what, State: offerProposed, Seat: uint8(o.by)}.Append(h.body()))
 	}
 }

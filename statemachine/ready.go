@@ -296,6 +296,23 @@ func (q *timerQueue) sorted(buf []timer) []timer {
 	return buf
 }
 
+// drop takes c's timers out of q.
+func (q *timerQueue) drop(c ConnID) {
+	kept := q.items[:0]
+	for _, t := range q.items {
+		if t.conn != c {
+			kept = append(kept, t)
+		}
+	}
+	if len(kept) == len(q.items) {
+		return
+	}
+	q.items = kept
+	for i := len(kept)/2 - 1; i >= 0; i-- {
+		q.down(i)
+	}
+}
+
 // up moves item i towards the root until its parent comes before it.
 func (q *timerQueue) up(i int) {
 	for i > 0 {

@@ -126,7 +126,7 @@ func trim(s string) string {
 
 // sit seats s at t's seat i and tells the table.
 func (h *Hub) sit(s *session, t *table, i int) {
-	t.seats[i] = seatSlot{s: s, name: s.name}
+	t.seatTo(i, lifePerson, s)
 	if s.has(segment.FeatureResume) {
 		h.entropy(t.seats[i].token[:])
 	}
@@ -234,7 +234,7 @@ func (h *Hub) join(now int64, s *session, body []byte) {
 	if m.Seat == 0xFF {
 		i = -1
 		for j, sl := range t.seats {
-			if sl.s == nil && !sl.bot && !sl.away {
+			if sl.life() == lifeEmpty {
 				i = j
 				break
 			}
@@ -248,7 +248,7 @@ func (h *Hub) join(now int64, s *session, body []byte) {
 		h.fail(s, segment.Join, segment.ErrCodeBadRequest, "no such seat")
 		return
 	}
-	if sl := t.seats[i]; sl.s != nil || sl.bot || sl.away {
+	if t.seats[i].life() != lifeEmpty {
 		h.fail(s, segment.Join, segment.ErrCodeTableFull, "seat taken")
 		return
 	}
@@ -312,19 +312,20 @@ func (h *Hub) leaveTable(now int64, s *session, closed bool) {
 				break
 			}
 		}
+	} else if occupant(s) != t {
+		// not its seat (any more): the seat stays as it is
 	} else if closed && s.has(segment.FeatureResume) {
 		h.hold(now, s, t) // its player may come back with the token
 	} else {
-		sl := &t.seats[s.seat]
 		if t.phase == phasePlaying {
-			sl.gone = true
-			sl.s = nil
+			t.seatTo(int(s.seat), lifeGone, nil)
 			h.resignSeat(now, t, s.seat)
 		} else {
-			*sl = seatSlot{}
+			t.seatTo(int(s.seat), lifeEmpty, nil)
 			for i := range t.seats {
 				t.seats[i].ready = t.seats[i].bot // the ready check starts over
 			}
+			h.offerAfterSeat(now, t, s.seat)
 		}
 	}
 	s.table, s.seat = nil, 0
@@ -379,8 +380,8 @@ func (h *Hub) inviteToTable(s *session, body []byte) {
 		h.fail(s, segment.Invite, segment.ErrCodeBadRequest, "malformed Invite")
 		return
 	}
-	t := s.table
-	if t == nil || s.seat == rules.Spectator {
+	t := occupant(s)
+	if t == nil {
 		h.fail(s, segment.Invite, segment.ErrCodeNotSeated, "sit at a table first")
 		return
 	}
@@ -395,8 +396,8 @@ func (h *Hub) inviteToTable(s *session, body []byte) {
 // ready_: a seated player is ready; when every seat is filled and ready, the
 // game starts.
 func (h *Hub) ready_(now int64, s *session) {
-	t := s.table
-	if t == nil || s.seat == rules.Spectator {
+	t := occupant(s)
+	if t == nil {
 		h.fail(s, segment.Ready, segment.ErrCodeNotSeated, "sit at a table first")
 		return
 	}
@@ -425,7 +426,8 @@ func (h *Hub) startTable(now int64, t *table) {
 	t.moves = make([]playedMove, 0, 64)
 	for i := range t.seats {
 		sl := &t.seats[i]
-		sl.ready, sl.gone, sl.auto, sl.asked, sl.ticking, sl.expired = sl.bot, false, false, 0, false, false
+		sl.ready, sl.auto, sl.asked, sl.ticking, sl.expired = sl.bot, false, 0, false, false
+		sl.took = false // the computer has played no seat for its person in this game yet
 		if t.clock != nil {
 			t.clock.reset(sl)
 		}
@@ -514,12 +516,12 @@ func (h *Hub) tableMove(now int64, s *session, req segment.Type, m rules.Move) {
 }
 
 // playing reports whether s may play at its table now; if not, s is told
-// why in answer to req: it sits nowhere (NotSeated), or it sits but no game
+// why in answer to req: it occupies no seat (NotSeated), or it sits but no game
 // runs there, before the first or after one ended (GameOver).
 func (h *Hub) playing(s *session, req segment.Type) bool {
-	t := s.table
+	t := occupant(s)
 	switch {
-	case t == nil || s.seat == rules.Spectator:
+	case t == nil:
 		h.fail(s, req, segment.ErrCodeNotSeated, "not playing")
 	case t.game == nil || t.phase != phasePlaying:
 		h.fail(s, req, segment.ErrCodeGameOver, "no game running")
@@ -669,8 +671,8 @@ func (h *Hub) extEnd(now int64, t *table, reason record.Reason) {
 	for i := range t.seats {
 		sl := &t.seats[i]
 		sl.ready, sl.ticking, sl.auto = sl.bot && !sl.took, false, false
-		if sl.gone || sl.took && sl.s == nil && !sl.away {
-			*sl = seatSlot{} // a seat whose player left, or that the computer only kept for it
+		if l := sl.life(); l == lifeGone || l == lifeBotHolding {
+			t.seatTo(i, lifeEmpty, nil) // a seat whose player left, or that the computer only kept for it
 		}
 	}
 	if h.empty(t) {

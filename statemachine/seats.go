@@ -128,12 +128,12 @@ func (t *table) humans() int {
 // botMsg: the creator gives empty seats of a waiting table to the computer.
 func (h *Hub) botMsg(now int64, s *session, body []byte) {
 	m, err := segment.DecodeBotMsg(body)
-	t := s.table
+	t := occupant(s)
 	switch {
 	case err != nil:
 		h.fail(s, segment.Bot, segment.ErrCodeBadRequest, "malformed Bot")
 		return
-	case t == nil || s.seat == rules.Spectator:
+	case t == nil:
 		h.fail(s, segment.Bot, segment.ErrCodeNotSeated, "sit at a table first")
 		return
 	case s.name != t.creator:
@@ -145,15 +145,14 @@ func (h *Hub) botMsg(now int64, s *session, body []byte) {
 	case m.Seat != 0xFF && int(m.Seat) >= len(t.seats):
 		h.fail(s, segment.Bot, segment.ErrCodeBadRequest, "no such seat")
 		return
-	case m.Seat != 0xFF && (t.seats[m.Seat].s != nil || t.seats[m.Seat].bot || t.seats[m.Seat].away):
+	case m.Seat != 0xFF && t.seats[m.Seat].life() != lifeEmpty:
 		h.fail(s, segment.Bot, segment.ErrCodeTableFull, "seat taken")
 		return
 	}
 	n := 0
 	for i := range t.seats {
-		sl := &t.seats[i]
-		if (m.Seat == 0xFF || int(m.Seat) == i) && sl.s == nil && !sl.bot && !sl.away {
-			*sl = seatSlot{bot: true, ready: true}
+		if (m.Seat == 0xFF || int(m.Seat) == i) && t.seats[i].life() == lifeEmpty {
+			t.seatTo(i, lifeBot, nil)
 			n++
 		}
 	}
@@ -238,8 +237,9 @@ func (h *Hub) hold(now int64, s *session, t *table) {
 	if s.x.bye {
 		grace, q = h.cfg.ResumeGraceBye, 1
 	}
+	t.seatTo(int(s.seat), lifeHeld, nil)
 	sl := &t.seats[s.seat]
-	sl.s, sl.away, sl.awayUntil = nil, true, now+int64(grace)
+	sl.awayUntil = now + int64(grace)
 	// one queue per grace period: each is in deadline order
 	h.awayTimers[q].push(sl.awayUntil, ConnID(uint64(t.id)<<8|uint64(s.seat)))
 	h.stats.SeatsHeld++
@@ -277,21 +277,22 @@ func (h *Hub) expireQueue(now int64, tq *timerQueue) {
 		if t.clock != nil {
 			t.clock.settle(now, sl) // the pause ends: a computer or nobody plays on
 		}
-		sl.away = false
 		h.stats.HoldsExpired++
 		switch {
 		case t.phase != phasePlaying:
-			*sl = seatSlot{}
+			t.seatTo(int(p), lifeEmpty, nil)
 			for i := range t.seats {
 				if !t.seats[i].bot {
 					t.seats[i].ready = false
 				}
 			}
+			h.offerAfterSeat(now, t, p)
 		case len(t.seats) == 2:
-			sl.gone = true
+			t.seatTo(int(p), lifeGone, nil)
 			h.resignSeat(now, t, p)
 		default:
-			sl.bot, sl.took = true, true
+			t.seatTo(int(p), lifeBotHolding, nil)
+			h.offerAfterSeat(now, t, p)
 			h.askBots(t)
 		}
 		if t.phase != phaseOver {
@@ -325,14 +326,16 @@ func (h *Hub) resume(now int64, s *session, body []byte) {
 	case sl.token != m.Token || sl.name != s.name || sl.token == [segment.TokenLen]byte{}:
 		h.fail(s, segment.Resume, segment.ErrCodeNotAllowed, "wrong token")
 		return
-	case !sl.away && !sl.took:
+	case sl.life() != lifeHeld && sl.life() != lifeBotHolding:
+		// a token resumes its seat once per hold: not a seat its person
+		// sits at, left, or that went to someone else
 		h.fail(s, segment.Resume, segment.ErrCodeNotAllowed, "the seat is not held for you")
 		return
 	}
 	if t.clock != nil {
 		t.clock.settle(now, sl) // its clock goes on from where the pause stopped it
 	}
-	sl.s, sl.away, sl.bot, sl.auto, sl.asked = s, false, false, false, 0
+	t.seatTo(int(m.Seat), lifePerson, s)
 	s.table, s.seat, s.state = t, rules.Player(m.Seat), AtTable
 	h.stats.Resumes++
 	h.sendMsg(s, segment.Joined, segment.JoinedBody{Table: t.id, Seat: m.Seat}.Append(h.body()))
@@ -355,6 +358,7 @@ func (h *Hub) resume(now int64, s *session, body []byte) {
 		h.sendView(s, t)
 	}
 	h.sendChatHistory(s, &t.chat, 1)
+	h.sendOffer(s, t) // its answer is still wanted
 	back := segment.AwayBody{Table: t.id, Seat: m.Seat}
 	h.each(t, func(r *session) { h.sendMsg(r, segment.Away, back.Append(h.body())) })
 	if t.clock != nil {

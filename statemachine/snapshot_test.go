@@ -798,21 +798,28 @@ func TestSnapshotRandomRuns(t *testing.T) {
 	}
 }
 
-// TestTableOpsWaitForInvitations: a user inviting or invited with the
-// reference protocol, or playing a reference match, cannot sit down at a
-// table (its peer would be left dangling) nor chat into the match (its
-// players are reference clients); found by TestSnapshotRandomRuns.
+// TestTableOpsWaitForInvitations: a user inviting with the reference
+// protocol, or playing a reference match, cannot sit down at a table (its
+// peer would be left dangling) nor chat into the match (its players are
+// reference clients); found by TestSnapshotRandomRuns. A user invited that
+// way who sits down instead refuses the invitation, so neither waits.
 func TestTableOpsWaitForInvitations(t *testing.T) {
 	x := newHarness(t, statemachine.Config{})
 	a, b := x.login("Albert"), x.login("Beth")
 	x.raw(a, segment.Name(segment.SendInvit, "Beth"))
-	for _, c := range []statemachine.ConnID{a, b} {
-		x.take(c)
-		x.send(c, segment.Create, segment.CreateMsg{Game: "dots", Seats: 2}.Append(nil))
-		if code := x.errorCode(c); code != segment.ErrCodeAtTable {
-			t.Fatalf("conn %d created a table while inviting: error %d", c, code)
-		}
+	x.take(a)
+	x.take(b)
+	x.send(a, segment.Create, segment.CreateMsg{Game: "dots", Seats: 2}.Append(nil))
+	if code := x.errorCode(a); code != segment.ErrCodeAtTable {
+		t.Fatalf("the inviter created a table while inviting: error %d", code)
 	}
+	x.send(b, segment.Create, segment.CreateMsg{Game: "dots", Seats: 2}.Append(nil))
+	x.expect(b, segment.Joined)
+	if got := x.expect(a, segment.InvitResponse); len(got.body) != 1 || got.body[0] != segment.CodeRefused {
+		t.Fatalf("the inviter got %v when the invitee sat down: want refused", got.body)
+	}
+	x.send(b, segment.Leave, nil)
+	x.raw(a, segment.Name(segment.SendInvit, "Beth"))
 	x.raw(b, segment.Code(segment.InvitResponse, 1))
 	x.take(a)
 	x.take(b)

@@ -30,7 +30,7 @@ const (
 	EvGameEnd                       // the game ended (End)
 	EvOffer                         // an offer was made or settled (Offer)
 	EvChat                          // a chat line (Chat)
-	EvInvited                       // someone invited us (Invite)
+	EvInvited                       // someone invited us (Invite), or to a reference duel we refused (Text)
 	EvError                         // the server refused a request (Err)
 	EvProtocol                      // the server broke the framing (Text); the caller should reconnect
 	EvBadBody                       // a message body could not be read (Text); it was skipped
@@ -133,6 +133,12 @@ func (c *Client) handleLogin(o *Out, t segment.Type, body []byte) (bool, error) 
 			c.online = slices.Delete(c.online, i, i+1)
 		}
 		o.ev(Event{Kind: EvOnline})
+	case segment.RecvInvit:
+		// a Bomber duel the reference client's way, which a client of
+		// tables cannot play: refused at once, so the inviter is not left
+		// waiting and the hub does not hold us as answering it
+		o.Send = append(o.Send, segment.Code(segment.InvitResponse, segment.CodeRefused))
+		o.ev(Event{Kind: EvInvited, Text: string(body) + " invited you to a Bomber duel, which this client cannot play: refused"})
 	case segment.SyncEnd:
 	default:
 		return false, nil
@@ -426,7 +432,7 @@ func (c *Client) offerText(of segment.OfferBody) string {
 	case segment.OfferProposed:
 		return who + " offers a " + OfferName(of.What)
 	case segment.OfferAgreed:
-		return OfferName(of.What) + " agreed"
+		return who + " agreed to the " + OfferName(of.What)
 	case segment.OfferDeclined:
 		return who + " declined the " + OfferName(of.What)
 	case segment.OfferExpired:
