@@ -173,13 +173,16 @@ func (h *Hub) agree(now int64, t *table) {
 	case offerRematch:
 		h.startTable(now, t)
 	case offerTakeback:
-		h.takeback(t)
+		h.takeback(now, t)
 	}
 }
 
 // takeback undoes the last move by replaying the others from the seed (only
-// games without chance or secrets allow it) and sends everyone a fresh view.
-func (h *Hub) takeback(t *table) {
+// games without chance or secrets allow it), sends everyone a fresh view,
+// and gives the turn back with it: the clocks run for the seats to move in
+// the rebuilt game and a computer to move there is asked for its move.
+func (h *Hub) takeback(now int64, t *table) {
+	last := t.moves[len(t.moves)-1]
 	moves := t.moves[:len(t.moves)-1]
 	g, err := t.kind.Spec.New(len(t.seats), t.gameOptions(), record.Rand(t.seed))
 	if err != nil {
@@ -193,6 +196,30 @@ func (h *Hub) takeback(t *table) {
 	t.game, t.moves = g, moves
 	t.seq++
 	h.each(t, func(r *session) { h.sendView(r, t) })
+	h.clocksAfterTakeback(now, t, last.seat)
+	h.askBots(t)
+}
+
+// clocksAfterTakeback stops every clock, charging the time it ran up to now
+// to its seat, withdraws the increment the taken-back move earned its
+// mover, and starts afresh the clocks of the seats to move now (a move
+// clock gets its whole time again; a total keeps what is left of it).
+func (h *Hub) clocksAfterTakeback(now int64, t *table, mover rules.Player) {
+	for i := range t.seats {
+		t.seats[i].auto = false // a timeout action belonged to the turn taken back
+	}
+	if t.clock == nil {
+		return
+	}
+	for i := range t.seats {
+		h.stopClock(now, t, rules.Player(i), false)
+		t.seats[i].expired = false
+	}
+	if sl := &t.seats[mover]; t.clock.total > 0 {
+		sl.left = max(sl.left-t.clock.inc, 0)
+	}
+	h.startClock(now, t)
+	h.sendClocks(now, t)
 }
 
 func (h *Hub) tellOffer(t *table, what, state uint8, by rules.Player) {
