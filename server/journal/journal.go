@@ -71,10 +71,8 @@ type Journal struct {
 	snapSeq  uint64
 	snapData []byte
 
-	replay []server.LogEntry // entries read at open, not yet taken
-	buf    []byte            // entries appended since the last Take
-	spare  []byte            // the buffer the last Take handed out
-	ents   []server.LogEntry
+	replay  []server.LogEntry // entries read at open, not yet taken
+	deliver server.Delivery   // entries appended since, delivered as they are written
 
 	wg      sync.WaitGroup // the snapshot writer
 	mu      sync.Mutex     // err
@@ -108,6 +106,7 @@ func Open(dir string, opts Options) (*Journal, error) {
 	if err := j.readSegments(); err != nil {
 		return nil, err
 	}
+	j.deliver.SetSeq(j.seq) // appended entries are numbered on from what was read
 	if err := j.startSegment(); err != nil {
 		return nil, err
 	}
@@ -297,14 +296,9 @@ func (j *Journal) Resumes() bool { return true }
 // delivered as the next entry.
 func (j *Journal) Append(batch []byte) {
 	j.seq++
-	start := len(j.buf)
-	j.buf = binary.AppendUvarint(j.buf, uint64(len(batch)))
-	j.buf = append(j.buf, batch...)
-	data := j.buf[start:len(j.buf):len(j.buf)]
-	if _, err := j.f.Write(data); err != nil {
+	if _, err := j.f.Write(j.deliver.Add(batch)); err != nil {
 		j.fail(err)
 	}
-	j.ents = append(j.ents, server.LogEntry{Seq: j.seq, Data: data})
 }
 
 // Take implements server.Log: the entries to replay first, then those
@@ -314,11 +308,7 @@ func (j *Journal) Take(buf []server.LogEntry) []server.LogEntry {
 		buf = append(buf, j.replay...)
 		j.replay = nil
 	}
-	buf = append(buf, j.ents...)
-	clear(j.ents)
-	j.ents = j.ents[:0]
-	j.buf, j.spare = j.spare[:0], j.buf
-	return buf
+	return j.deliver.Take(buf)
 }
 
 // Sync implements server.Log: what was appended is on disk.
