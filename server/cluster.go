@@ -435,7 +435,7 @@ func (e *engine) chores(now int64) {
 // written.
 func (e *engine) becameLeader() {
 	cs := e.cl
-	e.log.Info("this node now does the cluster's chores (leader)")
+	e.log.Info("this node does its world's chores now (leader: ticks, computer players, records)")
 	clear(cs.asked)
 	for _, req := range e.hub.PendingBots(nil) {
 		if !e.bots.ask(req) {
