@@ -316,8 +316,7 @@ func (e *engine) answerSome(results <-chan result) {
 	for first := true; first || time.Since(t0) < answerSlice; first = false {
 		select {
 		case res := <-results:
-			e.answer(res)
-			e.act() // counted in the slice: a login among thousands costs here
+			e.answer(res) // applied and acted on (sync): a login among thousands costs here, in the slice
 		default:
 			return
 		}
