@@ -385,10 +385,10 @@ func (e *engine) act() {
 		b.Bots = append(b.Bots[:0], rd.Bots...)
 		e.hub.Advance()
 		for _, n := range b.Notices {
-			if !e.local(n.Conn) {
-				continue // the node that has the connection says it
+			if !e.local(n.Conn) && (n.Conn != 0 || !e.cl.leader) {
+				continue // the node that has the connection (or, for none, the leader) says it
 			}
-			e.log.Warn(n.Kind.String(), zap.Uint64("conn", uint64(n.Conn)), zap.String("user", n.User), zap.String("source", n.Source))
+			e.log.Warn(n.Kind.String(), zap.Uint64("conn", uint64(n.Conn)), zap.String("user", n.User), zap.String("source", n.Source), zap.String("detail", n.Detail))
 		}
 		e.deliver(b.Sends, b.Casts)
 		for _, id := range b.Closes {

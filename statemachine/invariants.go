@@ -3,6 +3,7 @@ package statemachine
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/bomber-game/bomber/rules"
 )
@@ -112,6 +113,24 @@ func (h *Hub) CheckInvariants() error {
 		}
 		if t.phase == phasePlaying && t.game == nil {
 			bad("table %d plays without a game", id)
+		}
+		if t.phase == phasePlaying && t.game != nil {
+			// a computer to move has been asked for its move: a table
+			// never waits for one nobody asked
+			for _, p := range t.game.ToMove(nil) {
+				if sl := &t.seats[p]; (sl.bot || sl.auto) && sl.asked != t.seq+1 {
+					bad("table %d seat %d: the computer is to move and was not asked", id, p)
+				}
+			}
+		}
+		if t.phase == phasePlaying && t.game != nil && t.clock != nil {
+			// clocks run for the seats to move, and only for them
+			toMove := t.game.ToMove(nil)
+			for i := range t.seats {
+				if moving := slices.Contains(toMove, rules.Player(i)); moving != t.seats[i].ticking {
+					bad("table %d seat %d: to move %v, clock running %v", id, i, moving, t.seats[i].ticking)
+				}
+			}
 		}
 		for _, w := range t.watchers {
 			seated[w]++

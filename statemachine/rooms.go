@@ -126,7 +126,9 @@ func trim(s string) string {
 
 // sit seats s at t's seat i and tells the table.
 func (h *Hub) sit(s *session, t *table, i int) {
-	t.seatTo(i, lifePerson, s)
+	if !h.seatTo(t, i, lifePerson, s) {
+		return
+	}
 	if s.has(segment.FeatureResume) {
 		h.entropy(t.seats[i].token[:])
 	}
@@ -318,10 +320,10 @@ func (h *Hub) leaveTable(now int64, s *session, closed bool) {
 		h.hold(now, s, t) // its player may come back with the token
 	} else {
 		if t.phase == phasePlaying {
-			t.seatTo(int(s.seat), lifeGone, nil)
+			h.seatTo(t, int(s.seat), lifeGone, nil)
 			h.resignSeat(now, t, s.seat)
 		} else {
-			t.seatTo(int(s.seat), lifeEmpty, nil)
+			h.seatTo(t, int(s.seat), lifeEmpty, nil)
 			for i := range t.seats {
 				t.seats[i].ready = t.seats[i].bot // the ready check starts over
 			}
@@ -672,7 +674,7 @@ func (h *Hub) extEnd(now int64, t *table, reason record.Reason) {
 		sl := &t.seats[i]
 		sl.ready, sl.ticking, sl.auto = sl.bot && !sl.took, false, false
 		if l := sl.life(); l == lifeGone || l == lifeBotHolding {
-			t.seatTo(i, lifeEmpty, nil) // a seat whose player left, or that the computer only kept for it
+			h.seatTo(t, i, lifeEmpty, nil) // a seat whose player left, or that the computer only kept for it
 		}
 	}
 	if h.empty(t) {

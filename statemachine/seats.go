@@ -94,6 +94,11 @@ func parseClock(opts rules.Options) (*clockSpec, rules.Options, error) {
 		}
 	}
 	if !any {
+		if c.pause {
+			// the game's rules would see the key and refuse it when the
+			// table starts: refuse it here, where the creator is told
+			return nil, nil, fmt.Errorf("%s needs a clock: clock.move or clock.total", clockPause)
+		}
 		return nil, game, nil
 	}
 	if c.move == 0 && c.total == 0 {
@@ -152,7 +157,7 @@ func (h *Hub) botMsg(now int64, s *session, body []byte) {
 	n := 0
 	for i := range t.seats {
 		if (m.Seat == 0xFF || int(m.Seat) == i) && t.seats[i].life() == lifeEmpty {
-			t.seatTo(i, lifeBot, nil)
+			h.seatTo(t, i, lifeBot, nil)
 			n++
 		}
 	}
@@ -237,7 +242,7 @@ func (h *Hub) hold(now int64, s *session, t *table) {
 	if s.x.bye {
 		grace, q = h.cfg.ResumeGraceBye, 1
 	}
-	t.seatTo(int(s.seat), lifeHeld, nil)
+	h.seatTo(t, int(s.seat), lifeHeld, nil)
 	sl := &t.seats[s.seat]
 	sl.awayUntil = now + int64(grace)
 	// one queue per grace period: each is in deadline order
@@ -280,7 +285,7 @@ func (h *Hub) expireQueue(now int64, tq *timerQueue) {
 		h.stats.HoldsExpired++
 		switch {
 		case t.phase != phasePlaying:
-			t.seatTo(int(p), lifeEmpty, nil)
+			h.seatTo(t, int(p), lifeEmpty, nil)
 			for i := range t.seats {
 				if !t.seats[i].bot {
 					t.seats[i].ready = false
@@ -288,10 +293,10 @@ func (h *Hub) expireQueue(now int64, tq *timerQueue) {
 			}
 			h.offerAfterSeat(now, t, p)
 		case len(t.seats) == 2:
-			t.seatTo(int(p), lifeGone, nil)
+			h.seatTo(t, int(p), lifeGone, nil)
 			h.resignSeat(now, t, p)
 		default:
-			t.seatTo(int(p), lifeBotHolding, nil)
+			h.seatTo(t, int(p), lifeBotHolding, nil)
 			h.offerAfterSeat(now, t, p)
 			h.askBots(t)
 		}
@@ -335,7 +340,9 @@ func (h *Hub) resume(now int64, s *session, body []byte) {
 	if t.clock != nil {
 		t.clock.settle(now, sl) // its clock goes on from where the pause stopped it
 	}
-	t.seatTo(int(m.Seat), lifePerson, s)
+	if !h.seatTo(t, int(m.Seat), lifePerson, s) {
+		return
+	}
 	s.table, s.seat, s.state = t, rules.Player(m.Seat), AtTable
 	h.stats.Resumes++
 	h.sendMsg(s, segment.Joined, segment.JoinedBody{Table: t.id, Seat: m.Seat}.Append(h.body()))
