@@ -46,7 +46,7 @@ var (
 // number in make test; -model.seqs and -model.steps for longer runs, and
 // FuzzModelTables under make fuzz).
 func TestModelTables(t *testing.T) {
-	seqs, steps := 120, 400
+	seqs, steps := 80, 400
 	if testing.Short() {
 		seqs = 20
 	}
