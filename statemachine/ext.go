@@ -188,3 +188,6 @@ func (h *Hub) catalogue(s *session) {
 	}
 	h.sendMsg(s, segment.Ack, segment.AckBody{Req: segment.CatalogReq}.Append(h.body()))
 }
+
+// features an extended session asked for and the hub offers.
+func (s *session) has(f uint32) bool { return s.x != nil && s.x.features&f != 0 }
