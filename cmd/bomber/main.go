@@ -85,9 +85,10 @@ Keys (play):
   lobby          up/down or k/j choose a user, enter or i invite, q quit
   invitation     a or y accept, r or n refuse
   drawing        arrows or h/j/k/l move, r rotate, enter or space place,
-                 u undo, s send the three planes; the cursor starts (and
-                 returns after each plane) where a plane fits; one that
-                 does not fit is shown with ! before you can place it
+                 u undo, s send the three planes; the cursor offers each
+                 plane of a random valid board (enter three times gives
+                 one nobody can predict); a plane that does not fit is
+                 shown with ! before you can place it
   playing        arrows or h/j/k/l move on the opponent's board,
                  enter or space guess one cell,
                  d mark a head then d (or enter) on the tail centre to guess
