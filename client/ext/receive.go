@@ -353,6 +353,10 @@ func (c *Client) view(o *Out, v segment.ViewBody) {
 		return
 	}
 	g.View = ViewOf(v)
+	if !g.viewed {
+		g.viewed = true
+		g.Earlier = max(0, int(v.Seq)-len(g.Moves))
+	}
 	g.stale = false
 	c.resuming = false
 	if r := g.replica; r != nil && (r.Waiting() || !r.Matches(g.View)) {

@@ -539,14 +539,22 @@ func (paishoBoard) info(v rules.View, u boardUI) []string {
 
 // ---- Bomber at a table: both grids as the View shows them.
 
-type bomberBoard struct{}
+type bomberBoard struct {
+	suggest string // a random board, in notation, that enter places
+}
 
 func (bomberBoard) bounds(rules.View) (int, int)   { return 10, 10 }
 func (bomberBoard) origin(rules.Move) (gpos, bool) { return gpos{}, false }
 func (bomberBoard) dest(m rules.Move) gpos         { return gpos{int(m.Arg[1]), int(m.Arg[0])} }
-func (bomberBoard) keys() string {
-	return ": place 02-32 07-37 52-82; enter guess, : 02-32 a plane"
+func (b bomberBoard) keys() string {
+	if b.suggest == "" {
+		return ": type three planes (head-tail, e.g. 02-32); enter guess"
+	}
+	return "enter places " + b.suggest + " (: types your own)"
 }
+
+// bomberDrawing reports whether v shows the planes still being placed.
+func bomberDrawing(v rules.View) bool { return len(v.Extra) > 0 && v.Extra[0] == 0 }
 func (bomberBoard) info(v rules.View, u boardUI) []string {
 	var out []string
 	for i, sc := range v.Scores {

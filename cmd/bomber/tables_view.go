@@ -270,7 +270,7 @@ func (m *tmodel) renderTable() []string {
 	}
 	moves := ""
 	if g != nil {
-		moves = fmt.Sprintf("  moves %d", len(g.Moves))
+		moves = fmt.Sprintf("  moves %d", g.Played())
 	}
 	out := []string{
 		m.header(fmt.Sprintf("table #%d %s%s  %s", t.ID, m.title(t.Game), code, who)),
@@ -284,7 +284,7 @@ func (m *tmodel) renderTable() []string {
 		boardLines = b.render(v, u)
 		info = b.info(v, u)
 	} else {
-		boardLines = []string{"", "  Waiting for every seat to fill and be ready.", "", "  r  ready (start when everyone is)", "  i  invite a user", "  t  chat with the table", "  q  leave"}
+		boardLines = []string{"", "  Waiting for every seat to fill and be ready.", "", "  r  ready (start when everyone is)", "  b  give the computer an empty seat", "  i  invite a user", "  t  chat with the table", "  q  leave"}
 	}
 	side := info
 	if cl := m.clockLine(); cl != "" {
@@ -294,8 +294,11 @@ func (m *tmodel) renderTable() []string {
 		side = append(side, "", m.st.title.Render("Moves"))
 		moves := g.Moves
 		from := max(0, len(moves)-6)
+		if g.Earlier > 0 && from == 0 {
+			side = append(side, m.st.dim.Render(fmt.Sprintf("%d before you came", g.Earlier)))
+		}
 		for i, mv := range moves[from:] {
-			side = append(side, fmt.Sprintf("%3d %s %s", from+i+1, shortName(m.c.SeatName(int(mv.Seat))), mv.Notation))
+			side = append(side, fmt.Sprintf("%3d %s %s", g.Earlier+from+i+1, shortName(m.c.SeatName(int(mv.Seat))), mv.Notation))
 		}
 	}
 	side = append(side, "", m.st.title.Render("Chat"))
@@ -317,7 +320,7 @@ func (m *tmodel) renderTable() []string {
 		out = append(out, "")
 	}
 	out = append(out, m.turnLine())
-	keys := "r ready  t chat  i invite  q leave"
+	keys := "r ready  b computer  t chat  i invite  q leave"
 	if g != nil && !g.Over() && seat >= 0 {
 		offers, allowed := "", m.c.Facts(t.Game).Flags
 		if allowed&segment.GameDraws != 0 {
