@@ -64,6 +64,8 @@ type tmodel struct {
 	sel      int // table chosen in the lobby
 	input    *prompt
 	confirm  string // a key pressed once that needs a second press ("q", "R")
+	width    int    // the terminal's size (0 before the first WindowSizeMsg)
+	height   int
 
 	cur    gpos
 	from   *gpos
@@ -214,6 +216,8 @@ func (m *tmodel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.act(m.c.RequestList())
 		}
 		return m, tea.Tick(listEvery, func(time.Time) tea.Msg { return listTick{} })
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
 	case tea.KeyPressMsg:
 		m.err = ""
 		return m, m.key(msg)

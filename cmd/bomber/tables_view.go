@@ -39,9 +39,12 @@ func newTStyles() *tstyles {
 	}
 }
 
+// screenW and screenH are the smallest terminal the screens are laid out
+// for; a larger one gets the whole width (nothing is cut before its edge).
 const screenW, screenH = 80, 24
 
-// View renders the screen; it fits 80x24.
+// View renders the screen; it fits 80x24, and uses the width of a wider
+// terminal.
 func (m *tmodel) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
@@ -72,20 +75,33 @@ func (m *tmodel) render() string {
 	default:
 		lines = m.renderLobby()
 	}
-	return fit(lines)
+	w, h := m.size()
+	return fit(lines, w, h)
 }
 
-// fit cuts the screen to 80x24.
-func fit(lines []string) string {
+// size is the terminal's size, or 80x24 before it is known.
+func (m *tmodel) size() (w, h int) {
+	w, h = m.width, m.height
+	if w <= 0 {
+		w = screenW
+	}
+	if h <= 0 {
+		h = screenH
+	}
+	return w, h
+}
+
+// fit cuts the screen to w columns and h lines.
+func fit(lines []string, w, h int) string {
 	var all []string
 	for _, l := range lines {
 		all = append(all, strings.Split(l, "\n")...)
 	}
-	if len(all) > screenH {
-		all = all[:screenH]
+	if len(all) > h {
+		all = all[:h]
 	}
 	for i, l := range all {
-		all[i] = ansi.Truncate(l, screenW, "")
+		all[i] = ansi.Truncate(l, w, "")
 	}
 	return strings.Join(all, "\n")
 }
@@ -194,7 +210,8 @@ func (m *tmodel) renderLobby() []string {
 	for _, u := range online {
 		right = append(right, " "+u)
 	}
-	out = append(out, columns(left[:min(len(left), 11)], right[:min(len(right), 11)], 58)...)
+	w, _ := m.size()
+	out = append(out, columns(left[:min(len(left), 11)], right[:min(len(right), 11)], max(58, w-22))...)
 	for len(out) < 14 {
 		out = append(out, "")
 	}
