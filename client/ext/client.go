@@ -63,10 +63,15 @@ type Game struct {
 	// Moves are the ones after them.
 	Earlier int
 	viewed  bool
+	steps   map[uint32][]segment.StepBody // what each move did, by its sequence number
 	replica *Replica
 	table   uint32
 	stale   bool // without a replica: a move arrived, its View not yet
 }
+
+// Steps is what the move with sequence number seq did, as the server told
+// this client (an Aeroplane roll's face, a capture, ...), in order.
+func (g *Game) Steps(seq uint32) []segment.StepBody { return g.steps[seq] }
 
 // Played is how many moves the game has had: the earlier ones this client
 // did not see and the ones it did.

@@ -231,6 +231,9 @@ func TestTmuxTables(t *testing.T) {
 		if !strings.Contains(end, "GAME OVER: computer") {
 			t.Fatalf("resigning did not give the computer the game:\n%s", end)
 		}
+		if !regexp.MustCompile(`roll [1-6]`).MatchString(end) {
+			t.Fatalf("the moves show no die:\n%s", end)
+		}
 		c.keys("q")
 		c.waitFor("Open tables")
 	}) {

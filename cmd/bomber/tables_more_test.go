@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/bomber-game/bomber/rules/aeroplane"
 	"github.com/bomber-game/bomber/segment"
 )
 
@@ -122,6 +123,76 @@ func TestTablesUseTheWholeWidth(t *testing.T) {
 	for _, line := range strings.Split(ansi.Strip(a.render()), "\n") {
 		if ansi.StringWidth(line) > 80 {
 			t.Fatalf("a line wider than 80 columns: %q", line)
+		}
+	}
+}
+
+// TestTablesAeroplaneShowsTheDice: at Aeroplane Chess the move list shows
+// each roll's face and what each move did, and the last roll stays on
+// screen after the turn has passed (a roll that could not move too).
+func TestTablesAeroplaneShowsTheDice(t *testing.T) {
+	l := newHubLink(t)
+	a := l.model("Albert")
+	b := l.client("Beth")
+	l.press(a, "c", "l", "l", "l", "enter") // aeroplane
+	l.do(b)(b.RequestList())
+	l.do(b)(b.Join(b.Tables()[0].ID, segment.SeatAny, ""))
+	l.press(a, "r")
+	l.do(b)(b.Ready())
+	seen := map[string]bool{}
+	want := map[string]*regexp.Regexp{
+		"a roll's face":         regexp.MustCompile(`(?m)Albert roll [1-6]`),
+		"a roll without a move": regexp.MustCompile(`roll [1-6], no move`),
+		"the last roll":         regexp.MustCompile(`last roll: (yellow|blue) \[[1-6]\]`),
+		"a piece taking off":    regexp.MustCompile(`move [0-3] [^\n]*takes off`),
+	}
+	for range 400 {
+		g := a.c.Game()
+		if g == nil || g.Over() || len(seen) == len(want) {
+			break
+		}
+		s := ansi.Strip(a.render())
+		for name, re := range want {
+			if re.MatchString(s) {
+				seen[name] = true
+			}
+		}
+		switch {
+		case a.c.MyTurn():
+			l.press(a, "tab", "enter")
+		case b.MyTurn():
+			legal := b.Game().Legal(b.Seat())
+			if len(legal) == 0 {
+				t.Fatalf("Beth is to move but has no legal move")
+			}
+			l.do(b)(b.Move(legal[0]))
+		default:
+			t.Fatalf("nobody is to move:\n%s", s)
+		}
+	}
+	for name := range want {
+		if !seen[name] {
+			t.Errorf("the screen never showed %s", name)
+		}
+	}
+}
+
+// TestAeroNote: what a move did reads in words: jumps, flights, captures,
+// a piece home, a lost third six.
+func TestAeroNote(t *testing.T) {
+	for _, tt := range []struct {
+		steps []segment.StepBody
+		want  string
+	}{
+		{[]segment.StepBody{{Kind: aeroplane.StepRoll, A: 4}, {Kind: aeroplane.StepNoMove, A: 4}, {Kind: aeroplane.StepTurn, Player: 1}}, "4, no move"},
+		{[]segment.StepBody{{Kind: aeroplane.StepMove, A: 2, B: 10, C: 14}, {Kind: aeroplane.StepJump, A: 2, B: 14, C: 18},
+			{Kind: aeroplane.StepFlight, A: 2, B: 18, C: 30}, {Kind: aeroplane.StepCapture, Player: 1, A: 3, B: 30}}, "jumps, flies, takes B3"},
+		{[]segment.StepBody{{Kind: aeroplane.StepMove, A: 0, B: 50, C: 56}, {Kind: aeroplane.StepFinish, A: 0}}, "home"},
+		{[]segment.StepBody{{Kind: aeroplane.StepRoll, A: 6, B: 3}, {Kind: aeroplane.StepThreeSixes, A: 6},
+			{Kind: aeroplane.StepReturn, Player: 2, A: 1, B: 20}}, "6, third six, R1 to camp"},
+	} {
+		if got := aeroNote(tt.steps); got != tt.want {
+			t.Errorf("%v: %q, want %q", tt.steps, got, tt.want)
 		}
 	}
 }

@@ -298,6 +298,9 @@ func (m *tmodel) renderTable() []string {
 	if v, ok := m.view(); ok {
 		dests, froms := m.marks()
 		u := boardUI{st: m.st, me: seat, cur: m.cur, sel: m.from, dests: dests, froms: froms, live: seat >= 0 && !g.Over()}
+		if _, ok := b.(aeroBoard); ok {
+			u.roll = aeroRoll(g.Moves, g.Steps)
+		}
 		boardLines = b.render(v, u)
 		info = b.info(v, u)
 	} else {
@@ -314,8 +317,13 @@ func (m *tmodel) renderTable() []string {
 		if g.Earlier > 0 && from == 0 {
 			side = append(side, m.st.dim.Render(fmt.Sprintf("%d before you came", g.Earlier)))
 		}
+		_, aero := b.(aeroBoard)
 		for i, mv := range moves[from:] {
-			side = append(side, fmt.Sprintf("%3d %s %s", g.Earlier+from+i+1, shortName(m.c.SeatName(int(mv.Seat))), mv.Notation))
+			text := mv.Notation
+			if note := aeroNote(g.Steps(mv.Seq)); aero && note != "" {
+				text += " " + note
+			}
+			side = append(side, fmt.Sprintf("%3d %s %s", g.Earlier+from+i+1, shortName(m.c.SeatName(int(mv.Seat))), text))
 		}
 	}
 	side = append(side, "", m.st.title.Render("Chat"))
