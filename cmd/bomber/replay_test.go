@@ -65,6 +65,9 @@ func TestReplayFile(t *testing.T) {
 			if !strings.Contains(screen, fmt.Sprintf("move %d of %d", len(rec.Moves), len(rec.Moves))) || !strings.Contains(screen, rec.Moves[len(rec.Moves)-1].Text) {
 				t.Fatalf("the replay screen at the end:\n%s", screen)
 			}
+			if spec.Name == "aeroplane" && !strings.Contains(strings.Join(rp.moves, "\n"), "roll 6") {
+				t.Fatalf("the replay's moves show no die: %q", rp.moves)
+			}
 			rp.key("left")
 			rp.key("left")
 			if rp.at != len(rec.Moves)-2 || !rp.key("home") || rp.at != 0 || rp.key("q") {

@@ -317,12 +317,8 @@ func (m *tmodel) renderTable() []string {
 		if g.Earlier > 0 && from == 0 {
 			side = append(side, m.st.dim.Render(fmt.Sprintf("%d before you came", g.Earlier)))
 		}
-		_, aero := b.(aeroBoard)
 		for i, mv := range moves[from:] {
-			text := mv.Notation
-			if note := aeroNote(g.Steps(mv.Seq)); aero && note != "" {
-				text += " " + note
-			}
+			text := moveText(t.Game, mv.Notation, g.Steps(mv.Seq))
 			side = append(side, fmt.Sprintf("%3d %s %s", g.Earlier+from+i+1, shortName(m.c.SeatName(int(mv.Seat))), text))
 		}
 	}
