@@ -903,10 +903,18 @@ var errCodeWords = map[uint8]string{
 	segment.ErrCodeNotSeated:     "only the players may do that",
 }
 
-// errWords is a refusal for people: the server's own words, else the
-// code's.
+// codeSaysAll are the codes whose words say all a player needs: the
+// server's text for them is for developers ("seat 1 is to move, not 0",
+// "ChatMsg body of 401 bytes (cap 300)").
+var codeSaysAll = map[uint8]bool{
+	segment.ErrCodeBadRequest: true, segment.ErrCodeNotYourTurn: true, segment.ErrCodeChatBadUTF8: true,
+	segment.ErrCodeChatTooLong: true, segment.ErrCodeChatFlood: true, segment.ErrCodeNotLoggedIn: true,
+}
+
+// errWords is a refusal for people: the server's own words (the rules'
+// reason for an illegal move, which option is wrong), else the code's.
 func errWords(e segment.ErrorBody) string {
-	if e.Text != "" {
+	if e.Text != "" && !codeSaysAll[e.Code] {
 		return e.Text
 	}
 	if w, ok := errCodeWords[e.Code]; ok {

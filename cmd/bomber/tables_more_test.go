@@ -31,6 +31,9 @@ func TestTablesErrorsInWords(t *testing.T) {
 	if strings.Contains(s, "NoTable") {
 		t.Fatalf("the error shows the code's name:\n%s", s)
 	}
+	if w := errWords(segment.ErrorBody{Code: segment.ErrCodeNotYourTurn, Text: "seat 1 is to move, not 0"}); w != "not your turn" {
+		t.Errorf("another seat's turn reads %q", w)
+	}
 	for code := uint8(1); code <= 20; code++ {
 		w := errWords(segment.ErrorBody{Code: code})
 		if w == "" || w == segment.ErrCodeName(code) || regexp.MustCompile(`^[A-Z][a-z]+[A-Z]`).MatchString(w) {
