@@ -151,8 +151,6 @@ func headOf(p bomber.Plane) (pos, orientation) {
 	return h, noseUp
 }
 
-func abs(v int) int { return max(v, -v) }
-
 // undo removes the last plane placed.
 func (d *drawing) undo() {
 	if len(d.placed) > 0 {

@@ -55,7 +55,7 @@ func TestDocsNameTheReasons(t *testing.T) {
 	sameReasons(t, "bomber_games_finished_total in docs/operations.md", strings.Split(metric[1], ", "))
 
 	proto := readDoc(t, "protocol.md")
-	list := regexp.MustCompile("(?s)The game is recorded once, with why it ended.*?:\\s(.*?)\\. A move,").FindStringSubmatch(proto)
+	list := regexp.MustCompile(`(?s)The game is recorded once, with why it ended.*?:\s(.*?)\. A move,`).FindStringSubmatch(proto)
 	if list == nil {
 		t.Fatal("docs/protocol.md does not list why a game is recorded as ended")
 	}
