@@ -127,8 +127,8 @@ func (m *tmodel) apply(o ext.Out) tea.Cmd {
 			m.err = e.Text
 		case ext.EvStarted, ext.EvJoined:
 			m.from, m.cycle, m.replay = nil, 0, nil
-			if e.Kind == ext.EvStarted {
-				m.suggest = boardText(bot.RandomBoard(m.rng))
+			if e.Kind == ext.EvStarted || m.suggest == "" {
+				m.suggest = boardText(bot.RandomBoard(m.rng)) // a board of its own for each game
 			}
 			m.cur = m.startCursor()
 			m.say(e.Text)
