@@ -48,7 +48,7 @@ Usage:
   bomber [flags]                          play (log in, invite, draw, guess)
   bomber --bot --user NAME --password PW  run a computer player
   bomber --tables [flags]                 the lobby, tables and every game
-                                          (keys: docs/client.md)
+                                          (keys below; docs/client.md)
   bomber --replay FILE.json               step through a game record
                                           (bomberctl games export ID --json)
 
@@ -118,7 +118,8 @@ Keys (--tables):
                  game's notation, d offer a draw, u offer a takeback (where
                  the game has them), y / n answer an offer, R R resign;
                  Aeroplane Chess: enter rolls, 1-4 move that piece;
-                 Pai Sho: 1-7 take a tile from the hand
+                 Pai Sho: 1-7 take a tile from the hand; Bomber: enter
+                 places the random board offered, then guesses the cell
   after a game   M offer a rematch, v replay the game, r ready
   replay         right/n next move, left/p previous, home/end first and
                  last position, q leave
