@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -40,6 +41,7 @@ type model struct {
 
 	sel        int // selected user in the lobby
 	draw       drawing
+	rng        *rand.Rand // where the drawing cursor offers the planes
 	wasDrawing bool
 	aim        pos          // cursor on the opponent's board
 	head       *bomber.Cell // marked head of a double guess
@@ -57,6 +59,7 @@ func newModel(cfg config, st styles, dialer func(gen int) tea.Cmd) *model {
 		loginForm: loginForm{name: cfg.user, pass: cfg.password, focus: boolInt(cfg.user != "")},
 		autoLogin: cfg.user != "" && cfg.password != "",
 		width:     80,
+		rng:       rand.New(rand.NewPCG(clockSeed(), 0)),
 	}
 }
 
@@ -96,7 +99,7 @@ func (m *model) apply(o client.Out) {
 	}
 	drawingNow := m.c.State() == client.Game && m.c.Phase() == client.Drawing
 	if drawingNow && !m.wasDrawing {
-		m.draw = newDrawing() // a new game: a clean sheet
+		m.draw = newDrawing(m.rng) // a new game: a clean sheet
 	}
 	if m.c.State() != client.Game {
 		m.confirmQuit = false // the game is over: nothing to confirm

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/bomber-game/bomber/client/ext"
 	"github.com/bomber-game/bomber/rules"
+	bomberrules "github.com/bomber-game/bomber/rules/bomber"
+	"github.com/bomber-game/bomber/rules/bomber/bot"
 	"github.com/bomber-game/bomber/rules/games"
 	"github.com/bomber-game/bomber/segment"
 )
@@ -61,12 +64,17 @@ type tmodel struct {
 	sel      int // table chosen in the lobby
 	input    *prompt
 	confirm  string // a key pressed once that needs a second press ("q", "R")
+	width    int    // the terminal's size (0 before the first WindowSizeMsg)
+	height   int
 
 	cur    gpos
 	from   *gpos
 	cycle  int
 	hint   *rules.Move // the move tab showed: enter plays it
 	replay *replayer
+
+	rng     *rand.Rand
+	suggest string // Bomber: the random board enter places, in notation
 
 	botsWanted bool      // give the empty seats to the computer once the table is ours
 	clockAt    time.Time // when the last Clock arrived
@@ -76,7 +84,8 @@ type tmodel struct {
 }
 
 func newTModel(cfg config, st *tstyles, dialer func(gen int) tea.Cmd) *tmodel {
-	m := &tmodel{cfg: cfg, st: st, c: ext.New(), dialer: dialer, loginForm: loginForm{name: cfg.user, pass: cfg.password}}
+	m := &tmodel{cfg: cfg, st: st, c: ext.New(), dialer: dialer, loginForm: loginForm{name: cfg.user, pass: cfg.password},
+		rng: rand.New(rand.NewPCG(clockSeed(), 1))}
 	if cfg.user != "" && cfg.password != "" {
 		m.c.Login(cfg.user, cfg.password)
 	}
@@ -112,12 +121,15 @@ func (m *tmodel) apply(o ext.Out) tea.Cmd {
 	for _, e := range o.Events {
 		switch e.Kind {
 		case ext.EvError:
-			m.err = fmt.Sprintf("%s: %s", segment.ErrCodeName(e.Err.Code), e.Err.Text)
+			m.err = errWords(e.Err)
 		case ext.EvLoginRefused:
 			m.pass, m.focus = "", 1
 			m.err = e.Text
 		case ext.EvStarted, ext.EvJoined:
 			m.from, m.cycle, m.replay = nil, 0, nil
+			if e.Kind == ext.EvStarted || m.suggest == "" {
+				m.suggest = boardText(bot.RandomBoard(m.rng)) // a board of its own for each game
+			}
 			m.cur = m.startCursor()
 			m.say(e.Text)
 		case ext.EvMoved:
@@ -204,6 +216,8 @@ func (m *tmodel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.act(m.c.RequestList())
 		}
 		return m, tea.Tick(listEvery, func(time.Time) tea.Msg { return listTick{} })
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
 	case tea.KeyPressMsg:
 		m.err = ""
 		return m, m.key(msg)
@@ -413,9 +427,23 @@ func cursorKey(key string) (dx, dy int, ok bool) {
 
 func (m *tmodel) board() board {
 	if t := m.c.Table(); t != nil {
-		return boardFor(t.Game)
+		b := boardFor(t.Game)
+		if _, ok := b.(bomberBoard); ok {
+			return bomberBoard{suggest: m.suggest}
+		}
+		return b
 	}
 	return bomberBoard{}
+}
+
+// boardText is a Bomber board in the game's notation: each plane's head
+// and tail centre as row and column digits.
+func boardText(b bomberrules.Board) string {
+	var parts []string
+	for _, p := range b {
+		parts = append(parts, fmt.Sprintf("%d%d-%d%d", p.Head.X(), p.Head.Y(), p.Tail.X(), p.Tail.Y()))
+	}
+	return strings.Join(parts, " ")
 }
 
 func (m *tmodel) view() (rules.View, bool) {
@@ -502,6 +530,17 @@ func (m *tmodel) tableKey(k tea.KeyPressMsg, confirm string) tea.Cmd {
 			return nil
 		}
 		m.act(m.c.Ready())
+	case "b":
+		if t.Phase == segment.PhasePlaying {
+			m.err = "the game is running: the computer takes seats before it starts"
+			return nil
+		}
+		seat := slices.IndexFunc(t.Seats, func(s segment.SeatInfo) bool { return s.Name == "" && s.Flags&segment.SeatBot == 0 })
+		if seat < 0 {
+			m.err = "no empty seat for the computer"
+			return nil
+		}
+		m.act(m.c.Bot(uint8(seat)))
 	case "d":
 		m.act(m.c.Offer(segment.OfferDraw, segment.OfferPropose))
 	case "u":
@@ -598,10 +637,15 @@ func (m *tmodel) enter(b board) {
 		}
 	}
 	if g := m.c.Game(); g != nil && g.Replica() == nil {
-		// no local copy: Bomber guesses the cell under the cursor and moves
-		// on to the next one; other games take typed moves
+		// no local copy: Bomber places the random board offered, then
+		// guesses the cell under the cursor and moves on to the next one;
+		// other games take typed moves
 		if _, ok := b.(bomberBoard); !ok {
 			m.err = "type the move with : (this client has no copy of the game)"
+			return
+		}
+		if v, _ := m.view(); bomberDrawing(v) {
+			m.act(m.c.MoveText(m.suggest))
 			return
 		}
 		m.act(m.c.MoveText(fmt.Sprintf("%d%d", m.cur.y, m.cur.x)))
@@ -832,4 +876,49 @@ func (m *tmodel) clockLine() string {
 		return ""
 	}
 	return "clock: " + strings.Join(parts, "  ")
+}
+
+// errCodeWords say in words what each Error code means, for a refusal the
+// server sent without text of its own.
+var errCodeWords = map[uint8]string{
+	segment.ErrCodeBadRequest:    "the server could not read the request",
+	segment.ErrCodeNoTable:       "no such table",
+	segment.ErrCodeTableFull:     "the table is full",
+	segment.ErrCodeNotAtTable:    "you are not at a table",
+	segment.ErrCodeAtTable:       "you are already at a table",
+	segment.ErrCodeIllegal:       "that move is not allowed",
+	segment.ErrCodeNotYourTurn:   "not your turn",
+	segment.ErrCodeGameOver:      "no game is running",
+	segment.ErrCodeBadOption:     "an option is not allowed",
+	segment.ErrCodeTooManyTables: "too many tables are open",
+	segment.ErrCodeNotAllowed:    "not allowed",
+	segment.ErrCodeChatBadUTF8:   "the message is not text",
+	segment.ErrCodeChatTooLong:   "the message is too long",
+	segment.ErrCodeChatFlood:     "you are chatting too fast: wait a moment",
+	segment.ErrCodeNoUser:        "no such user",
+	segment.ErrCodeNotLoggedIn:   "log in first",
+	segment.ErrCodeBadNotation:   "the move could not be read",
+	segment.ErrCodeNoOffer:       "there is no such offer to make or answer",
+	segment.ErrCodeUnknownGame:   "the server does not have that game",
+	segment.ErrCodeNotSeated:     "only the players may do that",
+}
+
+// codeSaysAll are the codes whose words say all a player needs: the
+// server's text for them is for developers ("seat 1 is to move, not 0",
+// "ChatMsg body of 401 bytes (cap 300)").
+var codeSaysAll = map[uint8]bool{
+	segment.ErrCodeBadRequest: true, segment.ErrCodeNotYourTurn: true, segment.ErrCodeChatBadUTF8: true,
+	segment.ErrCodeChatTooLong: true, segment.ErrCodeChatFlood: true, segment.ErrCodeNotLoggedIn: true,
+}
+
+// errWords is a refusal for people: the server's own words (the rules'
+// reason for an illegal move, which option is wrong), else the code's.
+func errWords(e segment.ErrorBody) string {
+	if e.Text != "" && !codeSaysAll[e.Code] {
+		return e.Text
+	}
+	if w, ok := errCodeWords[e.Code]; ok {
+		return w
+	}
+	return fmt.Sprintf("the server refused (code %d)", e.Code)
 }

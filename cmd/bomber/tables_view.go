@@ -39,9 +39,12 @@ func newTStyles() *tstyles {
 	}
 }
 
+// screenW and screenH are the smallest terminal the screens are laid out
+// for; a larger one gets the whole width (nothing is cut before its edge).
 const screenW, screenH = 80, 24
 
-// View renders the screen; it fits 80x24.
+// View renders the screen; it fits 80x24, and uses the width of a wider
+// terminal.
 func (m *tmodel) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
@@ -72,20 +75,33 @@ func (m *tmodel) render() string {
 	default:
 		lines = m.renderLobby()
 	}
-	return fit(lines)
+	w, h := m.size()
+	return fit(lines, w, h)
 }
 
-// fit cuts the screen to 80x24.
-func fit(lines []string) string {
+// size is the terminal's size, or 80x24 before it is known.
+func (m *tmodel) size() (w, h int) {
+	w, h = m.width, m.height
+	if w <= 0 {
+		w = screenW
+	}
+	if h <= 0 {
+		h = screenH
+	}
+	return w, h
+}
+
+// fit cuts the screen to w columns and h lines.
+func fit(lines []string, w, h int) string {
 	var all []string
 	for _, l := range lines {
 		all = append(all, strings.Split(l, "\n")...)
 	}
-	if len(all) > screenH {
-		all = all[:screenH]
+	if len(all) > h {
+		all = all[:h]
 	}
 	for i, l := range all {
-		all[i] = ansi.Truncate(l, screenW, "")
+		all[i] = ansi.Truncate(l, w, "")
 	}
 	return strings.Join(all, "\n")
 }
@@ -194,7 +210,8 @@ func (m *tmodel) renderLobby() []string {
 	for _, u := range online {
 		right = append(right, " "+u)
 	}
-	out = append(out, columns(left[:min(len(left), 11)], right[:min(len(right), 11)], 58)...)
+	w, _ := m.size()
+	out = append(out, columns(left[:min(len(left), 11)], right[:min(len(right), 11)], max(58, w-22))...)
 	for len(out) < 14 {
 		out = append(out, "")
 	}
@@ -270,7 +287,7 @@ func (m *tmodel) renderTable() []string {
 	}
 	moves := ""
 	if g != nil {
-		moves = fmt.Sprintf("  moves %d", len(g.Moves))
+		moves = fmt.Sprintf("  moves %d", g.Played())
 	}
 	out := []string{
 		m.header(fmt.Sprintf("table #%d %s%s  %s", t.ID, m.title(t.Game), code, who)),
@@ -281,10 +298,13 @@ func (m *tmodel) renderTable() []string {
 	if v, ok := m.view(); ok {
 		dests, froms := m.marks()
 		u := boardUI{st: m.st, me: seat, cur: m.cur, sel: m.from, dests: dests, froms: froms, live: seat >= 0 && !g.Over()}
+		if _, ok := b.(aeroBoard); ok {
+			u.roll = aeroRoll(g.Moves, g.Steps)
+		}
 		boardLines = b.render(v, u)
 		info = b.info(v, u)
 	} else {
-		boardLines = []string{"", "  Waiting for every seat to fill and be ready.", "", "  r  ready (start when everyone is)", "  i  invite a user", "  t  chat with the table", "  q  leave"}
+		boardLines = []string{"", "  Waiting for every seat to fill and be ready.", "", "  r  ready (start when everyone is)", "  b  give the computer an empty seat", "  i  invite a user", "  t  chat with the table", "  q  leave"}
 	}
 	side := info
 	if cl := m.clockLine(); cl != "" {
@@ -294,8 +314,12 @@ func (m *tmodel) renderTable() []string {
 		side = append(side, "", m.st.title.Render("Moves"))
 		moves := g.Moves
 		from := max(0, len(moves)-6)
+		if g.Earlier > 0 && from == 0 {
+			side = append(side, m.st.dim.Render(fmt.Sprintf("%d before you came", g.Earlier)))
+		}
 		for i, mv := range moves[from:] {
-			side = append(side, fmt.Sprintf("%3d %s %s", from+i+1, shortName(m.c.SeatName(int(mv.Seat))), mv.Notation))
+			text := moveText(t.Game, mv.Notation, g.Steps(mv.Seq))
+			side = append(side, fmt.Sprintf("%3d %s %s", g.Earlier+from+i+1, shortName(m.c.SeatName(int(mv.Seat))), text))
 		}
 	}
 	side = append(side, "", m.st.title.Render("Chat"))
@@ -317,7 +341,7 @@ func (m *tmodel) renderTable() []string {
 		out = append(out, "")
 	}
 	out = append(out, m.turnLine())
-	keys := "r ready  t chat  i invite  q leave"
+	keys := "r ready  b computer  t chat  i invite  q leave"
 	if g != nil && !g.Over() && seat >= 0 {
 		offers, allowed := "", m.c.Facts(t.Game).Flags
 		if allowed&segment.GameDraws != 0 {
