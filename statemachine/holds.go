@@ -133,17 +133,7 @@ func (h *Hub) resume(now int64, s *session, body []byte) {
 	if t.game != nil {
 		h.sendStarted(s, t)
 		// the moves it missed that its seat may see, then where things stand
-		if m.LastSeq < uint32(len(t.moves)) {
-			sm, _ := t.game.(rules.SecretMoves)
-			for i := int(m.LastSeq); i < len(t.moves); i++ {
-				pm := t.moves[i]
-				if t.phase == phasePlaying && sm != nil && sm.SecretMove(pm.move) && pm.seat != s.seat {
-					continue
-				}
-				b := segment.MovedBody{Seq: uint32(i + 1), Seat: uint8(pm.seat), Kind: pm.move.Kind, Len: pm.move.Len, Arg: pm.move.Arg, Notation: t.game.FormatMove(pm.move)}
-				h.sendMsg(s, segment.Moved, b.Append(h.body()))
-			}
-		}
+		h.sendMovesSince(s, t, int(m.LastSeq))
 		h.sendView(s, t)
 	}
 	h.sendChatHistory(s, &t.chat, 1)

@@ -293,6 +293,7 @@ func (h *Hub) watchTable(now int64, s *session, body []byte) {
 	h.broadcastTable(t)
 	if t.game != nil {
 		h.sendStarted(s, t)
+		h.sendMovesSince(s, t, 0) // the moves so far, so a watcher's list is whole
 		h.sendView(s, t)
 	}
 	h.sendChatHistory(s, &t.wchat, 2)
@@ -628,6 +629,44 @@ func (h *Hub) resignSeat(now int64, t *table, p rules.Player) error {
 	}
 	h.afterMove(now, t, p, m)
 	return nil
+}
+
+// sendMovesSince sends s, coming to t (a watcher, or a player resuming its
+// seat), the moves from number from+1 on, each with the steps it caused, as
+// those at the table saw them: what s's seat (or a watcher) may see, so
+// another seat's secret move (a Bomber board) stays hidden while the game
+// runs and hidden steps stay hidden. The steps are not kept, so the game is
+// replayed from its seed, as a takeback does.
+func (h *Hub) sendMovesSince(s *session, t *table, from int) {
+	if from >= len(t.moves) {
+		return
+	}
+	g, err := t.kind.Spec.New(len(t.seats), t.gameOptions(), record.Rand(t.seed))
+	if err != nil {
+		g = nil // cannot happen: the game started with these; send the moves alone
+	}
+	sm, _ := t.game.(rules.SecretMoves)
+	for i, pm := range t.moves {
+		steps := h.steps[:0]
+		if g != nil {
+			if steps, err = g.Play(pm.seat, pm.move, steps); err != nil {
+				g, steps = nil, steps[:0] // cannot happen either: the moves were played so
+			}
+		}
+		if i < from {
+			continue
+		}
+		if !(t.phase == phasePlaying && sm != nil && sm.SecretMove(pm.move) && pm.seat != s.seat) {
+			b := segment.MovedBody{Seq: uint32(i + 1), Seat: uint8(pm.seat), Kind: pm.move.Kind, Len: pm.move.Len, Arg: pm.move.Arg, Notation: t.game.FormatMove(pm.move)}
+			h.sendMsg(s, segment.Moved, b.Append(h.body()))
+		}
+		for _, st := range steps {
+			if st.VisibleTo(s.seat) {
+				h.sendMsg(s, segment.StepMsg, segment.StepBody{Seq: uint32(i + 1), Kind: st.Kind, Player: int8(st.Player), A: st.A, B: st.B, C: st.C}.Append(h.body()))
+			}
+		}
+	}
+	h.steps = h.steps[:0]
 }
 
 // revealSecrets shows everyone at t the secret moves they were not shown
