@@ -40,11 +40,16 @@ func (c *Config) sendBuffer() int {
 }
 
 // tuneConn sets TCP keepalive, TCP_NODELAY and, when sendBuf > 0, SO_SNDBUF
-// on nc (or the TCP connection under its TLS); it returns how to read the
+// on nc (or the TCP connection under it: each wrapper's NetConn, as TLS
+// has); it returns how to read the
 // bytes the kernel holds for the peer (nil when nc is not TCP).
 func tuneConn(nc net.Conn, sendBuf int) (queued func() int) {
-	if tc, ok := nc.(interface{ NetConn() net.Conn }); ok { // TLS
-		nc = tc.NetConn()
+	for { // under TLS, or a wrapper that counts connections
+		w, ok := nc.(interface{ NetConn() net.Conn })
+		if !ok || w.NetConn() == nil {
+			break
+		}
+		nc = w.NetConn()
 	}
 	tcp, ok := nc.(*net.TCPConn)
 	if !ok {
