@@ -256,7 +256,7 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("web.allowed_origins", []string{})
 	v.SetDefault("web.max_message", 4096)
 	v.SetDefault("web.hosts", []string{})
-	v.SetDefault("web.max_connections", 1024)
+	v.SetDefault("web.max_connections", 4096)
 	v.SetDefault("web.max_connections_per_ip", 64)
 	v.SetDefault("cluster.nats_url", "")
 	v.SetDefault("cluster.node", "")
