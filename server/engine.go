@@ -81,6 +81,9 @@ type engine struct {
 	// share of the time (pacePresence).
 	presenceSpent atomic.Int64
 	cl            *clusterState // nil on a node alone
+	// sendBuf is the SO_SNDBUF of every connection's socket (0: the
+	// kernel's), fixed at start: accepting goroutines read it.
+	sendBuf int
 }
 
 func newEngine(cfg Config, p *pool) *engine {
@@ -99,6 +102,7 @@ func newEngine(cfg Config, p *pool) *engine {
 		partial: make(map[*conn]struct{}),
 		obs:     obs,
 		perIP:   make(map[netip.Addr]int),
+		sendBuf: cfg.sendBuffer(),
 	}
 	if cfg.Log != nil {
 		e.start = time.Unix(0, 0) // engine time is the world's: ns since 1970

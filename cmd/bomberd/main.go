@@ -91,24 +91,27 @@ func newLogger(c config.Log, level zap.AtomicLevel) (*zap.Logger, error) {
 }
 
 type daemonState struct {
-	fs      *pflag.FlagSet
-	level   zap.AtomicLevel
-	log     *zap.Logger
-	cfg     atomic.Pointer[config.Config]
-	store   account.Store
-	tr      server.Transport
-	tls     *tlsListener
-	web     *webListener
-	admin   *adminServer
-	metrics *metrics
-	hasher  *account.Hasher
-	hashes  *hashproc.Client // nil when hashing.in_process
-	capture *capture.Capture
-	node    *cluster.Node    // nil when the daemon serves a world of its own
-	journal *journal.Journal // the world of its own on disk; nil when in memory or in a cluster
-	ready   atomic.Bool
-	errc    chan error
-	sigs    chan os.Signal
+	fs    *pflag.FlagSet
+	level zap.AtomicLevel
+	log   *zap.Logger
+	cfg   atomic.Pointer[config.Config]
+	store account.Store
+	tr    server.Transport
+	tls   *tlsListener
+	web   *webListener
+	// webConns bounds the web listener's connections: web.max_connections
+	// as fitted to the open-file limit
+	webConns int
+	admin    *adminServer
+	metrics  *metrics
+	hasher   *account.Hasher
+	hashes   *hashproc.Client // nil when hashing.in_process
+	capture  *capture.Capture
+	node     *cluster.Node    // nil when the daemon serves a world of its own
+	journal  *journal.Journal // the world of its own on disk; nil when in memory or in a cluster
+	ready    atomic.Bool
+	errc     chan error
+	sigs     chan os.Signal
 }
 
 func (d *daemonState) start(cfg *config.Config, file string) error {
@@ -174,9 +177,12 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		BotBudget:      cfg.Tables.BotBudget,
 		OnLoop:         watchdog(log),
 	}
-	if err := fitConnections(&scfg, cfg, log); err != nil {
+	webConns, err := fitConnections(&scfg, cfg, log)
+	if err != nil {
+		closeAll(listeners)
 		return err
 	}
+	d.webConns = webConns
 	if cfg.Admin.Listen != "" {
 		d.metrics = newMetrics()
 		scfg.Observer = d.metrics
@@ -350,7 +356,7 @@ func (d *daemonState) reload() {
 		return
 	}
 	fit := server.Config{MaxConns: cfg.Limits.MaxConnections}
-	if err := fitConnections(&fit, cfg, d.log); err != nil {
+	if _, err := fitConnections(&fit, cfg, d.log); err != nil {
 		d.log.Error("reload rejected; keeping the running configuration", zap.Error(err))
 		return
 	}
