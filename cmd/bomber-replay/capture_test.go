@@ -210,8 +210,8 @@ func mixedSession(t *testing.T, maxFileBytes int64) string {
 		create(p, game, opts...)
 		r.Call(p, func() (ext.Out, error) { return p.C.Bot(segment.SeatAny) })
 	}
-	// Bomber, whose boards Twofyw never draws (nobody plays secret moves
-	// for it): its move clock runs out
+	// Bomber, whose board Twofyw never draws: its move clock runs out
+	twofyw.Idle = true
 	withBot(twofyw, "bomber", segment.KV{Key: "clock.move", Value: "1"})
 	withBot(dora, "dots", segment.KV{Key: "rows", Value: "3"}, segment.KV{Key: "cols", Value: "3"})
 	withBot(erin, "aeroplane", segment.KV{Key: "clock.move", Value: "30"})

@@ -17,7 +17,9 @@ import (
 // connection to one server, moving at random when it is its turn, and
 // reconnecting (which logs in again and resumes its seat) when told to.
 type Player struct {
-	Name   string
+	Name string
+	// Idle: the player never moves (its turn clock runs out)
+	Idle   bool
 	C      *ext.Client // its client's state
 	NC     net.Conn    // its connection; nil while it has none
 	gen    int         // which connection a message came on
@@ -169,7 +171,7 @@ func (r *Room) Until(what string, cond func() bool) {
 func (r *Room) play() {
 	for _, p := range r.players {
 		g := p.C.Game()
-		if p.NC == nil || g == nil || g.Over() || !p.C.MyTurn() || p.sentAt == position(g) || r.Hold > 0 && len(g.Moves) >= r.Hold {
+		if p.Idle || p.NC == nil || g == nil || g.Over() || !p.C.MyTurn() || p.sentAt == position(g) || r.Hold > 0 && len(g.Moves) >= r.Hold {
 			continue
 		}
 		var m rules.Move
