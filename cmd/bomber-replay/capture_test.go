@@ -41,7 +41,8 @@ func TestCaptureOfAMixedSessionReplays(t *testing.T) {
 
 // TestCaptureReplaysAgainstAFreshDaemon: the mixed session's capture
 // (passwords masked) replayed by this command over loopback TCP against
-// a bomberd process started fresh with --replay-inputs on it: every
+// a bomberd process started fresh with --replay-inputs on it, on either
+// transport: every
 // connection gets every byte it got when the capture was made (tokens,
 // join codes, seeds, dice, clock values, computer players' moves), with no
 // option. Without --replay-inputs the same daemon draws its own seeds and
@@ -67,29 +68,31 @@ func TestCaptureReplaysAgainstAFreshDaemon(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "../bomberd").CombinedOutput(); err != nil {
 		t.Fatalf("building bomberd: %v\n%s", err, out)
 	}
-	for _, replaying := range []bool{true, false} {
-		args := []string{"--replay-inputs", file}
-		if !replaying {
-			args = nil
-		}
-		addr := startBomberd(t, bin, args...)
+	for _, c := range []struct {
+		transport string
+		replaying bool
+	}{{"reactor", true}, {"net", true}, {"reactor", false}} {
+		args := []string{"--transport", c.transport}
 		timeout := "10s"
-		if !replaying {
+		if c.replaying {
+			args = append(args, "--replay-inputs", file)
+		} else {
 			timeout = "20ms" // most steps wait for answers that never come
 		}
+		addr := startBomberd(t, bin, args...)
 		t0 := time.Now()
 		code, out := runCmd("--addr", addr, "--timeout", timeout, file)
-		t.Logf("replaying %v: %v", replaying, time.Since(t0))
-		if replaying && (code != exitOK || !strings.HasSuffix(out, "1 passed, 0 failed\n")) {
-			t.Fatalf("against bomberd --replay-inputs: exit %d:\n%.20000s", code, out)
+		t.Logf("%v: %v", args, time.Since(t0))
+		if c.replaying && (code != exitOK || !strings.HasSuffix(out, "1 passed, 0 failed\n")) {
+			t.Fatalf("against bomberd %v: exit %d:\n%.20000s", args, code, out)
 		}
-		if !replaying && code != exitDiff {
+		if !c.replaying && code != exitDiff {
 			t.Fatalf("against a bomberd of its own: exit %d, want differences:\n%.2000s", code, out)
 		}
 	}
 }
 
-// startBomberd starts bomber at bin with args on loopback in a directory
+// startBomberd starts bomberd at bin with args on loopback in a directory
 // of its own, and returns its game address once it listens; the test's
 // end stops it.
 func startBomberd(t *testing.T, bin string, args ...string) string {
