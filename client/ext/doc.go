@@ -21,9 +21,6 @@
 // each move and the legal moves of its seat without asking the server; a
 // View from the server (at the start, after a takeback, on request) is
 // checked against the replica, which is rebuilt or dropped when they
-// differ. On a resume the server sends the moves the seat missed without
-// their steps, so an Aeroplane Chess replica misses the faces of those
-// rolls: it settles them from the View that follows (Replica.Settle tries
-// the faces until the moves lead to that View). Without a replica (Bomber, a watcher who came in mid-game) the
+// differ. Without a replica (Bomber, a watcher who came in mid-game) the
 // Client asks for a fresh View after every move.
 package ext

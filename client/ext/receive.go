@@ -365,11 +365,10 @@ func (c *Client) view(o *Out, v segment.ViewBody) {
 	}
 	g.stale = false
 	c.resuming = false
-	if r := g.replica; r != nil && r.Waiting() && !r.Settle(g.View) {
-		g.replica = nil // faces it cannot find: the Views take over
-	} else if r != nil && !r.Matches(g.View) {
-		// a takeback undid the last move; anything else means the replica
-		// missed something and the Views take over
+	if r := g.replica; r != nil && (r.Waiting() || !r.Matches(g.View)) {
+		// a takeback undid the last move; anything else (a die never shown
+		// after a resume) means the replica missed something and the Views
+		// take over
 		if n := len(r.Played()); n > 0 && !r.Waiting() && r.Rebuild(n-1) == nil && r.Matches(g.View) {
 			g.Moves = g.Moves[:len(g.Moves)-1]
 		} else {

@@ -27,10 +27,6 @@ type Replica struct {
 	dice    *scriptedRand
 	pending *segment.MovedBody
 	played  []Played
-	// unsure are moves that came after a roll whose face never came (a
-	// resume: the server sends the moves a seat missed, not their steps),
-	// starting with that roll: the next View settles them (Settle)
-	unsure []segment.MovedBody
 }
 
 // NewReplica starts a replica of a new game of spec for seats seats.
@@ -53,7 +49,7 @@ func (r *Replica) reset() error {
 	if err != nil {
 		return fmt.Errorf("replica of %s: %w", r.spec.Name, err)
 	}
-	r.game, r.pending, r.played, r.unsure = g, nil, nil, nil
+	r.game, r.pending, r.played = g, nil, nil
 	return nil
 }
 
@@ -64,7 +60,7 @@ func (r *Replica) Game() rules.Game { return r.game }
 func (r *Replica) Played() []Played { return r.played }
 
 // Waiting reports whether a move waits for its die's face.
-func (r *Replica) Waiting() bool { return r.pending != nil || len(r.unsure) > 0 }
+func (r *Replica) Waiting() bool { return r.pending != nil }
 
 func (r *Replica) isRoll(m segment.MovedBody) bool {
 	return r.spec.Name == aeroplane.Name && m.Notation == "roll"
@@ -74,15 +70,6 @@ func (r *Replica) isRoll(m segment.MovedBody) bool {
 func (r *Replica) Moved(m segment.MovedBody) error {
 	if err := r.Flush(); err != nil {
 		return err
-	}
-	if p := r.pending; p != nil && len(r.unsure) == 0 {
-		// a roll whose face did not come before the next move: the moves
-		// from it on wait for a View to settle them
-		r.unsure, r.pending = append(r.unsure, *p), nil
-	}
-	if len(r.unsure) > 0 {
-		r.unsure = append(r.unsure, m)
-		return nil
 	}
 	r.pending = &m
 	if !r.isRoll(m) {
@@ -94,9 +81,6 @@ func (r *Replica) Moved(m segment.MovedBody) error {
 // Step takes a consequence of the last move; a roll's face reaches the
 // replica's dice.
 func (r *Replica) Step(st segment.StepBody) error {
-	if len(r.unsure) > 0 {
-		return nil // the faces before this one are not known: Settle finds them all
-	}
 	if r.spec.Name == aeroplane.Name && st.Kind == aeroplane.StepRoll {
 		r.dice.faces = append(r.dice.faces, int(st.A))
 	}
@@ -129,82 +113,6 @@ func (r *Replica) apply(m segment.MovedBody) error {
 	mv := rules.Move{Kind: m.Kind, Len: m.Len, Arg: m.Arg}
 	if _, err := r.game.Play(p, mv, nil); err != nil {
 		return fmt.Errorf("replica refuses %q by seat %d: %w", m.Notation, p, err)
-	}
-	return nil
-}
-
-// maxUnsureRolls bounds the rolls Settle guesses the faces of together
-// (6^n games replayed).
-const maxUnsureRolls = 4
-
-// Settle brings a replica that waits for faces it was never sent (a
-// resume after rolls it missed) to the game v shows: it tries the faces
-// of those rolls until the moves replay to v, and reports whether some
-// did. The faces are the dice the server rolled, or ones that leave the
-// same game (a roll that could not move a piece), so the replica plays on
-// as the server's game.
-func (r *Replica) Settle(v rules.View) bool {
-	moves := slices.Clone(r.unsure)
-	if r.pending != nil {
-		moves = append(moves, *r.pending)
-	}
-	rolls := 0
-	for _, m := range moves {
-		if r.isRoll(m) {
-			rolls++
-		}
-	}
-	if len(moves) == 0 || rolls > maxUnsureRolls {
-		return len(moves) == 0 && r.Matches(v)
-	}
-	kept := slices.Clone(r.played)
-	faces := make([]int, rolls)
-	for i := range faces {
-		faces[i] = 1
-	}
-	for {
-		if r.replay(kept, moves, faces) == nil && r.Matches(v) {
-			return true
-		}
-		i := 0 // the next combination of faces, as an odometer
-		for ; i < rolls && faces[i] == 6; i++ {
-			faces[i] = 1
-		}
-		if i == rolls {
-			break
-		}
-		faces[i]++
-	}
-	r.replay(kept, nil, nil) // none did: back to what was known
-	r.unsure = moves
-	return false
-}
-
-// replay rebuilds the game from the played moves and then moves, whose
-// rolls get faces in order.
-func (r *Replica) replay(played []Played, moves []segment.MovedBody, faces []int) error {
-	if err := r.reset(); err != nil {
-		return err
-	}
-	for _, p := range played {
-		if p.Face > 0 {
-			r.dice.faces = append(r.dice.faces, p.Face)
-		}
-		if err := r.apply(p.Moved); err != nil {
-			return err
-		}
-		r.played = append(r.played, p)
-	}
-	for _, m := range moves {
-		face := 0
-		if r.isRoll(m) {
-			face, faces = faces[0], faces[1:]
-			r.dice.faces = append(r.dice.faces, face)
-		}
-		if err := r.apply(m); err != nil {
-			return err
-		}
-		r.played = append(r.played, Played{Moved: m, Face: face})
 	}
 	return nil
 }

@@ -31,9 +31,9 @@ func (n *hubNet) reconnect(c *Client) {
 // TestResumeKeepsTheSeat: a seat's connection drops mid-game while the
 // other seat plays on; the client reconnects, logs in with the credentials
 // it kept, resumes with its token and plays the game to the end from its
-// own replica, in Aeroplane Chess too, where the server sends the rolls it
-// missed without their faces (the replica finds the faces that lead to the
-// View the server sends).
+// own replica, in Aeroplane Chess too: the seat missed a roll, and the
+// server sends the moves it missed with their steps, the roll's face
+// among them.
 func TestResumeKeepsTheSeat(t *testing.T) {
 	for _, game := range []string{"checkers", "dots", "aeroplane"} {
 		t.Run(game, func(t *testing.T) {

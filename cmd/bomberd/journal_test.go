@@ -49,8 +49,8 @@ func restart(t *testing.T, d *proc) *syncBuffer {
 // once. (The players choose among the legal moves their client's copy of
 // the game lists; in Bomber, whose secret boards no client lists, they
 // place a random board and guess cells the View shows nothing of. An
-// Aeroplane Chess player that resumes after rolls it missed finds their
-// faces from the View the server sends.)
+// Aeroplane Chess player that resumes after rolls it missed is sent their
+// faces with the moves, so its copy of the game plays on.)
 func TestKill9KeepsTwentyGames(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "bomber.db")
 	s, err := account.OpenSQLite(context.Background(), db, account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1))
