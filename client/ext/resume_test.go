@@ -130,3 +130,71 @@ func TestResumeKeepsTheSeat(t *testing.T) {
 		})
 	}
 }
+
+// TestResumeAfterALostFace: a seat's connection drops between an
+// Aeroplane Chess roll and its face (the roll's Moved came, its Step did
+// not). Resuming, the client asks for the moves from before that roll, so
+// the server sends the roll again with its face, and the client's copy of
+// the game plays on.
+func TestResumeAfterALostFace(t *testing.T) {
+	n := newHubNet(t, 5)
+	a, b := n.login("Albert"), n.login("Beth")
+	n.do(a)(a.Create("aeroplane", 2, 0, nil))
+	n.do(b)(b.Join(a.Table().ID, segment.SeatAny, ""))
+	n.do(a)(a.Ready())
+	n.do(b)(b.Ready())
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; !b.MyTurn() || b.Game().Current().Extra[2] != aeroplane.PhaseRoll; i++ {
+		c := a
+		if b.MyTurn() {
+			c = b
+		}
+		legal := c.Game().Legal(c.Seat())
+		if i == 100 || len(legal) == 0 {
+			t.Fatalf("no roll for Beth: errors %v %v", a.Errors, b.Errors)
+		}
+		n.do(c)(c.Move(legal[rng.IntN(len(legal))]))
+	}
+	// Beth rolls; her connection delivers the roll and drops before its face
+	n.toHub(n.id(b), must(b.MoveText("roll")))
+	for {
+		r := n.hub.Ready()
+		if r.Empty() {
+			break
+		}
+		sends := append([]statemachine.Send(nil), r.Sends...)
+		n.hub.Advance()
+		for _, s := range sends {
+			switch c := n.clients[s.Conn]; {
+			case c == a:
+				n.toHub(s.Conn, c.Receive(s.Seg))
+			case c == b && !b.Game().Replica().Waiting():
+				b.Receive(s.Seg) // until the roll waits for its face
+			}
+		}
+	}
+	if !b.Game().Replica().Waiting() {
+		t.Fatal("Beth's copy of the game got the face")
+	}
+	n.drop(b)
+	n.reconnect(b)
+	if b.Seat() != 1 || b.Game() == nil || b.Game().Replica() == nil {
+		t.Fatalf("after the resume: seat %d, copy of the game %v", b.Seat(), b.Game() != nil && b.Game().Replica() != nil)
+	}
+	if got, want := len(b.Game().Moves), len(a.Game().Moves); got != want {
+		t.Fatalf("Beth knows %d moves, Albert %d", got, want)
+	}
+	if !sameView(b.Game().Current(), b.Game().View) || b.Game().Replica().Waiting() {
+		t.Fatal("Beth's copy of the game differs from the server's View after resuming")
+	}
+	if b.MyTurn() && len(b.Game().Legal(b.Seat())) == 0 {
+		t.Fatal("Beth to move with no legal move")
+	}
+}
+
+func must(o Out, err error) Out {
+	if err != nil {
+		panic(err)
+	}
+	return o
+}

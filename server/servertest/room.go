@@ -159,8 +159,14 @@ func (r *Room) Until(what string, cond func() bool) {
 				if g := p.C.Game(); g != nil {
 					moves, game, waiting = len(g.Moves), g.Spec.Name, g.Replica() != nil && g.Replica().Waiting()
 				}
-				r.t.Logf("%s: state %v seat %d, %s %d moves (my turn %v, waiting for a die %v, sent at %d), errors %v",
-					p.Name, p.C.State(), p.C.Seat(), game, moves, p.C.MyTurn(), waiting, p.sentAt, p.C.Errors)
+				var notes []string
+				for _, e := range p.events {
+					if e.Kind == ext.EvProtocol {
+						notes = append(notes, e.Text)
+					}
+				}
+				r.t.Logf("%s: state %v seat %d, %s %d moves (my turn %v, copy of the game %v, waiting for a die %v, sent at %d), errors %v, protocol notes %q",
+					p.Name, p.C.State(), p.C.Seat(), game, moves, p.C.MyTurn(), p.C.Game() != nil && p.C.Game().Replica() != nil, waiting, p.sentAt, p.C.Errors, notes)
 			}
 			r.t.Fatalf("timed out waiting for %s", what)
 		}
