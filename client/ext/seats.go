@@ -2,6 +2,7 @@ package ext
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bomber-game/bomber/segment"
@@ -64,6 +65,13 @@ func (c *Client) resume(o *Out) {
 	t := c.token
 	var last uint32
 	if g := c.game; g != nil && g.End == nil && g.table == t.table {
+		if r := g.replica; r != nil {
+			if m, ok := r.Unplay(); ok {
+				// a roll whose face the connection lost: the server sends
+				// it again, with its steps
+				g.Moves = slices.DeleteFunc(g.Moves, func(x segment.MovedBody) bool { return x.Seq == m.Seq })
+			}
+		}
 		for _, m := range g.Moves {
 			last = max(last, m.Seq)
 		}

@@ -46,6 +46,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fs := pflag.NewFlagSet("bomberd", pflag.ContinueOnError)
 	config.Flags(fs)
+	fs.String(replayFlag, "", "tests only: serve the world of this capture to bomber-replay's clients over loopback (docs/testing.md)")
 	usage := func(w io.Writer) {
 		fmt.Fprintf(w, "Usage: bomberd [flags]\n\nThe Bomber game daemon. Configuration: config.yaml (see its comments),\nBOMBER_* environment variables, then these flags.\nSignals: SIGTERM/SIGINT stop in order; SIGHUP reloads the configuration.\n\nFlags:\n")
 		cli.Defaults(fs, w)
@@ -69,6 +70,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	defer log.Sync()
 	d := &daemonState{fs: fs, level: level, log: log}
+	d.replay, _ = fs.GetString(replayFlag)
 	if err := d.start(cfg, file); err != nil {
 		log.Error("start failed", zap.Error(err))
 		return 1
@@ -109,6 +111,7 @@ type daemonState struct {
 	capture  *capture.Capture
 	node     *cluster.Node    // nil when the daemon serves a world of its own
 	journal  *journal.Journal // the world of its own on disk; nil when in memory or in a cluster
+	replay   string           // the capture whose world this daemon serves (--replay-inputs); "" for none
 	ready    atomic.Bool
 	errc     chan error
 	sigs     chan os.Signal
@@ -191,7 +194,14 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		closeAll(listeners)
 		return err
 	}
-	if cfg.Cluster.NATSURL != "" {
+	if d.replay != "" {
+		l, err := replayLog(d.replay, exposed, cfg.Cluster.NATSURL != "", log)
+		if err != nil {
+			closeAll(listeners)
+			return err
+		}
+		scfg.Log, scfg.Check = l, noStore
+	} else if cfg.Cluster.NATSURL != "" {
 		if err := d.join(ctx, cfg, &scfg); err != nil {
 			closeAll(listeners)
 			return err
