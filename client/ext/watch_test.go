@@ -7,9 +7,9 @@ import (
 	"github.com/bomber-game/bomber/segment"
 )
 
-// TestLateWatcherCountsTheMoves: a watcher who comes in after two moves
-// knows two were played before it (the server sends it the position, not
-// those moves), and counts on from there.
+// TestLateWatcherCountsTheMoves: a watcher who comes in after two moves is
+// sent those moves, with their steps, before the position: its list is
+// whole (nothing counted as earlier), and it counts on from there.
 func TestLateWatcherCountsTheMoves(t *testing.T) {
 	n := newHubNet(t, 3)
 	a, b, w := n.login("Albert"), n.login("Beth"), n.login("Cindy")
@@ -21,11 +21,11 @@ func TestLateWatcherCountsTheMoves(t *testing.T) {
 	n.do(b)(b.MoveText("22-18"))
 	n.do(w)(w.Watch(a.Table().ID, ""))
 	g := w.Game()
-	if g == nil || g.Earlier != 2 || len(g.Moves) != 0 || g.Played() != 2 {
+	if g == nil || g.Earlier != 0 || len(g.Moves) != 2 || g.Played() != 2 || g.Moves[1].Notation != "22-18" || len(g.Steps(2)) == 0 {
 		t.Fatalf("the watcher's game: %+v", g)
 	}
 	n.do(a)(a.MoveText("15x22"))
-	if g := w.Game(); g.Played() != 3 || len(g.Moves) != 1 || g.Moves[0].Notation != "15x22" {
+	if g := w.Game(); g.Played() != 3 || len(g.Moves) != 3 || g.Moves[2].Notation != "15x22" {
 		t.Fatalf("after a third move the watcher has %d moves: %+v", g.Played(), g.Moves)
 	}
 	if g := a.Game(); g.Earlier != 0 || g.Played() != 3 {
