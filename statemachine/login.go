@@ -181,7 +181,7 @@ func (h *Hub) answered(now int64, s *session, a Answer) {
 // kicked (it stays open for the grace period but is no longer the user's).
 func (h *Hub) login(now int64, s *session) {
 	h.stats.LoginsOK++
-	h.succeeded(s)
+	h.succeeded(now, s)
 	old := h.users[s.name]
 	s.state = ServerStandBy
 	h.users[s.name] = s
