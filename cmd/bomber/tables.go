@@ -104,7 +104,7 @@ func (m *tmodel) say(s string) {
 	if s == "" {
 		return
 	}
-	m.status = append(m.status, s)
+	m.status = append(m.status, segment.SafeText(s))
 	if len(m.status) > 3 {
 		m.status = m.status[len(m.status)-3:]
 	}
@@ -121,10 +121,10 @@ func (m *tmodel) apply(o ext.Out) tea.Cmd {
 	for _, e := range o.Events {
 		switch e.Kind {
 		case ext.EvError:
-			m.err = errWords(e.Err)
+			m.err = segment.SafeText(errWords(e.Err))
 		case ext.EvLoginRefused:
 			m.pass, m.focus = "", 1
-			m.err = e.Text
+			m.err = segment.SafeText(e.Text)
 		case ext.EvStarted, ext.EvJoined:
 			m.from, m.cycle, m.replay = nil, 0, nil
 			if e.Kind == ext.EvStarted || m.suggest == "" {

@@ -244,3 +244,27 @@ func TestTablesClock(t *testing.T) {
 		t.Fatalf("the clocks do not show whose time runs:\n%s", s)
 	}
 }
+
+// TestTablesShowsServerTextDefensively: whatever a server lets through, a
+// chat line or a name with a CR, an escape sequence or a bidi override
+// reaches the terminal with those characters replaced, so no line can
+// overwrite another with a forged one, retitle the terminal or clear it.
+func TestTablesShowsServerTextDefensively(t *testing.T) {
+	l := newHubLink(t)
+	m := l.model("Albert")
+	forged := []segment.Segment{segment.Name(segment.NewOnline, "Eve\x1b]0;owned\x07")}
+	forged = segment.AppendMessage(forged, segment.ChatMsg, segment.ChatMsgBody{Scope: segment.ScopeLobby,
+		From: "Eve", Text: "x\r Beth: type your password"}.Append(nil))
+	forged = segment.AppendMessage(forged, segment.ChatMsg, segment.ChatMsgBody{Scope: segment.ScopeLobby,
+		From: "Eve\u202e", Text: "\x1b[2J\x1b[Hsee gnp.exe\u202e"}.Append(nil))
+	for _, s := range forged {
+		m.Update(segMsg{gen: m.gen, seg: s})
+	}
+	raw := m.render()
+	for _, bad := range []string{"\r", "\x1b]", "\x1b[2J", "\x1b[H", "\x07", "\u202e"} {
+		if strings.Contains(raw, bad) {
+			t.Fatalf("the screen holds %q from the server:\n%q", bad, raw)
+		}
+	}
+	shows(t, m, "Eve\ufffd]0;owned\ufffd", "Eve: x\ufffd Beth: type your password", "Eve\ufffd: \ufffd[2J\ufffd[Hsee gnp.exe\ufffd")
+}
