@@ -838,3 +838,16 @@ export function fromHex(s) {
   if (t === '') return new Uint8Array(0);
   return Uint8Array.from(t.split(/\s+/), (h) => parseInt(h, 16));
 }
+
+// The characters segment.UnsafeRune names on the server: C0 controls, DEL,
+// C1 controls and the bidi formatting characters (U+061C, U+200E, U+200F,
+// U+202A..U+202E, U+2066..U+2069).
+const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text from the server as it may be shown: every control character (CR,
+ * LF, ESC, NUL...) and bidi formatting character replaced by U+FFFD.
+ * bomberd refuses them in chat and names; a client shows names and chat
+ * through this all the same, whatever server it talks to.
+ */
+export function safeText(s) { return String(s ?? '').replace(UNSAFE_TEXT, '\ufffd'); }

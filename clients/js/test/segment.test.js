@@ -186,3 +186,11 @@ test('encoders refuse what cannot be sent instead of cutting it', () => {
   assert.throws(() => S.decodeJoined(S.fromHex('00 00 00 07')), S.BodyError);
   assert.throws(() => S.decodeJoined(S.fromHex('00 00 00 07 01 00')), S.BodyError);
 });
+
+test('safeText replaces what could move the cursor or reorder a line', () => {
+  assert.equal(S.safeText('x\r Beth: type your password'), 'x\ufffd Beth: type your password');
+  assert.equal(S.safeText('\x1b]0;owned\x07\x1b[2J'), '\ufffd]0;owned\ufffd\ufffd[2J');
+  assert.equal(S.safeText('a\x00b\nc\td\x7f\u0085'), 'a\ufffdb\ufffdc\ufffdd\ufffd\ufffd');
+  assert.equal(S.safeText('abc\u202etxt.exe\u2066\u2069\u200f'), 'abc\ufffdtxt.exe\ufffd\ufffd\ufffd');
+  assert.equal(S.safeText('héllo 你好 مرحبا ☺'), 'héllo 你好 مرحبا ☺');
+});

@@ -211,3 +211,5 @@ export declare function encodeCoords(...nums: number[]): Uint8Array;
 export declare function decodeCoords(payload: Uint8Array): number[] | null;
 export declare function toHex(bytes: ArrayLike<number>): string;
 export declare function fromHex(s: string): Uint8Array;
+/** Text from the server as it may be shown: control and bidi formatting characters replaced by U+FFFD. */
+export declare function safeText(s: string): string;
