@@ -1,6 +1,9 @@
 package statemachine
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // failures counts failed logins for one key: an address, a name from one
 // address, or a name from anywhere.
@@ -83,6 +86,8 @@ func (h *Hub) failed(now int64, s *session, name string) {
 		return
 	}
 	window, lockout := h.window(), h.lockout()
+	// these counters may go a window and lockout from now: sweep by then
+	h.sweepAt = min(h.sweepAt, now+max(window, int64(time.Minute))+lockout)
 	for _, key := range [3]string{addrKey(s.source), pairKey(s.source, name), nameKey(name)} {
 		f := h.failures[key]
 		if f == nil {
@@ -180,18 +185,24 @@ func (h *Hub) releaseHeld(now int64) {
 }
 
 // sweepFailures forgets counters whose window and lockout have passed, so
-// the map stays bounded by the recent failures.
+// the map stays bounded by the recent failures. The next sweep is due when
+// the first remaining entry can go (at least a window on): known addresses
+// alone, which last days, do not wake an idle hub (or a cluster's log)
+// every window; a new failure brings the sweep forward again (failed).
 func (h *Hub) sweepFailures(now int64) {
 	if len(h.failures) == 0 || now < h.sweepAt {
 		return
 	}
 	window := max(h.window(), int64(time.Minute))
+	next := int64(math.MaxInt64)
 	for k, f := range h.failures {
 		if f.until <= now && f.next <= now && now-f.since > window {
 			delete(h.failures, k)
+			continue
 		}
+		next = min(next, max(f.until, f.next, f.since+window+1))
 	}
-	h.sweepAt = now + window
+	h.sweepAt = max(next, now+window)
 }
 
 // burstCredit is a full bucket: SegmentBurst segments' worth of time.

@@ -285,3 +285,18 @@ func TestRotatingStrangersCannotLockOutTheOwner(t *testing.T) {
 	}
 	t.Logf("Albert logged in %d times of %d during the attack; %d strangers' guesses hashed in %v", len(owner), len(owner), hashed, elapsed)
 }
+
+// TestKnownAddressDoesNotWakeAnIdleHub: remembering where a user logged in
+// from must not give an idle hub (and a cluster's log) a tick every
+// window: once swept, the next deadline is when the memory expires.
+func TestKnownAddressDoesNotWakeAnIdleHub(t *testing.T) {
+	r := newRig(t, throttleCfg)
+	if got, _ := r.login("203.0.113.5", "Albert", "123"); got != 1 {
+		t.Fatalf("login answered %d", got)
+	}
+	r.tick(time.Second) // the first sweep
+	at, ok := r.h.NextDeadline()
+	if ok && time.Duration(at-r.now) < 24*time.Hour {
+		t.Fatalf("an idle hub with one known address wakes in %v", time.Duration(at-r.now))
+	}
+}
