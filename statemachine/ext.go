@@ -174,7 +174,7 @@ func (h *Hub) ping(s *session, body []byte) {
 	case err != nil:
 		h.fail(s, segment.Ping, segment.ErrCodeBadRequest, "malformed Ping")
 	default:
-		h.sendMsg(s, segment.Pong, segment.PongBody{Nonce: m.Nonce}.Append(h.body()))
+		h.sendMsg(s, segment.Pong, segment.PongBody(m).Append(h.body()))
 	}
 }
 
