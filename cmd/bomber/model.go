@@ -10,6 +10,7 @@ import (
 
 	"github.com/bomber-game/bomber/client"
 	"github.com/bomber-game/bomber/rules/bomber"
+	"github.com/bomber-game/bomber/segment"
 )
 
 // reconnectDelay is how long the reference client waits before it
@@ -73,8 +74,12 @@ func boolInt(b bool) int {
 // Init dials the server.
 func (m *model) Init() tea.Cmd { return m.dialer(m.gen) }
 
+// peer is the opponent's name as shown: text from the server is shown
+// only with its control and bidi characters replaced (segment.SafeText).
+func (m *model) peer() string { return segment.SafeText(m.c.Peer()) }
+
 func (m *model) say(s string) {
-	m.status = append(m.status, s)
+	m.status = append(m.status, segment.SafeText(s))
 	if len(m.status) > maxStatus {
 		m.status = m.status[len(m.status)-maxStatus:]
 	}
@@ -328,7 +333,7 @@ func (m *model) lobbyKey(key string) tea.Cmd {
 		case "a", "y":
 			m.act(m.c.Answer(true))
 		case "r", "n", "esc":
-			peer := m.c.Peer()
+			peer := m.peer()
 			o, err := m.c.Answer(false)
 			m.act(o, err)
 			if err == nil {
@@ -403,7 +408,7 @@ func (m *model) playKey(key string) {
 			return
 		}
 		if !m.c.MyTurn() {
-			m.err = "wait for " + m.c.Peer() + "'s guess"
+			m.err = "wait for " + m.peer() + "'s guess"
 			return
 		}
 		m.act(m.c.GuessSingle(at))
@@ -412,7 +417,7 @@ func (m *model) playKey(key string) {
 
 func (m *model) double(head, tail bomber.Cell) {
 	if !m.c.MyTurn() {
-		m.err = "wait for " + m.c.Peer() + "'s guess"
+		m.err = "wait for " + m.peer() + "'s guess"
 		return
 	}
 	p := bomber.Plane{Head: head, Tail: tail}

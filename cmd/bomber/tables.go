@@ -29,6 +29,11 @@ const listEvery = 2 * time.Second
 // listTick asks for the list of tables again.
 type listTick struct{}
 
+// liveTick checks, every second, that the server still answers (liveness).
+type liveTick struct{}
+
+func liveTicker() tea.Cmd { return tea.Tick(time.Second, func(time.Time) tea.Msg { return liveTick{} }) }
+
 // prompt is a line the user is typing.
 type prompt struct {
 	kind  promptKind
@@ -81,6 +86,13 @@ type tmodel struct {
 	ticking    bool      // a clockTick is on its way
 	status     []string
 	err        string
+
+	// liveness (FeaturePing): when the server last said anything, and
+	// when our unanswered Ping went (zero: none)
+	heardAt  time.Time
+	pingSent time.Time
+	nonce    uint32
+	clock    func() time.Time // nil: the wall clock
 }
 
 func newTModel(cfg config, st *tstyles, dialer func(gen int) tea.Cmd) *tmodel {
@@ -97,14 +109,14 @@ func newTModel(cfg config, st *tstyles, dialer func(gen int) tea.Cmd) *tmodel {
 
 // Init dials the server.
 func (m *tmodel) Init() tea.Cmd {
-	return tea.Batch(m.dialer(m.gen), tea.Tick(listEvery, func(time.Time) tea.Msg { return listTick{} }))
+	return tea.Batch(m.dialer(m.gen), tea.Tick(listEvery, func(time.Time) tea.Msg { return listTick{} }), liveTicker())
 }
 
 func (m *tmodel) say(s string) {
 	if s == "" {
 		return
 	}
-	m.status = append(m.status, s)
+	m.status = append(m.status, segment.SafeText(s))
 	if len(m.status) > 3 {
 		m.status = m.status[len(m.status)-3:]
 	}
@@ -121,10 +133,10 @@ func (m *tmodel) apply(o ext.Out) tea.Cmd {
 	for _, e := range o.Events {
 		switch e.Kind {
 		case ext.EvError:
-			m.err = errWords(e.Err)
+			m.err = segment.SafeText(errWords(e.Err))
 		case ext.EvLoginRefused:
 			m.pass, m.focus = "", 1
-			m.err = e.Text
+			m.err = segment.SafeText(e.Text)
 		case ext.EvStarted, ext.EvJoined:
 			m.from, m.cycle, m.replay = nil, 0, nil
 			if e.Kind == ext.EvStarted || m.suggest == "" {
@@ -180,6 +192,7 @@ func (m *tmodel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.net, m.connected, m.attempts = msg.l, true, 0
+		m.heardAt, m.pingSent = m.now(), time.Time{}
 		m.apply(m.c.Connected())
 		if m.c.Resumable() {
 			m.say("reconnected: taking the seat back")
@@ -192,6 +205,7 @@ func (m *tmodel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.gen != m.gen {
 			return m, nil
 		}
+		m.heardAt, m.pingSent = m.now(), time.Time{}
 		cmd := m.apply(m.c.Receive(msg.seg))
 		if l, ok := m.net.(*link); ok {
 			return m, tea.Batch(cmd, l.next())
@@ -211,6 +225,8 @@ func (m *tmodel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd := m.clockTicker()
 		m.ticking = cmd != nil
 		return m, cmd
+	case liveTick:
+		return m, tea.Batch(m.live(), liveTicker())
 	case listTick:
 		if m.c.State() == ext.Lobby && m.c.Table() == nil && m.creating == nil {
 			m.act(m.c.RequestList())
@@ -223,6 +239,28 @@ func (m *tmodel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.key(msg)
 	}
 	return m, nil
+}
+
+// live pings a server that has been quiet for segment.PingInterval, and
+// gives the connection up (reconnecting, as after any drop) when nothing
+// came segment.PingTimeout after the Ping: a frozen server keeps the
+// socket open, so without this the game would just stand still.
+func (m *tmodel) live() tea.Cmd {
+	if !m.connected || !m.c.Pingable() {
+		return nil
+	}
+	now := m.now()
+	switch {
+	case !m.pingSent.IsZero() && now.Sub(m.pingSent) >= segment.PingTimeout*time.Second:
+		m.gen++ // what the old connection still delivers is ignored
+		m.pingSent = time.Time{}
+		return m.lost(fmt.Errorf("no answer to a Ping within %d s", segment.PingTimeout))
+	case m.pingSent.IsZero() && now.Sub(m.heardAt) >= segment.PingInterval*time.Second:
+		m.nonce++
+		m.pingSent = now
+		m.apply(m.c.Ping(m.nonce))
+	}
+	return nil
 }
 
 func (m *tmodel) lost(err error) tea.Cmd {
@@ -846,8 +884,14 @@ func (m *tmodel) clockTicker() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return clockTick{} })
 }
 
-// now is the wall clock, the only one the model reads (for the clocks).
-func (m *tmodel) now() time.Time { return time.Now() }
+// now is the wall clock, the only one the model reads (for the clocks and
+// liveness); tests set clock.
+func (m *tmodel) now() time.Time {
+	if m.clock != nil {
+		return m.clock()
+	}
+	return time.Now()
+}
 
 // clockLine shows each seat's time, counting down the running one.
 func (m *tmodel) clockLine() string {

@@ -157,7 +157,7 @@ func (m *tmodel) renderLogin() []string {
 func seatsText(t segment.TableBody) string {
 	var parts []string
 	for i, s := range t.Seats {
-		n := s.Name
+		n := segment.SafeText(s.Name)
 		switch {
 		case n == "" && s.Flags&segment.SeatBot != 0:
 			n = "computer"
@@ -208,7 +208,7 @@ func (m *tmodel) renderLobby() []string {
 	}
 	right := []string{m.st.title.Render(fmt.Sprintf("Online (%d)", len(online)))}
 	for _, u := range online {
-		right = append(right, " "+u)
+		right = append(right, " "+segment.SafeText(u))
 	}
 	w, _ := m.size()
 	out = append(out, columns(left[:min(len(left), 11)], right[:min(len(right), 11)], max(58, w-22))...)
@@ -218,14 +218,14 @@ func (m *tmodel) renderLobby() []string {
 	out = append(out, m.st.title.Render("Lobby chat"))
 	chat := m.c.LobbyChat
 	for _, l := range chat[max(0, len(chat)-5):] {
-		out = append(out, " "+l.From+": "+l.Text)
+		out = append(out, " "+chatText(l))
 	}
 	for len(out) < 21 {
 		out = append(out, "")
 	}
 	if n := len(m.c.Invites); n > 0 {
 		inv := m.c.Invites[n-1]
-		out[20] = m.st.ok.Render(fmt.Sprintf("%s invites you to table #%d (%s): a accepts", inv.From, inv.Table, m.title(inv.Game)))
+		out[20] = m.st.ok.Render(fmt.Sprintf("%s invites you to table #%d (%s): a accepts", segment.SafeText(inv.From), inv.Table, m.title(inv.Game)))
 	}
 	return append(out, m.footer("up/down choose  enter join  w watch  c create  J join by code  t chat  q quit")...)
 }
@@ -325,7 +325,7 @@ func (m *tmodel) renderTable() []string {
 	side = append(side, "", m.st.title.Render("Chat"))
 	chat := m.c.TableChat
 	for _, l := range chat[max(0, len(chat)-4):] {
-		side = append(side, l.From+": "+l.Text)
+		side = append(side, chatText(l))
 	}
 	w := 0
 	for _, l := range boardLines {
@@ -360,7 +360,14 @@ func (m *tmodel) renderTable() []string {
 // title is a game's name for people, as the catalogue gives it.
 func (m *tmodel) title(game string) string { return m.c.Facts(game).Title }
 
+// chatText is a chat line as shown. Text from the server is shown only
+// with its control and bidi characters replaced (segment.SafeText): a CR
+// in a line would otherwise let its sender overwrite the line with a
+// forged one from someone else, an escape sequence rewrite the screen.
+func chatText(l ext.ChatLine) string { return segment.SafeText(l.From) + ": " + segment.SafeText(l.Text) }
+
 func shortName(s string) string {
+	s = segment.SafeText(s)
 	if r := []rune(s); len(r) > 8 {
 		return string(r[:8])
 	}
@@ -374,7 +381,7 @@ func (m *tmodel) turnLine() string {
 		if int(of.Seat) == m.c.Seat() {
 			return m.st.ok.Render("You offered a " + ext.OfferName(of.What) + "; waiting for an answer.")
 		}
-		return m.st.ok.Render(m.c.SeatName(int(of.Seat)) + " offers a " + ext.OfferName(of.What) + ": y accept, n decline")
+		return m.st.ok.Render(segment.SafeText(m.c.SeatName(int(of.Seat))) + " offers a " + ext.OfferName(of.What) + ": y accept, n decline")
 	}
 	if g == nil {
 		return ""
@@ -394,7 +401,7 @@ func (m *tmodel) turnLine() string {
 		}
 		var names []string
 		for _, w := range e.Winners {
-			names = append(names, m.c.SeatName(int(w)))
+			names = append(names, segment.SafeText(m.c.SeatName(int(w))))
 		}
 		return m.st.ok.Render("GAME OVER: " + strings.Join(names, " and ") + " won (" + e.Reason + ")")
 	}
@@ -414,7 +421,7 @@ func (m *tmodel) turnLine() string {
 	}
 	var to []string
 	for _, p := range g.Current().ToMove {
-		to = append(to, m.c.SeatName(int(p)))
+		to = append(to, segment.SafeText(m.c.SeatName(int(p))))
 	}
 	return "Waiting for " + strings.Join(to, ", ") + "."
 }
