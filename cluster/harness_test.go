@@ -31,6 +31,10 @@ type natsBackend struct {
 	url     string
 	restart func() // stops the server and starts it again on the same port and store
 	stop    func()
+	// save restarts the server, keeping a copy of its store as it was
+	// stopped; rollback restarts it on that copy (a restore from an older
+	// backup, or what replicas 1 gives after a disk loss). Processes only.
+	save, rollback func()
 }
 
 // backends runs f once per NATS backend: embedded always; the nats-server
@@ -134,7 +138,18 @@ func processNATS(t testing.TB) *natsBackend {
 	}
 	start()
 	t.Cleanup(stop)
-	return &natsBackend{kind: "process", url: fmt.Sprintf("nats://127.0.0.1:%d", port), stop: stop, restart: func() { stop(); start() }}
+	saved := t.TempDir()
+	copyStore := func(from, to string) {
+		if err := os.RemoveAll(to); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.CopyFS(to, os.DirFS(from)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &natsBackend{kind: "process", url: fmt.Sprintf("nats://127.0.0.1:%d", port), stop: stop, restart: func() { stop(); start() },
+		save:     func() { stop(); copyStore(dir, saved); start() },
+		rollback: func() { stop(); copyStore(saved, dir); start() }}
 }
 
 // records counts the games the cluster's nodes recorded, all together.
