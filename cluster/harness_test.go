@@ -8,13 +8,16 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
 
@@ -192,7 +195,7 @@ type testNode struct {
 	addr string
 	tr   server.Transport
 	n    *Node
-	via  *proxy // the node's own path to NATS, which a test can cut
+	via  *proxy // the node's own path to NATS, which a test can cut (nil: NATS is a cluster)
 	done bool
 }
 
@@ -234,9 +237,14 @@ func newWorldWith(t testing.TB, nb *natsBackend, nodes int, cfg Config) *world {
 func (w *world) start(name string) *testNode {
 	t := w.t
 	t.Helper()
-	px := newProxy(t, w.nats.url)
+	var px *proxy
+	url := w.nats.url
+	if !strings.Contains(url, ",") { // a NATS cluster's nodes are reached directly
+		px = newProxy(t, url)
+		url = px.url
+	}
 	cfg := w.cfg
-	cfg.URL, cfg.World, cfg.Node, cfg.Logger = px.url, w.name, name, zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel)).Named(name)
+	cfg.URL, cfg.World, cfg.Node, cfg.Logger = url, w.name, name, zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel)).Named(name)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	n, err := Join(ctx, cfg)
@@ -361,6 +369,9 @@ func (p *proxy) heal() {
 }
 
 func (p *proxy) close() {
+	if p == nil {
+		return
+	}
 	p.cut()
 	p.l.Close()
 }
@@ -406,4 +417,178 @@ func sameWorld(t *testing.T, w *world) []statemachine.Stats {
 		}
 		time.Sleep(20 * time.Millisecond) // the last entries are on their way to some node
 	}
+}
+
+// natsCluster is three nats-server processes clustered with JetStream, on
+// free loopback ports, each with its own store.
+type natsCluster struct {
+	t     testing.TB
+	urls  []string
+	mu    sync.Mutex
+	cmds  []*exec.Cmd
+	start func(i int)
+}
+
+// processNATSCluster starts a cluster of n nats-server processes and waits
+// until JetStream answers through it.
+func processNATSCluster(t testing.TB, n int) *natsCluster {
+	t.Helper()
+	bin := clusterNATSBinary(t)
+	c := &natsCluster{t: t, cmds: make([]*exec.Cmd, n)}
+	ports, routes := make([]int, n), make([]string, n)
+	for i := range n {
+		ports[i] = freePort(t)
+		routes[i] = fmt.Sprintf("nats://127.0.0.1:%d", freePort(t))
+		c.urls = append(c.urls, fmt.Sprintf("nats://127.0.0.1:%d", ports[i]))
+	}
+	dirs := make([]string, n)
+	for i := range n {
+		dirs[i] = t.TempDir()
+	}
+	c.start = func(i int) {
+		cmd := exec.Command(bin, "-a", "127.0.0.1", "-p", strconv.Itoa(ports[i]), "-n", fmt.Sprintf("s%d", i), "-js", "-sd", dirs[i],
+			"--cluster_name", "bomber", "--cluster", routes[i], "--routes", strings.Join(routes, ","))
+		cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+		if d := os.Getenv("BOMBER_NATS_LOGS"); d != "" {
+			f, _ := os.OpenFile(fmt.Sprintf("%s/s%d.log", d, i), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+			cmd.Stdout, cmd.Stderr = f, f
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		c.mu.Lock()
+		c.cmds[i] = cmd
+		c.mu.Unlock()
+	}
+	for i := range n {
+		c.start(i)
+	}
+	t.Cleanup(func() {
+		for i := range n {
+			c.kill(i)
+		}
+	})
+	c.awaitJetStream()
+	return c
+}
+
+// url lists the servers, for a client that may use any.
+func (c *natsCluster) url() string { return strings.Join(c.urls, ",") }
+
+// kill stops server i as SIGKILL does.
+func (c *natsCluster) kill(i int) {
+	c.mu.Lock()
+	cmd := c.cmds[i]
+	c.cmds[i] = nil
+	c.mu.Unlock()
+	if cmd != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}
+}
+
+// awaitJetStream waits until the cluster's JetStream answers (it has
+// elected its meta leader).
+func (c *natsCluster) awaitJetStream() {
+	c.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := func() error {
+			nc, err := nats.Connect(c.url())
+			if err != nil {
+				return err
+			}
+			defer nc.Close()
+			js, err := jetstream.New(nc)
+			if err != nil {
+				return err
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			_, err = js.AccountInfo(ctx)
+			return err
+		}()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("the NATS cluster's JetStream did not answer: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond) // a cluster electing its leader: no event to wait on
+	}
+}
+
+// awaitCurrent waits until every stream has a leader and every replica is
+// current: a server started again has caught up, and losing another one
+// now leaves a quorum that holds everything.
+func (c *natsCluster) awaitCurrent() {
+	c.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := func() error {
+			nc, err := nats.Connect(c.url())
+			if err != nil {
+				return err
+			}
+			defer nc.Close()
+			js, err := jetstream.New(nc)
+			if err != nil {
+				return err
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			l := js.ListStreams(ctx)
+			for info := range l.Info() {
+				ci := info.Cluster
+				if ci == nil || ci.Leader == "" || len(ci.Replicas) != 2 {
+					return fmt.Errorf("stream %s: no leader or replicas missing", info.Config.Name)
+				}
+				for _, p := range ci.Replicas {
+					if !p.Current || p.Offline || p.Lag > 0 {
+						return fmt.Errorf("stream %s: replica %s not current", info.Config.Name, p.Name)
+					}
+				}
+			}
+			return l.Err()
+		}()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("the NATS cluster did not catch up: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond) // replication catching up: no event to wait on
+	}
+}
+
+var (
+	natsBuildOnce sync.Once
+	natsBuilt     string
+	natsBuildErr  error
+)
+
+// clusterNATSBinary is the nats-server a NATS cluster runs in tests:
+// BOMBER_NATS_SERVER if set, else one built from the nats-server module
+// this repository requires (Debian's 2.9 takes 10-20 s to elect new
+// leaders after losing a server, longer than a test should wait).
+func clusterNATSBinary(t testing.TB) string {
+	t.Helper()
+	if b := os.Getenv("BOMBER_NATS_SERVER"); b != "" {
+		return b
+	}
+	natsBuildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "bomber-nats-server")
+		if err != nil {
+			natsBuildErr = err
+			return
+		}
+		natsBuilt = filepath.Join(dir, "nats-server")
+		if out, err := exec.Command("go", "build", "-o", natsBuilt, "github.com/nats-io/nats-server/v2").CombinedOutput(); err != nil {
+			natsBuildErr = fmt.Errorf("building nats-server: %w\n%s", err, out)
+		}
+	})
+	if natsBuildErr != nil {
+		t.Fatal(natsBuildErr)
+	}
+	return natsBuilt
 }

@@ -37,6 +37,10 @@ import (
 // again, or missing more than the node keeps) makes it stop: not ready,
 // and Errors says why (the daemon exits, to start again from the store).
 
+// checkTimeout bounds one check of the log (putting entries back has its
+// own time).
+const checkTimeout = 2 * time.Second
+
 // tailKeep bounds the bytes of applied entries a node keeps to put back.
 const tailKeep = 64 << 20
 
@@ -125,7 +129,9 @@ func (n *Node) verifier() {
 			continue
 		}
 		rc := n.nc.Stats().Reconnects
-		ctx, cancel := context.WithTimeout(n.ctx, 10*time.Second)
+		// short: a request sent while a NATS cluster elects a leader gets
+		// no answer, and the next try after it does
+		ctx, cancel := context.WithTimeout(n.ctx, checkTimeout)
 		err := n.verify(ctx, rc)
 		cancel()
 		var bad untrustedError
@@ -134,6 +140,11 @@ func (n *Node) verifier() {
 			n.distrust(bad.error)
 		case err != nil && n.ctx.Err() == nil:
 			n.log.Warn("checking the log failed; trying again", zap.Error(err))
+			select { // NATS is busy or electing: not at every kick
+			case <-time.After(n.cfg.Heartbeat):
+			case <-n.ctx.Done():
+				return
+			}
 		}
 	}
 }
@@ -170,7 +181,7 @@ func (n *Node) verify(ctx context.Context, rc uint64) error {
 		return untrusted("the stream %s is gone", StreamName(n.cfg.World))
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("stream info: %w", err)
 	}
 	if !info.Created.Equal(n.created) {
 		return untrusted("the stream was made again at %s (this node joined the one made at %s)", info.Created.Format(time.RFC3339Nano), n.created.Format(time.RFC3339Nano))
@@ -183,13 +194,13 @@ func (n *Node) verify(ctx context.Context, rc uint64) error {
 	end := info.State.LastSeq
 	switch {
 	case end < last:
-		n.stats.rollbacks.Add(1)
-		n.log.Warn("the shared log ends before entries this node applied (NATS restarted on an older store?): putting them back",
-			zap.Uint64("log_ends_at", end), zap.Uint64("applied", last))
-		if err := n.restore(ctx, end, last); err != nil {
+		put, err := n.restore(ctx, end, last)
+		if err != nil {
 			return err
 		}
-		fresh = true // wait for the others' tails before appending
+		if put > 0 {
+			fresh = true // wait for the others' tails before appending
+		}
 	case last > 0 && have:
 		if err := n.sameAt(ctx, mine); err != nil {
 			return err
@@ -222,7 +233,7 @@ func (n *Node) sameAt(ctx context.Context, e tailEntry) error {
 	case errors.Is(err, jetstream.ErrMsgNotFound):
 		return nil // dropped after a snapshot: nothing says it changed
 	case err != nil:
-		return err
+		return fmt.Errorf("reading entry %d: %w", e.seq, err)
 	case !bytes.Equal(m.Data, e.data):
 		return untrusted("entry %d differs from the one applied (the log forked)", e.seq)
 	}
@@ -230,8 +241,10 @@ func (n *Node) sameAt(ctx context.Context, e tailEntry) error {
 }
 
 // restore appends the applied entries after end through last back to a
-// stream that lost them.
-func (n *Node) restore(ctx context.Context, end, last uint64) error {
+// stream that lost them, and says how many it appended. A replica's view
+// of the stream may lag its leader: entries the stream still holds are
+// found by their message ids and not appended again.
+func (n *Node) restore(ctx context.Context, end, last uint64) (int, error) {
 	n.mu.Lock()
 	at, haveEnd := n.kept(end)
 	var back []tailEntry
@@ -239,42 +252,57 @@ func (n *Node) restore(ctx context.Context, end, last uint64) error {
 		e, ok := n.kept(seq)
 		if !ok {
 			n.mu.Unlock()
-			return untrusted("the log ends at entry %d, this node applied up to %d and keeps entries from %d only", end, last, n.tail[0].seq)
+			return 0, untrusted("the log ends at entry %d, this node applied up to %d and keeps entries from %d only", end, last, n.tail[0].seq)
 		}
 		back = append(back, e)
 	}
 	n.mu.Unlock()
 	if haveEnd {
 		if err := n.sameAt(ctx, at); err != nil {
-			return err
+			return 0, err
 		}
 	}
+	ctx, cancel := context.WithTimeout(n.ctx, checkTimeout+time.Duration(len(back))*time.Millisecond)
+	defer cancel()
 	put := 0
 	for _, e := range back {
 		h := nats.Header{}
 		if e.id != "" {
 			h.Set(jetstream.MsgIDHeader, e.id)
 		}
-		_, err := n.js.PublishMsg(ctx, &nats.Msg{Subject: n.subj, Data: e.data, Header: h}, jetstream.WithExpectLastSequence(e.seq-1))
-		if err == nil {
+		ack, err := n.js.PublishMsg(ctx, &nats.Msg{Subject: n.subj, Data: e.data, Header: h}, jetstream.WithExpectLastSequence(e.seq-1))
+		switch {
+		case err == nil && ack.Sequence != e.seq:
+			return put, untrusted("entry %d is in the log as entry %d", e.seq, ack.Sequence)
+		case err == nil && !ack.Duplicate:
+			if put == 0 {
+				n.stats.rollbacks.Add(1)
+				n.log.Warn("the shared log ended before entries this node applied (NATS restarted on an older store?): putting them back",
+					zap.Uint64("log_ended_at", e.seq-1), zap.Uint64("applied", last))
+			}
 			put++
 			continue
+		case err == nil:
+			continue // still there
 		}
 		// another node put it back first, or the log went on without it
 		m, gerr := n.stream.GetMsg(ctx, e.seq)
 		switch {
 		case gerr != nil:
-			return fmt.Errorf("putting entry %d back: %w (and reading it: %w)", e.seq, err, gerr)
+			return put, fmt.Errorf("putting entry %d back: %w (and reading it: %w)", e.seq, err, gerr)
 		case !bytes.Equal(m.Data, e.data):
-			return untrusted("entry %d differs from the one applied (the log went on without the entries it lost)", e.seq)
+			return put, untrusted("entry %d differs from the one applied (the log went on without the entries it lost)", e.seq)
 		}
+	}
+	if put == 0 {
+		return 0, nil // a lagging view of the stream: nothing was lost
 	}
 	n.stats.restored.Add(uint64(put))
 	n.mu.Lock()
 	n.prevSnap = 0 // the snapshot store may have gone back too: drop no log before a new one
 	n.mu.Unlock()
 	n.log.Warn("put back the entries the shared log had lost", zap.Uint64("from", end+1), zap.Uint64("through", last), zap.Int("appended_by_this_node", put))
-	return nil
+	return put, nil
 }
 
 // awaitTails waits until the stream holds every entry a live node says it
@@ -293,7 +321,7 @@ func (n *Node) awaitTails(ctx context.Context) error {
 		n.mu.Unlock()
 		info, err := n.stream.Info(ctx)
 		if err != nil {
-			return err
+			return fmt.Errorf("stream info: %w", err)
 		}
 		if info.State.LastSeq >= want || time.Now().After(deadline) {
 			return nil
