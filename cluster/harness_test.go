@@ -188,6 +188,7 @@ type world struct {
 	recs  *records
 	nodes []*testNode
 	cfg   Config // the nodes' timing and snapshots
+	hub   func(*statemachine.Config) // changes the nodes' hub settings (nil: none)
 }
 
 type testNode struct {
@@ -210,7 +211,14 @@ func newWorld(t testing.TB, nb *natsBackend, nodes int) *world {
 // newWorldWith starts a world whose nodes join with cfg's timing.
 func newWorldWith(t testing.TB, nb *natsBackend, nodes int, cfg Config) *world {
 	t.Helper()
-	w := &world{t: t, name: fmt.Sprintf("t%d", time.Now().UnixNano()%1e9), nats: nb, recs: newRecords(), cfg: cfg}
+	return newWorldHub(t, nb, nodes, cfg, nil)
+}
+
+// newWorldHub starts a world whose nodes join with cfg's timing and hub
+// settings changed by hub.
+func newWorldHub(t testing.TB, nb *natsBackend, nodes int, cfg Config, hub func(*statemachine.Config)) *world {
+	t.Helper()
+	w := &world{t: t, name: fmt.Sprintf("t%d", time.Now().UnixNano()%1e9), nats: nb, recs: newRecords(), cfg: cfg, hub: hub}
 	t.Cleanup(func() {
 		for _, n := range w.nodes {
 			w.stop(n)
@@ -255,6 +263,9 @@ func (w *world) start(name string) *testNode {
 		Hub: statemachine.Config{Games: statemachine.Catalogue(), LoginTimeout: time.Minute, ResumeGrace: 20 * time.Second,
 			LoginFailures: 3, LoginWindow: time.Minute, LoginLockout: time.Minute},
 		Check: accounts().Check, Record: w.recs.record, Logger: cfg.Logger, TickEvery: 20 * time.Millisecond, Log: n,
+	}
+	if w.hub != nil {
+		w.hub(&scfg.Hub)
 	}
 	tr, err := server.NewReactor(scfg)
 	if err != nil {
