@@ -187,7 +187,7 @@ type world struct {
 	nats  *natsBackend
 	recs  *records
 	nodes []*testNode
-	cfg   Config // the nodes' timing and snapshots
+	cfg   Config                     // the nodes' timing and snapshots
 	hub   func(*statemachine.Config) // changes the nodes' hub settings (nil: none)
 }
 
