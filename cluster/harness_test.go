@@ -373,6 +373,12 @@ func (p *proxy) cut() {
 	p.mu.Unlock()
 }
 
+func (p *proxy) isCut() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cutOff
+}
+
 func (p *proxy) heal() {
 	p.mu.Lock()
 	p.cutOff = false
@@ -391,10 +397,13 @@ func (p *proxy) close() {
 // no accident.
 const secretPassword = "correct-horse-battery-staple"
 
-// accounts are the demo accounts (password 123) and Horatio.
+// accounts are the demo accounts and f00-f15 (password 123), and Horatio.
 func accounts() replay.Accounts {
 	a := replay.DemoAccounts()
 	a["Horatio"] = secretPassword
+	for i := range 16 { // the players of the fault figures
+		a[fmt.Sprintf("f%02d", i)] = "123"
+	}
 	return a
 }
 
