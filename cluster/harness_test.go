@@ -538,49 +538,6 @@ func (c *natsCluster) awaitJetStream() {
 	}
 }
 
-// awaitCurrent waits until every stream has a leader and every replica is
-// current: a server started again has caught up, and losing another one
-// now leaves a quorum that holds everything.
-func (c *natsCluster) awaitCurrent() {
-	c.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		err := func() error {
-			nc, err := nats.Connect(c.url())
-			if err != nil {
-				return err
-			}
-			defer nc.Close()
-			js, err := jetstream.New(nc)
-			if err != nil {
-				return err
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			defer cancel()
-			l := js.ListStreams(ctx)
-			for info := range l.Info() {
-				ci := info.Cluster
-				if ci == nil || ci.Leader == "" || len(ci.Replicas) != 2 {
-					return fmt.Errorf("stream %s: no leader or replicas missing", info.Config.Name)
-				}
-				for _, p := range ci.Replicas {
-					if !p.Current || p.Offline || p.Lag > 0 {
-						return fmt.Errorf("stream %s: replica %s not current", info.Config.Name, p.Name)
-					}
-				}
-			}
-			return l.Err()
-		}()
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("the NATS cluster did not catch up: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond) // replication catching up: no event to wait on
-	}
-}
-
 var (
 	natsBuildOnce sync.Once
 	natsBuilt     string
