@@ -110,6 +110,7 @@ type Node struct {
 	leader atomic.Bool
 	stats  struct {
 		appends, retries, appendNanos, dropped, delivered atomic.Uint64
+		rollbacks, restored                               atomic.Uint64
 	}
 	caught atomic.Bool // delivered the log as it was at Join
 	target uint64      // the log's last sequence at Join
@@ -131,6 +132,17 @@ type Node struct {
 	broken  error             // the log cannot be followed any more (a gap)
 	fatal   chan error
 
+	// The log this node applied is checked whenever the link comes back
+	// (NATS may have restarted on an older store) and at every heartbeat.
+	created   time.Time     // the stream's creation time at Join: its identity
+	vrc       uint64        // the link's reconnect count the log was last checked at
+	vdone     chan struct{} // closed when a check ends (and made again)
+	vkick     chan struct{}
+	gen       uint64      // the consumer whose entries are taken (older ones' are dropped)
+	untrusted error       // the log is not the one this node applied
+	tail      []tailEntry // the last entries applied, to compare and to put back
+	tailBytes int
+
 	snapSeq  uint64 // the snapshot this node started from (0: none)
 	snapData []byte
 	prevSnap uint64 // the last snapshot saved or loaded: the log before it may go
@@ -148,7 +160,7 @@ var ErrNoNATS = errors.New("cluster: NATS unavailable")
 func Join(ctx context.Context, cfg Config) (*Node, error) {
 	cfg.defaults()
 	n := &Node{cfg: cfg, log: cfg.Logger.With(zap.String("node", cfg.Node)), subj: "bomber." + cfg.World + ".log",
-		kick: make(chan struct{}, 1), seen: map[uint32]time.Time{}, wake: func() {}, pos: map[uint32]uint64{}, fatal: make(chan error, 1),
+		kick: make(chan struct{}, 1), vkick: make(chan struct{}, 1), vdone: make(chan struct{}), seen: map[uint32]time.Time{}, wake: func() {}, pos: map[uint32]uint64{}, fatal: make(chan error, 1),
 		linkClosed: make(chan struct{})}
 	n.synced = sync.NewCond(&n.mu)
 	opts := []nats.Option{nats.Name("bomberd " + cfg.Node), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
@@ -168,6 +180,7 @@ func Join(ctx context.Context, cfg Config) (*Node, error) {
 			n.since = time.Now()
 			n.mu.Unlock()
 			n.poke()
+			n.checkLog()
 		}),
 	}
 	if cfg.Creds != "" {
@@ -190,9 +203,10 @@ func Join(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, err
 	}
 	n.ctx, n.cancel = context.WithCancel(context.Background())
-	n.wg.Add(2)
+	n.wg.Add(3)
 	go n.publisher()
 	go n.heartbeats()
+	go n.verifier()
 	return n, nil
 }
 
@@ -282,22 +296,47 @@ func (n *Node) setup(ctx context.Context) error {
 	if first := info.State.FirstSeq; info.State.Msgs > 0 && first > n.snapSeq+1 {
 		return fmt.Errorf("cluster: the log starts at entry %d and the latest snapshot is of entry %d: the world cannot be rebuilt (was the stream purged by hand?)", first, n.snapSeq)
 	}
+	if info.State.LastSeq < n.snapSeq {
+		// the store lost the log's tail (NATS started on an older copy of
+		// it) but not the snapshot: the entries after the log's end would
+		// be numbered as ones the snapshot holds. A node that applied them
+		// puts them back; until one has, this node cannot start.
+		return fmt.Errorf("cluster: the log ends at entry %d and the latest snapshot is of entry %d: the store lost the log's tail (started on an older copy?); start this node again once a running node has put the entries back, or see docs/operations.md", info.State.LastSeq, n.snapSeq)
+	}
+	n.created = info.Created
+	n.vrc = n.nc.Stats().Reconnects
 	n.target = info.State.LastSeq
 	n.last = n.snapSeq
 	n.caught.Store(n.target <= n.snapSeq)
+	return n.consume(ctx)
+}
+
+// consume starts taking the log's entries from the one after the last
+// taken; the consumer before it, if any, is stopped and what it still
+// delivers is dropped.
+func (n *Node) consume(ctx context.Context) error {
+	n.mu.Lock()
+	n.gen++
+	gen, from, old := n.gen, n.last+1, n.cons
+	n.mu.Unlock()
+	if old != nil {
+		old.Stop()
+	}
 	occ := jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverAllPolicy}
-	if n.snapSeq > 0 {
-		occ = jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: n.snapSeq + 1}
+	if from > 1 {
+		occ = jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: from}
 	}
 	cons, err := n.stream.OrderedConsumer(ctx, occ)
 	if err != nil {
 		return fmt.Errorf("%w: consumer: %w", ErrNoNATS, err)
 	}
-	cc, err := cons.Consume(n.deliver, jetstream.PullMaxMessages(4096))
+	cc, err := cons.Consume(func(m jetstream.Msg) { n.deliver(gen, m) }, jetstream.PullMaxMessages(4096))
 	if err != nil {
 		return fmt.Errorf("%w: consume: %w", ErrNoNATS, err)
 	}
+	n.mu.Lock()
 	n.cons = cc
+	n.mu.Unlock()
 	return nil
 }
 
@@ -337,8 +376,8 @@ func (n *Node) newIncarnation(ctx context.Context) (uint32, error) {
 	return 0, fmt.Errorf("%w: incarnation: too much contention", ErrNoNATS)
 }
 
-// deliver takes one log entry from the consumer.
-func (n *Node) deliver(m jetstream.Msg) {
+// deliver takes one log entry from consumer gen.
+func (n *Node) deliver(gen uint64, m jetstream.Msg) {
 	md, err := m.Metadata()
 	if err != nil {
 		n.log.Error("log entry without metadata", zap.Error(err))
@@ -346,9 +385,17 @@ func (n *Node) deliver(m jetstream.Msg) {
 	}
 	seq := md.Sequence.Stream
 	n.mu.Lock()
-	if n.broken != nil || seq <= n.last {
+	if n.broken != nil || n.untrusted != nil || gen != n.gen || seq <= n.last {
 		n.mu.Unlock()
-		return // stopped following, or an entry the snapshot holds
+		return // stopped following, a consumer replaced, or an entry the snapshot holds
+	}
+	if n.nc.Stats().Reconnects != n.vrc {
+		// the link came back, perhaps to a server on an older store: nothing
+		// is taken from the log until it is known to be the one this node
+		// applied; a new consumer then starts after the last entry taken
+		n.mu.Unlock()
+		n.checkLog()
+		return
 	}
 	if seq != n.last+1 {
 		// entries this node never applied are gone: its world is no longer
@@ -359,6 +406,7 @@ func (n *Node) deliver(m jetstream.Msg) {
 		return
 	}
 	n.ents = append(n.ents, server.LogEntry{Seq: seq, Data: m.Data()})
+	n.keep(tailEntry{seq: seq, data: m.Data(), id: m.Headers().Get(jetstream.MsgIDHeader)})
 	n.last = seq
 	n.stats.delivered.Store(seq)
 	wake := n.wake
@@ -471,7 +519,7 @@ func (n *Node) Sync(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
 		n.mu.Lock()
-		for (len(n.queue) > 0 || n.pending > 0) && ctx.Err() == nil {
+		for (len(n.queue) > 0 || n.pending > 0) && ctx.Err() == nil && n.untrusted == nil {
 			n.synced.Wait()
 		}
 		n.mu.Unlock()
@@ -479,7 +527,9 @@ func (n *Node) Sync(ctx context.Context) error {
 	}()
 	select {
 	case <-done:
-		return nil
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		return n.untrusted // nothing more goes into a log this node does not trust
 	case <-ctx.Done():
 		n.mu.Lock()
 		n.synced.Broadcast()
@@ -489,8 +539,9 @@ func (n *Node) Sync(ctx context.Context) error {
 	}
 }
 
-// Ready reports whether the node serves the world: linked to NATS and
-// caught up with the log as it was when the node joined.
+// Ready reports whether the node serves the world: linked to NATS, caught
+// up with the log as it was when the node joined, and that log the one it
+// applied.
 func (n *Node) Ready() error {
 	switch {
 	case !n.nc.IsConnected():
@@ -500,7 +551,15 @@ func (n *Node) Ready() error {
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return n.broken
+	switch {
+	case n.untrusted != nil:
+		return n.untrusted
+	case n.broken != nil:
+		return n.broken
+	case n.nc.Stats().Reconnects != n.vrc:
+		return errors.New("cluster: checking the log after the NATS link came back")
+	}
+	return nil
 }
 
 // Fail implements server.Log: the node cannot go on (Errors says so).
@@ -588,13 +647,23 @@ type Stats struct {
 	Dropped     uint64        // batches dropped while cut off (over 64 MiB waiting)
 	Delivered   uint64        // the log sequence delivered last
 	Incarnation uint32
+	Untrusted   bool   // the log is not the one this node applied: it serves nothing more
+	Rollbacks   uint64 // times the log was found to end before what this node applied
+	Restored    uint64 // entries this node put back into a log that had lost them
 }
 
 // Stats returns the node's counters.
 func (n *Node) Stats() Stats {
 	return Stats{Leader: n.Leader(), Connected: n.nc.IsConnected(), Appends: n.stats.appends.Load(),
 		AppendTime: time.Duration(n.stats.appendNanos.Load()), Retries: n.stats.retries.Load(), Dropped: n.stats.dropped.Load(),
-		Delivered: n.stats.delivered.Load(), Incarnation: n.inc.Load()}
+		Delivered: n.stats.delivered.Load(), Incarnation: n.inc.Load(), Untrusted: n.isUntrusted(),
+		Rollbacks: n.stats.rollbacks.Load(), Restored: n.stats.restored.Load()}
+}
+
+func (n *Node) isUntrusted() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.untrusted != nil
 }
 
 // Name is this node's name.
@@ -610,8 +679,11 @@ func (n *Node) Close() error {
 	n.synced.Broadcast()
 	n.mu.Unlock()
 	n.wg.Wait()
-	if n.cons != nil {
-		n.cons.Stop()
+	n.mu.Lock()
+	cons := n.cons
+	n.mu.Unlock()
+	if cons != nil {
+		cons.Stop()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
@@ -660,6 +732,9 @@ func (n *Node) publisher() {
 			id := fmt.Sprintf("%d.%d", n.inc.Load(), seq)
 			t0 := time.Now()
 			for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
+				if !n.awaitTrust() {
+					return // closing
+				}
 				ctx, cancel := context.WithTimeout(n.ctx, 5*time.Second)
 				_, err := n.js.Publish(ctx, n.subj, msg, jetstream.WithMsgID(id))
 				cancel()
@@ -722,6 +797,9 @@ func (n *Node) heartbeats() {
 		n.mu.Lock()
 		beat := n.cfg.Node + " " + strconv.FormatUint(n.last, 10)
 		n.mu.Unlock()
+		if n.isUntrusted() {
+			return // its position is of a log the world no longer has
+		}
 		if _, err := n.nodes.Put(ctx, "n"+strconv.FormatUint(uint64(n.inc.Load()), 10), []byte(beat)); err != nil {
 			n.log.Debug("heartbeat failed", zap.Error(err))
 		}

@@ -8,13 +8,16 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
 
@@ -31,6 +34,10 @@ type natsBackend struct {
 	url     string
 	restart func() // stops the server and starts it again on the same port and store
 	stop    func()
+	// save restarts the server, keeping a copy of its store as it was
+	// stopped; rollback restarts it on that copy (a restore from an older
+	// backup, or what replicas 1 gives after a disk loss). Processes only.
+	save, rollback func()
 }
 
 // backends runs f once per NATS backend: embedded always; the nats-server
@@ -134,7 +141,18 @@ func processNATS(t testing.TB) *natsBackend {
 	}
 	start()
 	t.Cleanup(stop)
-	return &natsBackend{kind: "process", url: fmt.Sprintf("nats://127.0.0.1:%d", port), stop: stop, restart: func() { stop(); start() }}
+	saved := t.TempDir()
+	copyStore := func(from, to string) {
+		if err := os.RemoveAll(to); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.CopyFS(to, os.DirFS(from)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &natsBackend{kind: "process", url: fmt.Sprintf("nats://127.0.0.1:%d", port), stop: stop, restart: func() { stop(); start() },
+		save:     func() { stop(); copyStore(dir, saved); start() },
+		rollback: func() { stop(); copyStore(saved, dir); start() }}
 }
 
 // records counts the games the cluster's nodes recorded, all together.
@@ -169,7 +187,8 @@ type world struct {
 	nats  *natsBackend
 	recs  *records
 	nodes []*testNode
-	cfg   Config // the nodes' timing and snapshots
+	cfg   Config                     // the nodes' timing and snapshots
+	hub   func(*statemachine.Config) // changes the nodes' hub settings (nil: none)
 }
 
 type testNode struct {
@@ -177,7 +196,7 @@ type testNode struct {
 	addr string
 	tr   server.Transport
 	n    *Node
-	via  *proxy // the node's own path to NATS, which a test can cut
+	via  *proxy // the node's own path to NATS, which a test can cut (nil: NATS is a cluster)
 	done bool
 }
 
@@ -192,7 +211,14 @@ func newWorld(t testing.TB, nb *natsBackend, nodes int) *world {
 // newWorldWith starts a world whose nodes join with cfg's timing.
 func newWorldWith(t testing.TB, nb *natsBackend, nodes int, cfg Config) *world {
 	t.Helper()
-	w := &world{t: t, name: fmt.Sprintf("t%d", time.Now().UnixNano()%1e9), nats: nb, recs: newRecords(), cfg: cfg}
+	return newWorldHub(t, nb, nodes, cfg, nil)
+}
+
+// newWorldHub starts a world whose nodes join with cfg's timing and hub
+// settings changed by hub.
+func newWorldHub(t testing.TB, nb *natsBackend, nodes int, cfg Config, hub func(*statemachine.Config)) *world {
+	t.Helper()
+	w := &world{t: t, name: fmt.Sprintf("t%d", time.Now().UnixNano()%1e9), nats: nb, recs: newRecords(), cfg: cfg, hub: hub}
 	t.Cleanup(func() {
 		for _, n := range w.nodes {
 			w.stop(n)
@@ -219,9 +245,14 @@ func newWorldWith(t testing.TB, nb *natsBackend, nodes int, cfg Config) *world {
 func (w *world) start(name string) *testNode {
 	t := w.t
 	t.Helper()
-	px := newProxy(t, w.nats.url)
+	var px *proxy
+	url := w.nats.url
+	if !strings.Contains(url, ",") { // a NATS cluster's nodes are reached directly
+		px = newProxy(t, url)
+		url = px.url
+	}
 	cfg := w.cfg
-	cfg.URL, cfg.World, cfg.Node, cfg.Logger = px.url, w.name, name, zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel)).Named(name)
+	cfg.URL, cfg.World, cfg.Node, cfg.Logger = url, w.name, name, zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel)).Named(name)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	n, err := Join(ctx, cfg)
@@ -232,6 +263,9 @@ func (w *world) start(name string) *testNode {
 		Hub: statemachine.Config{Games: statemachine.Catalogue(), LoginTimeout: time.Minute, ResumeGrace: 20 * time.Second,
 			LoginFailures: 3, LoginWindow: time.Minute, LoginLockout: time.Minute},
 		Check: accounts().Check, Record: w.recs.record, Logger: cfg.Logger, TickEvery: 20 * time.Millisecond, Log: n,
+	}
+	if w.hub != nil {
+		w.hub(&scfg.Hub)
 	}
 	tr, err := server.NewReactor(scfg)
 	if err != nil {
@@ -339,6 +373,12 @@ func (p *proxy) cut() {
 	p.mu.Unlock()
 }
 
+func (p *proxy) isCut() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cutOff
+}
+
 func (p *proxy) heal() {
 	p.mu.Lock()
 	p.cutOff = false
@@ -346,6 +386,9 @@ func (p *proxy) heal() {
 }
 
 func (p *proxy) close() {
+	if p == nil {
+		return
+	}
 	p.cut()
 	p.l.Close()
 }
@@ -354,10 +397,13 @@ func (p *proxy) close() {
 // no accident.
 const secretPassword = "correct-horse-battery-staple"
 
-// accounts are the demo accounts (password 123) and Horatio.
+// accounts are the demo accounts and f00-f15 (password 123), and Horatio.
 func accounts() replay.Accounts {
 	a := replay.DemoAccounts()
 	a["Horatio"] = secretPassword
+	for i := range 16 { // the players of the fault figures
+		a[fmt.Sprintf("f%02d", i)] = "123"
+	}
 	return a
 }
 
@@ -391,4 +437,135 @@ func sameWorld(t *testing.T, w *world) []statemachine.Stats {
 		}
 		time.Sleep(20 * time.Millisecond) // the last entries are on their way to some node
 	}
+}
+
+// natsCluster is three nats-server processes clustered with JetStream, on
+// free loopback ports, each with its own store.
+type natsCluster struct {
+	t     testing.TB
+	urls  []string
+	mu    sync.Mutex
+	cmds  []*exec.Cmd
+	start func(i int)
+}
+
+// processNATSCluster starts a cluster of n nats-server processes and waits
+// until JetStream answers through it.
+func processNATSCluster(t testing.TB, n int) *natsCluster {
+	t.Helper()
+	bin := clusterNATSBinary(t)
+	c := &natsCluster{t: t, cmds: make([]*exec.Cmd, n)}
+	ports, routes := make([]int, n), make([]string, n)
+	for i := range n {
+		ports[i] = freePort(t)
+		routes[i] = fmt.Sprintf("nats://127.0.0.1:%d", freePort(t))
+		c.urls = append(c.urls, fmt.Sprintf("nats://127.0.0.1:%d", ports[i]))
+	}
+	dirs := make([]string, n)
+	for i := range n {
+		dirs[i] = t.TempDir()
+	}
+	c.start = func(i int) {
+		cmd := exec.Command(bin, "-a", "127.0.0.1", "-p", strconv.Itoa(ports[i]), "-n", fmt.Sprintf("s%d", i), "-js", "-sd", dirs[i],
+			"--cluster_name", "bomber", "--cluster", routes[i], "--routes", strings.Join(routes, ","))
+		cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+		if d := os.Getenv("BOMBER_NATS_LOGS"); d != "" {
+			f, _ := os.OpenFile(fmt.Sprintf("%s/s%d.log", d, i), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+			cmd.Stdout, cmd.Stderr = f, f
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		c.mu.Lock()
+		c.cmds[i] = cmd
+		c.mu.Unlock()
+	}
+	for i := range n {
+		c.start(i)
+	}
+	t.Cleanup(func() {
+		for i := range n {
+			c.kill(i)
+		}
+	})
+	c.awaitJetStream()
+	return c
+}
+
+// url lists the servers, for a client that may use any.
+func (c *natsCluster) url() string { return strings.Join(c.urls, ",") }
+
+// kill stops server i as SIGKILL does.
+func (c *natsCluster) kill(i int) {
+	c.mu.Lock()
+	cmd := c.cmds[i]
+	c.cmds[i] = nil
+	c.mu.Unlock()
+	if cmd != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}
+}
+
+// awaitJetStream waits until the cluster's JetStream answers (it has
+// elected its meta leader).
+func (c *natsCluster) awaitJetStream() {
+	c.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := func() error {
+			nc, err := nats.Connect(c.url())
+			if err != nil {
+				return err
+			}
+			defer nc.Close()
+			js, err := jetstream.New(nc)
+			if err != nil {
+				return err
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			_, err = js.AccountInfo(ctx)
+			return err
+		}()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("the NATS cluster's JetStream did not answer: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond) // a cluster electing its leader: no event to wait on
+	}
+}
+
+var (
+	natsBuildOnce sync.Once
+	natsBuilt     string
+	natsBuildErr  error
+)
+
+// clusterNATSBinary is the nats-server a NATS cluster runs in tests:
+// BOMBER_NATS_SERVER if set, else one built from the nats-server module
+// this repository requires (Debian's 2.9 takes 10-20 s to elect new
+// leaders after losing a server, longer than a test should wait).
+func clusterNATSBinary(t testing.TB) string {
+	t.Helper()
+	if b := os.Getenv("BOMBER_NATS_SERVER"); b != "" {
+		return b
+	}
+	natsBuildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "bomber-nats-server")
+		if err != nil {
+			natsBuildErr = err
+			return
+		}
+		natsBuilt = filepath.Join(dir, "nats-server")
+		if out, err := exec.Command("go", "build", "-o", natsBuilt, "github.com/nats-io/nats-server/v2").CombinedOutput(); err != nil {
+			natsBuildErr = fmt.Errorf("building nats-server: %w\n%s", err, out)
+		}
+	})
+	if natsBuildErr != nil {
+		t.Fatal(natsBuildErr)
+	}
+	return natsBuilt
 }

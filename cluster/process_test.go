@@ -28,6 +28,9 @@ func TestMain(m *testing.M) {
 	if bomberd != "" {
 		os.RemoveAll(filepath.Dir(bomberd))
 	}
+	if natsBuilt != "" {
+		os.RemoveAll(filepath.Dir(natsBuilt))
+	}
 	os.Exit(code)
 }
 

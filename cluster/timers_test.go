@@ -2,14 +2,18 @@ package cluster
 
 import (
 	"context"
+	"io"
+	"net"
 	"testing"
 	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/bomber-game/bomber/client/ext"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/server/servertest"
+	"github.com/bomber-game/bomber/statemachine"
 )
 
 // TestMoveClockRunsOutInACluster: time passes in a cluster as on one node
@@ -58,4 +62,69 @@ func TestCloseIsNotALinkDown(t *testing.T) {
 			t.Fatalf("closing the node logged %v", down.All())
 		}
 	})
+}
+
+// TestDeadlinesInACluster: the hub's other deadlines fire in a cluster of
+// three nodes on a nats-server process as on one node (ticks in the shared
+// log): a connection that never logs in is closed at login_timeout, an
+// offer nobody answers expires after offer_ttl, and a seat held for a
+// player who dropped is given up after resume_grace, ending the game.
+// Each within a tenth of its setting (plus a tick).
+func TestDeadlinesInACluster(t *testing.T) {
+	needNATS(t)
+	const d = 2 * time.Second
+	w := newWorldHub(t, processNATS(t), 3, fast, func(c *statemachine.Config) {
+		c.LoginTimeout, c.OfferTTL, c.ResumeGrace = d, d, d
+	})
+	within := func(what string, took time.Duration) {
+		t.Helper()
+		t.Logf("%s after %v", what, took)
+		if took < d*9/10 || took > d*11/10+100*time.Millisecond {
+			t.Errorf("%s after %v, want %v", what, took, d)
+		}
+	}
+
+	// a connection that says nothing
+	nc, err := net.Dial("tcp", w.nodes[2].addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	opened := time.Now()
+	nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.Copy(io.Discard, nc); err != nil {
+		t.Fatalf("the silent connection was not closed: %v", err)
+	}
+	within("the silent connection was closed", time.Since(opened))
+
+	r := servertest.NewRoom(t)
+	a := r.Join("Albert", w.nodes[0].addr)
+	b := r.Join("Beth", w.nodes[1].addr)
+	r.Hold = 2
+	r.StartCheckers(a, b)
+	r.Until("two moves", servertest.Moves(b, 2))
+
+	// an offer nobody answers
+	r.Call(a, func() (ext.Out, error) { return a.C.Offer(segment.OfferDraw, segment.OfferPropose) })
+	r.Until("Beth sees the offer", func() bool { return len(b.Saw(ext.EvOffer)) > 0 })
+	offered := time.Now()
+	r.Until("the offer to expire", func() bool {
+		for _, e := range b.Saw(ext.EvOffer) {
+			if e.Offer.State == segment.OfferExpired {
+				return true
+			}
+		}
+		return false
+	})
+	within("the offer expired", time.Since(offered))
+
+	// a player who drops and does not come back
+	a.NC.Close()
+	r.Until("Albert's seat held", func() bool { return len(b.Saw(ext.EvAway)) > 0 })
+	away := time.Now()
+	r.Until("the end of the game", servertest.Over(b))
+	within("the held seat was given up", time.Since(away))
+	if end := b.C.Game().End; end.Status == 0 || len(end.Winners) != 1 || end.Winners[0] != 1 {
+		t.Fatalf("the game ended %+v, want Beth the winner", end)
+	}
 }

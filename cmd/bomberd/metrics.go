@@ -206,5 +206,11 @@ func (m *metrics) cluster(n *cluster.Node) {
 			func() float64 { return float64(n.Stats().Retries) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "bomber_cluster_dropped_batches_total", Help: "Input batches dropped while cut off from NATS for too long."},
 			func() float64 { return float64(n.Stats().Dropped) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "bomber_cluster_log_untrusted", Help: "1 once the shared log is not the one this node applied (forked, made again, or missing more than the node keeps): it serves nothing more and exits."},
+			func() float64 { return b(n.Stats().Untrusted) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "bomber_cluster_log_rollbacks_total", Help: "Times the shared log was found to end before entries this node applied (NATS started on an older store)."},
+			func() float64 { return float64(n.Stats().Rollbacks) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "bomber_cluster_log_restored_entries_total", Help: "Entries this node put back into a shared log that had lost them."},
+			func() float64 { return float64(n.Stats().Restored) }),
 	)
 }

@@ -238,6 +238,17 @@ func (r *Room) bomberMove(p *Player, g *ext.Game) (rules.Move, bool) {
 	return rules.Move{}, false
 }
 
+// Saw lists the events of kind p's client has shown.
+func (p *Player) Saw(kind ext.EventKind) []ext.Event {
+	var out []ext.Event
+	for _, e := range p.events {
+		if e.Kind == kind {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // Resumed reports whether p resumed a seat.
 func (r *Room) Resumed(p *Player) bool {
 	for _, e := range p.events {

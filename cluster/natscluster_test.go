@@ -1,0 +1,62 @@
+package cluster
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/server/servertest"
+)
+
+// TestNATSClusterLosesAServer: NATS is a cluster of three nats-server
+// processes and the world's stream and buckets have three replicas. For
+// each server (in parallel, each in a cluster of its own), two players on
+// two of three nodes play checkers; the server is killed (SIGKILL)
+// mid-game; the game goes on through the other two with no move lost and
+// every node's world the same. With the server still down, a game with a
+// two-second move clock whose players stop moving ends on time after two
+// seconds (within a tenth).
+func TestNATSClusterLosesAServer(t *testing.T) {
+	needNATS(t)
+	for victim := range 3 {
+		t.Run(fmt.Sprintf("s%d", victim), func(t *testing.T) {
+			t.Parallel()
+			nc := processNATSCluster(t, 3)
+			// a NATS cluster that lost a server takes a few seconds to
+			// elect new leaders, during which heartbeats are not stored:
+			// the nodes wait longer for each other than the other tests'
+			// 1.5 s (the default is 6 s)
+			cfg := Config{Heartbeat: 300 * time.Millisecond, NodeTTL: 6 * time.Second, LeaderTTL: 1500 * time.Millisecond, Replicas: 3}
+			w := newWorldWith(t, &natsBackend{kind: "cluster", url: nc.url()}, 3, cfg)
+			r := servertest.NewRoom(t)
+			a := r.Join("Albert", w.nodes[0].addr)
+			b := r.Join("Beth", w.nodes[1].addr)
+			r.StartCheckers(a, b)
+			r.Until("six moves", servertest.Moves(a, 6))
+			nc.kill(victim)
+			r.Until("ten more moves with a NATS server down", servertest.Moves(a, 16))
+			// a move clock, with the server still down: the players stop
+			// moving (the first game waits too)
+			c := r.Join("Larry", w.nodes[2].addr)
+			d := r.Join("Novate", w.nodes[0].addr)
+			r.Hold = 4
+			r.StartTable(c, d, "checkers", []segment.KV{{Key: "clock.move", Value: "2"}})
+			r.Until("four moves", servertest.Moves(c, 4))
+			r.Until("four moves seen by Novate", servertest.Moves(d, 4))
+			held := time.Now()
+			r.Until("the end of the clocked game", servertest.Over(c, d))
+			waited := time.Since(held)
+			if end := c.C.Game().End; end.Reason != "out of time" {
+				t.Fatalf("the clocked game ended %+v, want on time", end)
+			}
+			if waited < 1800*time.Millisecond || waited > 2200*time.Millisecond {
+				t.Fatalf("the move clock of 2s ran out after %v", waited)
+			}
+			if ma, mb := len(a.C.Game().Moves), len(b.C.Game().Moves); ma != mb || ma < 16 {
+				t.Fatalf("the first game's players saw %d and %d moves", ma, mb)
+			}
+			sameWorld(t, w)
+		})
+	}
+}
