@@ -55,7 +55,8 @@ local ext = {
   [0x32] = { "Joined", 29 },     [0x33] = { "Started", 64 },  [0x34] = { "Step", 29 },
   [0x35] = { "Moved", 96 },      [0x36] = { "View", 1024 },   [0x37] = { "GameEnd", 128 },
   [0x38] = { "Error", 64 },      [0x39] = { "ChatMsg", 340 }, [0x3a] = { "Invited", 96 },
-  [0x3b] = { "Commit", 64 },     [0x3f] = { "Ack", 29 },      [0x40] = { "Bot", 1 },
+  [0x3b] = { "Commit", 64 },     [0x3c] = { "Ping", 4 },      [0x3d] = { "Pong", 4 },
+  [0x3f] = { "Ack", 29 },        [0x40] = { "Bot", 1 },
   [0x41] = { "Seated", 29 },     [0x43] = { "Resume", 29 },   [0x44] = { "Clock", 64 },
   [0x45] = { "Away", 29 },       [0x46] = { "Bye", 0 },
 }
@@ -197,6 +198,8 @@ local layouts = {
   [0x39] = { { "scope", "u8" }, { "table", "u32" }, { "from", "str" }, { "text", "rest" } },
   [0x3a] = { { "from", "str" }, { "table", "u32" }, { "game", "str" }, { "code", "str" } },
   [0x3b] = { { "table", "u32" }, { "seat", "u8" }, { "hash", "h32" } },
+  [0x3c] = { { "nonce", "u32" } },
+  [0x3d] = { { "nonce", "u32" } },
   [0x3f] = { { "req", "type" } },
   [0x40] = { { "seat", "u8" } },
   [0x41] = { { "table", "u32" }, { "seat", "u8" }, { "token", "tok" } },
