@@ -63,6 +63,12 @@ type dialect struct {
 	// transaction's first read (storedGameSQL as it is on SQLite, where a
 	// write transaction keeps every other writer out).
 	storedGame string
+	// forUpdate ends a read in a write transaction that must lock what it
+	// reads against other writers until the commit (nothing on SQLite,
+	// whose write transaction keeps every other writer out).
+	forUpdate string
+	// upsertRating writes a rating row, new or not.
+	upsertRating string
 }
 
 var _ Store = (*sqlStore)(nil)
@@ -226,11 +232,25 @@ func (s *sqlStore) Delete(ctx context.Context, name string) error {
 	}
 	ctx, cancel := s.op(ctx)
 	defer cancel()
-	res, err := s.db.ExecContext(ctx, "DELETE FROM accounts WHERE name = ?", name)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return unavailable("delete", err)
 	}
-	return s.affectedOne(res, name)
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, "DELETE FROM accounts WHERE name = ?", name)
+	if err != nil {
+		return unavailable("delete", err)
+	}
+	if err := s.affectedOne(res, name); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM ratings WHERE name = ?", name); err != nil {
+		return unavailable("delete ratings", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return unavailable("delete", err)
+	}
+	return nil
 }
 
 func (s *sqlStore) SetPassword(ctx context.Context, name, password string) error {

@@ -40,6 +40,7 @@ func runStoreSuite(t *testing.T, open opener) {
 		{"OutdatedParamsUpgradedAtLogin", testOutdatedParamsUpgraded},
 		{"ClosedStoreUnavailable", testClosedStoreUnavailable},
 		{"ReadsBesideAnOpenWrite", testReadsBesideAnOpenWrite},
+		{"Ratings", testRatings},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.run(t, open) })
