@@ -256,10 +256,11 @@ type recordStmts struct {
 	game   *sql.Stmt
 	seats  [MaxSeats + 1]*sql.Stmt // by number of seats
 	stored *sql.Stmt               // the id of a stored record, by its key
-	// rated games': their players' accounts and ratings, by number of
-	// rated seats, and the writing of a rating
+	// rated games': their players' accounts and ratings, and the writing
+	// of their new ratings, by number of rated seats (the players with
+	// accounts are as many or fewer)
 	ratings [MaxSeats + 1]*sql.Stmt
-	rate    *sql.Stmt
+	rate    [MaxSeats + 1]*sql.Stmt
 }
 
 // recordStatements prepares (once per store) every statement gs need,
@@ -281,8 +282,10 @@ func (s *sqlStore) recordStatements(ctx context.Context, gs []record.Game) (st r
 			if st.ratings[n], err = s.prepared(ctx, ratingsBeforeSQL(n, s.d.forUpdate)); err != nil {
 				return st, unavailable("ratings", err)
 			}
-			if st.rate, err = s.prepared(ctx, s.d.upsertRating); err != nil {
-				return st, unavailable("rate", err)
+			for k := 2; k <= n; k++ {
+				if st.rate[k], err = s.prepared(ctx, upsertRatingsSQL(k, s.d.upsertRating)); err != nil {
+					return st, unavailable("rate", err)
+				}
 			}
 		}
 	}

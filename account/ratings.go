@@ -172,11 +172,12 @@ func (s *sqlStore) rateIn(ctx context.Context, tx *sql.Tx, st recordStmts, g *re
 	if len(kept) < 2 {
 		return nil
 	}
+	args = args[:0]
 	for _, r := range newRatings(g, kept, before) {
-		if _, err := tx.StmtContext(ctx, st.rate).ExecContext(ctx, r.Game, r.Name, r.Rating, r.Deviation, r.Volatility,
-			r.Games, s.d.timeArg(r.Updated)); err != nil {
-			return unavailable("rate", err)
-		}
+		args = append(args, r.Game, r.Name, r.Rating, r.Deviation, r.Volatility, r.Games, s.d.timeArg(r.Updated))
+	}
+	if _, err := tx.StmtContext(ctx, st.rate[len(kept)]).ExecContext(ctx, args...); err != nil {
+		return unavailable("rate", err)
 	}
 	return nil
 }
@@ -231,12 +232,16 @@ func (s *sqlStore) Leaderboard(ctx context.Context, game string, limit int) ([]R
 	return out, nil
 }
 
-// upsertRating* write one rating, in each dialect.
+// upsertRating* end the statement that writes n ratings in one round trip
+// (upsertRatingsSQL), new rows or not, in each dialect.
 const (
-	upsertRatingSQLite = "INSERT INTO ratings (" + ratingColumns + ") VALUES (?, ?, ?, ?, ?, ?, ?) " +
-		"ON CONFLICT (game, name) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, " +
+	upsertRatingSQLite = "ON CONFLICT (game, name) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, " +
 		"volatility = excluded.volatility, games = excluded.games, updated_at = excluded.updated_at"
-	upsertRatingMySQL = "INSERT INTO ratings (" + ratingColumns + ") VALUES (?, ?, ?, ?, ?, ?, ?) " +
-		"ON DUPLICATE KEY UPDATE rating = VALUES(rating), deviation = VALUES(deviation), " +
+	upsertRatingMySQL = "ON DUPLICATE KEY UPDATE rating = VALUES(rating), deviation = VALUES(deviation), " +
 		"volatility = VALUES(volatility), games = VALUES(games), updated_at = VALUES(updated_at)"
 )
+
+// upsertRatingsSQL writes n ratings, with the dialect's tail.
+func upsertRatingsSQL(n int, tail string) string {
+	return insertRowsSQL("INSERT INTO ratings ("+ratingColumns+") VALUES ", "(?, ?, ?, ?, ?, ?, ?)", n) + " " + tail
+}

@@ -67,7 +67,7 @@ type dialect struct {
 	// reads against other writers until the commit (nothing on SQLite,
 	// whose write transaction keeps every other writer out).
 	forUpdate string
-	// upsertRating writes a rating row, new or not.
+	// upsertRating ends the statement that writes rating rows, new or not.
 	upsertRating string
 }
 
