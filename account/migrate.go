@@ -54,7 +54,7 @@ func provider(db *sql.DB, d Dialect) (*goose.Provider, error) {
 // goMigrations are d's migrations written in Go, after or between the
 // numbered files.
 func goMigrations(d Dialect) []*goose.Migration {
-	return []*goose.Migration{moveLogMigration(d)}
+	return []*goose.Migration{moveLogMigration(d), nameKeysMigration(d)}
 }
 
 // Migrate brings db's schema up to this build's latest version and returns

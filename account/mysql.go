@@ -108,6 +108,7 @@ func newMySQLStore(db *sql.DB, h *Hasher) *sqlStore {
 		storedGame:   storedGameSQL + " LOCK IN SHARE MODE",
 		forUpdate:    " FOR UPDATE",
 		upsertRating: upsertRatingMySQL,
+		insertIgnore: "INSERT IGNORE",
 	}}
 }
 

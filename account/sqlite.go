@@ -114,6 +114,7 @@ func newSQLiteStore(db *sql.DB, h *Hasher) *sqlStore {
 		timeArg:      unixMicroArg,
 		storedGame:   storedGameSQL,
 		upsertRating: upsertRatingSQLite,
+		insertIgnore: "INSERT OR IGNORE",
 	}}
 }
 

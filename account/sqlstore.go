@@ -69,6 +69,8 @@ type dialect struct {
 	forUpdate string
 	// upsertRating ends the statement that writes rating rows, new or not.
 	upsertRating string
+	// insertIgnore begins an INSERT that skips rows whose key is taken.
+	insertIgnore string
 }
 
 var _ Store = (*sqlStore)(nil)
@@ -202,7 +204,13 @@ func (s *sqlStore) Add(ctx context.Context, name, password string) error {
 	if err != nil {
 		return fmt.Errorf("account: add %s: %w", quoteName(name), err)
 	}
-	return s.insert(ctx, s.db, name, hash)
+	if err := s.insert(ctx, s.db, name, hash); err != nil {
+		return err
+	}
+	if err := s.keepNameKey(ctx, s.db, name); err != nil {
+		return unavailable("add name key", err)
+	}
+	return nil
 }
 
 // execer is what insert needs from *sql.DB and *sql.Tx.
@@ -246,6 +254,9 @@ func (s *sqlStore) Delete(ctx context.Context, name string) error {
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM ratings WHERE name = ?", name); err != nil {
 		return unavailable("delete ratings", err)
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM name_keys WHERE name = ?", name); err != nil {
+		return unavailable("delete name key", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return unavailable("delete", err)

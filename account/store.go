@@ -19,6 +19,11 @@ type Store interface {
 	Verify(ctx context.Context, name, password string) error
 	// Add creates an account: ErrExists, ErrBadName, ErrBadPassword.
 	Add(ctx context.Context, name, password string) error
+	// Register creates an account a person asked for, by the sign-up
+	// rules (CheckSignupName, CheckSignupPassword): ErrBadName,
+	// ErrBadPassword, and ErrExists when the name or one that looks like
+	// it (NameKey) is taken.
+	Register(ctx context.Context, name, password string) error
 	// Delete removes an account and its ratings: ErrNoUser. Its recorded
 	// games stay.
 	Delete(ctx context.Context, name string) error

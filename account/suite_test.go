@@ -41,6 +41,7 @@ func runStoreSuite(t *testing.T, open opener) {
 		{"ClosedStoreUnavailable", testClosedStoreUnavailable},
 		{"ReadsBesideAnOpenWrite", testReadsBesideAnOpenWrite},
 		{"Ratings", testRatings},
+		{"Register", testRegister},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.run(t, open) })

@@ -67,7 +67,7 @@ func TestAccounts(t *testing.T) {
 		// no store yet: said so, and nothing created
 		{"", []string{"user", "add", "Alice", "--password", "s3cret"}, 1, "no store at " + db},
 		{"", []string{"user", "list"}, 1, "bomberd creates the store at its first start"},
-		{"", []string{"migrate"}, 0, "applied 5 migrations"},
+		{"", []string{"migrate"}, 0, "applied 6 migrations"},
 		{"", []string{"user", "add", "Alice", "--password", "s3cret"}, 0, "added Alice"},
 		{"pw-from-stdin\n", []string{"user", "add", "Bob"}, 0, "added Bob"},
 		{"", []string{"user", "add", "Alice", "--password", "x"}, 1, "exists"},
@@ -342,7 +342,7 @@ func TestSchemaByHandMySQL(t *testing.T) {
 	t.Setenv("BOMBER_STORE_DRIVER", "mysql")
 	t.Setenv("BOMBER_STORE_MYSQL_DSN", dsn)
 	code, out := ctlRun(t, filepath.Join(t.TempDir(), "unused.db"), "", "check-schema")
-	if code != 0 || !strings.Contains(out, "schema version 5, this build's latest 5") {
+	if code != 0 || !strings.Contains(out, "schema version 6, this build's latest 6") {
 		t.Fatalf("check-schema after schema.sql: exit %d\n%s", code, out)
 	}
 	if code, out := ctlRun(t, "", "", "migrate"); code != 0 || !strings.Contains(out, "applied 0 migrations") {
@@ -361,10 +361,10 @@ func TestSchemaInAdvanceSQLite(t *testing.T) {
 	if _, err := os.Stat(db); err == nil {
 		t.Fatal("check-schema created the store")
 	}
-	if code, out := ctlRun(t, db, "", "migrate"); code != 0 || !strings.Contains(out, "creating a new store at "+db) || !strings.Contains(out, "applied 5 migrations") {
+	if code, out := ctlRun(t, db, "", "migrate"); code != 0 || !strings.Contains(out, "creating a new store at "+db) || !strings.Contains(out, "applied 6 migrations") {
 		t.Fatalf("migrate: exit %d\n%s", code, out)
 	}
-	if code, out := ctlRun(t, db, "", "check-schema"); code != 0 || !strings.Contains(out, "schema version 5, this build's latest 5") {
+	if code, out := ctlRun(t, db, "", "check-schema"); code != 0 || !strings.Contains(out, "schema version 6, this build's latest 6") {
 		t.Fatalf("check-schema after migrate: exit %d\n%s", code, out)
 	}
 }
@@ -388,15 +388,15 @@ func TestMigrateDownForAnOlderBuild(t *testing.T) {
 	if code, out := ctlRun(t, db, "", "migrate", "--to", "3"); code != 1 || !strings.Contains(out, "undoing version 5 deletes every rating") {
 		t.Fatalf("migrate --to 3 without --yes: exit %d\n%s", code, out)
 	}
-	if code, out := ctlRun(t, db, "", "migrate", "--to", "3", "--yes"); code != 0 || !strings.Contains(out, "undid 2 migrations [5 4]: schema version 3") {
+	if code, out := ctlRun(t, db, "", "migrate", "--to", "3", "--yes"); code != 0 || !strings.Contains(out, "undid 3 migrations [6 5 4]: schema version 3") {
 		t.Fatalf("migrate --to 3: exit %d\n%s", code, out)
 	}
-	if code, out := ctlRun(t, db, "", "check-schema"); code != 1 || !strings.Contains(out, "schema version 3, this build's latest 5") {
+	if code, out := ctlRun(t, db, "", "check-schema"); code != 1 || !strings.Contains(out, "schema version 3, this build's latest 6") {
 		t.Errorf("check-schema at version 3: exit %d\n%s", code, out)
 	}
 	// the other commands leave the older schema as it is, and say why
 	for _, args := range [][]string{{"user", "list"}, {"games"}, {"user", "add", "Erin", "--password", "x"}} {
-		if code, out := ctlRun(t, db, "", args...); code != 1 || !strings.Contains(out, "database is at version 3, this build expects 5") ||
+		if code, out := ctlRun(t, db, "", args...); code != 1 || !strings.Contains(out, "database is at version 3, this build expects 6") ||
 			!strings.Contains(out, "only bomberctl migrate and bomberd's start change the schema") {
 			t.Errorf("%v at version 3: exit %d\n%s", args, code, out)
 		}
@@ -414,7 +414,7 @@ func TestMigrateDownForAnOlderBuild(t *testing.T) {
 	if err != nil || rows != len(ch.Moves) {
 		t.Errorf("version 3 has %d game_moves rows of game %d (%v); want its %d moves", rows, ch.ID, err, len(ch.Moves))
 	}
-	if code, out := ctlRun(t, db, "", "migrate"); code != 0 || !strings.Contains(out, "applied 2 migrations [4 5]") {
+	if code, out := ctlRun(t, db, "", "migrate"); code != 0 || !strings.Contains(out, "applied 3 migrations [4 5 6]") {
 		t.Fatalf("migrate up again: exit %d\n%s", code, out)
 	}
 	if code, after := ctlRun(t, db, "", "games", "export", fmt.Sprint(ch.ID)); code != 0 || after != before {
@@ -439,10 +439,10 @@ func TestMigrateDownThatDeletesNeedsYes(t *testing.T) {
 	if !strings.Contains(out, "undoing version 1 deletes every account") {
 		t.Errorf("migrate --to 0 does not say the accounts go: exit %d\n%s", code, out)
 	}
-	if code, out := ctlRun(t, db, "", "check-schema"); code != 0 || !strings.Contains(out, "schema version 5,") {
+	if code, out := ctlRun(t, db, "", "check-schema"); code != 0 || !strings.Contains(out, "schema version 6,") {
 		t.Fatalf("a refused migrate changed the schema: exit %d\n%s", code, out)
 	}
-	if code, out := ctlRun(t, db, "", "migrate", "--to", "0", "--yes"); code != 0 || !strings.Contains(out, "undid 5 migrations [5 4 3 2 1]: schema version 0") {
+	if code, out := ctlRun(t, db, "", "migrate", "--to", "0", "--yes"); code != 0 || !strings.Contains(out, "undid 6 migrations [6 5 4 3 2 1]: schema version 0") {
 		t.Fatalf("migrate --to 0 --yes: exit %d\n%s", code, out)
 	}
 }
