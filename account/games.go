@@ -223,6 +223,9 @@ func (s *sqlStore) RecordGames(ctx context.Context, gs []record.Game) ([]uint64,
 		return nil, unavailable("record game", err)
 	}
 	defer tx.Rollback()
+	if err := s.lockRaters(ctx, tx, gs); err != nil {
+		return nil, err
+	}
 	ids := make([]uint64, len(gs))
 	var buf recordBuffers
 	for i := range gs {
@@ -279,7 +282,7 @@ func (s *sqlStore) recordStatements(ctx context.Context, gs []record.Game) (st r
 			}
 		}
 		if n := len(ratedSeats(&gs[i])); n > 0 && st.ratings[n] == nil {
-			if st.ratings[n], err = s.prepared(ctx, ratingsBeforeSQL(n, s.d.forUpdate)); err != nil {
+			if st.ratings[n], err = s.prepared(ctx, ratingsBeforeSQL(n)); err != nil {
 				return st, unavailable("ratings", err)
 			}
 			for k := 2; k <= n; k++ {

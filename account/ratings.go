@@ -119,12 +119,49 @@ func newRatings(g *record.Game, seats []int, before []Rating) []Rating {
 	return out
 }
 
-// ratingsBeforeSQL locks and reads the accounts of n named players and
-// their ratings in one game: a name without an account is not rated, one
-// without a rating row has the default.
-func ratingsBeforeSQL(n int, forUpdate string) string {
+// ratingsBeforeSQL reads the accounts of n named players and their
+// ratings in one game: a name without an account is not rated, one without
+// a rating row has the default. lockRaters has locked the accounts, so
+// what it reads stays as it is until the commit.
+func ratingsBeforeSQL(n int) string {
 	return "SELECT a.name, r.rating, r.deviation, r.volatility, r.games, r.updated_at FROM accounts a " +
-		"LEFT JOIN ratings r ON r.game = ? AND r.name = a.name WHERE a.name IN (?" + strings.Repeat(", ?", n-1) + ")" + forUpdate
+		"LEFT JOIN ratings r ON r.game = ? AND r.name = a.name WHERE a.name IN (?" + strings.Repeat(", ?", n-1) + ")"
+}
+
+// lockRaters locks, first thing in tx, the accounts of every player gs
+// may rate, in the order of their names: whoever writes a rating holds its
+// player's account, so two batches recording at once (the nodes of a
+// cluster) wait for each other instead of reading a rating the other is
+// changing, and, as every batch locks in the same order, never deadlock
+// (locking the ratings rows themselves did: a new player's row is a gap,
+// and two gap locks let neither insert). Being the transaction's first
+// read, it also makes MySQL's snapshot for the later plain reads start
+// after the locks are held. SQLite's write transaction keeps every other
+// writer out: nothing to do there.
+func (s *sqlStore) lockRaters(ctx context.Context, tx *sql.Tx, gs []record.Game) error {
+	if s.d.forUpdate == "" {
+		return nil
+	}
+	var names []string
+	for i := range gs {
+		for _, k := range ratedSeats(&gs[i]) {
+			names = append(names, gs[i].Seats[k].Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	args := make([]any, len(names))
+	for i, n := range names {
+		args[i] = n
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT name FROM accounts WHERE name IN (?"+strings.Repeat(", ?", len(names)-1)+") ORDER BY name"+s.d.forUpdate, args...)
+	if err != nil {
+		return unavailable("lock raters", err)
+	}
+	return rows.Close()
 }
 
 // rateIn updates the ratings of g's players in tx, with statements st.

@@ -1,7 +1,9 @@
 package account
 
 import (
+	"fmt"
 	"math"
+	"sync"
 	"testing"
 	"time"
 
@@ -228,5 +230,61 @@ func TestIdlePlayersLessCertain(t *testing.T) {
 	gainIdle := newRatings(&g, []int{0, 1}, []Rating{idle, opp})[0].Rating - 1600
 	if !(gainIdle > gainRecent && gainRecent > 0) {
 		t.Errorf("a win after six months idle gains %.1f, after an hour %.1f", gainIdle, gainRecent)
+	}
+}
+
+// testRatingsRecordedAtOnce: batches recorded at once (the nodes of a
+// cluster), whose players overlap in different orders, all succeed (no
+// deadlock) and lose no update: every player's count of rated games is
+// the number of games they played.
+func testRatingsRecordedAtOnce(t *testing.T, open opener) {
+	s := open(t, cheapHasher())
+	ctx := t.Context()
+	const players, workers, batches = 12, 6, 10
+	name := func(i int) string { return fmt.Sprintf("P%02d", i%players) }
+	for i := range players {
+		if err := s.Add(ctx, name(i), "pw"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	var rg ratedGame
+	played := map[string]int{}
+	var wg sync.WaitGroup
+	errs := make(chan error, workers*batches)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range batches {
+				mu.Lock()
+				a, b, c := name(w+k), name(w+3*k+1), name(w+5*k+2)
+				var gs []record.Game
+				if a != b {
+					gs = append(gs, rg.make("checkers", []string{a, b}, []rules.Player{0}, record.Won, time.Now(), true))
+					played[a]++
+					played[b]++
+				}
+				if a != c {
+					gs = append(gs, rg.make("checkers", []string{c, a}, nil, record.Drawn, time.Now(), true))
+					played[a]++
+					played[c]++
+				}
+				mu.Unlock()
+				if _, err := s.RecordGames(ctx, gs); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("recording rated games at once: %v", err)
+	}
+	for n, want := range played {
+		if got := ratingsOf(t, s, "checkers", n)[n].Games; got != want {
+			t.Errorf("%s: %d rated games counted, played %d", n, got, want)
+		}
 	}
 }

@@ -65,7 +65,7 @@ type dialect struct {
 	storedGame string
 	// forUpdate ends a read in a write transaction that must lock what it
 	// reads against other writers until the commit (nothing on SQLite,
-	// whose write transaction keeps every other writer out).
+	// whose write transaction keeps every other writer out; lockRaters).
 	forUpdate string
 	// upsertRating ends the statement that writes rating rows, new or not.
 	upsertRating string

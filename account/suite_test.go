@@ -41,6 +41,7 @@ func runStoreSuite(t *testing.T, open opener) {
 		{"ClosedStoreUnavailable", testClosedStoreUnavailable},
 		{"ReadsBesideAnOpenWrite", testReadsBesideAnOpenWrite},
 		{"Ratings", testRatings},
+		{"RatingsRecordedAtOnce", testRatingsRecordedAtOnce},
 		{"Register", testRegister},
 	}
 	for _, c := range cases {
