@@ -235,7 +235,7 @@ func (s *sqlStore) RecordGames(ctx context.Context, gs []record.Game) ([]uint64,
 		}
 		// a record stored before changed the ratings then
 		if fresh {
-			if err := s.rateIn(ctx, tx, st, &gs[i]); err != nil {
+			if err := s.rateIn(ctx, tx, st, &gs[i], ids[i]); err != nil {
 				return nil, err
 			}
 		}
@@ -264,6 +264,7 @@ type recordStmts struct {
 	// accounts are as many or fewer)
 	ratings [MaxSeats + 1]*sql.Stmt
 	rate    [MaxSeats + 1]*sql.Stmt
+	history [MaxSeats + 1]*sql.Stmt
 }
 
 // recordStatements prepares (once per store) every statement gs need,
@@ -288,6 +289,9 @@ func (s *sqlStore) recordStatements(ctx context.Context, gs []record.Game) (st r
 			for k := 2; k <= n; k++ {
 				if st.rate[k], err = s.prepared(ctx, upsertRatingsSQL(k, s.d.upsertRating)); err != nil {
 					return st, unavailable("rate", err)
+				}
+				if st.history[k], err = s.prepared(ctx, insertHistorySQL(k)); err != nil {
+					return st, unavailable("rating history", err)
 				}
 			}
 		}

@@ -116,6 +116,7 @@ var lossyDown = map[int64]string{
 	2: "every recorded game (the games table)",
 	3: "every recorded game but two-seat Bomber games, and the moves, seeds, options and scores of those",
 	5: "every rating",
+	7: "every rating's history",
 }
 
 // DownLoss says what migrating db down to version would delete: one line

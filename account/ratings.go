@@ -164,8 +164,9 @@ func (s *sqlStore) lockRaters(ctx context.Context, tx *sql.Tx, gs []record.Game)
 	return rows.Close()
 }
 
-// rateIn updates the ratings of g's players in tx, with statements st.
-func (s *sqlStore) rateIn(ctx context.Context, tx *sql.Tx, st recordStmts, g *record.Game) error {
+// rateIn updates the ratings of g's players in tx, with statements st, and
+// adds the changes to their history under g's id.
+func (s *sqlStore) rateIn(ctx context.Context, tx *sql.Tx, st recordStmts, g *record.Game, id uint64) error {
 	seats := ratedSeats(g)
 	if seats == nil {
 		return nil
@@ -209,12 +210,20 @@ func (s *sqlStore) rateIn(ctx context.Context, tx *sql.Tx, st recordStmts, g *re
 	if len(kept) < 2 {
 		return nil
 	}
+	after := newRatings(g, kept, before)
 	args = args[:0]
-	for _, r := range newRatings(g, kept, before) {
+	for _, r := range after {
 		args = append(args, r.Game, r.Name, r.Rating, r.Deviation, r.Volatility, r.Games, s.d.timeArg(r.Updated))
 	}
 	if _, err := tx.StmtContext(ctx, st.rate[len(kept)]).ExecContext(ctx, args...); err != nil {
 		return unavailable("rate", err)
+	}
+	args = args[:0]
+	for k, r := range after {
+		args = append(args, r.Name, id, r.Game, before[k].Rating, r.Rating, r.Deviation, s.d.timeArg(r.Updated))
+	}
+	if _, err := tx.StmtContext(ctx, st.history[len(kept)]).ExecContext(ctx, args...); err != nil {
+		return unavailable("rating history", err)
 	}
 	return nil
 }
@@ -281,4 +290,56 @@ const (
 // upsertRatingsSQL writes n ratings, with the dialect's tail.
 func upsertRatingsSQL(n int, tail string) string {
 	return insertRowsSQL("INSERT INTO ratings ("+ratingColumns+") VALUES ", "(?, ?, ?, ?, ?, ?, ?)", n) + " " + tail
+}
+
+// insertHistorySQL adds n rows of rating history.
+func insertHistorySQL(n int) string {
+	return insertRowsSQL("INSERT INTO rating_history (name, game_id, game, rating_before, rating, deviation, ended_at) VALUES ",
+		"(?, ?, ?, ?, ?, ?, ?)", n)
+}
+
+// RatingChange is what one rated game did to a player's rating.
+type RatingChange struct {
+	GameID    uint64 // the game's record
+	Game      string
+	Before    float64 // the rating before the game
+	Rating    float64 // and after it
+	Deviation float64 // after it
+	Ended     time.Time
+}
+
+// MaxHistory is the most changes RatingHistory returns.
+const MaxHistory = 1000
+
+func (s *sqlStore) RatingHistory(ctx context.Context, name, game string, limit int) ([]RatingChange, error) {
+	if limit <= 0 || limit > MaxHistory {
+		limit = MaxHistory
+	}
+	q := "SELECT game_id, game, rating_before, rating, deviation, ended_at FROM rating_history WHERE name = ?"
+	args := []any{name}
+	if game != "" {
+		q, args = q+" AND game = ?", append(args, game)
+	}
+	q, args = q+" ORDER BY ended_at DESC, game_id DESC LIMIT ?", append(args, limit)
+	ctx, cancel := s.op(ctx)
+	defer cancel()
+	rows, err := s.rd.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, unavailable("rating history", err)
+	}
+	defer rows.Close()
+	var out []RatingChange
+	for rows.Next() {
+		var c RatingChange
+		var ended dbTime
+		if err := rows.Scan(&c.GameID, &c.Game, &c.Before, &c.Rating, &c.Deviation, &ended); err != nil {
+			return nil, unavailable("rating history", err)
+		}
+		c.Ended = ended.t
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, unavailable("rating history", err)
+	}
+	return out, nil
 }

@@ -78,11 +78,21 @@ func testRatings(t *testing.T, open opener) {
 	var rg ratedGame
 	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	next := func() time.Time { at = at.Add(time.Minute); return at }
-	store := func(g record.Game) {
+	store := func(g record.Game) uint64 {
 		t.Helper()
-		if _, err := s.RecordGame(ctx, g); err != nil {
+		id, err := s.RecordGame(ctx, g)
+		if err != nil {
 			t.Fatal(err)
 		}
+		return id
+	}
+	history := func(name, game string) []RatingChange {
+		t.Helper()
+		h, err := s.RatingHistory(ctx, name, game, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
 	}
 	unchanged := func(what string, before map[string]Rating) {
 		t.Helper()
@@ -96,7 +106,7 @@ func testRatings(t *testing.T, open opener) {
 	}
 
 	first := rg.make("checkers", []string{"Albert", "Beth"}, []rules.Player{1}, record.Resigned, next(), true)
-	store(first)
+	firstID := store(first)
 	r := ratingsOf(t, s, "checkers", "Albert", "Beth")
 	a, b := r["Albert"], r["Beth"]
 	want := glicko2.Update(glicko2.New(), []glicko2.Result{{Opponent: glicko2.New(), Score: 1}}, glicko2.Tau)
@@ -110,6 +120,10 @@ func testRatings(t *testing.T, open opener) {
 		t.Errorf("updated %v, want the game's end %v", b.Updated, time.Unix(0, first.End).UTC())
 	}
 
+	if h := history("Beth", "checkers"); len(h) != 1 || h[0].GameID != firstID || h[0].Before != 1500 || h[0].Rating != b.Rating ||
+		h[0].Deviation != b.Deviation || !h[0].Ended.Equal(b.Updated) {
+		t.Errorf("Beth's history after her first game: %+v, rating %+v", h, b)
+	}
 	before := ratingsOf(t, s, "checkers", "Albert", "Beth", "Cindy")
 	store(first) // a retry after a lost answer
 	unchanged("the same record stored again", before)
@@ -142,6 +156,17 @@ func testRatings(t *testing.T, open opener) {
 	// between them: the two winners gain the same, from the one who lost.
 	store(rg.make("dots", []string{"Dora", "Cindy", "Albert"}, []rules.Player{0, 1}, record.Won, next(), true))
 
+	// Albert's history: the checkers game and the two of dots, newest first
+	if h := history("Albert", ""); len(h) != 3 || h[0].Game != "dots" || h[2].GameID != firstID || h[1].Rating != d["Albert"].Rating {
+		t.Errorf("Albert's history: %+v", h)
+	}
+	if h := history("Albert", "checkers"); len(h) != 1 {
+		t.Errorf("Albert's checkers history: %+v", h)
+	}
+	if h, _ := s.RatingHistory(ctx, "Albert", "", 2); len(h) != 2 {
+		t.Errorf("Albert's history, limit 2: %+v", h)
+	}
+
 	// Only ratings that are not provisional make the leaderboard.
 	if lb, err := s.Leaderboard(ctx, "checkers", 0); err != nil || len(lb) != 0 {
 		t.Fatalf("leaderboard of provisional ratings: %v, %v", lb, err)
@@ -168,6 +193,9 @@ func testRatings(t *testing.T, open opener) {
 	}
 	if rs, _ := s.Ratings(ctx, "Beth"); len(rs) != 0 {
 		t.Errorf("a deleted account's ratings stay: %v", rs)
+	}
+	if h := history("Beth", ""); len(h) != 0 {
+		t.Errorf("a deleted account's rating history stays: %d changes", len(h))
 	}
 	if lb, _ := s.Leaderboard(ctx, "checkers", 10); len(lb) != 1 || lb[0].Name != "Cindy" {
 		t.Errorf("leaderboard after a deletion: %v", lb)

@@ -255,6 +255,9 @@ func (s *sqlStore) Delete(ctx context.Context, name string) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM ratings WHERE name = ?", name); err != nil {
 		return unavailable("delete ratings", err)
 	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM rating_history WHERE name = ?", name); err != nil {
+		return unavailable("delete rating history", err)
+	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM name_keys WHERE name = ?", name); err != nil {
 		return unavailable("delete name key", err)
 	}

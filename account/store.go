@@ -24,8 +24,8 @@ type Store interface {
 	// ErrBadPassword, and ErrExists when the name or one that looks like
 	// it (NameKey) is taken.
 	Register(ctx context.Context, name, password string) error
-	// Delete removes an account and its ratings: ErrNoUser. Its recorded
-	// games stay.
+	// Delete removes an account, its ratings and their history:
+	// ErrNoUser. Its recorded games stay.
 	Delete(ctx context.Context, name string) error
 	// SetPassword replaces an account's password: ErrNoUser, ErrBadPassword.
 	SetPassword(ctx context.Context, name, password string) error
@@ -61,6 +61,10 @@ type Store interface {
 	// Ratings returns a player's ratings, one per game they played rated,
 	// ordered by game; none for a player without rated games.
 	Ratings(ctx context.Context, name string) ([]Rating, error)
+	// RatingHistory returns what up to limit (0 or more than MaxHistory:
+	// MaxHistory) of a player's rated games did to their rating, in one
+	// game or ("") all, newest first.
+	RatingHistory(ctx context.Context, name, game string, limit int) ([]RatingChange, error)
 	// Leaderboard returns up to limit (0 or more than MaxLeaderboard:
 	// MaxLeaderboard) of a game's ratings that are not provisional,
 	// highest first.

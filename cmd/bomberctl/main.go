@@ -49,6 +49,8 @@ Commands:
                                    (PDN for checkers), or as JSON for bomber-replay --record
   ratings NAME [--json]            a player's Glicko-2 ratings, one per game played rated
                                    (provisional: deviation above 110, few or old games)
+  ratings NAME --history [--game G] [--limit N] [--json]
+                                   what the player's rated games did to their rating, newest first
   leaderboard GAME [--limit N] [--json]
                                    a game's highest ratings that are not provisional
   online [--json]                  list connections and their states (admin listener)
@@ -85,6 +87,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "games, games export, ratings, leaderboard and online: write JSON")
 	to := fs.Int64("to", -1, "migrate: the schema version to go to, up or down (default: this build's latest)")
 	yes := fs.Bool("yes", false, "migrate: go down even where that deletes data")
+	history := fs.Bool("history", false, "ratings: list the rating changes of the player's rated games")
 	usage := func(w io.Writer) {
 		fmt.Fprint(w, usageHead)
 		cli.Defaults(fs, w)
@@ -146,6 +149,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 		err = c.withStore(ctx, func(s account.Store) error { return c.export(ctx, s, id, *asJSON) })
+	case cmd[0] == "ratings" && *history:
+		if *limit <= 0 {
+			err = errors.New("--limit must be at least 1")
+			break
+		}
+		err = c.withStore(ctx, func(s account.Store) error {
+			h, err := s.RatingHistory(ctx, cmd[1], *game, *limit)
+			return c.ratingHistory(h, err, *asJSON)
+		})
 	case cmd[0] == "ratings":
 		err = c.withStore(ctx, func(s account.Store) error {
 			rs, err := s.Ratings(ctx, cmd[1])
@@ -414,6 +426,34 @@ func (c *ctl) ratings(rs []account.Rating, err error, asJSON, ranked bool) error
 			fmt.Fprintf(w, "%s\t", r.Game)
 		}
 		fmt.Fprintf(w, "%s\t%.0f\t%d\t%s\n", rating, r.Deviation, r.Games, r.Updated.Format(time.RFC3339))
+	}
+	return w.Flush()
+}
+
+// ratingHistory writes what rated games did to a rating: a table, or JSON.
+func (c *ctl) ratingHistory(h []account.RatingChange, err error, asJSON bool) error {
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		type change struct {
+			GameID    uint64    `json:"game_id"`
+			Game      string    `json:"game"`
+			Before    float64   `json:"before"`
+			Rating    float64   `json:"rating"`
+			Deviation float64   `json:"deviation"`
+			Ended     time.Time `json:"ended"`
+		}
+		out := []change{}
+		for _, x := range h {
+			out = append(out, change{x.GameID, x.Game, x.Before, x.Rating, x.Deviation, x.Ended})
+		}
+		return c.writeJSON(out)
+	}
+	w := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tGAME\tRATING\tCHANGE\tDEVIATION\tENDED")
+	for _, x := range h {
+		fmt.Fprintf(w, "%d\t%s\t%.0f\t%+.0f\t%.0f\t%s\n", x.GameID, x.Game, x.Rating, x.Rating-x.Before, x.Deviation, x.Ended.Format(time.RFC3339))
 	}
 	return w.Flush()
 }
