@@ -41,7 +41,7 @@ Commands:
                                    import straight from the reference server's MySQL database
   migrate [--to N] [--yes]         apply the schema migrations; with --to, go up or down to
                                    version N (down: before starting an older build on it;
-                                   below version 5 it deletes data and needs --yes)
+                                   below version 7 it deletes data and needs --yes)
   check-schema                     report the schema version; exit 1 unless current
   games [--game G] [--user U] [--limit N] [--json]
                                    list recorded games, newest first
