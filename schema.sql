@@ -1,10 +1,10 @@
--- Bomber: the complete MySQL/MariaDB schema (schema version 4).
+-- Bomber: the complete MySQL/MariaDB schema (schema version 7).
 --
 -- bomberd creates and upgrades these tables itself at start (versioned
 -- migrations embedded in package account, recorded in bomber_schema_version);
 -- this file is for operators who review the schema or create it in advance.
 -- It records the version it creates in bomber_schema_version (the table the
--- daemon's migrations keep), so `bomberctl check-schema` reports version 4
+-- daemon's migrations keep), so `bomberctl check-schema` reports version 7
 -- afterwards and the daemon applies nothing more. Every statement is
 -- idempotent, and so are the daemon's MySQL migrations, so starting bomberd
 -- on a database made from this file, or applying it twice, is safe.
@@ -70,6 +70,45 @@ CREATE TABLE IF NOT EXISTS game_seats (
     KEY game_seats_name (name, game_id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
+-- Players' Glicko-2 ratings, one row per game and player (a player with no
+-- row has the default rating); updated_at is when the last rated game ended.
+CREATE TABLE IF NOT EXISTS ratings (
+    game       VARCHAR(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+    name       VARBINARY(29)    NOT NULL,
+    rating     DOUBLE           NOT NULL,
+    deviation  DOUBLE           NOT NULL,
+    volatility DOUBLE           NOT NULL,
+    games      INT UNSIGNED     NOT NULL,
+    updated_at DATETIME(6)      NOT NULL,
+    PRIMARY KEY (game, name),
+    KEY ratings_name (name),
+    KEY ratings_board (game, rating)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+-- Each rated game's rating changes, a row per rated player: the rating
+-- before and after the game, the deviation after, and when it ended.
+CREATE TABLE IF NOT EXISTS rating_history (
+    name          VARBINARY(29)   NOT NULL,
+    game_id       BIGINT UNSIGNED NOT NULL,
+    game          VARCHAR(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+    rating_before DOUBLE          NOT NULL,
+    rating        DOUBLE          NOT NULL,
+    deviation     DOUBLE          NOT NULL,
+    ended_at      DATETIME(6)     NOT NULL,
+    PRIMARY KEY (name, game_id),
+    KEY rating_history_game (name, game, ended_at)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+-- The keys of names that look alike (account.NameKey: case folded, 0/o,
+-- 1/i/l, rn/m, vv/w and -/_ made one), so that sign-up refuses a name like
+-- one taken. The oldest account of names that look alike holds the key.
+CREATE TABLE IF NOT EXISTS name_keys (
+    name_key VARBINARY(120) NOT NULL,
+    name     VARBINARY(29)  NOT NULL,
+    PRIMARY KEY (name_key),
+    KEY name_keys_name (name)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
 -- The schema version, as the migrations record it (goose's version table):
 -- version 0 is the table's creation, then one row per applied migration.
 -- Rows are only added when missing, so this is idempotent too.
@@ -81,6 +120,6 @@ CREATE TABLE IF NOT EXISTS bomber_schema_version (
     PRIMARY KEY (id)
 );
 INSERT INTO bomber_schema_version (version_id, is_applied)
-    SELECT v.version_id, TRUE FROM (SELECT 0 AS version_id UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4) AS v
+    SELECT v.version_id, TRUE FROM (SELECT 0 AS version_id UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7) AS v
     WHERE NOT EXISTS (SELECT 1 FROM bomber_schema_version s WHERE s.version_id = v.version_id)
     ORDER BY v.version_id;

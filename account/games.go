@@ -223,11 +223,21 @@ func (s *sqlStore) RecordGames(ctx context.Context, gs []record.Game) ([]uint64,
 		return nil, unavailable("record game", err)
 	}
 	defer tx.Rollback()
+	if err := s.lockRaters(ctx, tx, gs); err != nil {
+		return nil, err
+	}
 	ids := make([]uint64, len(gs))
 	var buf recordBuffers
-	for i, g := range gs {
-		if ids[i], err = s.recordIn(ctx, tx, st, g, opts[i], &buf); err != nil {
+	for i := range gs {
+		var fresh bool
+		if ids[i], fresh, err = s.recordIn(ctx, tx, st, gs[i], opts[i], &buf); err != nil {
 			return nil, err
+		}
+		// a record stored before changed the ratings then
+		if fresh {
+			if err := s.rateIn(ctx, tx, st, &gs[i], ids[i]); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -249,6 +259,12 @@ type recordStmts struct {
 	game   *sql.Stmt
 	seats  [MaxSeats + 1]*sql.Stmt // by number of seats
 	stored *sql.Stmt               // the id of a stored record, by its key
+	// rated games': their players' accounts and ratings, and the writing
+	// of their new ratings, by number of rated seats (the players with
+	// accounts are as many or fewer)
+	ratings [MaxSeats + 1]*sql.Stmt
+	rate    [MaxSeats + 1]*sql.Stmt
+	history [MaxSeats + 1]*sql.Stmt
 }
 
 // recordStatements prepares (once per store) every statement gs need,
@@ -260,10 +276,23 @@ func (s *sqlStore) recordStatements(ctx context.Context, gs []record.Game) (st r
 	if st.stored, err = s.prepared(ctx, s.d.storedGame); err != nil {
 		return st, unavailable("record game", err)
 	}
-	for _, g := range gs {
-		if n := len(g.Seats); st.seats[n] == nil {
+	for i := range gs {
+		if n := len(gs[i].Seats); st.seats[n] == nil {
 			if st.seats[n], err = s.prepared(ctx, insertRowsSQL(insertSeatsSQL, "(?, ?, ?, ?)", n)); err != nil {
 				return st, unavailable("record game seats", err)
+			}
+		}
+		if n := len(ratedSeats(&gs[i])); n > 0 && st.ratings[n] == nil {
+			if st.ratings[n], err = s.prepared(ctx, ratingsBeforeSQL(n)); err != nil {
+				return st, unavailable("ratings", err)
+			}
+			for k := 2; k <= n; k++ {
+				if st.rate[k], err = s.prepared(ctx, upsertRatingsSQL(k, s.d.upsertRating)); err != nil {
+					return st, unavailable("rate", err)
+				}
+				if st.history[k], err = s.prepared(ctx, insertHistorySQL(k)); err != nil {
+					return st, unavailable("rating history", err)
+				}
 			}
 		}
 	}
@@ -277,14 +306,14 @@ type recordBuffers struct {
 	log  []byte
 }
 
-// recordIn writes g (whose options are opts) in tx and returns its id, or
-// the id of the record stored before with g's seed, which identifies a game
+// recordIn writes g (whose options are opts) in tx and returns its id and
+// fresh, or the id of the record stored before with g's seed and not fresh, which identifies a game
 // (the unique index on game_records.seed; the zero seed is NULL there,
 // which no other row matches): a retry whose answer was lost, or a game a
 // restarted daemon's journal replayed, is stored once. Both dialects give
 // up only the statement that broke the key, not the transaction, so the
 // batch goes on.
-func (s *sqlStore) recordIn(ctx context.Context, tx *sql.Tx, st recordStmts, g record.Game, opts string, buf *recordBuffers) (uint64, error) {
+func (s *sqlStore) recordIn(ctx context.Context, tx *sql.Tx, st recordStmts, g record.Game, opts string, buf *recordBuffers) (id uint64, fresh bool, err error) {
 	buf.log = appendMoveLog(buf.log[:0], g.Moves)
 	start := s.d.timeArg(time.Unix(0, g.Start))
 	res, err := tx.StmtContext(ctx, st.game).ExecContext(ctx,
@@ -292,18 +321,17 @@ func (s *sqlStore) recordIn(ctx context.Context, tx *sql.Tx, st recordStmts, g r
 		g.Reason, g.Outcome.Reason, int(g.Leaver), len(g.Moves), string(buf.log),
 		start, s.d.timeArg(time.Unix(0, g.End)))
 	if err != nil && s.d.isDuplicate(err) {
-		var id uint64
 		if err := tx.StmtContext(ctx, st.stored).QueryRowContext(ctx, seedArg(g.Seed)).Scan(&id); err != nil {
-			return 0, unavailable("record game stored before", err)
+			return 0, false, unavailable("record game stored before", err)
 		}
-		return id, nil
+		return id, false, nil
 	}
 	if err != nil {
-		return 0, unavailable("record game", err)
+		return 0, false, unavailable("record game", err)
 	}
-	id, err := res.LastInsertId()
+	last, err := res.LastInsertId()
 	if err != nil {
-		return 0, unavailable("record game", err)
+		return 0, false, unavailable("record game", err)
 	}
 	buf.args = buf.args[:0]
 	for i, seat := range g.Seats {
@@ -311,12 +339,12 @@ func (s *sqlStore) recordIn(ctx context.Context, tx *sql.Tx, st recordStmts, g r
 		if seat.Bot {
 			bot = 1
 		}
-		buf.args = append(buf.args, id, i, seat.Name, bot)
+		buf.args = append(buf.args, last, i, seat.Name, bot)
 	}
 	if _, err := tx.StmtContext(ctx, st.seats[len(g.Seats)]).ExecContext(ctx, buf.args...); err != nil {
-		return 0, unavailable("record game seats", err)
+		return 0, false, unavailable("record game seats", err)
 	}
-	return uint64(id), nil
+	return uint64(last), true, nil
 }
 
 const recordColumns = "id, game, options, seed, status, winners, scores, reason, detail, leaver, moves, started_at, ended_at"

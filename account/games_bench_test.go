@@ -94,3 +94,51 @@ func benchGame(base time.Time) record.Game {
 	}
 	return g
 }
+
+// BenchmarkRecordRatedGame: what rating costs a recorded game: the same
+// Bomber game of 2 seats and 200 guesses, casual and rated (both players
+// have accounts, so the store locks and reads their ratings and writes
+// both), on the embedded store and on MariaDB. The difference is the
+// rating update.
+func BenchmarkRecordRatedGame(b *testing.B) {
+	stores := []struct {
+		name string
+		open func(b *testing.B) (Store, error)
+	}{
+		{"sqlite", func(b *testing.B) (Store, error) {
+			return OpenSQLite(b.Context(), filepath.Join(b.TempDir(), "bomber.db"), cheapHasher())
+		}},
+		{"mysql", func(b *testing.B) (Store, error) { return OpenMySQL(b.Context(), newMySQLDatabase(b), cheapHasher()) }},
+	}
+	for _, st := range stores {
+		for _, rated := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/rated=%v", st.name, rated), func(b *testing.B) {
+				s, err := st.open(b)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer s.Close()
+				for _, n := range []string{"Beth", "Larry"} {
+					if err := s.Add(b.Context(), n, "pw"); err != nil {
+						b.Fatal(err)
+					}
+				}
+				g := benchGame(time.Now())
+				g.Options = rules.Options{record.RatedOption: fmt.Sprint(rated)}
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					g.Seed = record.Seed{byte(i), byte(i >> 8), byte(i >> 16), byte(i >> 24), 2}
+					g.Outcome.Winners[0] = rules.Player(i % 2)
+					if _, err := s.RecordGame(b.Context(), g); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if rated {
+					if rs, _ := s.Ratings(b.Context(), "Beth"); len(rs) != 1 {
+						b.Fatalf("not rated: %v", rs)
+					}
+				}
+			})
+		}
+	}
+}

@@ -507,7 +507,7 @@ func TestStoredBeforeCommittedMeanwhileMySQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idB, err := s.recordIn(ctx, other, st, b, opts, &recordBuffers{})
+	idB, _, err := s.recordIn(ctx, other, st, b, opts, &recordBuffers{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -114,6 +114,9 @@ func (s *sqlStore) insertAll(ctx context.Context, todo []LegacyAccount, hashes [
 	for i, a := range todo {
 		switch err := s.insert(ctx, tx, a.Name, hashes[i]); {
 		case err == nil:
+			if err := s.keepNameKey(ctx, tx, a.Name); err != nil {
+				return 0, nil, unavailable("import name key", err)
+			}
 			imported++
 		case isExists(err):
 			raced = append(raced, a.Name)

@@ -54,7 +54,7 @@ func provider(db *sql.DB, d Dialect) (*goose.Provider, error) {
 // goMigrations are d's migrations written in Go, after or between the
 // numbered files.
 func goMigrations(d Dialect) []*goose.Migration {
-	return []*goose.Migration{moveLogMigration(d)}
+	return []*goose.Migration{moveLogMigration(d), nameKeysMigration(d)}
 }
 
 // Migrate brings db's schema up to this build's latest version and returns
@@ -115,6 +115,8 @@ var lossyDown = map[int64]string{
 	1: "every account",
 	2: "every recorded game (the games table)",
 	3: "every recorded game but two-seat Bomber games, and the moves, seeds, options and scores of those",
+	5: "every rating",
+	7: "every rating's history",
 }
 
 // DownLoss says what migrating db down to version would delete: one line

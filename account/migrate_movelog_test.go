@@ -67,7 +67,7 @@ func testMoveLogMigration(t *testing.T, d Dialect) {
 			}
 		}
 	}
-	if applied, err := Migrate(ctx, db, d); err != nil || !reflect.DeepEqual(applied, []int64{moveLogVersion}) {
+	if applied, err := MigrateTo(ctx, db, d, moveLogVersion); err != nil || !reflect.DeepEqual(applied, []int64{moveLogVersion}) {
 		t.Fatalf("Migrate = %v, %v; want version %d", applied, err, moveLogVersion)
 	}
 	sameMoves("after migrating up")

@@ -105,7 +105,10 @@ func newMySQLStore(db *sql.DB, h *Hasher) *sqlStore {
 		timeArg:     utcMicroArg,
 		// InnoDB's plain reads see the snapshot of a transaction's first
 		// one; a locking read sees what is committed.
-		storedGame: storedGameSQL + " LOCK IN SHARE MODE",
+		storedGame:   storedGameSQL + " LOCK IN SHARE MODE",
+		forUpdate:    " FOR UPDATE",
+		upsertRating: upsertRatingMySQL,
+		insertIgnore: "INSERT IGNORE",
 	}}
 }
 

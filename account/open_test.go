@@ -57,8 +57,9 @@ func TestOpenExistingNeitherCreatesNorMigrates(t *testing.T) {
 	}
 }
 
-// TestDownLossNamesWhatIsDeleted: going down to version 3 keeps every row;
-// below it, each migration undone that drops data is named.
+// TestDownLossNamesWhatIsDeleted: going down past a migration that drops
+// data (the rating history of version 7, the ratings of 5, the games of
+// 3, 2 and 1) names it; going down past versions 4 and 6 keeps their rows.
 func TestDownLossNamesWhatIsDeleted(t *testing.T) {
 	ctx := t.Context()
 	db, _ := emptyDB(t, DialectSQLite)
@@ -69,9 +70,13 @@ func TestDownLossNamesWhatIsDeleted(t *testing.T) {
 		to   int64
 		want []string
 	}{
-		{-1, nil}, {4, nil}, {3, nil},
-		{2, []string{"undoing version 3 deletes every recorded game but two-seat Bomber games"}},
-		{0, []string{"undoing version 3", "undoing version 2 deletes every recorded game", "undoing version 1 deletes every account"}},
+		{-1, nil}, {7, nil},
+		{6, []string{"undoing version 7 deletes every rating's history"}},
+		{5, []string{"undoing version 7"}},
+		{4, []string{"undoing version 7", "undoing version 5 deletes every rating"}},
+		{3, []string{"undoing version 7", "undoing version 5"}},
+		{2, []string{"undoing version 7", "undoing version 5", "undoing version 3 deletes every recorded game but two-seat Bomber games"}},
+		{0, []string{"undoing version 7", "undoing version 5", "undoing version 3", "undoing version 2 deletes every recorded game", "undoing version 1 deletes every account"}},
 	} {
 		loss, err := DownLoss(ctx, db, DialectSQLite, c.to)
 		if err != nil || len(loss) != len(c.want) {
@@ -84,7 +89,7 @@ func TestDownLossNamesWhatIsDeleted(t *testing.T) {
 			}
 		}
 	}
-	if cur, _, _ := SchemaVersion(ctx, db, DialectSQLite); cur != 4 {
+	if cur, latest, _ := SchemaVersion(ctx, db, DialectSQLite); cur != latest {
 		t.Errorf("DownLoss changed the schema to version %d", cur)
 	}
 }

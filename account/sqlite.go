@@ -109,10 +109,12 @@ func openSQLite(ctx context.Context, path string, h *Hasher, migrate bool) (Stor
 // newSQLiteStore is a store on db alone, which it also reads on.
 func newSQLiteStore(db *sql.DB, h *Hasher) *sqlStore {
 	return &sqlStore{db: db, rd: db, h: h, opTimeout: DefaultOpTimeout, d: dialect{
-		name:        DialectSQLite,
-		isDuplicate: sqliteDuplicate,
-		timeArg:     unixMicroArg,
-		storedGame:  storedGameSQL,
+		name:         DialectSQLite,
+		isDuplicate:  sqliteDuplicate,
+		timeArg:      unixMicroArg,
+		storedGame:   storedGameSQL,
+		upsertRating: upsertRatingSQLite,
+		insertIgnore: "INSERT OR IGNORE",
 	}}
 }
 

@@ -63,6 +63,14 @@ type dialect struct {
 	// transaction's first read (storedGameSQL as it is on SQLite, where a
 	// write transaction keeps every other writer out).
 	storedGame string
+	// forUpdate ends a read in a write transaction that must lock what it
+	// reads against other writers until the commit (nothing on SQLite,
+	// whose write transaction keeps every other writer out; lockRaters).
+	forUpdate string
+	// upsertRating ends the statement that writes rating rows, new or not.
+	upsertRating string
+	// insertIgnore begins an INSERT that skips rows whose key is taken.
+	insertIgnore string
 }
 
 var _ Store = (*sqlStore)(nil)
@@ -196,7 +204,13 @@ func (s *sqlStore) Add(ctx context.Context, name, password string) error {
 	if err != nil {
 		return fmt.Errorf("account: add %s: %w", quoteName(name), err)
 	}
-	return s.insert(ctx, s.db, name, hash)
+	if err := s.insert(ctx, s.db, name, hash); err != nil {
+		return err
+	}
+	if err := s.keepNameKey(ctx, s.db, name); err != nil {
+		return unavailable("add name key", err)
+	}
+	return nil
 }
 
 // execer is what insert needs from *sql.DB and *sql.Tx.
@@ -226,11 +240,31 @@ func (s *sqlStore) Delete(ctx context.Context, name string) error {
 	}
 	ctx, cancel := s.op(ctx)
 	defer cancel()
-	res, err := s.db.ExecContext(ctx, "DELETE FROM accounts WHERE name = ?", name)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return unavailable("delete", err)
 	}
-	return s.affectedOne(res, name)
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, "DELETE FROM accounts WHERE name = ?", name)
+	if err != nil {
+		return unavailable("delete", err)
+	}
+	if err := s.affectedOne(res, name); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM ratings WHERE name = ?", name); err != nil {
+		return unavailable("delete ratings", err)
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM rating_history WHERE name = ?", name); err != nil {
+		return unavailable("delete rating history", err)
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM name_keys WHERE name = ?", name); err != nil {
+		return unavailable("delete name key", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return unavailable("delete", err)
+	}
+	return nil
 }
 
 func (s *sqlStore) SetPassword(ctx context.Context, name, password string) error {

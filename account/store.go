@@ -19,7 +19,13 @@ type Store interface {
 	Verify(ctx context.Context, name, password string) error
 	// Add creates an account: ErrExists, ErrBadName, ErrBadPassword.
 	Add(ctx context.Context, name, password string) error
-	// Delete removes an account: ErrNoUser. Its recorded games stay.
+	// Register creates an account a person asked for, by the sign-up
+	// rules (CheckSignupName, CheckSignupPassword): ErrBadName,
+	// ErrBadPassword, and ErrExists when the name or one that looks like
+	// it (NameKey) is taken.
+	Register(ctx context.Context, name, password string) error
+	// Delete removes an account, its ratings and their history:
+	// ErrNoUser. Its recorded games stay.
 	Delete(ctx context.Context, name string) error
 	// SetPassword replaces an account's password: ErrNoUser, ErrBadPassword.
 	SetPassword(ctx context.Context, name, password string) error
@@ -37,6 +43,11 @@ type Store interface {
 	// that cannot be stored (see CheckGame). Storing the same seeded record
 	// again (a retry after a lost answer) returns the first id and stores
 	// nothing; another game with a seed already stored is ErrBadGame.
+	//
+	// A rated game (record.Game.Rated) that has a result updates, in the
+	// same transaction, the Glicko-2 ratings in its game of the players
+	// who have accounts (see Rating); a computer seat, an aborted or
+	// abandoned game and a record stored again change no rating.
 	RecordGame(ctx context.Context, g record.Game) (id uint64, err error)
 	// RecordGames is RecordGame for up to MaxBatch games in one
 	// transaction (what a busy server's recorder saves is mostly the
@@ -47,6 +58,17 @@ type Store interface {
 	// Games returns the recorded games f selects, newest end first, with
 	// their seats and MoveCount but without their moves.
 	Games(ctx context.Context, f GameFilter) ([]record.Game, error)
+	// Ratings returns a player's ratings, one per game they played rated,
+	// ordered by game; none for a player without rated games.
+	Ratings(ctx context.Context, name string) ([]Rating, error)
+	// RatingHistory returns what up to limit (0 or more than MaxHistory:
+	// MaxHistory) of a player's rated games did to their rating, in one
+	// game or ("") all, newest first.
+	RatingHistory(ctx context.Context, name, game string, limit int) ([]RatingChange, error)
+	// Leaderboard returns up to limit (0 or more than MaxLeaderboard:
+	// MaxLeaderboard) of a game's ratings that are not provisional,
+	// highest first.
+	Leaderboard(ctx context.Context, game string, limit int) ([]Rating, error)
 	// Game returns one recorded game with its moves: ErrNoGame.
 	Game(ctx context.Context, id uint64) (record.Game, error)
 	// Ping checks that the database answers.

@@ -40,6 +40,9 @@ func runStoreSuite(t *testing.T, open opener) {
 		{"OutdatedParamsUpgradedAtLogin", testOutdatedParamsUpgraded},
 		{"ClosedStoreUnavailable", testClosedStoreUnavailable},
 		{"ReadsBesideAnOpenWrite", testReadsBesideAnOpenWrite},
+		{"Ratings", testRatings},
+		{"RatingsRecordedAtOnce", testRatingsRecordedAtOnce},
+		{"Register", testRegister},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.run(t, open) })

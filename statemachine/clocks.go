@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/segment"
 )
 
@@ -67,6 +68,10 @@ func parseClock(opts rules.Options) (*clockSpec, rules.Options, error) {
 				return nil, nil, fmt.Errorf("%s=%q: want true or false", k, v)
 			}
 			c.pause = b
+		case record.RatedOption: // a hub option too (rated.go)
+			if err := checkRated(v); err != nil {
+				return nil, nil, err
+			}
 		default:
 			game[k] = v
 		}
@@ -85,11 +90,8 @@ func parseClock(opts rules.Options) (*clockSpec, rules.Options, error) {
 	return &c, game, nil
 }
 
-// gameOptions are t's options without the hub's own (clock) keys.
+// gameOptions are t's options without the hub's own (clock and rated) keys.
 func (t *table) gameOptions() rules.Options {
-	if t.clock == nil {
-		return t.opts
-	}
 	_, g, _ := parseClock(t.opts)
 	return g
 }

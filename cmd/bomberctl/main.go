@@ -41,12 +41,18 @@ Commands:
                                    import straight from the reference server's MySQL database
   migrate [--to N] [--yes]         apply the schema migrations; with --to, go up or down to
                                    version N (down: before starting an older build on it;
-                                   below version 3 it deletes data and needs --yes)
+                                   below version 7 it deletes data and needs --yes)
   check-schema                     report the schema version; exit 1 unless current
   games [--game G] [--user U] [--limit N] [--json]
                                    list recorded games, newest first
   games export ID [--json]         write one recorded game in its game's notation
                                    (PDN for checkers), or as JSON for bomber-replay --record
+  ratings NAME [--json]            a player's Glicko-2 ratings, one per game played rated
+                                   (provisional: deviation above 110, few or old games)
+  ratings NAME --history [--game G] [--limit N] [--json]
+                                   what the player's rated games did to their rating, newest first
+  leaderboard GAME [--limit N] [--json]
+                                   a game's highest ratings that are not provisional
   online [--json]                  list connections and their states (admin listener)
   kick NAME                        disconnect a user (admin listener)
 
@@ -62,7 +68,7 @@ relative paths in a config file are from its directory):
 // command itself), for telling an unknown command from wrong arguments.
 var commands = map[string][]int{
 	"user": {2, 3}, "import-legacy": {1}, "migrate": {1}, "check-schema": {1},
-	"games": {1, 3}, "online": {1}, "kick": {2},
+	"games": {1, 3}, "online": {1}, "kick": {2}, "ratings": {2}, "leaderboard": {2},
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
@@ -75,12 +81,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	file := fs.String("file", "", "legacy account file for import-legacy")
 	fromDSN := fs.String("from-dsn", "", "reference server's MySQL DSN for import-legacy")
 	table := fs.String("table", "account", "reference server's account table")
-	limit := fs.Int("limit", 20, "games to list")
+	limit := fs.Int("limit", 20, "games or leaderboard entries to list")
 	game := fs.String("game", "", "games: only this game (bomber, checkers, dots, aeroplane, paisho)")
 	user := fs.String("user", "", "games: only games this user played")
-	asJSON := fs.Bool("json", false, "games, games export and online: write JSON")
+	asJSON := fs.Bool("json", false, "games, games export, ratings, leaderboard and online: write JSON")
 	to := fs.Int64("to", -1, "migrate: the schema version to go to, up or down (default: this build's latest)")
 	yes := fs.Bool("yes", false, "migrate: go down even where that deletes data")
+	history := fs.Bool("history", false, "ratings: list the rating changes of the player's rated games")
 	usage := func(w io.Writer) {
 		fmt.Fprint(w, usageHead)
 		cli.Defaults(fs, w)
@@ -142,6 +149,32 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 		err = c.withStore(ctx, func(s account.Store) error { return c.export(ctx, s, id, *asJSON) })
+	case cmd[0] == "ratings" && *history:
+		if *limit <= 0 {
+			err = errors.New("--limit must be at least 1")
+			break
+		}
+		err = c.withStore(ctx, func(s account.Store) error {
+			h, err := s.RatingHistory(ctx, cmd[1], *game, *limit)
+			return c.ratingHistory(h, err, *asJSON)
+		})
+	case cmd[0] == "ratings":
+		err = c.withStore(ctx, func(s account.Store) error {
+			rs, err := s.Ratings(ctx, cmd[1])
+			if err == nil && len(rs) == 0 && !*asJSON {
+				fmt.Fprintf(stderr, "bomberctl: %s has played no rated game\n", cmd[1])
+			}
+			return c.ratings(rs, err, *asJSON, false)
+		})
+	case cmd[0] == "leaderboard":
+		if *limit <= 0 {
+			err = errors.New("--limit must be at least 1")
+			break
+		}
+		err = c.withStore(ctx, func(s account.Store) error {
+			rs, err := s.Leaderboard(ctx, cmd[1], *limit)
+			return c.ratings(rs, err, *asJSON, true)
+		})
 	case cmd[0] == "online" && len(cmd) == 1:
 		err = c.online(ctx, *asJSON)
 	case cmd[0] == "kick" && len(cmd) == 2:
@@ -347,6 +380,80 @@ func (c *ctl) games(ctx context.Context, s account.Store, f account.GameFilter, 
 		start, end := time.Unix(0, g.Start).UTC(), time.Unix(0, g.End).UTC()
 		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", g.ID, g.Game, strings.Join(players, ", "), gamerec.Result(&g),
 			g.Reason, g.MoveCount, start.Format(time.RFC3339), end.Sub(start).Round(time.Second))
+	}
+	return w.Flush()
+}
+
+// ratingJSON is a rating as ratings and leaderboard --json write it.
+type ratingJSON struct {
+	Game        string    `json:"game"`
+	Name        string    `json:"name"`
+	Rating      float64   `json:"rating"`
+	Deviation   float64   `json:"deviation"`
+	Volatility  float64   `json:"volatility"`
+	Games       int       `json:"games"`
+	Provisional bool      `json:"provisional"`
+	Updated     time.Time `json:"updated"`
+}
+
+// ratings writes rs (or err): a table, ranked for a leaderboard, with a
+// provisional rating marked "?" after it as lichess does, or JSON.
+func (c *ctl) ratings(rs []account.Rating, err error, asJSON, ranked bool) error {
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		out := []ratingJSON{}
+		for _, r := range rs {
+			out = append(out, ratingJSON{r.Game, r.Name, r.Rating, r.Deviation, r.Volatility, r.Games, r.Provisional(), r.Updated})
+		}
+		return c.writeJSON(out)
+	}
+	w := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
+	if ranked {
+		fmt.Fprintln(w, "RANK\tNAME\tRATING\tDEVIATION\tGAMES\tLAST GAME")
+	} else {
+		fmt.Fprintln(w, "GAME\tRATING\tDEVIATION\tGAMES\tLAST GAME")
+	}
+	for i, r := range rs {
+		rating := fmt.Sprintf("%.0f", r.Rating)
+		if r.Provisional() {
+			rating += "?"
+		}
+		if ranked {
+			fmt.Fprintf(w, "%d\t%s\t", i+1, r.Name)
+		} else {
+			fmt.Fprintf(w, "%s\t", r.Game)
+		}
+		fmt.Fprintf(w, "%s\t%.0f\t%d\t%s\n", rating, r.Deviation, r.Games, r.Updated.Format(time.RFC3339))
+	}
+	return w.Flush()
+}
+
+// ratingHistory writes what rated games did to a rating: a table, or JSON.
+func (c *ctl) ratingHistory(h []account.RatingChange, err error, asJSON bool) error {
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		type change struct {
+			GameID    uint64    `json:"game_id"`
+			Game      string    `json:"game"`
+			Before    float64   `json:"before"`
+			Rating    float64   `json:"rating"`
+			Deviation float64   `json:"deviation"`
+			Ended     time.Time `json:"ended"`
+		}
+		out := []change{}
+		for _, x := range h {
+			out = append(out, change{x.GameID, x.Game, x.Before, x.Rating, x.Deviation, x.Ended})
+		}
+		return c.writeJSON(out)
+	}
+	w := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tGAME\tRATING\tCHANGE\tDEVIATION\tENDED")
+	for _, x := range h {
+		fmt.Fprintf(w, "%d\t%s\t%.0f\t%+.0f\t%.0f\t%s\n", x.GameID, x.Game, x.Rating, x.Rating-x.Before, x.Deviation, x.Ended.Format(time.RFC3339))
 	}
 	return w.Flush()
 }

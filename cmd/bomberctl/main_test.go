@@ -67,7 +67,7 @@ func TestAccounts(t *testing.T) {
 		// no store yet: said so, and nothing created
 		{"", []string{"user", "add", "Alice", "--password", "s3cret"}, 1, "no store at " + db},
 		{"", []string{"user", "list"}, 1, "bomberd creates the store at its first start"},
-		{"", []string{"migrate"}, 0, "applied 4 migrations"},
+		{"", []string{"migrate"}, 0, "applied 7 migrations"},
 		{"", []string{"user", "add", "Alice", "--password", "s3cret"}, 0, "added Alice"},
 		{"pw-from-stdin\n", []string{"user", "add", "Bob"}, 0, "added Bob"},
 		{"", []string{"user", "add", "Alice", "--password", "x"}, 1, "exists"},
@@ -342,7 +342,7 @@ func TestSchemaByHandMySQL(t *testing.T) {
 	t.Setenv("BOMBER_STORE_DRIVER", "mysql")
 	t.Setenv("BOMBER_STORE_MYSQL_DSN", dsn)
 	code, out := ctlRun(t, filepath.Join(t.TempDir(), "unused.db"), "", "check-schema")
-	if code != 0 || !strings.Contains(out, "schema version 4, this build's latest 4") {
+	if code != 0 || !strings.Contains(out, "schema version 7, this build's latest 7") {
 		t.Fatalf("check-schema after schema.sql: exit %d\n%s", code, out)
 	}
 	if code, out := ctlRun(t, "", "", "migrate"); code != 0 || !strings.Contains(out, "applied 0 migrations") {
@@ -361,10 +361,10 @@ func TestSchemaInAdvanceSQLite(t *testing.T) {
 	if _, err := os.Stat(db); err == nil {
 		t.Fatal("check-schema created the store")
 	}
-	if code, out := ctlRun(t, db, "", "migrate"); code != 0 || !strings.Contains(out, "creating a new store at "+db) || !strings.Contains(out, "applied 4 migrations") {
+	if code, out := ctlRun(t, db, "", "migrate"); code != 0 || !strings.Contains(out, "creating a new store at "+db) || !strings.Contains(out, "applied 7 migrations") {
 		t.Fatalf("migrate: exit %d\n%s", code, out)
 	}
-	if code, out := ctlRun(t, db, "", "check-schema"); code != 0 || !strings.Contains(out, "schema version 4, this build's latest 4") {
+	if code, out := ctlRun(t, db, "", "check-schema"); code != 0 || !strings.Contains(out, "schema version 7, this build's latest 7") {
 		t.Fatalf("check-schema after migrate: exit %d\n%s", code, out)
 	}
 }
@@ -384,15 +384,19 @@ func TestMigrateDownForAnOlderBuild(t *testing.T) {
 	if code, out := ctlRun(t, db, "", "migrate", "--to", "9"); code != 1 || !strings.Contains(out, "no version 9") {
 		t.Errorf("migrate --to 9: exit %d\n%s", code, out)
 	}
-	if code, out := ctlRun(t, db, "", "migrate", "--to", "3"); code != 0 || !strings.Contains(out, "undid 1 migrations [4]: schema version 3") {
+	// going back deletes the ratings (the older build has none), so it needs --yes
+	if code, out := ctlRun(t, db, "", "migrate", "--to", "3"); code != 1 || !strings.Contains(out, "undoing version 5 deletes every rating") {
+		t.Fatalf("migrate --to 3 without --yes: exit %d\n%s", code, out)
+	}
+	if code, out := ctlRun(t, db, "", "migrate", "--to", "3", "--yes"); code != 0 || !strings.Contains(out, "undid 4 migrations [7 6 5 4]: schema version 3") {
 		t.Fatalf("migrate --to 3: exit %d\n%s", code, out)
 	}
-	if code, out := ctlRun(t, db, "", "check-schema"); code != 1 || !strings.Contains(out, "schema version 3, this build's latest 4") {
+	if code, out := ctlRun(t, db, "", "check-schema"); code != 1 || !strings.Contains(out, "schema version 3, this build's latest 7") {
 		t.Errorf("check-schema at version 3: exit %d\n%s", code, out)
 	}
 	// the other commands leave the older schema as it is, and say why
 	for _, args := range [][]string{{"user", "list"}, {"games"}, {"user", "add", "Erin", "--password", "x"}} {
-		if code, out := ctlRun(t, db, "", args...); code != 1 || !strings.Contains(out, "database is at version 3, this build expects 4") ||
+		if code, out := ctlRun(t, db, "", args...); code != 1 || !strings.Contains(out, "database is at version 3, this build expects 7") ||
 			!strings.Contains(out, "only bomberctl migrate and bomberd's start change the schema") {
 			t.Errorf("%v at version 3: exit %d\n%s", args, code, out)
 		}
@@ -410,7 +414,7 @@ func TestMigrateDownForAnOlderBuild(t *testing.T) {
 	if err != nil || rows != len(ch.Moves) {
 		t.Errorf("version 3 has %d game_moves rows of game %d (%v); want its %d moves", rows, ch.ID, err, len(ch.Moves))
 	}
-	if code, out := ctlRun(t, db, "", "migrate"); code != 0 || !strings.Contains(out, "applied 1 migrations [4]") {
+	if code, out := ctlRun(t, db, "", "migrate"); code != 0 || !strings.Contains(out, "applied 4 migrations [4 5 6 7]") {
 		t.Fatalf("migrate up again: exit %d\n%s", code, out)
 	}
 	if code, after := ctlRun(t, db, "", "games", "export", fmt.Sprint(ch.ID)); code != 0 || after != before {
@@ -419,7 +423,7 @@ func TestMigrateDownForAnOlderBuild(t *testing.T) {
 }
 
 // TestMigrateDownThatDeletesNeedsYes: going below version 3 deletes
-// recorded games (and, at 0, every account), so migrate refuses it without
+// recorded games (and, at 0, every account; below 5, every rating), so migrate refuses it without
 // --yes and changes nothing; with --yes it goes down.
 func TestMigrateDownThatDeletesNeedsYes(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "bomber.db")
@@ -435,10 +439,10 @@ func TestMigrateDownThatDeletesNeedsYes(t *testing.T) {
 	if !strings.Contains(out, "undoing version 1 deletes every account") {
 		t.Errorf("migrate --to 0 does not say the accounts go: exit %d\n%s", code, out)
 	}
-	if code, out := ctlRun(t, db, "", "check-schema"); code != 0 || !strings.Contains(out, "schema version 4,") {
+	if code, out := ctlRun(t, db, "", "check-schema"); code != 0 || !strings.Contains(out, "schema version 7,") {
 		t.Fatalf("a refused migrate changed the schema: exit %d\n%s", code, out)
 	}
-	if code, out := ctlRun(t, db, "", "migrate", "--to", "0", "--yes"); code != 0 || !strings.Contains(out, "undid 4 migrations [4 3 2 1]: schema version 0") {
+	if code, out := ctlRun(t, db, "", "migrate", "--to", "0", "--yes"); code != 0 || !strings.Contains(out, "undid 7 migrations [7 6 5 4 3 2 1]: schema version 0") {
 		t.Fatalf("migrate --to 0 --yes: exit %d\n%s", code, out)
 	}
 }
@@ -500,5 +504,83 @@ func TestFromAnotherDirectoryWithTheDaemonsConfig(t *testing.T) {
 	}
 	if _, err := os.Stat("var"); err == nil {
 		t.Error("bomberctl without --config created a store where it ran")
+	}
+}
+
+// TestRatingsAndLeaderboard: after rated games, ratings shows a player's
+// rating per game (a provisional one marked "?") and leaderboard ranks a
+// game's settled ratings; a player without rated games is told so.
+func TestRatingsAndLeaderboard(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "bomber.db")
+	ctx := t.Context()
+	s, err := account.OpenSQLite(ctx, db, account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"Beth", "Cindy", "Dora"} {
+		if err := s.Add(ctx, n, "pw"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Date(2025, 2, 3, 4, 5, 6, 0, time.UTC)
+	game := func(i int, g string, a, b string, winner rules.Player) record.Game {
+		r := record.Game{Game: g, Seats: []record.Seat{{Name: a}, {Name: b}}, Options: rules.Options{record.RatedOption: "true"},
+			Outcome: rules.Outcome{Status: rules.Won, Winners: []rules.Player{winner}}, Reason: "won", Leaver: rules.Spectator,
+			Start: start.Add(time.Duration(i) * time.Hour).UnixNano(), End: start.Add(time.Duration(i)*time.Hour + time.Minute).UnixNano()}
+		r.Seed[0], r.Seed[1] = byte(i), 1
+		return r
+	}
+	for i := range 40 {
+		winner := rules.Player(0)
+		if i%4 == 3 {
+			winner = 1
+		}
+		if _, err := s.RecordGame(ctx, game(i, "checkers", "Beth", "Cindy", winner)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.RecordGame(ctx, game(100, "dots", "Beth", "Dora", 1)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	code, out := ctlRun(t, db, "", "ratings", "Beth")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[1], "checkers") || strings.Contains(lines[1], "?") ||
+		!strings.HasPrefix(lines[2], "dots") || !strings.Contains(lines[2], "?") {
+		t.Fatalf("ratings Beth: exit %d\n%s", code, out)
+	}
+	code, out = ctlRun(t, db, "", "leaderboard", "checkers")
+	lines = strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 3 || !strings.Contains(lines[1], "1  ") || !strings.Contains(lines[1], "Beth") || !strings.Contains(lines[2], "Cindy") {
+		t.Fatalf("leaderboard checkers: exit %d\n%s", code, out)
+	}
+	if code, out := ctlRun(t, db, "", "leaderboard", "dots"); code != 0 || strings.Contains(out, "Dora") {
+		t.Errorf("a provisional rating on the leaderboard: exit %d\n%s", code, out)
+	}
+	code, out = ctlRun(t, db, "", "leaderboard", "checkers", "--limit", "1", "--json")
+	var board []struct {
+		Name        string
+		Rating      float64
+		Provisional bool
+	}
+	if err := json.Unmarshal([]byte(out), &board); code != 0 || err != nil || len(board) != 1 || board[0].Name != "Beth" || board[0].Rating <= 1500 || board[0].Provisional {
+		t.Fatalf("leaderboard --json --limit 1: exit %d, %v\n%s", code, err, out)
+	}
+	code, out = ctlRun(t, db, "", "ratings", "Beth", "--history", "--limit", "3")
+	lines = strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 4 || !strings.Contains(lines[1], "dots") || !strings.Contains(lines[2], "checkers") || !strings.Contains(lines[2], " -") || !strings.Contains(lines[3], "+") {
+		t.Fatalf("ratings Beth --history --limit 3: exit %d\n%s", code, out)
+	}
+	code, out = ctlRun(t, db, "", "ratings", "Beth", "--history", "--game", "checkers", "--json", "--limit", "1000")
+	var changes []struct {
+		Game           string
+		Before, Rating float64
+	}
+	if err := json.Unmarshal([]byte(out), &changes); code != 0 || err != nil || len(changes) != 40 || changes[39].Before != 1500 {
+		t.Fatalf("ratings Beth --history --game checkers --json: exit %d, %v, %d changes\n%.300s", code, err, len(changes), out)
+	}
+	if code, out := ctlRun(t, db, "", "ratings", "Erin"); code != 0 || !strings.Contains(out, "Erin has played no rated game") {
+		t.Errorf("ratings of a player without rated games: exit %d\n%s", code, out)
 	}
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/coreos/go-systemd/v22/activation"
 	"github.com/coreos/go-systemd/v22/daemon"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/pflag"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -164,7 +165,7 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 	scfg := server.Config{
 		Hub:            cfg.Hub(),
 		Check:          check,
-		Record:         recorder(store, log),
+		Record:         recorder(store, log, nil),
 		RecordBatch:    account.MaxBatch,
 		Logger:         log,
 		MaxConns:       cfg.Limits.MaxConnections,
@@ -189,6 +190,7 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 	if cfg.Admin.Listen != "" {
 		d.metrics = newMetrics()
 		scfg.Observer = d.metrics
+		scfg.Record = recorder(store, log, d.metrics.rated)
 	}
 	if err := d.extend(&scfg, cfg); err != nil {
 		closeAll(listeners)
@@ -463,7 +465,15 @@ func checker(store account.Store, h *account.Hasher, hide func() bool) server.Ch
 // goes back to the server's record queue, which retries from the first
 // record not stored until it is (a retry of a record that was stored
 // after all is recognised by its seed).
-func recorder(store account.Store, log *zap.Logger) server.Recorder {
+//
+// rated (nil for none) counts the rated games stored with a result, by
+// game: each changed the ratings of its players with accounts.
+func recorder(store account.Store, log *zap.Logger, rated *prometheus.CounterVec) server.Recorder {
+	countRated := func(g *record.Game) {
+		if rated != nil && g.Rated() && g.Reason.HasResult() {
+			rated.WithLabelValues(g.Game).Inc()
+		}
+	}
 	return func(ctx context.Context, fs []server.FinishedGame) (int, error) {
 		gs := make([]record.Game, len(fs))
 		for i, f := range fs {
@@ -481,6 +491,7 @@ func recorder(store account.Store, log *zap.Logger) server.Recorder {
 					return i, err
 				}
 				logRecorded(log, id, g)
+				countRated(&g)
 			}
 			return len(gs), nil
 		}
@@ -489,6 +500,7 @@ func recorder(store account.Store, log *zap.Logger) server.Recorder {
 		}
 		for i, g := range gs {
 			logRecorded(log, ids[i], g)
+			countRated(&g)
 		}
 		return len(gs), nil
 	}

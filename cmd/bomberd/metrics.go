@@ -33,6 +33,7 @@ type metrics struct {
 	loop        prometheus.Histogram
 	store       *prometheus.HistogramVec
 	bots        *prometheus.HistogramVec
+	rated       *prometheus.CounterVec
 }
 
 func newMetrics() *metrics {
@@ -60,7 +61,9 @@ func newMetrics() *metrics {
 	}
 	m.bots = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "bomber_bot_move_seconds", Help: "Time a computer player took for a move, by game and whether it answered in its budget.",
 		Buckets: prometheus.ExponentialBuckets(1e-4, 3, 10)}, []string{"game", "ok"})
-	reg.MustRegister(m.conns, m.accepted, m.closed, m.rejected, m.acceptErrs, m.protoErrors, m.loop, m.store, m.bots)
+	m.rated = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_rated_games_recorded_total",
+		Help: "Rated games with a result stored, by game (each updated its players' ratings)."}, []string{"game"})
+	reg.MustRegister(m.conns, m.accepted, m.closed, m.rejected, m.acceptErrs, m.protoErrors, m.loop, m.store, m.bots, m.rated)
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "bomber_build_info", Help: "Build information (always 1).",
 		ConstLabels: prometheus.Labels{"version": cli.Version()}}, func() float64 { return 1 }))
 	return m

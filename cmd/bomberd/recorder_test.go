@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
 	"go.uber.org/zap"
 
 	"github.com/bomber-game/bomber/account"
@@ -26,7 +27,7 @@ func TestRecorderStoresHubRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	rec := recorder(s, zap.NewNop())
+	rec := recorder(s, zap.NewNop(), nil)
 	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 	seats := func(a, b string) []record.Seat { return []record.Seat{{Name: a}, {Name: b}} }
 	hub := []record.Game{
@@ -72,5 +73,37 @@ func TestRecorderStoresHubRecords(t *testing.T) {
 			g.End-g.Start != int64(3-i)*int64(time.Minute) {
 			t.Errorf("game %d = %+v, want %+v", i, g, w)
 		}
+	}
+}
+
+// TestRecorderCountsRatedGames: bomber_rated_games_recorded_total counts
+// the rated games with a result the recorder stores, by game; casual and
+// aborted games are not counted.
+func TestRecorderCountsRatedGames(t *testing.T) {
+	ctx := context.Background()
+	s, err := account.OpenSQLite(ctx, filepath.Join(t.TempDir(), "bomber.db"), account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	m := newMetrics()
+	rec := recorder(s, zap.NewNop(), m.rated)
+	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	game := func(i int, rated string, reason record.Reason) server.FinishedGame {
+		g := record.Game{Game: "checkers", Seats: []record.Seat{{Name: "Albert"}, {Name: "Beth"}}, Leaver: rules.Spectator, Reason: reason,
+			Options: rules.Options{record.RatedOption: rated}, Start: int64(time.Second), End: int64(time.Minute)}
+		if reason.HasResult() {
+			g.Outcome = rules.Outcome{Status: rules.Won, Winners: []rules.Player{0}}
+		}
+		g.Seed[0] = byte(i + 1)
+		return server.FinishedGame{Record: g, Start: t0, End: t0.Add(time.Minute)}
+	}
+	batch := []server.FinishedGame{game(0, "true", "won"), game(1, "true", "aborted"), game(2, "false", "won"), game(3, "true", "resigned")}
+	if n, err := rec(ctx, batch); n != 4 || err != nil {
+		t.Fatalf("stored %d, %v", n, err)
+	}
+	var got dto.Metric
+	if err := m.rated.WithLabelValues("checkers").Write(&got); err != nil || got.GetCounter().GetValue() != 2 {
+		t.Errorf("bomber_rated_games_recorded_total{game=checkers} = %v (%v), want 2", got.GetCounter().GetValue(), err)
 	}
 }

@@ -77,6 +77,15 @@ func (r Reason) Index() int { return slices.Index(Reasons[:], r) }
 // players') result; an abandoned or aborted game has none.
 func (r Reason) HasResult() bool { return r != Abandoned && r != Aborted }
 
+// RatedOption is the table option ("true" or "false", default false) that
+// makes a table's games rated: the store updates its players' ratings when
+// it records them. The hub takes it out before the game's rules see the
+// options and the record keeps it, so the store knows.
+const RatedOption = "rated"
+
+// Rated reports whether g was played at a rated table.
+func (g *Game) Rated() bool { return g.Options[RatedOption] == "true" }
+
 // Seed is a table's random seed; it is written as 64 hex digits in JSON.
 type Seed [32]byte
 
@@ -93,11 +102,11 @@ func (s *Seed) UnmarshalText(b []byte) error {
 }
 
 // GameOptions are a table's options without the hub's own keys (the
-// "clock." time control), as the game's New takes them.
+// "clock." time control and RatedOption), as the game's New takes them.
 func GameOptions(o rules.Options) rules.Options {
 	out := make(rules.Options, len(o))
 	for k, v := range o {
-		if !strings.HasPrefix(k, "clock.") {
+		if !strings.HasPrefix(k, "clock.") && k != RatedOption {
 			out[k] = v
 		}
 	}
