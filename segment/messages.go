@@ -1101,6 +1101,8 @@ func DecodeMessage(t Type, body []byte) (Message, error) {
 		return DecodeClockBody(body)
 	case Away:
 		return DecodeAwayBody(body)
+	case Legal:
+		return DecodeLegalBody(body)
 	case Ack:
 		return DecodeAckBody(body)
 	}
