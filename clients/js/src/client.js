@@ -5,7 +5,7 @@
 
 import {
   T, MORE, FEATURES_ALL, PROTOCOL_VERSION, SEAT_ANY, SEAT_WATCHER, encodeBot, encodeResume,
-  decodeSeated, decodeClock, decodeAway,
+  decodeSeated, decodeClock, decodeAway, decodeLegal, LEGAL_MORE, LEGAL_TOO_MANY, FEATURE_LEGAL,
   FLAG_PRIVATE, Phase, SeatFlag, OfferWhat, OfferAnswer, Scope, ErrCode,
   MessageDecoder, encodeMessage, encodeHello, decodeWelcome, decodeGame, encodeCreate,
   encodeJoin, encodeWatch, encodeInvite, encodeMove, encodeMoveText, encodeOfferRequest,
@@ -91,6 +91,14 @@ export class BomberClient extends EventTarget {
     this.seated = null;
     /** The highest update sequence seen since the last Started (Moved, Step, View). */
     this.lastSeq = 0;
+    /**
+     * Your legal moves while your seat is to move (feature FEATURE_LEGAL):
+     * {table, seq, seat, tooMany, moves: [{kind, arg}]}, the update seq they
+     * belong to; null when it is not your turn (cleared by the next Moved).
+     * A 'legal' event tells when a whole list arrived.
+     */
+    this.legal = null;
+    this._legalParts = null;
     /** The last Clock of your table: {table, seats: [{left, flags}]}. */
     this.clock = null;
     /** Whether the connection is closed. */
@@ -257,9 +265,23 @@ export class BomberClient extends EventTarget {
     return this._request(T.MoveText, encodeMoveText({ notation: text }), this._movedBySeat());
   }
 
-  /** Asks for a fresh View; resolves with it. */
+  /**
+   * Asks for a fresh View; resolves with it. When your seat is to move and
+   * the server sends legal moves (FEATURE_LEGAL), it resolves once they are
+   * in too (client.legal).
+   */
   requestView() {
-    return this._request(T.ViewReq, new Uint8Array(0), (k, m) => (k === T.View ? m : undefined));
+    let view = null;
+    return this._request(T.ViewReq, new Uint8Array(0), (k, m) => {
+      if (k === T.View) {
+        const mine = this.seat != null && this.seat !== SEAT_WATCHER && m.status === 0 && m.toMove.includes(this.seat);
+        if (!mine || !((this.welcome?.features ?? 0) & FEATURE_LEGAL)) return m;
+        view = m;
+        return undefined;
+      }
+      if (k === T.Legal && view && m.seq === view.seq && !(m.flags & LEGAL_MORE)) return view;
+      return undefined;
+    });
   }
 
   /** Proposes or answers an offer: what 'draw' | 'rematch' | 'takeback', answer 'propose' | 'accept' | 'decline'. */
@@ -495,21 +517,39 @@ export class BomberClient extends EventTarget {
         this.tableId = m.table;
         this.seat = m.table === 0 ? null : m.seat;
         if (m.table === 0) { this.table = null; }
+        this.legal = null;
         this._emit('joined', m);
         break;
       case T.Started:
         m = decodeStarted(body);
         this.moves = [];
         this.lastSeq = 0;
+        this.legal = null;
         this._emit('started', m);
         break;
       case T.Step: m = decodeStep(body); this._seq(m.seq); this._emit('step', m); break;
-      case T.Moved: m = decodeMoved(body); this._seq(m.seq); this.moves.push(m); this._emit('moved', m); break;
+      case T.Moved:
+        m = decodeMoved(body); this._seq(m.seq); this.moves.push(m);
+        if (this.legal && m.seq > this.legal.seq) this.legal = null; // another update: the old list is stale
+        this._emit('moved', m);
+        break;
+      case T.Legal: {
+        m = decodeLegal(body);
+        const p = this._legalParts;
+        const cur = p && p.seq === m.seq && p.table === m.table ? p : { table: m.table, seq: m.seq, seat: m.seat, tooMany: false, moves: [] };
+        cur.moves.push(...m.moves);
+        cur.tooMany = cur.tooMany || !!(m.flags & LEGAL_TOO_MANY);
+        if (m.flags & LEGAL_MORE) { this._legalParts = cur; break; }
+        this._legalParts = null;
+        this.legal = cur;
+        this._emit('legal', cur);
+        break;
+      }
       case T.View: m = decodeView(body); this._seq(m.seq); this.view = m; this._emit('view', m); break;
       case T.Seated: m = decodeSeated(body); this.seated = m; this._emit('seated', m); break;
       case T.Clock: m = decodeClock(body); this.clock = m; this._emit('clock', m); break;
       case T.Away: m = decodeAway(body); this._emit('away', m); break;
-      case T.GameEnd: m = decodeGameEnd(body); this._emit('gameEnd', m); break;
+      case T.GameEnd: m = decodeGameEnd(body); this.legal = null; this._emit('gameEnd', m); break;
       case T.Commit: m = decodeCommit(body); this._emit('commit', m); break;
       case T.Offer: m = decodeOffer(body); this._emit('offer', m); break;
       case T.ChatMsg: m = decodeChatMsg(body); this._emit('chat', m); break;
