@@ -43,7 +43,7 @@ async function connect(name, password) {
   app.client = client;
   for (const ev of ['users', 'online', 'offline', 'table', 'joined', 'started', 'moved', 'step', 'view',
     'gameEnd', 'commit', 'offer', 'chat', 'invited', 'error', 'close', 'seated', 'clock', 'away',
-    'recvInvite', 'inviteAnswer', 'refuse', 'board', 'guess', 'gameOver']) {
+    'recvInvite', 'inviteAnswer', 'refuse', 'board', 'guess', 'gameOver', 'legal']) {
     client.addEventListener(ev, (e) => handle(ev, e.detail ?? {}));
   }
   await client.login(name, password);
@@ -125,6 +125,8 @@ function handle(ev, d) {
       askView(); break; // another seat's secret move shows only as steps and a commit
     case 'view':
       app.view = d; snapshot(d); redraw(); break;
+    case 'legal':
+      redraw(); break; // the targets of the seat to move
     case 'gameEnd':
       app.ended = d; app.offer = null;
       addLog(endText(d)); redraw(); break;
@@ -336,6 +338,10 @@ function renderBoard(t, seat) {
     view: { ...view, cells: bytes(view.cells), extra: bytes(view.extra), toMove, scores: Array.from(view.scores || []) },
     seat, table: t,
     canMove: !replaying && t.phase === 1 && seat >= 0 && toMove.includes(seat) && view.status === 0,
+    // the server's legal moves for this position ({kind, arg}); null until they arrive
+    legal: !replaying && app.client.legal?.table === t.id && app.client.legal.seq === view.seq ? app.client.legal.moves : null,
+    lastMove: lastMovePath(replaying ? app.replay : app.history.length - 1),
+    sendMove: (m) => act(() => app.client.move(m)),
     seatName: (i) => seatLabel(t, i),
     option: (k) => option(t, k),
     send: (text) => act(() => app.client.moveText(text)),
@@ -361,6 +367,13 @@ function renderBoard(t, seat) {
   $('#move-hint').textContent = out.hint || '';
   $('#move-form').hidden = !ctx.canMove;
   $('#replay').hidden = !(app.ended && t.phase !== 1 && app.history.length > 1);
+}
+
+// lastMovePath is the squares of the move of history entry i (checkers:
+// its path), to mark the last move on the board.
+function lastMovePath(i) {
+  const m = app.history[i]?.move;
+  return m && m.arg ? Array.from(m.arg) : null;
 }
 
 // viewAt gives the View after history entry i, or the nearest one before

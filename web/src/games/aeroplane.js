@@ -55,7 +55,8 @@ export function render(ctx, ui) {
       const n = stacks.get(key) || 0; stacks.set(key, n + 1);
       x += n * 4; y -= n * 4;
     }
-    const movable = mine && seat === actor && phase === 1 && v !== 57 && (v !== 0 || face === 6 || (face === 5 && view.extra[5] & 8));
+    // which pieces may move comes from the server's legal moves (kind 2, arg the piece)
+    const movable = mine && seat === actor && (ctx.legal || []).some((m) => m.kind === 2 && m.arg[0] === k);
     const g = s('g', { 'data-piece': `${seat}-${k}`, 'data-pos': v, class: movable ? 'ae-movable' : '' },
       s('circle', { cx: x, cy: y, r: 8, fill: SEAT_COLORS[seat], class: 'ae-piece' }),
       s('text', { x, y: y + 4, class: 'ae-label' }, k + 1));
@@ -67,7 +68,8 @@ export function render(ctx, ui) {
     s('rect', { x: -R - 45, y: -R - 45, width: 34, height: 34, rx: 6 }),
     s('text', { x: -R - 28, y: -R - 21 }, dieText)));
   const controls = h('div', { class: 'controls' });
-  if (mine && phase === 0) controls.append(h('button', { id: 'ae-roll', onclick: () => ctx.send('roll') }, 'Roll (r)'));
+  const canRoll = mine && (ctx.legal || []).some((m) => m.kind === 1);
+  if (canRoll) controls.append(h('button', { id: 'ae-roll', onclick: () => ctx.send('roll') }, 'Roll (r)'));
   if (mine && phase === 1) controls.append(h('span', {}, `You rolled ${face}: click a piece or press 1-4.`));
   ui.keys = (e) => {
     if (!mine) return false;
