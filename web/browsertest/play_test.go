@@ -136,7 +136,7 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 		})
 		albert.screenshot("checkers")
 		// A rematch offered and accepted starts the next game at once;
-		// Albert then resigns it (the button asks to be pressed twice).
+		// Albert then resigns it (Resign asks for a confirmation below it).
 		albert.click("#offer-rematch")
 		beth.wait("the rematch offer", `!document.querySelector('#offer-box').hidden && document.querySelector('#offer-text').textContent.includes('offers a rematch')`)
 		beth.click("#offer-accept")
@@ -144,7 +144,7 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 			p.wait("the second game", `document.querySelector('#game-info').dataset.ended === '0' && document.querySelector('#board-svg')?.dataset.seq === '0'`)
 		}
 		albert.click("#resign")
-		albert.click("#resign")
+		albert.click("#resign-confirm")
 		// Both pages show the result before anyone leaves: the end hides
 		// Resign and shows Offer rematch, which moves Leave table, and a
 		// click aimed at Leave while Albert's page is still redrawing

@@ -18,6 +18,18 @@ func (p *page) mouse(sel string) {
 	p.do("mouse click "+sel, chromedp.MouseClickXY(xy[0], xy[1]))
 }
 
+// doubleClick double-clicks at the centre of sel as a mouse does: two
+// clicks, the second with a click count of 2 (chromedp.DoubleClick sends
+// one click that counts 2, which no person makes).
+func (p *page) doubleClick(sel string) {
+	p.t.Helper()
+	xy := eval[[]float64](p, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return []; const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`, sel))
+	if len(xy) != 2 {
+		p.t.Fatalf("%s: nothing matches %s\n%s", p.name, sel, p.state())
+	}
+	p.do("double click "+sel, chromedp.MouseClickXY(xy[0], xy[1]), chromedp.MouseClickXY(xy[0], xy[1], chromedp.ClickCount(2)))
+}
+
 // unhit lists the elements matching sel whose centre, where a person
 // clicks, does not hit them (a neighbour or the background takes it).
 func (p *page) unhit(sel string) []string {

@@ -41,13 +41,15 @@ function wsURL() {
 async function connect(name, password) {
   const client = await BomberClient.connectWebSocket(wsURL());
   app.client = client;
+  app.kicked = false;
   for (const ev of ['users', 'online', 'offline', 'table', 'joined', 'started', 'moved', 'step', 'view',
     'gameEnd', 'commit', 'offer', 'chat', 'invited', 'error', 'close', 'seated', 'clock', 'away',
-    'recvInvite', 'inviteAnswer', 'refuse', 'board', 'guess', 'gameOver', 'legal']) {
+    'recvInvite', 'inviteAnswer', 'refuse', 'board', 'guess', 'gameOver', 'legal', 'takeback']) {
     client.addEventListener(ev, (e) => handle(ev, e.detail ?? {}));
   }
   await client.login(name, password);
   app.me = name;
+  document.body.classList.remove('offline');
   sessionStorage.setItem('bomber.login', JSON.stringify({ name, password }));
   app.catalog = await client.catalog();
   await refreshTables();
@@ -125,6 +127,12 @@ function handle(ev, d) {
       askView(); break; // another seat's secret move shows only as steps and a commit
     case 'view':
       app.view = d; snapshot(d); redraw(); break;
+    case 'takeback': { // the library undid the last move (d): so does the move list
+      const i = app.history.findLastIndex((x) => x.move && x.seq === d.seq);
+      if (i > 0) app.history.splice(i, 1);
+      app.ui = {};
+      redraw(); break;
+    }
     case 'legal':
       redraw(); break; // the targets of the seat to move
     case 'gameEnd':
@@ -140,8 +148,14 @@ function handle(ev, d) {
     case 'error':
       showError(d); redraw(); break;
     case 'close':
+      // a connection that never logged in (a wrong password) or whose
+      // login another tab took over has said what happened already
+      if (c !== app.client || !c.user || app.kicked) break;
       document.body.classList.add('offline');
       reconnect(d.error);
+      break;
+    case 'refuse':
+      if (d.code === 4) loggedInElsewhere(); // Refuse 4 to a session a newer login took over
       break;
     case 'seated':
       if (d.token) sessionStorage.setItem('bomber.seat', JSON.stringify({ table: d.table, seat: d.seat, token: Array.from(d.token) }));
@@ -156,6 +170,16 @@ function handle(ev, d) {
     default:
       refEvent(ev, d);
   }
+}
+
+// loggedInElsewhere: another tab or window logged in as this user, and the
+// server signed this one out: say so, and offer the login form again.
+function loggedInElsewhere() {
+  app.kicked = true;
+  sessionStorage.removeItem('bomber.seat'); // the seat is the other tab's now
+  try { app.client.close(); } catch { /* already closed */ }
+  $('#login-error').textContent = 'You logged in as ' + (app.me || 'this user') + ' in another tab or window, so this one was signed out. Log in again here to play here.';
+  showScreen('login');
 }
 
 // askView asks for a fresh View once per burst of messages (the server
@@ -299,6 +323,7 @@ function renderTable() {
   $('#ready').hidden = watching || t.phase === 1;
   $('#ready').disabled = !!((t.seats || [])[seat]?.flags & SEAT_FLAG_READY);
   $('#resign').hidden = watching || t.phase !== 1;
+  if ($('#resign').hidden) $('#resign-box').hidden = true;
   $('#offer-draw').hidden = watching || t.phase !== 1 || !allows(t.game, GAME_DRAWS);
   $('#offer-takeback').hidden = watching || t.phase !== 1 || !allows(t.game, GAME_TAKEBACK);
   $('#offer-rematch').hidden = watching || !app.ended;
@@ -480,7 +505,9 @@ function refEvent(ev, d) {
     const g = d.kind === 'single' ? { kind: 'single', cell: d.x * 10 + d.y } : { kind: 'double', head: d.head[0] * 10 + d.head[1], tail: d.tail[0] * 10 + d.tail[1] };
     duelGuess(1 - app.duel.role, g);
   } else if (ev === 'gameOver') {
-    if (!app.duel.over) app.duel.over = { winner: 1 - app.duel.role };
+    // GameOver before anyone found every plane: the opponent's client went
+    // away (it closed, or its user logged in elsewhere); nobody won
+    if (!app.duel.over) app.duel.over = { winner: -1, left: true };
     drawDuel();
   }
 }
@@ -524,7 +551,8 @@ function drawDuel() {
   out.board.dataset.canmove = ctx.canMove ? 1 : 0;
   $('#duel-board').replaceChildren(out.board);
   $('#duel-controls').replaceChildren(...(out.controls ? [out.controls] : []));
-  const end = d.over ? (d.over.winner === d.role ? 'You won! · ' : `${d.opponent} won · `) : '';
+  const end = !d.over ? '' : d.over.left ? `${d.opponent} left: the game is over, and nobody won · `
+    : d.over.winner === d.role ? 'You won! · ' : `${d.opponent} won: you lost · `;
   $('#duel-title').textContent = `Bomber duel with ${d.opponent} (reference protocol)`;
   $('#duel-info').textContent = end + out.info;
   $('#duel-info').dataset.over = d.over ? 1 : 0;
@@ -649,6 +677,13 @@ function wire() {
     const id = Number($('#code-table').value), code = $('#code').value.trim().toUpperCase();
     await app.client.join(id, { seat: NO_SEAT, code });
   }));
+  $('#code-watch').onclick = () => {
+    if (!$('#code-form').reportValidity()) return;
+    act(async () => {
+      const id = Number($('#code-table').value), code = $('#code').value.trim().toUpperCase();
+      await app.client.watch(id, { code });
+    });
+  };
   form('#move-form', () => { const v = $('#move-input').value.trim(); if (v) { $('#move-input').value = ''; act(() => app.client.moveText(v)); } });
   form('#invite-form', () => { const u = $('#invite-name').value.trim(); if (u) act(async () => { await app.client.invite(u); addLog(`Invited ${u}`); }); });
   $('#refresh').onclick = refreshTables;
@@ -656,13 +691,19 @@ function wire() {
   $('#ready').onclick = () => act(() => app.client.ready());
   $('#add-bots').onclick = () => act(() => app.client.addBot(NO_SEAT));
   $('#leave').onclick = () => act(async () => { await app.client.leave(); });
-  // Resign asks to be pressed twice (no modal dialog, so keyboards and tests reach it).
-  $('#resign').onclick = (e) => {
-    const b = e.currentTarget;
-    if (b.dataset.armed) { delete b.dataset.armed; b.textContent = 'Resign'; act(() => app.client.resign()); return; }
-    b.dataset.armed = 1; b.textContent = 'Really resign?';
-    setTimeout(() => { delete b.dataset.armed; b.textContent = 'Resign'; }, 4000);
+  // Resign asks for a confirmation on a button of its own, below the row
+  // (nothing moves under the pointer): the second click of a double click
+  // lands on Resign again, which takes the question back (no modal
+  // dialog, so keyboards and tests reach it).
+  const resignAsk = (on) => {
+    $('#resign-box').hidden = !on;
+    $('#resign').setAttribute('aria-expanded', on ? 'true' : 'false');
+    clearTimeout(resignAsk.timer);
+    if (on) resignAsk.timer = setTimeout(() => resignAsk(false), 8000);
   };
+  $('#resign').onclick = () => resignAsk($('#resign-box').hidden);
+  $('#resign-cancel').onclick = () => resignAsk(false);
+  $('#resign-confirm').onclick = () => { resignAsk(false); act(() => app.client.resign()); };
   $('#offer-draw').onclick = () => act(() => app.client.offer(1, 0));
   $('#offer-rematch').onclick = () => act(() => app.client.offer(2, 0));
   $('#offer-takeback').onclick = () => act(() => app.client.offer(3, 0));
@@ -690,12 +731,25 @@ function wire() {
   }
 }
 
-function sendChat(scope, f) {
+// CHAT_MAX is the server's limit on a chat line, in UTF-8 bytes
+// (statemachine.MaxChatBytes).
+const CHAT_MAX = 200;
+
+// sendChat says the line in the box; the box is emptied only once the
+// server has taken it, so a refused line (too long, too fast) is not lost.
+async function sendChat(scope, f) {
   const input = f.querySelector('input');
   const text = input.value.trim();
   if (!text) return;
-  input.value = '';
-  act(() => app.client.chat(scope, text));
+  const n = new TextEncoder().encode(text).length;
+  if (n > CHAT_MAX) {
+    showError({ text: `That message is too long: ${n} bytes of at most ${CHAT_MAX} (an emoji takes 4). Shorten it and send again.` });
+    return;
+  }
+  try {
+    await app.client.chat(scope, text);
+    if (input.value.trim() === text) input.value = '';
+  } catch (e) { showError(e); }
 }
 
 wire();

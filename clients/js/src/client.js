@@ -6,7 +6,7 @@
 import {
   T, MORE, FEATURES_ALL, PROTOCOL_VERSION, SEAT_ANY, SEAT_WATCHER, encodeBot, encodeResume,
   decodeSeated, decodeClock, decodeAway, decodeLegal, LEGAL_MORE, LEGAL_TOO_MANY, FEATURE_LEGAL,
-  FLAG_PRIVATE, Phase, SeatFlag, OfferWhat, OfferAnswer, Scope, ErrCode,
+  FLAG_PRIVATE, Phase, SeatFlag, OfferWhat, OfferAnswer, OfferState, Scope, ErrCode,
   MessageDecoder, encodeMessage, encodeHello, decodeWelcome, decodeGame, encodeCreate,
   encodeJoin, encodeWatch, encodeInvite, encodeMove, encodeMoveText, encodeOfferRequest,
   encodeChat, decodeTable, decodeJoined, decodeStarted, decodeStep, decodeMoved,
@@ -545,13 +545,27 @@ export class BomberClient extends EventTarget {
         this._emit('legal', cur);
         break;
       }
-      case T.View: m = decodeView(body); this._seq(m.seq); this.view = m; this._emit('view', m); break;
+      case T.View:
+        m = decodeView(body);
+        this._seq(m.seq);
+        if (this._takeback) { // the View of an agreed takeback: the last move is undone
+          this._takeback = false;
+          const undone = this.moves.pop();
+          if (undone) this._emit('takeback', undone);
+        }
+        this.view = m; this._emit('view', m);
+        break;
       case T.Seated: m = decodeSeated(body); this.seated = m; this._emit('seated', m); break;
       case T.Clock: m = decodeClock(body); this.clock = m; this._emit('clock', m); break;
       case T.Away: m = decodeAway(body); this._emit('away', m); break;
       case T.GameEnd: m = decodeGameEnd(body); this.legal = null; this._emit('gameEnd', m); break;
       case T.Commit: m = decodeCommit(body); this._emit('commit', m); break;
-      case T.Offer: m = decodeOffer(body); this._emit('offer', m); break;
+      case T.Offer:
+        m = decodeOffer(body);
+        // an agreed takeback takes effect with the View that follows the agreements
+        if (m.what === OfferWhat.Takeback && m.state === OfferState.Agreed) this._takeback = true;
+        this._emit('offer', m);
+        break;
       case T.ChatMsg: m = decodeChatMsg(body); this._emit('chat', m); break;
       case T.Invited: m = decodeInvited(body); this._emit('invited', m); break;
       case T.Ack: m = decodeAck(body); break;

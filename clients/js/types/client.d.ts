@@ -46,6 +46,8 @@ export interface BomberEvents {
   seated: SeatedBody;
   clock: ClockBody;
   legal: LegalMoves;
+  /** An agreed takeback undid this move (client.moves no longer has it). */
+  takeback: MovedBody;
   away: AwayBody;
 }
 
