@@ -77,6 +77,36 @@ func TestPlayersDoNotTrip(t *testing.T) {
 		leaveAll(albert, beth)
 	})
 
+	t.Run("aeroplane-roll", func(t *testing.T) {
+		use(t, albert, beth)
+		lobby(albert, beth)
+		id := albert.create(t, "aeroplane", nil, false)
+		beth.joinFromList(id)
+		startGame(albert, beth)
+		// roll until a roll cannot move (any face but a six at the start):
+		// its face shows on the die and in the move list
+		for turn := 0; ; turn++ {
+			if turn == 20 {
+				t.Fatal("twenty rolls and every one could move")
+			}
+			p := mover(t, []*page{albert, beth})
+			seq := boardSeq(p)
+			p.mouse("#ae-roll")
+			p.wait("the roll answered", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q`, seq))
+			if movable := eval[string](p, `document.querySelector('#board-svg g.ae-movable')?.dataset.piece ?? ''`); movable != "" {
+				seq := boardSeq(p)
+				p.mouse("#board-svg g.ae-movable")
+				p.wait("the piece moved", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q`, seq))
+				continue
+			}
+			p.wait("the lost roll in the move list", `/rolled [1-5]: no piece can move$/.test([...document.querySelectorAll('#moves li')].at(-1)?.textContent)`)
+			face := eval[string](p, `[...document.querySelectorAll('#moves li')].at(-1).textContent.match(/rolled (\d)/)[1]`)
+			p.wait("the die showing it", fmt.Sprintf(`document.querySelector('#board-svg .ae-die').dataset.face === %q && document.querySelector('#board-svg .ae-die').textContent.startsWith(%q)`, face, face))
+			break
+		}
+		leaveAll(albert, beth)
+	})
+
 	t.Run("chat", func(t *testing.T) {
 		use(t, albert, beth)
 		lobby(albert, beth)

@@ -42,6 +42,16 @@ func (p *page) unhit(sel string) []string {
 	} return out; })()`, sel))
 }
 
+// mover waits for the player whose turn it is.
+func mover(t *testing.T, players []*page) *page {
+	t.Helper()
+	p := waitMover(t, players)
+	if p == nil {
+		t.Fatal("the game ended")
+	}
+	return p
+}
+
 // TestClickTheCentreOfEveryTarget plays Checkers and Pai Sho with a real
 // mouse, on a desktop window and on a phone's: on every turn the centre
 // of every highlighted piece and target hits that square or point, and a
@@ -55,14 +65,7 @@ func TestClickTheCentreOfEveryTarget(t *testing.T) {
 		p.login(url, p.name)
 	}
 	players := []*page{albert, beth}
-	mover := func(t *testing.T) *page {
-		t.Helper()
-		p := waitMover(t, players)
-		if p == nil {
-			t.Fatal("the game ended")
-		}
-		return p
-	}
+	mover := func(t *testing.T) *page { return mover(t, players) }
 	checkHits := func(t *testing.T, p *page, sel, what string) int {
 		t.Helper()
 		p.wait(what, fmt.Sprintf(`document.querySelectorAll(%q).length > 0`, sel))

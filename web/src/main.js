@@ -123,8 +123,10 @@ function handle(ev, d) {
       askView();
       app.ui = keepUI(app.ui);
       redraw(); break;
-    case 'step': case 'commit':
-      askView(); break; // another seat's secret move shows only as steps and a commit
+    case 'step':
+      addStep(d); askView(); redraw(); break; // another seat's secret move shows only as steps
+    case 'commit':
+      askView(); break;
     case 'view':
       app.view = d; snapshot(d); redraw(); break;
     case 'takeback': { // the library undid the last move (d): so does the move list
@@ -205,12 +207,19 @@ function snapshot(view) {
   }
 }
 
+// addStep keeps a Step with the move of its update (a die's face, a
+// capture), for the move list and the board.
+function addStep(st) {
+  const e = app.history.findLast((x) => x.seq === st.seq);
+  if (e) (e.steps ||= []).push(st);
+}
+
 // record adds a Moved to the history in sequence order (a secret move
 // revealed after GameEnd arrives late with its original number).
 function record(m) {
   let i = app.history.length;
   while (i > 1 && app.history[i - 1].seq > m.seq) i--;
-  app.history.splice(i, 0, { seq: m.seq, move: m, view: null });
+  app.history.splice(i, 0, { seq: m.seq, move: m, view: null, steps: [] });
 }
 
 // ---------- screens ----------
@@ -366,6 +375,7 @@ function renderBoard(t, seat) {
     // the server's legal moves for this position ({kind, arg}); null until they arrive
     legal: !replaying && app.client.legal?.table === t.id && app.client.legal.seq === view.seq ? app.client.legal.moves : null,
     lastMove: lastMovePath(replaying ? app.replay : app.history.length - 1),
+    lastSteps: app.history[replaying ? app.replay : app.history.length - 1]?.steps || [],
     sendMove: (m) => act(() => app.client.move(m)),
     seatName: (i) => seatLabel(t, i),
     option: (k) => option(t, k),
@@ -384,7 +394,7 @@ function renderBoard(t, seat) {
   boardEl.replaceChildren(out.board);
   ctl.replaceChildren(...(out.controls ? [out.controls] : []));
   let info = out.info;
-  if (replaying) info = `Replay ${app.replay}/${app.history.length - 1}${entry?.move ? ': ' + moveText(entry.move) : ' (start)'} · ` + info;
+  if (replaying) info = `Replay ${app.replay}/${app.history.length - 1}${entry?.move ? ': ' + moveText(entry.move, entry.steps) : ' (start)'} · ` + info;
   if (app.ended && !replaying && t.phase !== 1) info = endText(app.ended) + ' · ' + info;
   else if (ctx.canMove) info = 'Your move · ' + info;
   $('#game-info').textContent = info;
@@ -413,13 +423,14 @@ function renderMoves() {
   const items = app.history.filter((x) => x.move);
   el.replaceChildren(...items.map((x, i) => h('li', {
     'data-seq': x.seq, class: app.replay >= 0 && app.history[app.replay] === x ? 'current' : '',
-  }, moveText(x.move))));
+  }, moveText(x.move, x.steps))));
   el.scrollTop = el.scrollHeight;
 }
 
-function moveText(m) {
+function moveText(m, steps) {
   const t = currentTable();
-  return `${seatLabel(t, m.seat)}: ${m.notation || '(secret)'}`;
+  const said = GAMES[t?.game]?.describe?.(m, steps || []);
+  return `${seatLabel(t, m.seat)}: ${said || m.notation || '(secret)'}`;
 }
 
 const bytes = (b) => (b instanceof Uint8Array ? b : Uint8Array.from(b || []));

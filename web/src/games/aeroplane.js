@@ -5,6 +5,38 @@ import { h, s, svg, activate, SEAT_COLORS } from '../dom.js';
 
 const R = 150, STEP = 360 / 52;
 const NAMES = ['yellow', 'blue', 'red', 'green'];
+// step kinds (rules/aeroplane/steps.go)
+const STEP_ROLL = 1, STEP_LAUNCH = 2, STEP_MOVE = 3, STEP_BOUNCE = 4, STEP_JUMP = 5, STEP_FLIGHT = 6, STEP_CAPTURE = 7,
+  STEP_FINISH = 8, STEP_THREE_SIXES = 9, STEP_NO_MOVE = 11;
+
+/**
+ * describe says a move for the move list with what its steps showed: the
+ * face rolled (and that it could not move), or the piece moved, numbered
+ * as the board labels it, and what happened to it.
+ */
+export function describe(m, steps) {
+  if (m.kind === 1) {
+    const roll = steps.find((st) => st.kind === STEP_ROLL);
+    if (!roll) return 'roll';
+    if (steps.some((st) => st.kind === STEP_THREE_SIXES)) return `rolled ${roll.a}: three sixes, back to camp`;
+    if (steps.some((st) => st.kind === STEP_NO_MOVE)) return `rolled ${roll.a}: no piece can move`;
+    return `rolled ${roll.a}`;
+  }
+  if (m.kind === 2) {
+    const parts = [`piece ${m.arg[0] + 1}`];
+    for (const st of steps) {
+      if (st.kind === STEP_LAUNCH) parts.push('leaves the camp');
+      else if (st.kind === STEP_MOVE) parts.push(`moves ${st.c - st.b}`);
+      else if (st.kind === STEP_BOUNCE) parts.push('bounces back');
+      else if (st.kind === STEP_JUMP) parts.push('jumps');
+      else if (st.kind === STEP_FLIGHT) parts.push('flies the shortcut');
+      else if (st.kind === STEP_CAPTURE) parts.push(`sends a ${NAMES[st.player]} piece home`);
+      else if (st.kind === STEP_FINISH) parts.push('reaches the centre');
+    }
+    return parts.join(', ');
+  }
+  return '';
+}
 
 const polar = (r, deg) => [r * Math.cos((deg - 90) * Math.PI / 180), r * Math.sin((deg - 90) * Math.PI / 180)];
 const trackAngle = (i) => i * STEP;
@@ -63,10 +95,15 @@ export function render(ctx, ui) {
     if (movable) activate(g, `move piece ${k + 1}`, () => ctx.send(`move ${k}`));
     kids.push(g);
   }
-  const dieText = face ? String(face) : '–';
-  kids.push(s('g', { class: 'ae-die', 'data-face': face },
+  // the die shows the face to move with, or else the last roll (one
+  // that could not move passes the turn at once, and would never be seen)
+  const last = ctx.lastSteps?.find((st) => st.kind === STEP_ROLL);
+  const shown = face || last?.a || 0;
+  const lost = !face && ctx.lastSteps?.some((st) => st.kind === STEP_NO_MOVE || st.kind === STEP_THREE_SIXES);
+  kids.push(s('g', { class: 'ae-die', 'data-face': shown, 'data-lost': lost ? 1 : 0 },
     s('rect', { x: -R - 45, y: -R - 45, width: 34, height: 34, rx: 6 }),
-    s('text', { x: -R - 28, y: -R - 21 }, dieText)));
+    s('text', { x: -R - 28, y: -R - 21 }, shown ? String(shown) : '–'),
+    lost ? s('text', { x: -R - 28, y: -R + 4, class: 'ae-lost' }, 'no move') : null));
   const controls = h('div', { class: 'controls' });
   const canRoll = mine && (ctx.legal || []).some((m) => m.kind === 1);
   if (canRoll) controls.append(h('button', { id: 'ae-roll', onclick: () => ctx.send('roll') }, 'Roll (r)'));
