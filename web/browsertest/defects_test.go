@@ -62,6 +62,8 @@ func TestPlayersDoNotTrip(t *testing.T) {
 		albert.fill("#move-input", "11-15")
 		albert.click("#move-form button")
 		albert.wait("the game still running", `document.querySelectorAll('#moves li').length === 1`)
+		// whose turn it is shows to the player who waits
+		albert.wait("whose turn", `document.querySelector('#game-info').textContent.startsWith('Waiting for Beth')`)
 		if eval[string](albert, `document.querySelector('#game-info').dataset.ended`) == "1" {
 			t.Fatal("a double click on Resign resigned")
 		}
@@ -69,6 +71,9 @@ func TestPlayersDoNotTrip(t *testing.T) {
 		albert.click("#resign")
 		albert.click("#resign-confirm")
 		albert.wait("the resignation", `document.querySelector('#game-info').dataset.ended === '1'`)
+		// each player is told in words how it ended for them
+		albert.wait("You lost", `document.querySelector('#game-info').textContent.startsWith('Game over: You lost')`)
+		beth.wait("You won", `document.querySelector('#game-info').textContent.startsWith('Game over: You won')`)
 		// a rematch: the one who agreed is named
 		albert.click("#offer-rematch")
 		beth.wait("the rematch offer", `!document.querySelector('#offer-box').hidden`)

@@ -255,10 +255,27 @@ function seatsText(t) {
   return (t.seats || []).map((s) => s.name ? s.name + (s.flags & SEAT_FLAG_BOT ? ' (computer)' : '') : '—').join(', ');
 }
 
+// optionsText says a table's options in words: "clock 60 s a game,
+// +5 s a move · 4×5 dots".
 function optionsText(t) {
   const o = t.options || [];
   const pairs = Array.isArray(o) ? o.map((x) => [x.key, x.value]) : Object.entries(o);
-  return pairs.map(([k, v]) => `${k}=${v}`).join(' ');
+  const m = Object.fromEntries(pairs);
+  const out = [];
+  const clock = [];
+  if (m['clock.total']) clock.push(`${m['clock.total']} s a game`);
+  if (m['clock.move']) clock.push(`${m['clock.move']} s a move`);
+  if (m['clock.increment']) clock.push(`+${m['clock.increment']} s a move`);
+  if (clock.length) out.push('clock ' + clock.join(', '));
+  if (m.rows || m.cols) out.push(`${m.rows || '?'}×${m.cols || '?'} dots`);
+  for (const [k, v] of pairs) {
+    if (k.startsWith('clock.') || k === 'rows' || k === 'cols') continue;
+    const words = k.replace(/[-_.]/g, ' ');
+    if (/^(true|on|yes)$/i.test(v)) out.push(words);
+    else if (/^(false|off|no)$/i.test(v)) out.push('no ' + words);
+    else out.push(`${words} ${v}`);
+  }
+  return out.length ? ' · ' + out.join(' · ') : '';
 }
 
 function renderTables() {
@@ -269,7 +286,7 @@ function renderTables() {
     const free = (t.seats || []).some((s) => !s.name);
     return h('li', { 'data-table': t.id, class: 'table-row' },
       h('span', { class: 'tname' }, `#${t.id} ${title(t.game)}`),
-      h('span', { class: 'tmeta' }, ` ${PHASES[t.phase] || ''} · ${seatsText(t)} · ${t.watchers} watching ${optionsText(t)}`),
+      h('span', { class: 'tmeta' }, ` ${PHASES[t.phase] || ''} · ${seatsText(t)} · ${t.watchers} watching${optionsText(t)}`),
       h('span', { class: 'tact' },
         h('button', { 'data-join': t.id, disabled: !free || t.phase !== 0, onclick: () => act(() => app.client.join(t.id, { seat: NO_SEAT, code: t.code || '' })) }, 'Join'),
         h('button', { 'data-watch': t.id, onclick: () => act(() => app.client.watch(t.id, { code: t.code || '' })) }, 'Watch')));
@@ -324,7 +341,7 @@ function renderTable() {
       s.flags & SEAT_FLAG_READY ? ' ✓ ready' : '',
       s.flags & SEAT_FLAG_GONE || app.away[i] ? ' (away)' : '',
       clock ? h('span', { class: 'clock', 'data-clock': i }, ' ⏱ ' + clock) : '');
-    if (!s.name && t.phase === 0 && seat === 0) {
+    if (!s.name && !(s.flags & SEAT_FLAG_BOT) && t.phase === 0 && seat === 0) {
       li.append(' ', h('button', { 'data-bot': i, onclick: () => act(() => app.client.addBot(i)) }, 'Add computer'));
     }
     return li;
@@ -397,6 +414,10 @@ function renderBoard(t, seat) {
   if (replaying) info = `Replay ${app.replay}/${app.history.length - 1}${entry?.move ? ': ' + moveText(entry.move, entry.steps) : ' (start)'} · ` + info;
   if (app.ended && !replaying && t.phase !== 1) info = endText(app.ended) + ' · ' + info;
   else if (ctx.canMove) info = 'Your move · ' + info;
+  else if (t.phase === 1 && view.status === 0 && toMove.length) {
+    const names = toMove.filter((i) => i !== seat).map((i) => ctx.seatName(i));
+    info = `Waiting for ${names.join(' and ')} · ` + info;
+  }
   $('#game-info').textContent = info;
   $('#game-info').dataset.ended = app.ended && !replaying ? 1 : 0;
   $('#move-hint').textContent = out.hint || '';
@@ -438,9 +459,12 @@ const hex = (b) => Array.from(bytes(b)).map((x) => x.toString(16).padStart(2, '0
 
 function endText(d) {
   const t = currentTable();
-  const names = Array.from(d.winners || []).map((w) => seatLabel(t, w));
-  const st = d.status === 2 ? 'Drawn' : `Won by ${names.join(' and ')}`;
-  return `Game over: ${st}${d.reason ? ` (${d.reason})` : ''}`;
+  const winners = Array.from(d.winners || []);
+  const names = winners.map((w) => seatLabel(t, w));
+  const seat = mySeat();
+  let st = d.status === 2 ? 'Drawn' : d.status === 0 ? 'Abandoned: nobody won' : `Won by ${names.join(' and ')}`;
+  if (seat >= 0 && d.status === 1) st = winners.includes(seat) ? `You won! (${st})` : `You lost (${st})`;
+  return `Game over: ${st}${d.reason ? ` · ${d.reason}` : ''}`;
 }
 
 const OFFERS = ['', 'a draw', 'a rematch', 'a takeback'];
@@ -466,8 +490,25 @@ function addLog(text) {
 }
 function clearChat(sel) { $(sel).replaceChildren(); }
 
+// PLAIN says the server's refusals as a player would (by Error code); the
+// server's own text follows where it tells more (why a move is illegal).
+const PLAIN = {
+  2: 'There is no such table (it may have closed).', 3: 'That table has no free seat.',
+  4: 'You are not at a table.', 5: 'You are at a table already: leave it first.',
+  7: 'It is not your turn.', 8: 'The game is not running.', 9: 'One of the options is not valid for this game.',
+  10: 'The server has too many tables right now; try again later.', 11: 'That table needs its join code, or does not let you in.',
+  12: 'That message could not be sent.', 13: 'That message is too long.', 14: 'You are chatting too fast: wait a moment.',
+  15: 'There is no user by that name.', 16: 'You are not logged in: log in again.', 17: 'That move is not written the way this game writes moves.',
+  18: 'There is no offer to answer.', 19: 'This server does not have that game.', 20: 'Only the players at the table can do that.',
+};
+
 function showError(e) {
-  const text = e?.text || e?.message || e?.error?.text || e?.error?.message || String(e);
+  const code = e?.code ?? e?.error?.code;
+  const raw = e?.text || e?.error?.text;
+  let text = e?.text || e?.message || e?.error?.text || e?.error?.message || String(e);
+  if (e?.req !== undefined || e?.error?.req !== undefined) { // a refusal from the server
+    text = code === 6 ? `That move is not allowed${raw ? ': ' + raw : '.'}` : PLAIN[code] || raw || text;
+  }
   const box = $('#toast');
   box.textContent = text;
   box.hidden = false;
