@@ -328,6 +328,17 @@ func (p *page) screenshotOf(sel, name string) []byte {
 	return png
 }
 
+// phoneShot saves the board card (title, whose turn, board, controls) as
+// it shows on a phone's screen, 390×844 CSS pixels, as name-phone.png, and
+// checks the page fits the phone's width; the window is then as before.
+func (p *page) phoneShot(name string) {
+	p.t.Helper()
+	p.do("phone viewport", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile))
+	p.wait("no sideways scrolling", `document.documentElement.scrollWidth <= window.innerWidth`)
+	p.screenshotOf(".board-card", name+"-phone")
+	p.do("desktop viewport", chromedp.EmulateViewport(1100, 850))
+}
+
 var artefactOnce sync.Once
 var artefactDir string
 

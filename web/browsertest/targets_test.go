@@ -97,6 +97,9 @@ func TestClickTheCentreOfEveryTarget(t *testing.T) {
 				p.mouse(`#board-svg g[data-sq]:has(rect.ck-hint)`)
 				p.wait("the piece picked", `!!document.querySelector('#board-svg rect.ck-sel')`)
 				checkHits(t, p, `#board-svg g[data-sq]:has(rect.ck-hint)`, "target squares")
+				if ply == 2 {
+					p.screenshotOf(".board-card", "targets-checkers-"+name)
+				}
 				p.mouse(`#board-svg g[data-sq]:has(rect.ck-hint)`)
 				p.wait("the move played", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q`, seq))
 			}
@@ -126,9 +129,9 @@ func TestClickTheCentreOfEveryTarget(t *testing.T) {
 			p.mouse(`#board-svg g[data-pt]:has(.ps-can)`)
 			n := checkHits(t, p, `#board-svg g[data-pt]:has(.ps-target)`, "destinations")
 			t.Logf("%s: %d destinations", p.name, n)
+			p.screenshotOf(".board-card", "targets-paisho-"+name)
 			p.mouse(`#board-svg g[data-pt]:has(.ps-target)`)
 			p.wait("the tile moved", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q`, seq))
-			p.screenshotOf("body", "targets-paisho-"+name)
 			leaveAll(albert, beth)
 		})
 	}

@@ -463,7 +463,10 @@ function endText(d) {
   const names = winners.map((w) => seatLabel(t, w));
   const seat = mySeat();
   let st = d.status === 2 ? 'Drawn' : d.status === 0 ? 'Abandoned: nobody won' : `Won by ${names.join(' and ')}`;
-  if (seat >= 0 && d.status === 1) st = winners.includes(seat) ? `You won! (${st})` : `You lost (${st})`;
+  if (seat >= 0 && d.status === 1) {
+    const others = winners.filter((w) => w !== seat).map((w) => seatLabel(t, w));
+    st = winners.includes(seat) ? `You won!${others.length ? ` (with ${others.join(' and ')})` : ''}` : `You lost: ${names.join(' and ')} won`;
+  }
   return `Game over: ${st}${d.reason ? ` · ${d.reason}` : ''}`;
 }
 

@@ -26,12 +26,15 @@ export function render(ctx, ui) {
   const legal = ctx.canMove ? (ctx.legal || []).filter((m) => m.kind === 1 || m.kind === 2) : [];
   const pathOf = (m) => m.arg;
   ui.path = ui.path || [];
-  const cand = legal.filter((m) => ui.path.every((q, i) => pathOf(m)[i] === q));
-  if (ui.path.length && !cand.length) ui.path = [];
-  const nextSquares = new Set((ui.path.length ? cand : legal).map((m) => pathOf(m)[ui.path.length]).filter(Boolean));
+  if (ui.path.length && !legal.some((m) => ui.path.every((q, i) => pathOf(m)[i] === q))) ui.path = [];
+  // the squares the picked path can go on to, read from ui when asked (a
+  // click may come before the board is drawn again)
+  const nextOf = (path) => new Set(legal.filter((m) => path.every((q, i) => pathOf(m)[i] === q))
+    .map((m) => pathOf(m)[path.length]).filter(Boolean));
+  const nextSquares = nextOf(ui.path);
   const click = (n) => {
     if (ui.path.length === 1 && n === ui.path[0]) { ui.path = []; ctx.redraw(); return; }
-    const path = nextSquares.has(n) ? [...ui.path, n] : (legal.some((m) => pathOf(m)[0] === n) ? [n] : []);
+    const path = nextOf(ui.path).has(n) ? [...ui.path, n] : (legal.some((m) => pathOf(m)[0] === n) ? [n] : []);
     const ways = legal.filter((m) => path.every((q, i) => pathOf(m)[i] === q));
     if (path.length > 1 && ways.length === 1 && pathOf(ways[0]).length === path.length) {
       ui.path = [];

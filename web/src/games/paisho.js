@@ -26,11 +26,17 @@ export function render(ctx, ui) {
   const legal = mine ? (ctx.legal || []) : [];
   const deploys = (t) => legal.filter((m) => m.kind === 1 && m.arg[0] === t);
   const movesFrom = (x, y) => legal.filter((m) => m.kind === 2 && m.arg[0] === x + 8 && m.arg[1] === y + 8);
-  const targets = new Map(); // "x,y" → the move that goes there
-  if (ui.hand) for (const m of deploys(ui.hand)) targets.set(`${m.arg[1] - 8},${m.arg[2] - 8}`, m);
-  if (ui.from) for (const m of movesFrom(ui.from[0], ui.from[1])) targets.set(`${m.arg[2] - 8},${m.arg[3] - 8}`, m);
+  // "x,y" → the move that takes the picked tile there; read from ui when
+  // asked, as a click may come before the board is drawn again
+  const targetsNow = () => {
+    const out = new Map();
+    if (ui.hand) for (const m of deploys(ui.hand)) out.set(`${m.arg[1] - 8},${m.arg[2] - 8}`, m);
+    if (ui.from) for (const m of movesFrom(ui.from[0], ui.from[1])) out.set(`${m.arg[2] - 8},${m.arg[3] - 8}`, m);
+    return out;
+  };
+  const targets = targetsNow();
   const click = (x, y, v) => {
-    const m = targets.get(`${x},${y}`);
+    const m = targetsNow().get(`${x},${y}`);
     if (m) { ui.hand = 0; ui.from = null; ctx.sendMove(m); return; }
     ui.hand = 0;
     ui.from = movesFrom(x, y).length && !(ui.from && ui.from[0] === x && ui.from[1] === y) ? [x, y] : null;
