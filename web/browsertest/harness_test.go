@@ -323,7 +323,10 @@ func (p *page) screenshotOf(sel, name string) []byte {
 	}
 	p.t.Logf("screenshot: %s", path)
 	if os.Getenv("BOMBER_UPDATE_DOCS_IMG") == "1" {
-		os.WriteFile(filepath.Join("..", "..", "docs", "img", "web-"+name+".png"), png, 0o644)
+		// only the pictures docs/client.md shows
+		if doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "client.md")); err == nil && strings.Contains(string(doc), "img/web-"+name+".png") {
+			os.WriteFile(filepath.Join("..", "..", "docs", "img", "web-"+name+".png"), png, 0o644)
+		}
 	}
 	return png
 }
