@@ -73,6 +73,9 @@ export function render(ctx, ui) {
     kids.push(s('line', { x1: fx, y1: fy, x2: tx, y2: ty, stroke: SEAT_COLORS[c], class: 'ae-flight' }));
     const [cx, cy] = polar(R + 38, trackAngle(13 * c) - 18);
     kids.push(s('rect', { x: cx - 19, y: cy - 19, width: 38, height: 38, rx: 6, fill: SEAT_COLORS[c], class: 'ae-camp' }));
+    // the player's name just outside its camp, underlined while it is their turn
+    const [nx, ny] = polar(R + 68, trackAngle(13 * c) - 18);
+    if (c < N) kids.push(s('text', { x: nx, y: ny + 4, class: 'ae-name' + (c === actor && phase !== 2 ? ' ae-turn' : ''), 'data-camp': c }, ctx.seatName(c).slice(0, 10)));
     const [sx, sy] = polar(R + 18, trackAngle(13 * c) - 8);
     kids.push(s('circle', { cx: sx, cy: sy, r: 7, fill: SEAT_COLORS[c], class: 'ae-start' }));
   }
@@ -116,7 +119,7 @@ export function render(ctx, ui) {
   };
   const who = phase === 2 ? `${ctx.seatName(actor)} won` : `${ctx.seatName(actor)} (${NAMES[actor]}) to ${phase === 0 ? 'roll' : 'move ' + face}`;
   return {
-    board: svg(`${-R - 60} ${-R - 60} ${2 * R + 120} ${2 * R + 120}`, 'Aeroplane Chess board', ...kids),
+    board: svg(`${-R - 82} ${-R - 82} ${2 * R + 164} ${2 * R + 164}`, 'Aeroplane Chess board', ...kids),
     controls,
     info: `${who} · home: ${view.scores.map((v, i) => `${NAMES[i]} ${v}/4`).join(', ')}`,
     hint: 'Notation: roll, move 0..3.',
