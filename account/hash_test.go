@@ -167,7 +167,7 @@ func TestHashWaitHonoursContext(t *testing.T) {
 func TestValidName(t *testing.T) {
 	cases := map[string]bool{
 		"Novate": true, "a": true, "with space": true, strings.Repeat("z", 29): true, "玩家一": true,
-		"": false, strings.Repeat("z", 30): false, "a\x00": false, "\x1b[31m": false, "\xc3": false, "\u0085": false,
+		"": false, strings.Repeat("z", 30): false, "a\x00": false, "\x1b[31m": false, "\xc3": false, "\u0085": false, "Beth\u202e": false, "\u2066x": false,
 	}
 	for name, want := range cases {
 		if got := ValidName(name); got != want {

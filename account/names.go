@@ -15,13 +15,14 @@ const (
 )
 
 // ValidName reports whether name may be a user name: 1..29 bytes of valid
-// UTF-8 without control characters.
+// UTF-8 without control characters or bidi formatting characters (which
+// would let a name reorder what is shown after it).
 func ValidName(name string) bool {
 	if len(name) == 0 || len(name) > MaxNameLen || !utf8.ValidString(name) {
 		return false
 	}
 	for _, r := range name {
-		if unicode.IsControl(r) {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
 			return false
 		}
 	}

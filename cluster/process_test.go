@@ -87,7 +87,8 @@ func daemonNode(t testing.TB, url, world, name, db string, env ...string) daemon
 	cmd.Env = append(os.Environ(), "BOMBER_LISTEN=127.0.0.1:0", "BOMBER_ADMIN_LISTEN=127.0.0.1:0", "BOMBER_WEB_LISTEN=127.0.0.1:0",
 		"BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1", "BOMBER_STORE_SQLITE_PATH="+db,
 		"BOMBER_CLUSTER_NATS_URL="+url, "BOMBER_CLUSTER_WORLD="+world, "BOMBER_CLUSTER_NODE="+name,
-		"BOMBER_CLUSTER_HEARTBEAT=150ms", "BOMBER_CLUSTER_NODE_TTL=1500ms", "BOMBER_LIMITS_SEGMENT_RATE=0")
+		"BOMBER_CLUSTER_HEARTBEAT=150ms", "BOMBER_CLUSTER_NODE_TTL=1500ms", "BOMBER_LIMITS_SEGMENT_RATE=0",
+		"BOMBER_ADMIN_METRICS_TOKEN="+scrapeToken)
 	cmd.Env = append(cmd.Env, env...)
 	log := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = log, log
@@ -186,11 +187,16 @@ func awaitReady(t *testing.T, admin string, ready bool) {
 	}
 }
 
+// scrapeToken is the nodes' admin.metrics_token.
+const scrapeToken = "scrape"
+
 // scrape GETs path from an admin listener and returns the value of the
 // line that starts with prefix (the whole body, trimmed, for "").
 func scrape(t *testing.T, admin, path, prefix string) string {
 	t.Helper()
-	resp, err := http.Get("http://" + admin + path)
+	req, _ := http.NewRequest("GET", "http://"+admin+path, nil)
+	req.Header.Set("Authorization", "Bearer "+scrapeToken) // /metrics needs it; /readyz ignores it
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

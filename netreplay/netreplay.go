@@ -119,13 +119,18 @@ func Run(ctx context.Context, entries []transcript.Entry, opt Options) ([]Differ
 	}()
 	var diffs []Difference
 	start := time.Now()
-	// split into steps: an input line and the answers recorded after it
+	// split into steps: an input line and the answers recorded after it.
+	// A capture's "in" lines are not steps: they record what the server's
+	// hub got (a daemon replaying the capture takes those that are not the
+	// connections' own from the capture), and the answers after one are
+	// waited for with the step before it, whose client lines are all the
+	// server needs to get there.
 	for i := 0; i < len(entries); {
 		in := entries[i]
 		i++
 		var want []transcript.Entry
-		for i < len(entries) && (entries[i].Op == transcript.Recv || entries[i].Op == transcript.Closed || entries[i].Op == transcript.Note) {
-			if entries[i].Op != transcript.Note && !ign.skip(entries[i]) {
+		for i < len(entries) && (entries[i].Op == transcript.Recv || entries[i].Op == transcript.Closed || entries[i].Op == transcript.Note || entries[i].Op == transcript.Input) {
+			if op := entries[i].Op; op != transcript.Note && op != transcript.Input && !ign.skip(entries[i]) {
 				want = append(want, entries[i])
 			}
 			i++

@@ -19,7 +19,8 @@ port=$((21000 + RANDOM % 2000)); admin=$((port + 1))
 export BOMBER_STORE_SQLITE_PATH=$work/bomber.db BOMBER_STORE_DEMO_ACCOUNTS=false \
   BOMBER_HASHING_MEMORY_KIB=64 BOMBER_HASHING_ITERATIONS=1 \
   BOMBER_LISTEN=127.0.0.1:$port BOMBER_ADMIN_LISTEN=127.0.0.1:$admin BOMBER_WEB_LISTEN= \
-  BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0 BOMBER_LIMITS_SEGMENT_RATE=0 BOMBER_LOG_LEVEL=warn
+  BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0 BOMBER_LIMITS_SEGMENT_RATE=0 BOMBER_LOG_LEVEL=warn \
+  BOMBER_ADMIN_METRICS_TOKEN=soak
 # bomber-load's users u000000... with password 123, imported as reference-server MD5 rows
 md5=$(printf 123 | md5sum | cut -d' ' -f1)
 for ((i = 0; i < 2 * GAMES; i++)); do printf 'u%06d\t%s\n' "$i" "$md5"; done > "$work/users.tsv"
@@ -34,7 +35,7 @@ load=$!
 : >"$work/rss"
 while kill -0 $load 2>/dev/null; do echo "$(date +%s) $(rss)" >>"$work/rss"; sleep 15; done
 wait $load || { echo "soak: load generator failed:"; cat "$work/load.err"; exit 1; }
-metrics=$(curl -s "127.0.0.1:$admin/metrics")
+metrics=$(curl -s -H "Authorization: Bearer soak" "127.0.0.1:$admin/metrics")
 metric() { echo "$metrics" | awk -v m="$1" '$1 == m {s += $2} END {print s + 0}'; }
 proto=$(echo "$metrics" | awk '/^bomber_protocol_errors_total/ {s += $2} END {print s + 0}')
 backlog=$(metric 'bomber_connections_closed_total{reason="backlog"}')

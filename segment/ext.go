@@ -26,7 +26,7 @@ const (
 	More Type = 0x80
 
 	extFirst Type = 0x20 // first extended descriptor
-	extLast  Type = 0x47 // last extended descriptor (0x3C-0x3E and 0x42 are unassigned)
+	extLast  Type = 0x47 // last extended descriptor (0x3E and 0x42 are unassigned)
 )
 
 // Feature bits of Hello and Welcome (u32).
@@ -40,6 +40,19 @@ const (
 	// title and the offers it allows (GameFacts). A client that does not
 	// ask for it gets the Game layout without them, as before.
 	FeatureGameFacts uint32 = 32
+	// FeaturePing: Ping and Pong, so a client can tell a server that has
+	// stopped answering (a frozen node keeps its sockets open) from a
+	// quiet one.
+	FeaturePing uint32 = 64
+)
+
+// Liveness (FeaturePing): a client pings after PingInterval without
+// hearing from the server, and gives the connection up (closes it and
+// reconnects) when no Pong, nor anything else, has come PingTimeout after
+// the Ping. The server answers a Ping at once in every state.
+const (
+	PingInterval = 15 // seconds
+	PingTimeout  = 10 // seconds
 )
 
 // The extended message types. "C→S" is client to server. Each line gives
@@ -163,6 +176,14 @@ const (
 	//   bb 00 1d 00 00 00 07 01 00×24    Commit|More table 7 seat 1, hash...
 	//   3b 00 08 00×8                    Commit ...last 8 bytes of the hash
 	Commit Type = 0x3B
+	// Ping 0x3C C→S, cap 4: nonce u32 (the client's choice). With
+	// FeaturePing only; answered at once, in every state after Hello, with
+	// Pong carrying the same nonce.
+	//   3c 00 04 00 00 00 07             Ping nonce 7
+	Ping Type = 0x3C
+	// Pong 0x3D S→C, cap 4: nonce u32 (the Ping's).
+	//   3d 00 04 00 00 00 07             Pong nonce 7
+	Pong Type = 0x3D
 	// Ack 0x3F S→C, cap 29: req u8 (the request that is complete).
 	//   3f 00 01 22                      Ack CatalogReq
 	Ack Type = 0x3F
@@ -179,7 +200,7 @@ var caps = [extLast - extFirst + 1]int16{
 	Joined - extFirst: 29 + 1, Started - extFirst: 64 + 1, StepMsg - extFirst: 29 + 1,
 	Moved - extFirst: 96 + 1, ViewMsg - extFirst: 1024 + 1, GameEnd - extFirst: 128 + 1,
 	ErrorMsg - extFirst: 64 + 1, ChatMsg - extFirst: 340 + 1, Invited - extFirst: 96 + 1,
-	Commit - extFirst: 64 + 1, Ack - extFirst: 29 + 1,
+	Commit - extFirst: 64 + 1, Ping - extFirst: 4 + 1, Pong - extFirst: 4 + 1, Ack - extFirst: 29 + 1,
 	Bot - extFirst: 1 + 1, Seated - extFirst: 29 + 1, Resume - extFirst: 29 + 1,
 	Clock - extFirst: 64 + 1, Away - extFirst: 29 + 1, Bye - extFirst: 0 + 1,
 	Legal - extFirst: 1024 + 1,
@@ -190,7 +211,7 @@ var extNames = [extLast - extFirst + 1]string{
 	"Hello", "Welcome", "CatalogReq", "Game", "Create", "ListReq", "Join", "Watch",
 	"Leave", "Invite", "Ready", "Move", "MoveText", "ViewReq", "Offer", "Resign",
 	"Chat", "Table", "Joined", "Started", "Step", "Moved", "View", "GameEnd",
-	"Error", "ChatMsg", "Invited", "Commit", "", "", "", "Ack",
+	"Error", "ChatMsg", "Invited", "Commit", "Ping", "Pong", "", "Ack",
 	"Bot", "Seated", "", "Resume", "Clock", "Away", "Bye", "Legal",
 }
 
@@ -210,7 +231,7 @@ func (t Type) Base() Type {
 }
 
 // KnownExtended reports whether t is a message type of extended protocol v1
-// (base or fragment form). Unassigned 0x3C-0x3E are not.
+// (base or fragment form). Unassigned 0x3E is not.
 func (t Type) KnownExtended() bool { return MessageCap(t) >= 0 }
 
 // MessageCap is the largest body of t's base type (Chat and Chat|More: 300),

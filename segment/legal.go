@@ -8,7 +8,7 @@ import "fmt"
 const (
 	// FeatureLegal: the seat to move receives Legal, its legal moves, after
 	// each accepted move, at the start, on Resume and with every View.
-	FeatureLegal uint32 = 64
+	FeatureLegal uint32 = 128
 
 	// Legal 0x47 S→C, cap 1024: table u32, seq u32 (the update it belongs
 	// to, as in View), seat u8, flags u8 (LegalMore, LegalTooMany), nGroups

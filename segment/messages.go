@@ -1037,6 +1037,52 @@ func DecodeAckBody(body []byte) (m AckBody, err error) {
 	return m, r.Done()
 }
 
+// PingMsg is Ping's body: a nonce the Pong gives back.
+type PingMsg struct{ Nonce uint32 }
+
+// Type is Ping.
+func (PingMsg) Type() Type { return Ping }
+
+// Encode appends the body.
+func (m PingMsg) Encode(dst []byte) ([]byte, error) {
+	w := newWriter(dst, Ping)
+	w.u32(m.Nonce)
+	return w.done()
+}
+
+// Append appends the body.
+func (m PingMsg) Append(dst []byte) []byte { b, _ := m.Encode(dst); return b }
+
+// DecodePingMsg reads a Ping body.
+func DecodePingMsg(body []byte) (m PingMsg, err error) {
+	r := reader(Ping, body)
+	m.Nonce = r.U32()
+	return m, r.Done()
+}
+
+// PongBody is Pong's body: the nonce of the Ping it answers.
+type PongBody struct{ Nonce uint32 }
+
+// Type is Pong.
+func (PongBody) Type() Type { return Pong }
+
+// Encode appends the body.
+func (m PongBody) Encode(dst []byte) ([]byte, error) {
+	w := newWriter(dst, Pong)
+	w.u32(m.Nonce)
+	return w.done()
+}
+
+// Append appends the body.
+func (m PongBody) Append(dst []byte) []byte { b, _ := m.Encode(dst); return b }
+
+// DecodePongBody reads a Pong body.
+func DecodePongBody(body []byte) (m PongBody, err error) {
+	r := reader(Pong, body)
+	m.Nonce = r.U32()
+	return m, r.Done()
+}
+
 // DecodeMessage decodes a body of any extended type into its typed form
 // (for tools and descriptions). Offer is read as OfferMsg when its body has
 // 2 bytes and as OfferBody otherwise; empty types give EmptyMsg.
@@ -1101,6 +1147,10 @@ func DecodeMessage(t Type, body []byte) (Message, error) {
 		return DecodeClockBody(body)
 	case Away:
 		return DecodeAwayBody(body)
+	case Ping:
+		return DecodePingMsg(body)
+	case Pong:
+		return DecodePongBody(body)
 	case Legal:
 		return DecodeLegalBody(body)
 	case Ack:

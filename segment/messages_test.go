@@ -70,6 +70,7 @@ func samples() []Message {
 		InvitedBody{From: "Ali", Table: 7, Game: "dots", Code: "ABCDEF"},
 		CommitBody{Table: 7, Seat: 1, Hash: hash(200)},
 		AckBody{Req: CatalogReq},
+		PingMsg{Nonce: 7}, PongBody{Nonce: 0xfeedbeef},
 	}
 }
 
@@ -219,8 +220,8 @@ func TestDecodeRejectsMalformed(t *testing.T) {
 			t.Errorf("%s: err %v, want ErrBody", tt.name, err)
 		}
 	}
-	if _, err := DecodeMessage(0x3C, nil); !errors.Is(err, ErrUnknownType) {
-		t.Errorf("0x3c: %v", err)
+	if _, err := DecodeMessage(0x3E, nil); !errors.Is(err, ErrUnknownType) {
+		t.Errorf("0x3e: %v", err)
 	}
 }
 

@@ -438,9 +438,7 @@ func (e *engine) becameLeader() {
 	e.log.Info("this node does its world's chores now (leader: ticks, computer players, records)")
 	clear(cs.asked)
 	for _, req := range e.hub.PendingBots(nil) {
-		if !e.bots.ask(req) {
-			e.botAnswer(fallbackMove(req))
-		}
+		e.askBot(req)
 	}
 	for _, kr := range cs.recs {
 		e.pool.recordOnce(kr.Key, kr.R, e.wall(kr.R.Start), e.wall(kr.R.End))
@@ -454,10 +452,21 @@ func (e *engine) clusterBots(reqs []statemachine.BotRequest) {
 		return
 	}
 	for _, req := range reqs {
-		if !e.bots.ask(req) {
-			e.log.Warn("bot queue full; playing a random legal move", zap.String("game", req.Game))
-			e.botAnswer(fallbackMove(req))
-		}
+		e.askBot(req)
+	}
+}
+
+// askBot queues a computer player's move in its table creator's share of
+// the bot queue; what does not fit is played at random at once.
+func (e *engine) askBot(req statemachine.BotRequest) {
+	ok, dropped := e.bots.ask(e.hub.TableCreator(req.Table), req)
+	if dropped != nil {
+		e.log.Warn("bot queue full; the user holding most of it gets a random legal move", zap.String("game", dropped.Game))
+		e.botAnswer(fallbackMove(*dropped))
+	}
+	if !ok {
+		e.log.Warn("bot queue full; playing a random legal move", zap.String("game", req.Game))
+		e.botAnswer(fallbackMove(req))
 	}
 }
 

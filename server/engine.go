@@ -81,6 +81,9 @@ type engine struct {
 	// share of the time (pacePresence).
 	presenceSpent atomic.Int64
 	cl            *clusterState // nil on a node alone
+	// sendBuf is the SO_SNDBUF of every connection's socket (0: the
+	// kernel's), fixed at start: accepting goroutines read it.
+	sendBuf int
 }
 
 func newEngine(cfg Config, p *pool) *engine {
@@ -99,6 +102,7 @@ func newEngine(cfg Config, p *pool) *engine {
 		partial: make(map[*conn]struct{}),
 		obs:     obs,
 		perIP:   make(map[netip.Addr]int),
+		sendBuf: cfg.sendBuffer(),
 	}
 	if cfg.Log != nil {
 		e.start = time.Unix(0, 0) // engine time is the world's: ns since 1970
@@ -385,10 +389,10 @@ func (e *engine) act() {
 		b.Bots = append(b.Bots[:0], rd.Bots...)
 		e.hub.Advance()
 		for _, n := range b.Notices {
-			if !e.local(n.Conn) {
-				continue // the node that has the connection says it
+			if !e.local(n.Conn) && (n.Conn != 0 || !e.cl.leader) {
+				continue // the node that has the connection (or, for none, the leader) says it
 			}
-			e.log.Warn(n.Kind.String(), zap.Uint64("conn", uint64(n.Conn)), zap.String("user", n.User), zap.String("source", n.Source))
+			e.log.Warn(n.Kind.String(), zap.Uint64("conn", uint64(n.Conn)), zap.String("user", n.User), zap.String("source", n.Source), zap.String("detail", n.Detail))
 		}
 		e.deliver(b.Sends, b.Casts)
 		for _, id := range b.Closes {

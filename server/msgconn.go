@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/netip"
 	"time"
 
@@ -14,7 +15,10 @@ import (
 
 // MessageConn is a connection that carries the protocol in messages rather
 // than a byte stream (a WebSocket): every message holds one or more whole
-// segments. The server knows no more about it than that.
+// segments. The server knows no more about it than that, except that one
+// with a method NetConn() net.Conn that returns its socket gets the TCP
+// connection's treatment: a bounded send buffer, keepalive, and the bytes
+// the kernel holds for the client counted against the output bound.
 type MessageConn interface {
 	// ReadMessage blocks for the client's next message.
 	ReadMessage(ctx context.Context) ([]byte, error)
@@ -49,6 +53,11 @@ func ServeMessages(t Transport, mc MessageConn, ip netip.Addr, remote string) er
 		return ErrNotMessageHost
 	}
 	m := &mconn{outbox: newOutbox(h, ip), mc: mc, remote: remote}
+	if s, ok := mc.(interface{ NetConn() net.Conn }); ok && s.NetConn() != nil {
+		// the socket under the messages: bounded and kept alive like a
+		// TCP connection's, its kernel-held output counted the same
+		m.kernel = tuneConn(s.NetConn(), h.engine().sendBuf)
+	}
 	admitted := false
 	if err := h.do(context.Background(), func() { admitted = m.opened() }); err != nil {
 		mc.Close(ReasonShutdown) // the loop stopped before it saw the connection

@@ -159,7 +159,7 @@ func (t *NetTransport) Serve(l net.Listener) error {
 // writer goroutine that hand everything to h's loop.
 func serveConns(h host, l net.Listener, done <-chan struct{}) error {
 	cfg := &h.engine().cfg
-	sendBuf := cfg.SendBuffer // fixed at start; safe to read here
+	sendBuf := h.engine().sendBuf
 	pace := newAcceptPacer(cfg.Logger)
 	for {
 		nc, err := l.Accept()
@@ -190,21 +190,15 @@ func serveConns(h host, l net.Listener, done <-chan struct{}) error {
 		if ap, err := netip.ParseAddrPort(nc.RemoteAddr().String()); err == nil {
 			ip = ap.Addr().Unmap()
 		}
-		tcp, plain := nc.(*net.TCPConn)
-		if tc, ok := nc.(interface{ NetConn() net.Conn }); ok { // TLS
-			tcp, _ = tc.NetConn().(*net.TCPConn)
-		}
+		queued := tuneConn(nc, sendBuf)
 		mss := 0 // a TLS record's overhead is not in the MSS: chunkDefault
-		if tcp != nil {
-			tcp.SetNoDelay(true)
-			if sendBuf > 0 {
-				tcp.SetWriteBuffer(sendBuf)
-			}
-			if rc, err := tcp.SyscallConn(); err == nil && plain {
+		if tcp, plain := nc.(*net.TCPConn); plain {
+			if rc, err := tcp.SyscallConn(); err == nil {
 				rc.Control(func(fd uintptr) { mss = tcpMSS(int(fd)) })
 			}
 		}
 		n := &nconn{outbox: newOutbox(h, ip), nc: nc, chunk: chunkFor(mss)}
+		n.kernel = queued
 		if !h.post(n.opened) {
 			nc.Close()
 			return ErrClosed

@@ -30,6 +30,12 @@ type outbox struct {
 	writing  bool         // the writer is inside a write: output is waiting on the client
 	paced    bool         // the output queued is the presence sweep's (asyncWriter.pace)
 	since    time.Time    // when that write began
+	// kernel reads what the kernel holds of the output that the client
+	// has not acknowledged (nil: unknown): counted against the bound once
+	// the writer is stuck, with what the writer holds, so a client that
+	// never reads is closed near the bound rather than once the kernel's
+	// buffer is full as well.
+	kernel func() int
 }
 
 func newOutbox(h host, ip netip.Addr) outbox {
@@ -68,9 +74,24 @@ func (o *outbox) sendBytes(b []byte) bool {
 }
 
 // room reports whether n more bytes are within the bound (o.mu held).
+// While the writer keeps up, a burst may queue up to hardCap times the
+// bound; once it has been stuck in one write for stallAfter, everything
+// the client has yet to take counts: what is queued, what the writer
+// holds, and what the kernel holds (the part of the write in progress
+// that reached the kernel counts twice, at most one write).
 func (o *outbox) room(n int) bool {
 	size, bound := len(o.out)+n, o.t.engine().cfg.MaxOutput
-	return size <= hardCap*bound && (size <= bound || !o.writing || time.Since(o.since) <= stallAfter)
+	if size > hardCap*bound {
+		return false
+	}
+	if !o.writing || time.Since(o.since) <= stallAfter {
+		return true
+	}
+	size = int(o.pending.Load()) + n
+	if o.kernel != nil && size <= bound {
+		size += o.kernel()
+	}
+	return size <= bound
 }
 
 // account counts d more (or fewer) bytes of output queued.

@@ -87,6 +87,12 @@ type rconn struct {
 	moreLen int // bytes in more
 	sent    int
 	fd      int32
+	// kernel is what the kernel held of the output, unacknowledged, when
+	// it last refused more (SIOCOUTQ): counted with unread against
+	// MaxOutput, so a client that never reads is closed near the bound
+	// rather than once the kernel's buffer is full as well. 0 once the
+	// output drained.
+	kernel  int32
 	chunk   uint16 // the most one write holds (chunkFor its MSS); 0: chunkDefault
 	pollOut bool   // EPOLLOUT registered: the kernel buffer was full
 	capped  bool   // the last write stopped at writeCap with output left (the engine flushes it)
@@ -398,10 +404,7 @@ func (r *Reactor) register() {
 			r.eng.obs.ConnRejected(reason)
 			continue
 		}
-		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
-		if r.cfg.SendBuffer > 0 {
-			unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF, r.cfg.SendBuffer)
-		}
+		tuneFD(fd, r.eng.sendBuf)
 		if err := unix.EpollCtl(r.epfd, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLRDHUP, Fd: int32(fd)}); err != nil {
 			unix.Close(fd)
 			r.eng.release(ip)
@@ -602,6 +605,7 @@ func (rc *rconn) writeNow(b []byte) (wrote, end int) {
 		if n = max(n, 0); err != nil || n < k {
 			// the kernel's buffer is full (or the peer is gone),
 			// maybe inside a segment
+			rc.kernel = int32(sendQueuedFD(int(rc.fd)))
 			return wrote + n, wrote + segmentEnd(b[wrote:wrote+k], n)
 		}
 		wrote += n
@@ -615,7 +619,7 @@ func (rc *rconn) room(n int) bool {
 	if rc.unread()+n > rc.r.eng.cfg.MaxOutput/2 && !rc.pollOut {
 		rc.write()
 	}
-	return rc.closed || rc.unread()+n <= rc.r.eng.cfg.MaxOutput
+	return rc.closed || rc.unread()+int(rc.kernel)+n <= rc.r.eng.cfg.MaxOutput
 }
 
 // unread implements link.
@@ -740,6 +744,7 @@ func (rc *rconn) writeUpTo(limit int) {
 		}
 		if err != nil {
 			if errors.Is(err, unix.EAGAIN) {
+				rc.kernel = int32(sendQueuedFD(int(rc.fd)))
 				break
 			}
 			if !errors.Is(err, unix.EINTR) {
@@ -747,6 +752,9 @@ func (rc *rconn) writeUpTo(limit int) {
 				return
 			}
 		}
+	}
+	if rc.unread() == 0 {
+		rc.kernel = 0
 	}
 	switch left := len(rc.out) - rc.sent; {
 	case left == 0:

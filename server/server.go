@@ -150,7 +150,7 @@ type Config struct {
 	// Bot plays a computer player's move; nil means statemachine.RunBot.
 	Bot        func(statemachine.BotRequest) (statemachine.BotAnswer, error)
 	TickEvery  time.Duration // how often deadlines are checked; 0: 100ms
-	SendBuffer int           // SO_SNDBUF for accepted sockets; 0: the kernel's default
+	SendBuffer int           // SO_SNDBUF for accepted sockets, fixed at start; 0: a quarter of MaxOutput, at most DefaultSendBuffer; negative: the kernel's (autotuned)
 	// Log, when set, is the log of the world's inputs this node works
 	// through: a cluster's (package cluster) or a journal on disk that
 	// lets the world survive a restart; nil keeps it in memory (a world of

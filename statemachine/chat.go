@@ -78,6 +78,11 @@ func (h *Hub) chat(now int64, s *session, body []byte) {
 	case !utf8.Valid(text):
 		h.fail(s, segment.Chat, segment.ErrCodeChatBadUTF8, "chat must be UTF-8")
 		return
+	case !segment.SafeTextOK(string(text)):
+		// a CR, an escape sequence or a bidi override would let one user
+		// rewrite what others see: forge a line, retitle a terminal
+		h.fail(s, segment.Chat, segment.ErrCodeChatBadUTF8, "chat must hold no control or bidi formatting characters")
+		return
 	case len(text) == 0 || len(text) > MaxChatBytes:
 		h.fail(s, segment.Chat, segment.ErrCodeChatTooLong, "chat lines are 1-200 bytes")
 		return

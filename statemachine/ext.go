@@ -11,7 +11,7 @@ import (
 // descriptor.
 
 // Features the hub offers.
-const hubFeatures = segment.FeatureTables | segment.FeatureChat | segment.FeatureResume | segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts | segment.FeatureLegal
+const hubFeatures = segment.FeatureTables | segment.FeatureChat | segment.FeatureResume | segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts | segment.FeaturePing | segment.FeatureLegal
 
 // extSession is what the hub keeps for an extended-protocol connection.
 type extSession struct {
@@ -89,6 +89,10 @@ func (h *Hub) fail(s *session, req segment.Type, code uint8, text string) {
 
 // message dispatches one whole extended message.
 func (h *Hub) message(now int64, s *session, t segment.Type, body []byte) {
+	if t == segment.Ping {
+		h.ping(s, body) // in every state: liveness is not a game action
+		return
+	}
 	if !s.state.LoggedIn() {
 		h.fail(s, t, segment.ErrCodeNotLoggedIn, "log in first")
 		return
@@ -160,6 +164,20 @@ func (h *Hub) message(now int64, s *session, t segment.Type, body []byte) {
 	}
 }
 
+// ping answers a Ping with a Pong carrying its nonce: the client learns
+// the hub (and, in a cluster, the node and the log between) still works.
+func (h *Hub) ping(s *session, body []byte) {
+	m, err := segment.DecodePingMsg(body)
+	switch {
+	case !s.has(segment.FeaturePing):
+		h.fail(s, segment.Ping, segment.ErrCodeBadRequest, "Ping needs feature 64")
+	case err != nil:
+		h.fail(s, segment.Ping, segment.ErrCodeBadRequest, "malformed Ping")
+	default:
+		h.sendMsg(s, segment.Pong, segment.PongBody(m).Append(h.body()))
+	}
+}
+
 // catalogue sends every game with its seats and options (and, to a client
 // that asked for them, its title and the offers the hub allows), then Ack.
 func (h *Hub) catalogue(s *session) {
@@ -188,3 +206,6 @@ func (h *Hub) catalogue(s *session) {
 	}
 	h.sendMsg(s, segment.Ack, segment.AckBody{Req: segment.CatalogReq}.Append(h.body()))
 }
+
+// features an extended session asked for and the hub offers.
+func (s *session) has(f uint32) bool { return s.x != nil && s.x.features&f != 0 }

@@ -321,6 +321,9 @@ func runHub(t *testing.T, ops []byte) {
 		if err := h.CheckInvariants(); err != nil {
 			t.Fatalf("step %d (op %d who %d arg %d): %v", i/3, op, who, arg, err)
 		}
+		if n := h.Stats().SeatsRefused; n > 0 {
+			t.Fatalf("step %d: %d seat changes the seats' lives forbid were tried: %+v", i/3, n, rd.Notices)
+		}
 		if twin != nil {
 			twin.Advance()
 			if err := twin.CheckInvariants(); err != nil {

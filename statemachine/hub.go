@@ -85,9 +85,11 @@ type Config struct {
 	// store. As many failures for one name from anywhere put the name under
 	// attack for LoginLockout: its passwords are then checked one at a
 	// time, LoginWindow/LoginFailures apart, and only from addresses that
-	// have not failed, so nobody can lock a user out of their own address
-	// and guessing from many addresses stays slow. Names that do not exist
-	// are counted like names that do. 0 disables it.
+	// have not failed; an address the name logged in from within the last
+	// seven days is checked at once still. So nobody can lock a user out of
+	// an address they have logged in from, and guessing from many addresses
+	// stays slow. Names that do not exist are counted like names that do.
+	// 0 disables it.
 	LoginFailures int
 	LoginWindow   time.Duration
 	LoginLockout  time.Duration

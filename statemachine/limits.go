@@ -1,6 +1,9 @@
 package statemachine
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // failures counts failed logins for one key: an address, a name from one
 // address, or a name from anywhere.
@@ -24,6 +27,17 @@ type heldCheck struct {
 func addrKey(source string) string       { return "ip\x00" + source }
 func pairKey(source, name string) string { return "pair\x00" + source + "\x00" + name }
 func nameKey(name string) string         { return "user\x00" + name }
+
+// knownKey marks an address the name has logged in from (its until is when
+// that is forgotten): its owner's password is checked at once even while
+// the name is under attack. It lives among the failure counters so that
+// snapshots and sweeping carry it without a format of its own.
+func knownKey(source, name string) string { return "known\x00" + source + "\x00" + name }
+
+// knownFor is how long a successful login keeps its address known for the
+// name: long enough to span the gaps between a user's logins, so an attack
+// that starts while the user is away finds the address known still.
+const knownFor = int64(7 * 24 * time.Hour)
 
 func (h *Hub) notice(s *session, k NoticeKind) {
 	h.ready.Notices = append(h.ready.Notices, Notice{Kind: k, Conn: s.conn, User: s.name, Source: s.source})
@@ -72,6 +86,8 @@ func (h *Hub) failed(now int64, s *session, name string) {
 		return
 	}
 	window, lockout := h.window(), h.lockout()
+	// these counters may go a window and lockout from now: sweep by then
+	h.sweepAt = min(h.sweepAt, now+max(window, int64(time.Minute))+lockout)
 	for _, key := range [3]string{addrKey(s.source), pairKey(s.source, name), nameKey(name)} {
 		f := h.failures[key]
 		if f == nil {
@@ -100,22 +116,37 @@ func (h *Hub) answeredLate(now int64, s *session, a Answer) {
 
 // succeeded clears the failures of the name from s's address (not the
 // address's: one good password does not excuse guessing others; nor the
-// name's: an attack on it goes on whether or not its owner logs in).
-func (h *Hub) succeeded(s *session) { delete(h.failures, pairKey(s.source, s.name)) }
+// name's: an attack on it goes on whether or not its owner logs in), and
+// remembers the address as known for the name.
+func (h *Hub) succeeded(now int64, s *session) {
+	delete(h.failures, pairKey(s.source, s.name))
+	if h.cfg.LoginFailures > 0 {
+		h.failures[knownKey(s.source, s.name)] = &failures{since: now, until: now + knownFor}
+	}
+}
+
+// known reports whether the name has logged in from s's address lately.
+func (h *Hub) known(now int64, s *session) bool {
+	f := h.failures[knownKey(s.source, s.name)]
+	return f != nil && f.until > now
+}
 
 // verifyPassword asks the store to check s's password, unless the name is
-// under attack: then an address that has failed recently is refused
-// (false), and any other waits its turn (held back; one check per
+// under attack: then an address the name has logged in from lately is
+// checked at once still (its owner is not kept waiting behind strangers'
+// turns; guessing from it stays bound by the lock of the name from that
+// address), an address that has failed recently is refused (false), and
+// any other waits its turn (held back; one check per
 // LoginWindow/LoginFailures, and refused when the turn is over a window
 // away), so many addresses cannot guess quickly at one name, while its
-// owner logging in from an address that has not failed only waits.
+// owner logging in from a new address that has not failed only waits.
 func (h *Hub) verifyPassword(now int64, s *session, password string) bool {
 	if h.cfg.LoginFailures <= 0 {
 		h.newCheck(s, Verify, password)
 		return true
 	}
 	f := h.failures[nameKey(s.name)]
-	if f == nil || f.until <= now {
+	if f == nil || f.until <= now || h.known(now, s) {
 		h.newCheck(s, Verify, password)
 		return true
 	}
@@ -154,18 +185,24 @@ func (h *Hub) releaseHeld(now int64) {
 }
 
 // sweepFailures forgets counters whose window and lockout have passed, so
-// the map stays bounded by the recent failures.
+// the map stays bounded by the recent failures. The next sweep is due when
+// the first remaining entry can go (at least a window on): known addresses
+// alone, which last days, do not wake an idle hub (or a cluster's log)
+// every window; a new failure brings the sweep forward again (failed).
 func (h *Hub) sweepFailures(now int64) {
 	if len(h.failures) == 0 || now < h.sweepAt {
 		return
 	}
 	window := max(h.window(), int64(time.Minute))
+	next := int64(math.MaxInt64)
 	for k, f := range h.failures {
 		if f.until <= now && f.next <= now && now-f.since > window {
 			delete(h.failures, k)
+			continue
 		}
+		next = min(next, max(f.until, f.next, f.since+window+1))
 	}
-	h.sweepAt = now + window
+	h.sweepAt = max(next, now+window)
 }
 
 // burstCredit is a full bucket: SegmentBurst segments' worth of time.

@@ -64,18 +64,11 @@ func (h *Hub) handle(now int64, s *session, seg segment.Segment) {
 }
 
 // validName: what an account name may be (the same rule as
-// account.ValidName: 1..29 bytes of UTF-8 without control characters);
-// anything else cannot exist, so the store need not be asked.
+// account.ValidName: 1..29 bytes of UTF-8 without control or bidi
+// formatting characters, segment.UnsafeRune); anything else cannot exist,
+// so the store need not be asked.
 func validName(b []byte) bool {
-	if len(b) == 0 || len(b) > segment.MaxPayload || !utf8.Valid(b) {
-		return false
-	}
-	for _, r := range string(b) {
-		if r < 0x20 || r >= 0x7f && r <= 0x9f {
-			return false
-		}
-	}
-	return true
+	return len(b) > 0 && len(b) <= segment.MaxPayload && utf8.Valid(b) && segment.SafeTextOK(string(b))
 }
 
 func (h *Hub) newCheck(s *session, kind CheckKind, password string) {
@@ -181,7 +174,7 @@ func (h *Hub) answered(now int64, s *session, a Answer) {
 // kicked (it stays open for the grace period but is no longer the user's).
 func (h *Hub) login(now int64, s *session) {
 	h.stats.LoginsOK++
-	h.succeeded(s)
+	h.succeeded(now, s)
 	old := h.users[s.name]
 	s.state = ServerStandBy
 	h.users[s.name] = s

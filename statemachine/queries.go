@@ -82,3 +82,12 @@ func (h *Hub) Members(buf []Member) []Member {
 	}
 	return buf
 }
+
+// TableCreator is the user who created table id ("" when there is no such
+// table): the shell shares the computer players' time out by it.
+func (h *Hub) TableCreator(id uint32) string {
+	if t := h.tables[id]; t != nil {
+		return t.creator
+	}
+	return ""
+}

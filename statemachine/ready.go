@@ -108,10 +108,11 @@ type NoticeKind uint8
 const (
 	NoticeThrottled   NoticeKind = iota // a login refused by throttling
 	NoticeRateLimited                   // a connection closed for sending too fast
+	NoticeSeatRefused                   // a seat change its life forbids, refused (a bug in the hub)
 )
 
 func (k NoticeKind) String() string {
-	return [...]string{"login throttled", "segment rate exceeded"}[k]
+	return [...]string{"login throttled", "segment rate exceeded", "impossible seat change refused"}[k]
 }
 
 // Notice is an event for the log.
@@ -120,6 +121,7 @@ type Notice struct {
 	Conn   ConnID
 	User   string // the user name involved, if any
 	Source string // the connection's source address
+	Detail string // what happened, where the kind alone does not say
 }
 
 // Empty reports whether there is nothing to do.
@@ -234,6 +236,7 @@ type Stats struct {
 	Resumes       uint64
 	ClockExpiries uint64
 	BadInputs     uint64 // inputs that could not apply (settings that do not parse, a reused connection id)
+	SeatsRefused  uint64 // seat changes the seat's life forbids, refused (a bug in the hub)
 }
 
 // Stats returns the hub's counters.

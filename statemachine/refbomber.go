@@ -31,7 +31,7 @@ func (h *Hub) refStart(now int64, inviter, invitee *session) {
 	t := &table{kind: refKind, opts: refOptions[first], game: g, seats: make([]seatSlot, 2), phase: phasePlaying, start: now, moves: make([]playedMove, 0, 128)}
 	h.entropy(t.seed[:]) // Bomber draws nothing, but the record's seed identifies the game
 	for i, p := range []*session{inviter, invitee} {
-		t.seatTo(i, lifePerson, p)
+		h.seatTo(t, i, lifePerson, p)
 		p.state, p.table, p.seat = Draw, t, rules.Player(i)
 	}
 	h.stats.GamesStarted++

@@ -126,7 +126,9 @@ func trim(s string) string {
 
 // sit seats s at t's seat i and tells the table.
 func (h *Hub) sit(s *session, t *table, i int) {
-	t.seatTo(i, lifePerson, s)
+	if !h.seatTo(t, i, lifePerson, s) {
+		return
+	}
 	if s.has(segment.FeatureResume) {
 		h.entropy(t.seats[i].token[:])
 	}
@@ -291,6 +293,7 @@ func (h *Hub) watchTable(now int64, s *session, body []byte) {
 	h.broadcastTable(t)
 	if t.game != nil {
 		h.sendStarted(s, t)
+		h.sendMovesSince(s, t, 0) // the moves so far, so a watcher's list is whole
 		h.sendView(s, t)
 	}
 	h.sendChatHistory(s, &t.wchat, 2)
@@ -318,10 +321,10 @@ func (h *Hub) leaveTable(now int64, s *session, closed bool) {
 		h.hold(now, s, t) // its player may come back with the token
 	} else {
 		if t.phase == phasePlaying {
-			t.seatTo(int(s.seat), lifeGone, nil)
+			h.seatTo(t, int(s.seat), lifeGone, nil)
 			h.resignSeat(now, t, s.seat)
 		} else {
-			t.seatTo(int(s.seat), lifeEmpty, nil)
+			h.seatTo(t, int(s.seat), lifeEmpty, nil)
 			for i := range t.seats {
 				t.seats[i].ready = t.seats[i].bot // the ready check starts over
 			}
@@ -630,6 +633,44 @@ func (h *Hub) resignSeat(now int64, t *table, p rules.Player) error {
 	return nil
 }
 
+// sendMovesSince sends s, coming to t (a watcher, or a player resuming its
+// seat), the moves from number from+1 on, each with the steps it caused, as
+// those at the table saw them: what s's seat (or a watcher) may see, so
+// another seat's secret move (a Bomber board) stays hidden while the game
+// runs and hidden steps stay hidden. The steps are not kept, so the game is
+// replayed from its seed, as a takeback does.
+func (h *Hub) sendMovesSince(s *session, t *table, from int) {
+	if from >= len(t.moves) {
+		return
+	}
+	g, err := t.kind.Spec.New(len(t.seats), t.gameOptions(), record.Rand(t.seed))
+	if err != nil {
+		g = nil // cannot happen: the game started with these; send the moves alone
+	}
+	sm, _ := t.game.(rules.SecretMoves)
+	for i, pm := range t.moves {
+		steps := h.steps[:0]
+		if g != nil {
+			if steps, err = g.Play(pm.seat, pm.move, steps); err != nil {
+				g, steps = nil, steps[:0] // cannot happen either: the moves were played so
+			}
+		}
+		if i < from {
+			continue
+		}
+		if !(t.phase == phasePlaying && sm != nil && sm.SecretMove(pm.move) && pm.seat != s.seat) {
+			b := segment.MovedBody{Seq: uint32(i + 1), Seat: uint8(pm.seat), Kind: pm.move.Kind, Len: pm.move.Len, Arg: pm.move.Arg, Notation: t.game.FormatMove(pm.move)}
+			h.sendMsg(s, segment.Moved, b.Append(h.body()))
+		}
+		for _, st := range steps {
+			if st.VisibleTo(s.seat) {
+				h.sendMsg(s, segment.StepMsg, segment.StepBody{Seq: uint32(i + 1), Kind: st.Kind, Player: int8(st.Player), A: st.A, B: st.B, C: st.C}.Append(h.body()))
+			}
+		}
+	}
+	h.steps = h.steps[:0]
+}
+
 // revealSecrets shows everyone at t the secret moves they were not shown
 // (Bomber boards), right after GameEnd: with the seed it carries,
 // anyone can check them against the commitments sent when they were made.
@@ -674,7 +715,7 @@ func (h *Hub) extEnd(now int64, t *table, reason record.Reason) {
 		sl := &t.seats[i]
 		sl.ready, sl.ticking, sl.auto = sl.bot && !sl.took, false, false
 		if l := sl.life(); l == lifeGone || l == lifeBotHolding {
-			t.seatTo(i, lifeEmpty, nil) // a seat whose player left, or that the computer only kept for it
+			h.seatTo(t, i, lifeEmpty, nil) // a seat whose player left, or that the computer only kept for it
 		}
 	}
 	if h.empty(t) {

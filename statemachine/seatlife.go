@@ -46,7 +46,9 @@ func (sl *seatSlot) life() seatLife {
 // seatTransitions are every move a seat may make, by where it stands and
 // where it goes, with when it makes it (as docs/protocol.md lists them);
 // anything else is a bug in the hub (CheckInvariants keeps restored
-// snapshots to seats in one life each, so none can start one).
+// snapshots to seats in one life each, so none can start one), which
+// seatTo refuses rather than stop the daemon: a panic would come back at
+// every restart that replays the same inputs.
 var seatTransitions = map[[2]seatLife]string{
 	{lifeEmpty, lifePerson}:      "a person joins (or creates the table)",
 	{lifeEmpty, lifeBot}:         "the creator sends Bot for a waiting table",
@@ -64,12 +66,21 @@ var seatTransitions = map[[2]seatLife]string{
 
 // seatTo moves seat i of t to life to, with s its person for lifePerson.
 // It keeps the seat's name and token (they name who may resume it) until
-// the seat is empty again, and clears whatever the old life kept.
-func (t *table) seatTo(i int, to seatLife, s *session) {
+// the seat is empty again, and clears whatever the old life kept. A move
+// the seat's life does not allow changes nothing: it is counted
+// (Stats.SeatsRefused, which the hub's model and fuzz tests hold at 0), told the operator
+// as a Notice, and seatTo says false.
+func (h *Hub) seatTo(t *table, i int, to seatLife, s *session) bool {
 	sl := &t.seats[i]
 	from := sl.life()
 	if _, ok := seatTransitions[[2]seatLife{from, to}]; !ok {
-		panic(fmt.Sprintf("statemachine: table %d seat %d cannot go from %v to %v", t.id, i, from, to))
+		h.stats.SeatsRefused++
+		n := Notice{Kind: NoticeSeatRefused, User: sl.name, Detail: fmt.Sprintf("table %d seat %d cannot go from %v to %v", t.id, i, from, to)}
+		if s != nil {
+			n.Conn, n.User, n.Source = s.conn, s.name, s.source
+		}
+		h.ready.Notices = append(h.ready.Notices, n)
+		return false
 	}
 	switch to {
 	case lifeEmpty:
@@ -90,6 +101,7 @@ func (t *table) seatTo(i int, to seatLife, s *session) {
 	case lifeGone:
 		sl.s, sl.away, sl.gone = nil, false, true
 	}
+	return true
 }
 
 // occupant is the table whose seat s occupies, or nil: a session acts for a

@@ -30,3 +30,29 @@ func TestSeatTransitionsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestImpossibleSeatChangeIsRefused: a seat change its life does not allow
+// leaves the seat as it was and is counted and told, instead of stopping
+// the daemon (which would stop again at every restart replaying the same
+// inputs).
+func TestImpossibleSeatChangeIsRefused(t *testing.T) {
+	h := New(Config{Games: Catalogue()})
+	tb := &table{id: 7, seats: make([]seatSlot, 2)}
+	tb.seats[1] = seatSlot{name: "Albert", gone: true}
+	if h.seatTo(tb, 1, lifePerson, nil) {
+		t.Fatal("a seat whose person left the game was given back to a person")
+	}
+	if tb.seats[1] != (seatSlot{name: "Albert", gone: true}) {
+		t.Errorf("the refused change changed the seat: %+v", tb.seats[1])
+	}
+	if h.Stats().SeatsRefused != 1 {
+		t.Errorf("SeatsRefused = %d, want 1", h.Stats().SeatsRefused)
+	}
+	rd := h.Ready()
+	if len(rd.Notices) != 1 || rd.Notices[0].Kind != NoticeSeatRefused || !strings.Contains(rd.Notices[0].Detail, "gone to person") {
+		t.Errorf("notices %+v, want one saying the seat cannot go from gone to person", rd.Notices)
+	}
+	if !h.seatTo(tb, 0, lifePerson, &session{name: "Beth"}) || tb.seats[0].name != "Beth" {
+		t.Errorf("an empty seat did not take a person: %+v", tb.seats[0])
+	}
+}

@@ -188,3 +188,14 @@ func (h *Hub) recordOf(now int64, t *table, reason record.Reason, leaver rules.P
 	}
 	return r
 }
+
+// humans counts the seats people hold (present or held for them).
+func (t *table) humans() int {
+	n := 0
+	for _, sl := range t.seats {
+		if (sl.s != nil || sl.away) && !sl.bot {
+			n++
+		}
+	}
+	return n
+}

@@ -217,3 +217,86 @@ func TestStrangerCannotLockOutAUser(t *testing.T) {
 	}
 	t.Logf("200 addresses, one wrong password each over %v: %d hashed", elapsed, hashed)
 }
+
+// TestRotatingStrangersCannotLockOutTheOwner is the lock-out attack: eight
+// addresses take turns at one wrong password a second for Albert, which
+// keeps his name under attack and every turn of its check queue taken.
+// Albert, logging in from the address he logged in from before the
+// attack, must get in every time and at once; the strangers' guesses stay
+// as slow as before.
+func TestRotatingStrangersCannotLockOutTheOwner(t *testing.T) {
+	r := newRig(t, throttleCfg)
+	const home = "203.0.113.5"
+	if got, _ := r.login(home, "Albert", "123"); got != 1 {
+		t.Fatalf("Albert's first login answered %d", got)
+	}
+	type attempt struct {
+		c   statemachine.ConnID
+		at  int64
+		got bool
+	}
+	var owner []*attempt
+	hashed, start := 0, r.now
+	for sec := range 90 {
+		c := r.open(fmt.Sprintf("198.51.100.%d", sec%8+1))
+		r.send(c, segment.Name(segment.Info, "Albert"))
+		r.answerAll()
+		r.send(c, segment.Name(segment.Passwd, fmt.Sprint("guess", sec)))
+		if sec%5 == 4 {
+			a := &attempt{c: r.open(home), at: r.now}
+			r.send(a.c, segment.Name(segment.Info, "Albert"))
+			r.answerAll()
+			r.send(a.c, segment.Name(segment.Passwd, "123"))
+			owner = append(owner, a)
+		}
+		for _, c := range r.checks {
+			if c.Kind == statemachine.Verify && c.Password != "123" {
+				hashed++
+			}
+		}
+		r.answerAll()
+		for _, a := range owner {
+			if !a.got {
+				for _, s := range r.sent[a.c] {
+					if s.Type == segment.PasswdResp {
+						a.got = true
+						if code(s) != 1 {
+							t.Fatalf("Albert's right password from %s answered %d at %v into the attack", home, code(s), time.Duration(a.at-start))
+						}
+						if wait := time.Duration(r.now - a.at); wait > 0 {
+							t.Fatalf("Albert's login waited %v behind the strangers' turns", wait)
+						}
+					}
+				}
+			}
+		}
+		r.tick(time.Second)
+		r.answerAll()
+	}
+	for _, a := range owner {
+		if !a.got {
+			t.Fatalf("Albert's login at %v into the attack got no answer", time.Duration(a.at-start))
+		}
+	}
+	elapsed := time.Duration(r.now - start)
+	limit := int(elapsed/(throttleCfg.LoginWindow/time.Duration(throttleCfg.LoginFailures))) + 2*throttleCfg.LoginFailures
+	if hashed > limit {
+		t.Fatalf("8 rotating addresses got %d guesses at Albert hashed in %v; want at most %d", hashed, elapsed, limit)
+	}
+	t.Logf("Albert logged in %d times of %d during the attack; %d strangers' guesses hashed in %v", len(owner), len(owner), hashed, elapsed)
+}
+
+// TestKnownAddressDoesNotWakeAnIdleHub: remembering where a user logged in
+// from must not give an idle hub (and a cluster's log) a tick every
+// window: once swept, the next deadline is when the memory expires.
+func TestKnownAddressDoesNotWakeAnIdleHub(t *testing.T) {
+	r := newRig(t, throttleCfg)
+	if got, _ := r.login("203.0.113.5", "Albert", "123"); got != 1 {
+		t.Fatalf("login answered %d", got)
+	}
+	r.tick(time.Second) // the first sweep
+	at, ok := r.h.NextDeadline()
+	if ok && time.Duration(at-r.now) < 24*time.Hour {
+		t.Fatalf("an idle hub with one known address wakes in %v", time.Duration(at-r.now))
+	}
+}

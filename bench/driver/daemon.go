@@ -70,7 +70,7 @@ func startDaemon(bin, name, tr, db string, cpu int, tmp string) (*daemon, error)
 	d.cmd.Env = append(os.Environ(),
 		"BOMBER_TRANSPORT="+tr, "BOMBER_LISTEN="+d.addr, "BOMBER_ADMIN_LISTEN="+d.admin, "BOMBER_WEB_LISTEN=",
 		"BOMBER_STORE_DRIVER=sqlite", "BOMBER_STORE_SQLITE_PATH="+store, "BOMBER_STORE_DEMO_ACCOUNTS=false",
-		"BOMBER_LOG_LEVEL=warn", "BOMBER_LOG_FORMAT=json")
+		"BOMBER_LOG_LEVEL=warn", "BOMBER_LOG_FORMAT=json", "BOMBER_ADMIN_TOKEN="+adminToken)
 	d.cmd.Env = append(d.cmd.Env, limitEnv...)
 	d.cmd.Env = append(d.cmd.Env, hashEnv...)
 	if d.log, err = os.Create(filepath.Join(dir, "bomberd.log")); err != nil {
@@ -172,7 +172,7 @@ func (d *daemon) stop() {
 // gc=1), so RSS is read after garbage is gone.
 func (d *daemon) gc(ctx context.Context) error {
 	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+d.admin+"/debug/pprof/heap?gc=1", nil)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := adminClient.Do(req)
 	if err != nil {
 		return err
 	}
@@ -184,7 +184,7 @@ func (d *daemon) gc(ctx context.Context) error {
 // heapProfile saves bomberd's heap profile (after a collection) to path.
 func (d *daemon) heapProfile(ctx context.Context, path string) error {
 	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+d.admin+"/debug/pprof/heap?gc=1", nil)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := adminClient.Do(req)
 	if err != nil {
 		return err
 	}
@@ -201,7 +201,7 @@ func (d *daemon) heapProfile(ctx context.Context, path string) error {
 // unlike RSS it does not include freed memory the runtime has kept.
 func (d *daemon) goMemory(ctx context.Context) (int64, error) {
 	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+d.admin+"/debug/pprof/heap?gc=1&debug=1", nil)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := adminClient.Do(req)
 	if err != nil {
 		return 0, err
 	}
@@ -307,7 +307,7 @@ func copyFile(from, to string) error {
 // events, which says whether a slow relay was the server's doing).
 func (d *daemon) loopHistogram(ctx context.Context) (map[float64]float64, error) {
 	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+d.admin+"/metrics", nil)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := adminClient.Do(req)
 	if err != nil {
 		return nil, err
 	}
@@ -350,7 +350,7 @@ func (d *daemon) cpuProfile(ctx context.Context, secs int, path string) error {
 		kind = "allocs" // what was allocated meanwhile (a delta profile)
 	}
 	req, _ := http.NewRequestWithContext(ctx, "GET", fmt.Sprintf("http://%s/debug/pprof/%s?seconds=%d", d.admin, kind, secs), nil)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := adminClient.Do(req)
 	if err != nil {
 		return err
 	}
@@ -362,4 +362,20 @@ func (d *daemon) cpuProfile(ctx context.Context, secs int, path string) error {
 	defer f.Close()
 	_, err = io.Copy(f, resp.Body)
 	return err
+}
+
+// adminToken is the admin token the driver gives bomberd: its admin
+// listener answers only health checks without one.
+const adminToken = "bench-driver"
+
+// adminClient sends the admin token with every request.
+var adminClient = &http.Client{Transport: bearer{adminToken}}
+
+// bearer adds "Authorization: Bearer TOKEN" to each request.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
 }

@@ -57,10 +57,25 @@ type Game struct {
 	Moves   []segment.MovedBody // every move received, in order
 	View    rules.View          // the last View the server sent
 	End     *segment.GameEndBody
+	// Earlier is how many moves were played before this client saw the
+	// game (a watcher who came in the middle: the server sends it the
+	// position, not those moves), from the first View's sequence number;
+	// Moves are the ones after them.
+	Earlier int
+	viewed  bool
+	steps   map[uint32][]segment.StepBody // what each move did, by its sequence number
 	replica *Replica
 	table   uint32
 	stale   bool // without a replica: a move arrived, its View not yet
 }
+
+// Steps is what the move with sequence number seq did, as the server told
+// this client (an Aeroplane roll's face, a capture, ...), in order.
+func (g *Game) Steps(seq uint32) []segment.StepBody { return g.steps[seq] }
+
+// Played is how many moves the game has had: the earlier ones this client
+// did not see and the ones it did.
+func (g *Game) Played() int { return g.Earlier + len(g.Moves) }
 
 // Stale reports whether a move arrived whose View has not (a client
 // without a replica asks for one after every move).

@@ -21,6 +21,8 @@
 // each move and the legal moves of its seat without asking the server; a
 // View from the server (at the start, after a takeback, on request) is
 // checked against the replica, which is rebuilt or dropped when they
-// differ. Without a replica (Bomber, a watcher who came in mid-game) the
+// differ. A client that lost a roll's face with its connection resumes
+// from before that roll, and the server sends the roll again with its
+// face. Without a replica (Bomber, a watcher who came in mid-game) the
 // Client asks for a fresh View after every move.
 package ext

@@ -245,6 +245,12 @@ func (c *Client) handleGame(o *Out, t segment.Type, body []byte) (bool, error) {
 		err = decoded(body, segment.DecodeMovedBody, func(m segment.MovedBody) { c.moved(o, m) })
 	case segment.StepMsg:
 		err = decoded(body, segment.DecodeStepBody, func(st segment.StepBody) {
+			if g := c.game; g != nil {
+				if g.steps == nil {
+					g.steps = map[uint32][]segment.StepBody{}
+				}
+				g.steps[st.Seq] = append(g.steps[st.Seq], st)
+			}
 			if g := c.game; g != nil && g.replica != nil {
 				if err := g.replica.Step(st); err != nil {
 					c.dropReplica(o, err)
@@ -353,6 +359,10 @@ func (c *Client) view(o *Out, v segment.ViewBody) {
 		return
 	}
 	g.View = ViewOf(v)
+	if !g.viewed {
+		g.viewed = true
+		g.Earlier = max(0, int(v.Seq)-len(g.Moves))
+	}
 	g.stale = false
 	c.resuming = false
 	if r := g.replica; r != nil && (r.Waiting() || !r.Matches(g.View)) {
@@ -382,6 +392,7 @@ func (c *Client) moved(o *Out, m segment.MovedBody) {
 		return
 	}
 	g.Moves = append(g.Moves, m)
+	delete(g.steps, m.Seq) // its steps follow it (again, when a resume resends it)
 	if g.replica != nil {
 		if err := g.replica.Moved(m); err != nil {
 			c.dropReplica(o, err)

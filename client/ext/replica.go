@@ -66,6 +66,18 @@ func (r *Replica) isRoll(m segment.MovedBody) bool {
 	return r.spec.Name == aeroplane.Name && m.Notation == "roll"
 }
 
+// Unplay takes back the move that waits for its die's face (a roll whose
+// face was lost with the connection), so that it can be received again
+// with its steps; false when no move waits.
+func (r *Replica) Unplay() (segment.MovedBody, bool) {
+	p := r.pending
+	if p == nil {
+		return segment.MovedBody{}, false
+	}
+	r.pending = nil
+	return *p, true
+}
+
 // Moved takes an accepted move.
 func (r *Replica) Moved(m segment.MovedBody) error {
 	if err := r.Flush(); err != nil {

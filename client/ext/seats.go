@@ -2,6 +2,7 @@ package ext
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bomber-game/bomber/segment"
@@ -12,7 +13,7 @@ import (
 
 // Features is what this client asks for in Hello.
 const Features = segment.FeatureTables | segment.FeatureChat | segment.FeatureResume |
-	segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts
+	segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts | segment.FeaturePing
 
 // Event kinds of seats that survive.
 const (
@@ -59,11 +60,33 @@ func (c *Client) Bye() (Out, error) {
 	return o, err
 }
 
+// Pingable reports whether the server answers Ping (it granted FeaturePing).
+func (c *Client) Pingable() bool { return c.features&segment.FeaturePing != 0 }
+
+// Ping asks the server for a Pong carrying nonce: a shell that has heard
+// nothing for segment.PingInterval pings, and gives the connection up when
+// nothing comes within segment.PingTimeout. Empty when the server does not
+// answer Ping.
+func (c *Client) Ping(nonce uint32) Out {
+	var o Out
+	if c.Pingable() {
+		o.msg(segment.PingMsg{Nonce: nonce})
+	}
+	return o
+}
+
 // resume sends Resume for the seat we held, after logging in again.
 func (c *Client) resume(o *Out) {
 	t := c.token
 	var last uint32
 	if g := c.game; g != nil && g.End == nil && g.table == t.table {
+		if r := g.replica; r != nil {
+			if m, ok := r.Unplay(); ok {
+				// a roll whose face the connection lost: the server sends
+				// it again, with its steps
+				g.Moves = slices.DeleteFunc(g.Moves, func(x segment.MovedBody) bool { return x.Seq == m.Seq })
+			}
+		}
 		for _, m := range g.Moves {
 			last = max(last, m.Seq)
 		}
@@ -76,6 +99,11 @@ func (c *Client) resume(o *Out) {
 
 func (c *Client) handleSeats(o *Out, t segment.Type, body []byte) (bool, error) {
 	switch t {
+	case segment.Pong:
+		// liveness only: that the server said anything is what counts,
+		// and the shell, which has the clock, notes that for itself
+		_, err := segment.DecodePongBody(body)
+		return true, err
 	case segment.Seated:
 		s, err := segment.DecodeSeatedBody(body)
 		if err != nil {

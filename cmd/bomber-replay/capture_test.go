@@ -1,14 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -35,9 +39,117 @@ func TestCaptureOfAMixedSessionReplays(t *testing.T) {
 	t.Run("rotated", func(t *testing.T) { mixedSession(t, 64<<10) })
 }
 
+// TestCaptureReplaysAgainstAFreshDaemon: the mixed session's capture
+// (passwords masked) replayed by this command over loopback TCP against
+// a bomberd process started fresh with --replay-inputs on it, on either
+// transport: every
+// connection gets every byte it got when the capture was made (tokens,
+// join codes, seeds, dice, clock values, computer players' moves), with no
+// option. Without --replay-inputs the same daemon draws its own seeds and
+// the replay differs.
+func TestCaptureReplaysAgainstAFreshDaemon(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs bomberd")
+	}
+	file := filepath.Join(t.TempDir(), "capture.txt")
+	t.Run("capture", func(t *testing.T) {
+		raw, err := os.ReadFile(mixedSession(t, 0)) // from a directory the subtest's end removes
+		if err == nil {
+			err = os.WriteFile(file, raw, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+	if t.Failed() {
+		t.FailNow()
+	}
+	bin := filepath.Join(t.TempDir(), "bomberd")
+	if out, err := exec.Command("go", "build", "-o", bin, "../bomberd").CombinedOutput(); err != nil {
+		t.Fatalf("building bomberd: %v\n%s", err, out)
+	}
+	for _, c := range []struct {
+		transport string
+		replaying bool
+	}{{"reactor", true}, {"net", true}, {"reactor", false}} {
+		args := []string{"--transport", c.transport}
+		timeout := "10s"
+		if c.replaying {
+			args = append(args, "--replay-inputs", file)
+		} else {
+			timeout = "20ms" // most steps wait for answers that never come
+		}
+		addr := startBomberd(t, bin, args...)
+		t0 := time.Now()
+		code, out := runCmd("--addr", addr, "--timeout", timeout, file)
+		t.Logf("%v: %v", args, time.Since(t0))
+		if c.replaying && (code != exitOK || !strings.HasSuffix(out, "1 passed, 0 failed\n")) {
+			t.Fatalf("against bomberd %v: exit %d:\n%.20000s", args, code, out)
+		}
+		if !c.replaying && code != exitDiff {
+			t.Fatalf("against a bomberd of its own: exit %d, want differences:\n%.2000s", code, out)
+		}
+	}
+}
+
+// startBomberd starts bomberd at bin with args on loopback in a directory
+// of its own, and returns its game address once it listens; the test's
+// end stops it.
+func startBomberd(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "none.yaml"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, append([]string{"--config", filepath.Join(dir, "none.yaml"), "--listen", "127.0.0.1:0",
+		"--admin-listen", "", "--web-listen", "", "--log-format", "json"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1", "BOMBER_JOURNAL_DIR=")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("bomberd %v:\n%s", args, log.String())
+		}
+	})
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		sent := false
+		for sc.Scan() {
+			var l struct{ Msg, Addr string }
+			if json.Unmarshal(sc.Bytes(), &l) == nil && l.Msg == "listening" && !sent {
+				addr <- l.Addr
+				sent = true
+			}
+			log.Write(append(sc.Bytes(), '\n')) // read once the process ended (Wait)
+		}
+		close(addr)
+	}()
+	select {
+	case a, ok := <-addr:
+		if !ok {
+			t.Fatal("bomberd ended before it listened")
+		}
+		return a
+	case <-time.After(60 * time.Second):
+		t.Fatal("bomberd did not listen")
+	}
+	return ""
+}
+
 // mixedSession plays the session with capture files of at most
-// maxFileBytes (0: the default, one file) and checks its replay.
-func mixedSession(t *testing.T, maxFileBytes int64) {
+// maxFileBytes (0: the default, one file), checks its replay in process
+// and returns the capture (the files concatenated).
+func mixedSession(t *testing.T, maxFileBytes int64) string {
 	dir := t.TempDir()
 	capt, err := capture.New(capture.Config{Dir: dir, MaxFileBytes: maxFileBytes}, nil, nil)
 	if err != nil {
@@ -101,8 +213,8 @@ func mixedSession(t *testing.T, maxFileBytes int64) {
 		create(p, game, opts...)
 		r.Call(p, func() (ext.Out, error) { return p.C.Bot(segment.SeatAny) })
 	}
-	// Bomber, whose boards Twofyw never draws (nobody plays secret moves
-	// for it): its move clock runs out
+	// Bomber, whose board Twofyw never draws: its move clock runs out
+	twofyw.Idle = true
 	withBot(twofyw, "bomber", segment.KV{Key: "clock.move", Value: "1"})
 	withBot(dora, "dots", segment.KV{Key: "rows", Value: "3"}, segment.KV{Key: "cols", Value: "3"})
 	withBot(erin, "aeroplane", segment.KV{Key: "clock.move", Value: "30"})
@@ -255,6 +367,7 @@ func mixedSession(t *testing.T, maxFileBytes int64) {
 		}
 	}
 	t.Logf("%d lines, %d server segments on %d connections, inputs %v", bytes.Count(raw, []byte("\n")), total, len(want), kinds)
+	return file
 }
 
 // countByConn counts each connection's '<' and 'closed' lines.

@@ -11,7 +11,10 @@
 // and the whole transcript is compared in order across connections. A
 // bomberd capture is replayed in process from its "in" lines (every input
 // its hub got: account answers, computer players' moves, ticks and seed
-// included), so it needs none of the options below to replay exactly.
+// included), so it needs none of the options below to replay exactly. Over
+// TCP a capture replays byte for byte against a daemon started with
+// "bomberd --replay-inputs FILE" on it, which takes those inputs from the
+// capture (docs/testing.md); its "in" lines are not steps here.
 //
 // Flags:
 //

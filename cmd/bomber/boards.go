@@ -11,6 +11,7 @@ import (
 	"github.com/bomber-game/bomber/rules/checkers"
 	"github.com/bomber-game/bomber/rules/dots"
 	"github.com/bomber-game/bomber/rules/paisho"
+	"github.com/bomber-game/bomber/segment"
 )
 
 // gpos is a cursor position on a game's board (game-defined grid).
@@ -25,6 +26,7 @@ type boardUI struct {
 	dests map[gpos]bool // where the chosen piece (or any move) may go
 	froms map[gpos]bool // where a legal move starts
 	live  bool          // show the cursor
+	roll  string        // Aeroplane Chess: the last roll, for when the turn has passed on
 }
 
 // board draws one game and maps its moves onto cursor positions.
@@ -416,6 +418,9 @@ func (aeroBoard) info(v rules.View, u boardUI) []string {
 	switch byte(phase) {
 	case aeroplane.PhaseRoll:
 		out = append(out, u.st.seat(seat).Render(aeroNames[seat%4])+" to roll")
+		if u.roll != "" {
+			out = append(out, "last roll: "+u.roll)
+		}
 	case aeroplane.PhaseMove:
 		out = append(out, u.st.seat(seat).Render(aeroNames[seat%4])+" rolled "+dieFace(die))
 	default:
@@ -435,6 +440,67 @@ func (aeroBoard) info(v rules.View, u boardUI) []string {
 		out = append(out, b.String())
 	}
 	return out
+}
+
+// aeroNote says what an Aeroplane Chess move did, from its steps: the
+// face a roll showed, a roll that could not move, a piece taking off,
+// jumping to the next space of its colour, flying its shortcut, bouncing
+// back from the centre, reaching it, and the pieces it sent back to camp.
+func aeroNote(steps []segment.StepBody) string {
+	var parts []string
+	piece := func(st segment.StepBody) string {
+		return aeroLetters[int(st.Player)&3] + fmt.Sprint(st.A)
+	}
+	for _, st := range steps {
+		switch st.Kind {
+		case aeroplane.StepRoll:
+			parts = append(parts, fmt.Sprint(st.A))
+		case aeroplane.StepLaunch:
+			parts = append(parts, "takes off")
+		case aeroplane.StepJump:
+			parts = append(parts, "jumps")
+		case aeroplane.StepFlight:
+			parts = append(parts, "flies")
+		case aeroplane.StepBounce:
+			parts = append(parts, "bounces back")
+		case aeroplane.StepCapture:
+			parts = append(parts, "takes "+piece(st))
+		case aeroplane.StepFinish:
+			parts = append(parts, "home")
+		case aeroplane.StepThreeSixes:
+			parts = append(parts, "third six")
+		case aeroplane.StepReturn:
+			parts = append(parts, piece(st)+" to camp")
+		case aeroplane.StepNoMove:
+			parts = append(parts, "no move")
+		}
+	}
+	if len(parts) > 1 && len(steps) > 0 && steps[0].Kind == aeroplane.StepRoll {
+		return parts[0] + ", " + strings.Join(parts[1:], ", ")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// aeroRoll is the last roll of moves for people ("blue [3], no move"), or
+// "" before the first.
+func aeroRoll(moves []segment.MovedBody, steps func(uint32) []segment.StepBody) string {
+	for i := len(moves) - 1; i >= 0; i-- {
+		st := steps(moves[i].Seq)
+		if len(st) == 0 || st[0].Kind != aeroplane.StepRoll {
+			continue
+		}
+		s := aeroNames[int(moves[i].Seat)&3] + " " + dieFace(int(st[0].A))
+		for _, x := range st[1:] {
+			switch x.Kind {
+			case aeroplane.StepNoMove:
+				s += ", no move"
+			case aeroplane.StepThreeSixes:
+				s += ", third six: lost"
+			}
+		}
+		return s
+	}
+	return ""
 }
 
 func dieFace(f int) string {
@@ -539,14 +605,22 @@ func (paishoBoard) info(v rules.View, u boardUI) []string {
 
 // ---- Bomber at a table: both grids as the View shows them.
 
-type bomberBoard struct{}
+type bomberBoard struct {
+	suggest string // a random board, in notation, that enter places
+}
 
 func (bomberBoard) bounds(rules.View) (int, int)   { return 10, 10 }
 func (bomberBoard) origin(rules.Move) (gpos, bool) { return gpos{}, false }
 func (bomberBoard) dest(m rules.Move) gpos         { return gpos{int(m.Arg[1]), int(m.Arg[0])} }
-func (bomberBoard) keys() string {
-	return ": place 02-32 07-37 52-82; enter guess, : 02-32 a plane"
+func (b bomberBoard) keys() string {
+	if b.suggest == "" {
+		return ": type three planes (head-tail, e.g. 02-32); enter guess"
+	}
+	return "enter places " + b.suggest + " (: types your own)"
 }
+
+// bomberDrawing reports whether v shows the planes still being placed.
+func bomberDrawing(v rules.View) bool { return len(v.Extra) > 0 && v.Extra[0] == 0 }
 func (bomberBoard) info(v rules.View, u boardUI) []string {
 	var out []string
 	for i, sc := range v.Scores {

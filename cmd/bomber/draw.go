@@ -1,7 +1,9 @@
 package main
 
 import (
+	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/rules/bomber"
+	"github.com/bomber-game/bomber/rules/bomber/bot"
 )
 
 // Orientation is where a plane's nose points while drawing.
@@ -54,9 +56,11 @@ func rot(d pos, o orientation) pos {
 // drawing is the plane-drawing screen's state: pure, tested without a
 // terminal.
 type drawing struct {
-	cur    pos
-	orient orientation
-	placed []bomber.Plane
+	cur     pos
+	orient  orientation
+	placed  []bomber.Plane
+	rng     rules.Rand
+	suggest bomber.Board // a random valid board: where the cursor offers each plane
 }
 
 // preview is the plane under the cursor, its cells, and why it cannot be
@@ -81,16 +85,18 @@ func (d *drawing) preview() (bomber.Plane, []pos, error) {
 	return p, cells, nil
 }
 
-// newDrawing is a clean sheet with the cursor where a nose-up plane fits,
-// so the first thing a player sees is a plane that can be placed.
-func newDrawing() drawing {
-	var d drawing
+// newDrawing is a clean sheet with the cursor on a plane that can be
+// placed: the first of a random valid board, so the first thing a player
+// sees is a plane that fits, and enter three times gives a board nobody
+// can predict.
+func newDrawing(rng rules.Rand) drawing {
+	d := drawing{rng: rng, suggest: bot.RandomBoard(rng)}
 	d.fit()
 	return d
 }
 
 // place adds the previewed plane when it is valid, then moves the cursor
-// to the nearest place where the next plane fits.
+// to where the next plane fits.
 func (d *drawing) place() error {
 	p, _, err := d.preview()
 	if err != nil {
@@ -103,29 +109,47 @@ func (d *drawing) place() error {
 	return nil
 }
 
-// fit moves the cursor to the nearest position (fewest steps, then top to
-// bottom, left to right) where a plane in the current orientation can be
-// placed; it stays when it is already at one, or when none is left.
+// fit moves the cursor (and turns the plane) to where the next plane of the
+// random board lies; when the player's own planes are in its way, to a
+// random place where some plane fits; it stays when none is left.
 func (d *drawing) fit() {
-	if _, _, err := d.preview(); err == nil {
-		return
+	from, orient := d.cur, d.orient
+	if k := len(d.placed); k < 3 {
+		d.cur, d.orient = headOf(d.suggest[k])
+		if _, _, err := d.preview(); err == nil {
+			return
+		}
 	}
-	from, best, dist := d.cur, d.cur, -1
-	for x := 0; x < bomber.Size; x++ {
-		for y := 0; y < bomber.Size; y++ {
-			d.cur = pos{x, y}
-			if _, _, err := d.preview(); err != nil {
-				continue
-			}
-			if n := abs(x-from.x) + abs(y-from.y); dist < 0 || n < dist {
-				best, dist = d.cur, n
+	var fits []pos
+	var turns []orientation
+	for o := noseUp; o <= noseLeft; o++ {
+		for x := 0; x < bomber.Size; x++ {
+			for y := 0; y < bomber.Size; y++ {
+				d.cur, d.orient = pos{x, y}, o
+				if _, _, err := d.preview(); err == nil {
+					fits, turns = append(fits, d.cur), append(turns, o)
+				}
 			}
 		}
 	}
-	d.cur = best
+	if len(fits) == 0 {
+		d.cur, d.orient = from, orient
+		return
+	}
+	i := d.rng.IntN(len(fits))
+	d.cur, d.orient = fits[i], turns[i]
 }
 
-func abs(v int) int { return max(v, -v) }
+// headOf is where a plane's head is and which way its nose points.
+func headOf(p bomber.Plane) (pos, orientation) {
+	h := pos{p.Head.X(), p.Head.Y()}
+	for o := noseUp; o <= noseLeft; o++ {
+		if q, _ := planeAt(h, o); q == p {
+			return h, o
+		}
+	}
+	return h, noseUp
+}
 
 // undo removes the last plane placed.
 func (d *drawing) undo() {

@@ -48,7 +48,7 @@ Usage:
   bomber [flags]                          play (log in, invite, draw, guess)
   bomber --bot --user NAME --password PW  run a computer player
   bomber --tables [flags]                 the lobby, tables and every game
-                                          (keys: docs/client.md)
+                                          (keys below; docs/client.md)
   bomber --replay FILE.json               step through a game record
                                           (bomberctl games export ID --json)
 
@@ -72,7 +72,10 @@ Flags:
                      about 14 guesses a game)
   --think D          bot: pause before each guess (default 600ms; 0: none)
   --mono             no colours (also when NO_COLOR is set)
-  --version          print the version
+  --tables           the tables client (extended protocol): the lobby of
+                     tables, chat, every game of the server's catalogue
+  --replay FILE      step through an exported game record (JSON) instead
+                     of connecting
   --version          print the version
   -h, --help         this help
 
@@ -82,9 +85,10 @@ Keys (play):
   lobby          up/down or k/j choose a user, enter or i invite, q quit
   invitation     a or y accept, r or n refuse
   drawing        arrows or h/j/k/l move, r rotate, enter or space place,
-                 u undo, s send the three planes; the cursor starts (and
-                 returns after each plane) where a plane fits; one that
-                 does not fit is shown with ! before you can place it
+                 u undo, s send the three planes; the cursor offers each
+                 plane of a random valid board (enter three times gives
+                 one nobody can predict); a plane that does not fit is
+                 shown with ! before you can place it
   playing        arrows or h/j/k/l move on the opponent's board,
                  enter or space guess one cell,
                  d mark a head then d (or enter) on the tail centre to guess
@@ -98,13 +102,33 @@ Boards: rows A..J from the top, columns 0..9 from the left. Your board:
   a b c your three planes  @ a head  o their miss  X their hit.
   Opponent's board: . unknown  o miss  # hit  @ head hit; after the game,
   a b c @ where their planes were.  The inviter guesses first.
+
+Keys (--tables):
+  everywhere     ctrl+c quit
+  lobby          up/down or k/j choose a table, enter sit at it, w watch it,
+                 c create a table, J join by number and code (7 ABC234),
+                 a accept the last invitation, t chat, r refresh, q quit
+  create form    up/down field, left/right change, enter create, esc back
+  at a table     r ready (again after a game), b give the computer one
+                 empty seat (creator, before the game), i invite a user,
+                 t chat, q leave (twice during a game: leaving resigns)
+  playing        arrows or h/j/k/l move, enter or space pick a piece then
+                 play it to a * place, tab show the next legal move (enter
+                 plays it), esc drop the piece, : or m type a move in the
+                 game's notation, d offer a draw, u offer a takeback (where
+                 the game has them), y / n answer an offer, R R resign;
+                 Aeroplane Chess: enter rolls, 1-4 move that piece;
+                 Pai Sho: 1-7 take a tile from the hand; Bomber: enter
+                 places the random board offered, then guesses the cell
+  after a game   M offer a rematch, v replay the game, r ready
+  replay         right/n next move, left/p previous, home/end first and
+                 last position, q leave
 `
 
-// parseFlags parses the command line. done reports that main should exit
-// with code at once: after --help (usage on stdout), --version, or a wrong
-// command line (what was wrong and the usage on stderr, code 2).
-func parseFlags(args []string, stdout, stderr io.Writer) (cfg config, done bool, code int) {
-	fs := flag.NewFlagSet("bomber", flag.ContinueOnError)
+// flagSet is the command line's flags, writing into cfg; level is --level
+// before it is parsed.
+func flagSet(cfg *config) (fs *flag.FlagSet, level *string) {
+	fs = flag.NewFlagSet("bomber", flag.ContinueOnError)
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:20343", "server address")
 	fs.StringVar(&cfg.user, "user", "", "user name")
 	fs.StringVar(&cfg.password, "password", "", "password")
@@ -115,8 +139,16 @@ func parseFlags(args []string, stdout, stderr io.Writer) (cfg config, done bool,
 	fs.BoolVar(&cfg.mono, "mono", false, "no colours")
 	fs.BoolVar(&cfg.tables, "tables", false, "tables client")
 	fs.StringVar(&cfg.replay, "replay", "", "replay a game record")
-	level := fs.String("level", "easy", "bot: easy, medium or hard")
+	level = fs.String("level", "easy", "bot: easy, medium or hard")
 	fs.DurationVar(&cfg.think, "think", defaultThink, "bot: pause before each guess")
+	return fs, level
+}
+
+// parseFlags parses the command line. done reports that main should exit
+// with code at once: after --help (usage on stdout), --version, or a wrong
+// command line (what was wrong and the usage on stderr, code 2).
+func parseFlags(args []string, stdout, stderr io.Writer) (cfg config, done bool, code int) {
+	fs, level := flagSet(&cfg)
 	usage := func(w io.Writer) { io.WriteString(w, usageText) }
 	if done, code := cli.ParseStd(fs, args, stdout, stderr, usage); done {
 		return cfg, true, code

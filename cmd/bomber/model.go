@@ -3,12 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/bomber-game/bomber/client"
 	"github.com/bomber-game/bomber/rules/bomber"
+	"github.com/bomber-game/bomber/segment"
 )
 
 // reconnectDelay is how long the reference client waits before it
@@ -40,6 +42,7 @@ type model struct {
 
 	sel        int // selected user in the lobby
 	draw       drawing
+	rng        *rand.Rand // where the drawing cursor offers the planes
 	wasDrawing bool
 	aim        pos          // cursor on the opponent's board
 	head       *bomber.Cell // marked head of a double guess
@@ -57,6 +60,7 @@ func newModel(cfg config, st styles, dialer func(gen int) tea.Cmd) *model {
 		loginForm: loginForm{name: cfg.user, pass: cfg.password, focus: boolInt(cfg.user != "")},
 		autoLogin: cfg.user != "" && cfg.password != "",
 		width:     80,
+		rng:       rand.New(rand.NewPCG(clockSeed(), 0)),
 	}
 }
 
@@ -70,8 +74,12 @@ func boolInt(b bool) int {
 // Init dials the server.
 func (m *model) Init() tea.Cmd { return m.dialer(m.gen) }
 
+// peer is the opponent's name as shown: text from the server is shown
+// only with its control and bidi characters replaced (segment.SafeText).
+func (m *model) peer() string { return segment.SafeText(m.c.Peer()) }
+
 func (m *model) say(s string) {
-	m.status = append(m.status, s)
+	m.status = append(m.status, segment.SafeText(s))
 	if len(m.status) > maxStatus {
 		m.status = m.status[len(m.status)-maxStatus:]
 	}
@@ -96,7 +104,7 @@ func (m *model) apply(o client.Out) {
 	}
 	drawingNow := m.c.State() == client.Game && m.c.Phase() == client.Drawing
 	if drawingNow && !m.wasDrawing {
-		m.draw = newDrawing() // a new game: a clean sheet
+		m.draw = newDrawing(m.rng) // a new game: a clean sheet
 	}
 	if m.c.State() != client.Game {
 		m.confirmQuit = false // the game is over: nothing to confirm
@@ -325,7 +333,7 @@ func (m *model) lobbyKey(key string) tea.Cmd {
 		case "a", "y":
 			m.act(m.c.Answer(true))
 		case "r", "n", "esc":
-			peer := m.c.Peer()
+			peer := m.peer()
 			o, err := m.c.Answer(false)
 			m.act(o, err)
 			if err == nil {
@@ -400,7 +408,7 @@ func (m *model) playKey(key string) {
 			return
 		}
 		if !m.c.MyTurn() {
-			m.err = "wait for " + m.c.Peer() + "'s guess"
+			m.err = "wait for " + m.peer() + "'s guess"
 			return
 		}
 		m.act(m.c.GuessSingle(at))
@@ -409,7 +417,7 @@ func (m *model) playKey(key string) {
 
 func (m *model) double(head, tail bomber.Cell) {
 	if !m.c.MyTurn() {
-		m.err = "wait for " + m.c.Peer() + "'s guess"
+		m.err = "wait for " + m.peer() + "'s guess"
 		return
 	}
 	p := bomber.Plane{Head: head, Tail: tail}

@@ -166,9 +166,12 @@ func (h *harness) moveTo(x, y int) {
 	}
 }
 
-// placeAt places a plane with its head at row x, column y.
+// placeAt places a plane with its head at row x, column y, nose up.
 func (h *harness) placeAt(x, y int) {
 	h.t.Helper()
+	for h.m.draw.orient != noseUp {
+		h.keys("r")
+	}
 	h.moveTo(x, y)
 	n := len(h.m.draw.placed)
 	h.keys("enter")
@@ -300,8 +303,9 @@ func TestInvitationDialogAndLoss(t *testing.T) {
 	h.wantSent("0b 00 01 01")
 	h.wantScreen("Draw your planes", "place 3 more planes")
 	h.placeAt(0, 2)
+	turned := (h.m.draw.orient + 2) & 3
 	h.keys("r", "r") // rotating shows the new orientation
-	h.wantScreen("nose down")
+	h.wantScreen(turned.String())
 	h.keys("u")
 	if len(h.m.draw.placed) != 0 {
 		t.Fatal("undo did not remove the plane")
@@ -499,3 +503,35 @@ func TestHelpListsEveryFlag(t *testing.T) {
 }
 
 var _ = client.Won
+
+// TestEnterThreeTimesIsNoFixedBoard: enter three times on the drawing
+// screen places a valid board, and not the same board every game, nor
+// always nose up: an opponent must not be able to guess it.
+func TestEnterThreeTimesIsNoFixedBoard(t *testing.T) {
+	boards := map[bomber.Board]bool{}
+	turned := false
+	for range 8 {
+		h := newHarness(t, config{})
+		h.login()
+		h.keys("enter")
+		h.recv("0b 00 01 01")
+		h.keys("enter", "enter", "enter")
+		h.wantScreen("All three planes placed")
+		b, ok := h.m.draw.board()
+		if _, err := b.Cells(); !ok || err != nil {
+			t.Fatalf("enter three times gave no valid board: %v", b)
+		}
+		boards[b] = true
+		for _, p := range b {
+			if _, o := headOf(p); o != noseUp {
+				turned = true
+			}
+		}
+	}
+	if len(boards) < 4 {
+		t.Errorf("eight games drew %d different boards with enter three times", len(boards))
+	}
+	if !turned {
+		t.Error("every plane offered points its nose up")
+	}
+}

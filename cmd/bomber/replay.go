@@ -50,7 +50,7 @@ func replayOfGame(g *ext.Game, game string, seat int) (*replayer, error) {
 			}
 		}
 		rp.frames = append(rp.frames, r.Game().Observe(viewer))
-		rp.moves = append(rp.moves, p.Moved.Notation)
+		rp.moves = append(rp.moves, moveText(game, p.Moved.Notation, g.Steps(p.Moved.Seq)))
 	}
 	return rp, nil
 }
@@ -81,14 +81,19 @@ func replayFile(path string) (*replayer, error) {
 		frames: []rules.View{g.Observe(0)}}
 	for i, m := range rec.Moves {
 		mv, err := g.ParseMove(m.Seat, m.Text)
+		var steps []rules.Step
 		if err == nil {
-			_, err = g.Play(m.Seat, mv, nil)
+			steps, err = g.Play(m.Seat, mv, nil)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: move %d %q: %w", path, i+1, m.Text, err)
 		}
 		rp.frames = append(rp.frames, g.Observe(0))
-		rp.moves = append(rp.moves, m.Text)
+		var bodies []segment.StepBody
+		for _, st := range steps {
+			bodies = append(bodies, segment.StepBody{Kind: st.Kind, Player: int8(st.Player), A: st.A, B: st.B, C: st.C})
+		}
+		rp.moves = append(rp.moves, moveText(rec.Game, m.Text, bodies))
 	}
 	return rp, nil
 }
@@ -139,4 +144,15 @@ func (r *replayer) render(st *tstyles) []string {
 		out[22] = st.ok.Render("final position: " + v.Status.String())
 	}
 	return append(out, st.key.Render("right/n next  left/p back  home/end first/last  q leave the replay"))
+}
+
+// moveText is a move as the move lists show it: its notation and, for
+// Aeroplane Chess, what it did (the die, jumps, flights, captures).
+func moveText(game, notation string, steps []segment.StepBody) string {
+	if game == aeroplane.Name {
+		if note := aeroNote(steps); note != "" {
+			return notation + " " + note
+		}
+	}
+	return notation
 }

@@ -61,9 +61,12 @@ func TestReplayFile(t *testing.T) {
 			if fmt.Sprint(rp.frames[rp.at]) != fmt.Sprint(g.Observe(0)) {
 				t.Fatal("the last frame is not the game's final position")
 			}
-			screen := fit(rp.render(newTStyles()))
+			screen := fit(rp.render(newTStyles()), screenW, screenH)
 			if !strings.Contains(screen, fmt.Sprintf("move %d of %d", len(rec.Moves), len(rec.Moves))) || !strings.Contains(screen, rec.Moves[len(rec.Moves)-1].Text) {
 				t.Fatalf("the replay screen at the end:\n%s", screen)
+			}
+			if spec.Name == "aeroplane" && !strings.Contains(strings.Join(rp.moves, "\n"), "roll 6") {
+				t.Fatalf("the replay's moves show no die: %q", rp.moves)
 			}
 			rp.key("left")
 			rp.key("left")

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/bomber-game/bomber/client/ext"
 	"github.com/bomber-game/bomber/rules"
+	bomberrules "github.com/bomber-game/bomber/rules/bomber"
+	"github.com/bomber-game/bomber/rules/bomber/bot"
 	"github.com/bomber-game/bomber/rules/games"
 	"github.com/bomber-game/bomber/segment"
 )
@@ -25,6 +28,11 @@ const listEvery = 2 * time.Second
 
 // listTick asks for the list of tables again.
 type listTick struct{}
+
+// liveTick checks, every second, that the server still answers (liveness).
+type liveTick struct{}
+
+func liveTicker() tea.Cmd { return tea.Tick(time.Second, func(time.Time) tea.Msg { return liveTick{} }) }
 
 // prompt is a line the user is typing.
 type prompt struct {
@@ -61,6 +69,8 @@ type tmodel struct {
 	sel      int // table chosen in the lobby
 	input    *prompt
 	confirm  string // a key pressed once that needs a second press ("q", "R")
+	width    int    // the terminal's size (0 before the first WindowSizeMsg)
+	height   int
 
 	cur    gpos
 	from   *gpos
@@ -68,15 +78,26 @@ type tmodel struct {
 	hint   *rules.Move // the move tab showed: enter plays it
 	replay *replayer
 
+	rng     *rand.Rand
+	suggest string // Bomber: the random board enter places, in notation
+
 	botsWanted bool      // give the empty seats to the computer once the table is ours
 	clockAt    time.Time // when the last Clock arrived
 	ticking    bool      // a clockTick is on its way
 	status     []string
 	err        string
+
+	// liveness (FeaturePing): when the server last said anything, and
+	// when our unanswered Ping went (zero: none)
+	heardAt  time.Time
+	pingSent time.Time
+	nonce    uint32
+	clock    func() time.Time // nil: the wall clock
 }
 
 func newTModel(cfg config, st *tstyles, dialer func(gen int) tea.Cmd) *tmodel {
-	m := &tmodel{cfg: cfg, st: st, c: ext.New(), dialer: dialer, loginForm: loginForm{name: cfg.user, pass: cfg.password}}
+	m := &tmodel{cfg: cfg, st: st, c: ext.New(), dialer: dialer, loginForm: loginForm{name: cfg.user, pass: cfg.password},
+		rng: rand.New(rand.NewPCG(clockSeed(), 1))}
 	if cfg.user != "" && cfg.password != "" {
 		m.c.Login(cfg.user, cfg.password)
 	}
@@ -88,14 +109,14 @@ func newTModel(cfg config, st *tstyles, dialer func(gen int) tea.Cmd) *tmodel {
 
 // Init dials the server.
 func (m *tmodel) Init() tea.Cmd {
-	return tea.Batch(m.dialer(m.gen), tea.Tick(listEvery, func(time.Time) tea.Msg { return listTick{} }))
+	return tea.Batch(m.dialer(m.gen), tea.Tick(listEvery, func(time.Time) tea.Msg { return listTick{} }), liveTicker())
 }
 
 func (m *tmodel) say(s string) {
 	if s == "" {
 		return
 	}
-	m.status = append(m.status, s)
+	m.status = append(m.status, segment.SafeText(s))
 	if len(m.status) > 3 {
 		m.status = m.status[len(m.status)-3:]
 	}
@@ -112,12 +133,15 @@ func (m *tmodel) apply(o ext.Out) tea.Cmd {
 	for _, e := range o.Events {
 		switch e.Kind {
 		case ext.EvError:
-			m.err = fmt.Sprintf("%s: %s", segment.ErrCodeName(e.Err.Code), e.Err.Text)
+			m.err = segment.SafeText(errWords(e.Err))
 		case ext.EvLoginRefused:
 			m.pass, m.focus = "", 1
-			m.err = e.Text
+			m.err = segment.SafeText(e.Text)
 		case ext.EvStarted, ext.EvJoined:
 			m.from, m.cycle, m.replay = nil, 0, nil
+			if e.Kind == ext.EvStarted || m.suggest == "" {
+				m.suggest = boardText(bot.RandomBoard(m.rng)) // a board of its own for each game
+			}
 			m.cur = m.startCursor()
 			m.say(e.Text)
 		case ext.EvMoved:
@@ -168,6 +192,7 @@ func (m *tmodel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.net, m.connected, m.attempts = msg.l, true, 0
+		m.heardAt, m.pingSent = m.now(), time.Time{}
 		m.apply(m.c.Connected())
 		if m.c.Resumable() {
 			m.say("reconnected: taking the seat back")
@@ -180,6 +205,7 @@ func (m *tmodel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.gen != m.gen {
 			return m, nil
 		}
+		m.heardAt, m.pingSent = m.now(), time.Time{}
 		cmd := m.apply(m.c.Receive(msg.seg))
 		if l, ok := m.net.(*link); ok {
 			return m, tea.Batch(cmd, l.next())
@@ -199,16 +225,42 @@ func (m *tmodel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd := m.clockTicker()
 		m.ticking = cmd != nil
 		return m, cmd
+	case liveTick:
+		return m, tea.Batch(m.live(), liveTicker())
 	case listTick:
 		if m.c.State() == ext.Lobby && m.c.Table() == nil && m.creating == nil {
 			m.act(m.c.RequestList())
 		}
 		return m, tea.Tick(listEvery, func(time.Time) tea.Msg { return listTick{} })
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
 	case tea.KeyPressMsg:
 		m.err = ""
 		return m, m.key(msg)
 	}
 	return m, nil
+}
+
+// live pings a server that has been quiet for segment.PingInterval, and
+// gives the connection up (reconnecting, as after any drop) when nothing
+// came segment.PingTimeout after the Ping: a frozen server keeps the
+// socket open, so without this the game would just stand still.
+func (m *tmodel) live() tea.Cmd {
+	if !m.connected || !m.c.Pingable() {
+		return nil
+	}
+	now := m.now()
+	switch {
+	case !m.pingSent.IsZero() && now.Sub(m.pingSent) >= segment.PingTimeout*time.Second:
+		m.gen++ // what the old connection still delivers is ignored
+		m.pingSent = time.Time{}
+		return m.lost(fmt.Errorf("no answer to a Ping within %d s", segment.PingTimeout))
+	case m.pingSent.IsZero() && now.Sub(m.heardAt) >= segment.PingInterval*time.Second:
+		m.nonce++
+		m.pingSent = now
+		m.apply(m.c.Ping(m.nonce))
+	}
+	return nil
 }
 
 func (m *tmodel) lost(err error) tea.Cmd {
@@ -413,9 +465,23 @@ func cursorKey(key string) (dx, dy int, ok bool) {
 
 func (m *tmodel) board() board {
 	if t := m.c.Table(); t != nil {
-		return boardFor(t.Game)
+		b := boardFor(t.Game)
+		if _, ok := b.(bomberBoard); ok {
+			return bomberBoard{suggest: m.suggest}
+		}
+		return b
 	}
 	return bomberBoard{}
+}
+
+// boardText is a Bomber board in the game's notation: each plane's head
+// and tail centre as row and column digits.
+func boardText(b bomberrules.Board) string {
+	var parts []string
+	for _, p := range b {
+		parts = append(parts, fmt.Sprintf("%d%d-%d%d", p.Head.X(), p.Head.Y(), p.Tail.X(), p.Tail.Y()))
+	}
+	return strings.Join(parts, " ")
 }
 
 func (m *tmodel) view() (rules.View, bool) {
@@ -502,6 +568,17 @@ func (m *tmodel) tableKey(k tea.KeyPressMsg, confirm string) tea.Cmd {
 			return nil
 		}
 		m.act(m.c.Ready())
+	case "b":
+		if t.Phase == segment.PhasePlaying {
+			m.err = "the game is running: the computer takes seats before it starts"
+			return nil
+		}
+		seat := slices.IndexFunc(t.Seats, func(s segment.SeatInfo) bool { return s.Name == "" && s.Flags&segment.SeatBot == 0 })
+		if seat < 0 {
+			m.err = "no empty seat for the computer"
+			return nil
+		}
+		m.act(m.c.Bot(uint8(seat)))
 	case "d":
 		m.act(m.c.Offer(segment.OfferDraw, segment.OfferPropose))
 	case "u":
@@ -598,10 +675,15 @@ func (m *tmodel) enter(b board) {
 		}
 	}
 	if g := m.c.Game(); g != nil && g.Replica() == nil {
-		// no local copy: Bomber guesses the cell under the cursor and moves
-		// on to the next one; other games take typed moves
+		// no local copy: Bomber places the random board offered, then
+		// guesses the cell under the cursor and moves on to the next one;
+		// other games take typed moves
 		if _, ok := b.(bomberBoard); !ok {
 			m.err = "type the move with : (this client has no copy of the game)"
+			return
+		}
+		if v, _ := m.view(); bomberDrawing(v) {
+			m.act(m.c.MoveText(m.suggest))
 			return
 		}
 		m.act(m.c.MoveText(fmt.Sprintf("%d%d", m.cur.y, m.cur.x)))
@@ -802,8 +884,14 @@ func (m *tmodel) clockTicker() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return clockTick{} })
 }
 
-// now is the wall clock, the only one the model reads (for the clocks).
-func (m *tmodel) now() time.Time { return time.Now() }
+// now is the wall clock, the only one the model reads (for the clocks and
+// liveness); tests set clock.
+func (m *tmodel) now() time.Time {
+	if m.clock != nil {
+		return m.clock()
+	}
+	return time.Now()
+}
 
 // clockLine shows each seat's time, counting down the running one.
 func (m *tmodel) clockLine() string {
@@ -832,4 +920,49 @@ func (m *tmodel) clockLine() string {
 		return ""
 	}
 	return "clock: " + strings.Join(parts, "  ")
+}
+
+// errCodeWords say in words what each Error code means, for a refusal the
+// server sent without text of its own.
+var errCodeWords = map[uint8]string{
+	segment.ErrCodeBadRequest:    "the server could not read the request",
+	segment.ErrCodeNoTable:       "no such table",
+	segment.ErrCodeTableFull:     "the table is full",
+	segment.ErrCodeNotAtTable:    "you are not at a table",
+	segment.ErrCodeAtTable:       "you are already at a table",
+	segment.ErrCodeIllegal:       "that move is not allowed",
+	segment.ErrCodeNotYourTurn:   "not your turn",
+	segment.ErrCodeGameOver:      "no game is running",
+	segment.ErrCodeBadOption:     "an option is not allowed",
+	segment.ErrCodeTooManyTables: "too many tables are open",
+	segment.ErrCodeNotAllowed:    "not allowed",
+	segment.ErrCodeChatBadUTF8:   "the message is not text",
+	segment.ErrCodeChatTooLong:   "the message is too long",
+	segment.ErrCodeChatFlood:     "you are chatting too fast: wait a moment",
+	segment.ErrCodeNoUser:        "no such user",
+	segment.ErrCodeNotLoggedIn:   "log in first",
+	segment.ErrCodeBadNotation:   "the move could not be read",
+	segment.ErrCodeNoOffer:       "there is no such offer to make or answer",
+	segment.ErrCodeUnknownGame:   "the server does not have that game",
+	segment.ErrCodeNotSeated:     "only the players may do that",
+}
+
+// codeSaysAll are the codes whose words say all a player needs: the
+// server's text for them is for developers ("seat 1 is to move, not 0",
+// "ChatMsg body of 401 bytes (cap 300)").
+var codeSaysAll = map[uint8]bool{
+	segment.ErrCodeBadRequest: true, segment.ErrCodeNotYourTurn: true, segment.ErrCodeChatBadUTF8: true,
+	segment.ErrCodeChatTooLong: true, segment.ErrCodeChatFlood: true, segment.ErrCodeNotLoggedIn: true,
+}
+
+// errWords is a refusal for people: the server's own words (the rules'
+// reason for an illegal move, which option is wrong), else the code's.
+func errWords(e segment.ErrorBody) string {
+	if e.Text != "" && !codeSaysAll[e.Code] {
+		return e.Text
+	}
+	if w, ok := errCodeWords[e.Code]; ok {
+		return w
+	}
+	return fmt.Sprintf("the server refused (code %d)", e.Code)
 }

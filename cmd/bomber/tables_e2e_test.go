@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"net"
@@ -27,6 +28,7 @@ type tmuxClient struct {
 	sock     string
 	deadline time.Time
 	screens  int
+	width    int // the pane's columns (0: 80)
 }
 
 func (c *tmuxClient) run(args ...string) string {
@@ -40,8 +42,9 @@ func (c *tmuxClient) run(args ...string) string {
 
 func (c *tmuxClient) keys(k ...string) { c.run(append([]string{"send-keys", "-t", "play"}, k...)...) }
 
-// screen captures the pane and checks that it fits 80x24 with the title on
-// top (a screen taller than the pane would have scrolled it away).
+// screen captures the pane and checks that it fits 80x24 (or the pane's
+// width) with the title on top (a screen taller than the pane would have
+// scrolled it away).
 func (c *tmuxClient) screen() string {
 	c.t.Helper()
 	s := c.run("capture-pane", "-p", "-t", "play")
@@ -49,9 +52,10 @@ func (c *tmuxClient) screen() string {
 	if len(lines) > 24 {
 		c.t.Fatalf("%d lines:\n%s", len(lines), s)
 	}
+	width := cmp.Or(c.width, 80)
 	for _, l := range lines {
-		if len([]rune(l)) > 80 {
-			c.t.Fatalf("a line wider than 80 columns: %q", l)
+		if len([]rune(l)) > width {
+			c.t.Fatalf("a line wider than %d columns: %q", width, l)
 		}
 	}
 	if strings.TrimSpace(s) != "" && !strings.HasPrefix(lines[0], "Bomber tables") {
@@ -227,6 +231,9 @@ func TestTmuxTables(t *testing.T) {
 		if !strings.Contains(end, "GAME OVER: computer") {
 			t.Fatalf("resigning did not give the computer the game:\n%s", end)
 		}
+		if !regexp.MustCompile(`roll [1-6]`).MatchString(end) {
+			t.Fatalf("the moves show no die:\n%s", end)
+		}
 		c.keys("q")
 		c.waitFor("Open tables")
 	}) {
@@ -322,6 +329,39 @@ func TestTmuxTables(t *testing.T) {
 	}
 	c.t = t
 	t.Logf("%d screens checked", c.screens)
+	c.keys("q")
+}
+
+// TestTmuxTablesWide: in a terminal of 120 columns, bomber --tables uses
+// them: a chat line longer than 80 columns shows to its end, where the
+// client used to cut every line at column 80.
+func TestTmuxTablesWide(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test skipped in -short mode")
+	}
+	tmux := needTmux(t)
+	dir := t.TempDir()
+	bomberd, bomber := filepath.Join(dir, "bomberd"), filepath.Join(dir, "bomber")
+	for out, pkg := range map[string]string{bomberd: "../bomberd", bomber: "."} {
+		if b, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+		}
+	}
+	addr := startBomberd(t, bomberd, dir)
+	c := &tmuxClient{t: t, tmux: tmux, sock: filepath.Join(t.TempDir(), "tmux.sock"), deadline: time.Now().Add(30 * time.Second), width: 120}
+	c.run("new-session", "-d", "-s", "play", "-x", "120", "-y", "24", bomber+" --tables --mono --addr "+addr+" --user Albert --password 123")
+	t.Cleanup(func() { exec.Command(tmux, "-S", c.sock, "kill-server").Run() })
+	c.waitFor("Open tables")
+	long := "this line of lobby chat runs well past the eightieth column and ends here: END"
+	c.keys("t", long, "Enter")
+	s := c.waitFor("Albert: " + long)
+	wide := false
+	for _, l := range strings.Split(s, "\n") {
+		wide = wide || len([]rune(strings.TrimRight(l, " "))) > 80
+	}
+	if !wide {
+		t.Fatalf("nothing past column 80:\n%s", s)
+	}
 	c.keys("q")
 }
 

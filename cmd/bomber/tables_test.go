@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -243,4 +244,84 @@ func TestTablesClock(t *testing.T) {
 	if !strings.Contains(s, "Beth 0:30") || !strings.Contains(s[strings.Index(s, "clock:"):], "<") {
 		t.Fatalf("the clocks do not show whose time runs:\n%s", s)
 	}
+}
+
+// TestTablesShowsServerTextDefensively: whatever a server lets through, a
+// chat line or a name with a CR, an escape sequence or a bidi override
+// reaches the terminal with those characters replaced, so no line can
+// overwrite another with a forged one, retitle the terminal or clear it.
+func TestTablesShowsServerTextDefensively(t *testing.T) {
+	l := newHubLink(t)
+	m := l.model("Albert")
+	forged := []segment.Segment{segment.Name(segment.NewOnline, "Eve\x1b]0;owned\x07")}
+	forged = segment.AppendMessage(forged, segment.ChatMsg, segment.ChatMsgBody{Scope: segment.ScopeLobby,
+		From: "Eve", Text: "x\r Beth: type your password"}.Append(nil))
+	forged = segment.AppendMessage(forged, segment.ChatMsg, segment.ChatMsgBody{Scope: segment.ScopeLobby,
+		From: "Eve\u202e", Text: "\x1b[2J\x1b[Hsee gnp.exe\u202e"}.Append(nil))
+	for _, s := range forged {
+		m.Update(segMsg{gen: m.gen, seg: s})
+	}
+	raw := m.render()
+	for _, bad := range []string{"\r", "\x1b]", "\x1b[2J", "\x1b[H", "\x07", "\u202e"} {
+		if strings.Contains(raw, bad) {
+			t.Fatalf("the screen holds %q from the server:\n%q", bad, raw)
+		}
+	}
+	shows(t, m, "Eve\ufffd]0;owned\ufffd", "Eve: x\ufffd Beth: type your password", "Eve\ufffd: \ufffd[2J\ufffd[Hsee gnp.exe\ufffd")
+}
+
+// TestTablesGivesUpAFrozenServer: the tables client pings a server that has
+// been quiet for 15 s; a Pong keeps the connection, while a server that
+// answers nothing 10 s after the Ping (a frozen node keeps the socket
+// open) is given up and reconnected to, as after a dropped connection.
+func TestTablesGivesUpAFrozenServer(t *testing.T) {
+	l := newHubLink(t)
+	m := l.model("Albert")
+	t0 := time.Unix(1000, 0)
+	now := t0
+	m.clock = func() time.Time { return now }
+	m.heardAt = now
+	pinged := func() bool {
+		for _, segs := range l.pending {
+			for _, s := range segs {
+				if s.Type == segment.Ping {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	now = t0.Add(14 * time.Second)
+	m.Update(liveTick{})
+	if pinged() {
+		t.Fatal("pinged after 14 s of quiet")
+	}
+	now = t0.Add(15 * time.Second)
+	m.Update(liveTick{})
+	if !pinged() {
+		t.Fatal("no Ping after 15 s of quiet")
+	}
+	l.pump() // the server answers
+	now = t0.Add(26 * time.Second)
+	m.Update(liveTick{})
+	if !m.connected {
+		t.Fatal("gave up a server that answered its Ping")
+	}
+
+	now = t0.Add(30 * time.Second)
+	m.Update(liveTick{})
+	if !pinged() {
+		t.Fatal("no second Ping after 15 s of quiet")
+	}
+	now = t0.Add(39 * time.Second) // frozen: nothing comes back
+	m.Update(liveTick{})
+	if !m.connected {
+		t.Fatal("gave up 9 s after the Ping; the timeout is 10 s")
+	}
+	now = t0.Add(40 * time.Second)
+	_, cmd := m.Update(liveTick{})
+	if m.connected || cmd == nil {
+		t.Fatalf("still connected (%v) 10 s after an unanswered Ping", m.connected)
+	}
+	shows(t, m, "no answer to a Ping within 10 s")
 }

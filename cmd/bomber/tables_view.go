@@ -39,9 +39,12 @@ func newTStyles() *tstyles {
 	}
 }
 
+// screenW and screenH are the smallest terminal the screens are laid out
+// for; a larger one gets the whole width (nothing is cut before its edge).
 const screenW, screenH = 80, 24
 
-// View renders the screen; it fits 80x24.
+// View renders the screen; it fits 80x24, and uses the width of a wider
+// terminal.
 func (m *tmodel) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
@@ -72,20 +75,33 @@ func (m *tmodel) render() string {
 	default:
 		lines = m.renderLobby()
 	}
-	return fit(lines)
+	w, h := m.size()
+	return fit(lines, w, h)
 }
 
-// fit cuts the screen to 80x24.
-func fit(lines []string) string {
+// size is the terminal's size, or 80x24 before it is known.
+func (m *tmodel) size() (w, h int) {
+	w, h = m.width, m.height
+	if w <= 0 {
+		w = screenW
+	}
+	if h <= 0 {
+		h = screenH
+	}
+	return w, h
+}
+
+// fit cuts the screen to w columns and h lines.
+func fit(lines []string, w, h int) string {
 	var all []string
 	for _, l := range lines {
 		all = append(all, strings.Split(l, "\n")...)
 	}
-	if len(all) > screenH {
-		all = all[:screenH]
+	if len(all) > h {
+		all = all[:h]
 	}
 	for i, l := range all {
-		all[i] = ansi.Truncate(l, screenW, "")
+		all[i] = ansi.Truncate(l, w, "")
 	}
 	return strings.Join(all, "\n")
 }
@@ -141,7 +157,7 @@ func (m *tmodel) renderLogin() []string {
 func seatsText(t segment.TableBody) string {
 	var parts []string
 	for i, s := range t.Seats {
-		n := s.Name
+		n := segment.SafeText(s.Name)
 		switch {
 		case n == "" && s.Flags&segment.SeatBot != 0:
 			n = "computer"
@@ -192,23 +208,24 @@ func (m *tmodel) renderLobby() []string {
 	}
 	right := []string{m.st.title.Render(fmt.Sprintf("Online (%d)", len(online)))}
 	for _, u := range online {
-		right = append(right, " "+u)
+		right = append(right, " "+segment.SafeText(u))
 	}
-	out = append(out, columns(left[:min(len(left), 11)], right[:min(len(right), 11)], 58)...)
+	w, _ := m.size()
+	out = append(out, columns(left[:min(len(left), 11)], right[:min(len(right), 11)], max(58, w-22))...)
 	for len(out) < 14 {
 		out = append(out, "")
 	}
 	out = append(out, m.st.title.Render("Lobby chat"))
 	chat := m.c.LobbyChat
 	for _, l := range chat[max(0, len(chat)-5):] {
-		out = append(out, " "+l.From+": "+l.Text)
+		out = append(out, " "+chatText(l))
 	}
 	for len(out) < 21 {
 		out = append(out, "")
 	}
 	if n := len(m.c.Invites); n > 0 {
 		inv := m.c.Invites[n-1]
-		out[20] = m.st.ok.Render(fmt.Sprintf("%s invites you to table #%d (%s): a accepts", inv.From, inv.Table, m.title(inv.Game)))
+		out[20] = m.st.ok.Render(fmt.Sprintf("%s invites you to table #%d (%s): a accepts", segment.SafeText(inv.From), inv.Table, m.title(inv.Game)))
 	}
 	return append(out, m.footer("up/down choose  enter join  w watch  c create  J join by code  t chat  q quit")...)
 }
@@ -270,7 +287,7 @@ func (m *tmodel) renderTable() []string {
 	}
 	moves := ""
 	if g != nil {
-		moves = fmt.Sprintf("  moves %d", len(g.Moves))
+		moves = fmt.Sprintf("  moves %d", g.Played())
 	}
 	out := []string{
 		m.header(fmt.Sprintf("table #%d %s%s  %s", t.ID, m.title(t.Game), code, who)),
@@ -281,10 +298,13 @@ func (m *tmodel) renderTable() []string {
 	if v, ok := m.view(); ok {
 		dests, froms := m.marks()
 		u := boardUI{st: m.st, me: seat, cur: m.cur, sel: m.from, dests: dests, froms: froms, live: seat >= 0 && !g.Over()}
+		if _, ok := b.(aeroBoard); ok {
+			u.roll = aeroRoll(g.Moves, g.Steps)
+		}
 		boardLines = b.render(v, u)
 		info = b.info(v, u)
 	} else {
-		boardLines = []string{"", "  Waiting for every seat to fill and be ready.", "", "  r  ready (start when everyone is)", "  i  invite a user", "  t  chat with the table", "  q  leave"}
+		boardLines = []string{"", "  Waiting for every seat to fill and be ready.", "", "  r  ready (start when everyone is)", "  b  give the computer an empty seat", "  i  invite a user", "  t  chat with the table", "  q  leave"}
 	}
 	side := info
 	if cl := m.clockLine(); cl != "" {
@@ -294,14 +314,18 @@ func (m *tmodel) renderTable() []string {
 		side = append(side, "", m.st.title.Render("Moves"))
 		moves := g.Moves
 		from := max(0, len(moves)-6)
+		if g.Earlier > 0 && from == 0 {
+			side = append(side, m.st.dim.Render(fmt.Sprintf("%d before you came", g.Earlier)))
+		}
 		for i, mv := range moves[from:] {
-			side = append(side, fmt.Sprintf("%3d %s %s", from+i+1, shortName(m.c.SeatName(int(mv.Seat))), mv.Notation))
+			text := moveText(t.Game, mv.Notation, g.Steps(mv.Seq))
+			side = append(side, fmt.Sprintf("%3d %s %s", g.Earlier+from+i+1, shortName(m.c.SeatName(int(mv.Seat))), text))
 		}
 	}
 	side = append(side, "", m.st.title.Render("Chat"))
 	chat := m.c.TableChat
 	for _, l := range chat[max(0, len(chat)-4):] {
-		side = append(side, l.From+": "+l.Text)
+		side = append(side, chatText(l))
 	}
 	w := 0
 	for _, l := range boardLines {
@@ -317,7 +341,7 @@ func (m *tmodel) renderTable() []string {
 		out = append(out, "")
 	}
 	out = append(out, m.turnLine())
-	keys := "r ready  t chat  i invite  q leave"
+	keys := "r ready  b computer  t chat  i invite  q leave"
 	if g != nil && !g.Over() && seat >= 0 {
 		offers, allowed := "", m.c.Facts(t.Game).Flags
 		if allowed&segment.GameDraws != 0 {
@@ -336,7 +360,14 @@ func (m *tmodel) renderTable() []string {
 // title is a game's name for people, as the catalogue gives it.
 func (m *tmodel) title(game string) string { return m.c.Facts(game).Title }
 
+// chatText is a chat line as shown. Text from the server is shown only
+// with its control and bidi characters replaced (segment.SafeText): a CR
+// in a line would otherwise let its sender overwrite the line with a
+// forged one from someone else, an escape sequence rewrite the screen.
+func chatText(l ext.ChatLine) string { return segment.SafeText(l.From) + ": " + segment.SafeText(l.Text) }
+
 func shortName(s string) string {
+	s = segment.SafeText(s)
 	if r := []rune(s); len(r) > 8 {
 		return string(r[:8])
 	}
@@ -350,7 +381,7 @@ func (m *tmodel) turnLine() string {
 		if int(of.Seat) == m.c.Seat() {
 			return m.st.ok.Render("You offered a " + ext.OfferName(of.What) + "; waiting for an answer.")
 		}
-		return m.st.ok.Render(m.c.SeatName(int(of.Seat)) + " offers a " + ext.OfferName(of.What) + ": y accept, n decline")
+		return m.st.ok.Render(segment.SafeText(m.c.SeatName(int(of.Seat))) + " offers a " + ext.OfferName(of.What) + ": y accept, n decline")
 	}
 	if g == nil {
 		return ""
@@ -370,7 +401,7 @@ func (m *tmodel) turnLine() string {
 		}
 		var names []string
 		for _, w := range e.Winners {
-			names = append(names, m.c.SeatName(int(w)))
+			names = append(names, segment.SafeText(m.c.SeatName(int(w))))
 		}
 		return m.st.ok.Render("GAME OVER: " + strings.Join(names, " and ") + " won (" + e.Reason + ")")
 	}
@@ -390,7 +421,7 @@ func (m *tmodel) turnLine() string {
 	}
 	var to []string
 	for _, p := range g.Current().ToMove {
-		to = append(to, m.c.SeatName(int(p)))
+		to = append(to, segment.SafeText(m.c.SeatName(int(p))))
 	}
 	return "Waiting for " + strings.Join(to, ", ") + "."
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bomber-game/bomber/client"
 	"github.com/bomber-game/bomber/rules/bomber"
+	"github.com/bomber-game/bomber/segment"
 )
 
 // styles are the UI's colours. Every cell also has its own character, so
@@ -83,7 +84,7 @@ func (m *model) render() string {
 	case scrDrawing:
 		m.renderDrawing(&b)
 	case scrWaiting:
-		b.WriteString("Your planes are sent. Waiting for " + m.c.Peer() + "'s planes...\n\n")
+		b.WriteString("Your planes are sent. Waiting for " + m.peer() + "'s planes...\n\n")
 		b.WriteString(m.ownGrid(nil))
 		m.hint(&b, "q quit")
 	case scrPlaying:
@@ -105,7 +106,7 @@ func (m *model) keys(s string) string { return m.st.key.Render(s) + "\n" }
 // is asked.
 func (m *model) hint(b *strings.Builder, keys string) {
 	if m.confirmQuit {
-		b.WriteString(m.st.err.Render("Quit? The game against "+m.c.Peer()+" ends.") + " " + m.keys("y quit   any other key: keep playing"))
+		b.WriteString(m.st.err.Render("Quit? The game against "+m.peer()+" ends.") + " " + m.keys("y quit   any other key: keep playing"))
 		return
 	}
 	b.WriteString(m.keys(keys))
@@ -137,9 +138,10 @@ func (m *model) renderLobby(b *strings.Builder) {
 	const shown = 10
 	first := clamp(m.sel-shown+1, 0, max(0, len(users)-shown))
 	for i := first; i < len(users) && i < first+shown; i++ {
-		line := "  " + users[i]
+		name := segment.SafeText(users[i])
+		line := "  " + name
 		if i == m.sel {
-			line = m.st.cursor.Render("> " + users[i])
+			line = m.st.cursor.Render("> " + name)
 		}
 		b.WriteString(line + "\n")
 	}
@@ -149,10 +151,10 @@ func (m *model) renderLobby(b *strings.Builder) {
 	b.WriteString("\n")
 	switch m.c.State() {
 	case client.ClientInvited:
-		b.WriteString(m.st.ok.Render(m.c.Peer()+" invites you to a game.") + "\n")
+		b.WriteString(m.st.ok.Render(m.peer()+" invites you to a game.") + "\n")
 		b.WriteString(m.keys("a accept   r refuse"))
 	case client.ClientInviting:
-		b.WriteString("Invited " + m.c.Peer() + ", waiting for the answer...\n")
+		b.WriteString("Invited " + m.peer() + ", waiting for the answer...\n")
 	case client.UserSync:
 		b.WriteString("Loading the player list...\n")
 	default:
@@ -180,7 +182,7 @@ func (m *model) renderResult(b *strings.Builder) {
 		b.WriteString(m.boards(false))
 	}
 	if _, ok := m.c.TheirBoard(); ok {
-		b.WriteString(m.st.dim.Render("a b c @ on "+m.c.Peer()+"'s board: where the planes were that you did not find") + "\n")
+		b.WriteString(m.st.dim.Render("a b c @ on "+m.peer()+"'s board: where the planes were that you did not find") + "\n")
 	}
 	b.WriteString(m.keys("enter back to the lobby   q quit"))
 }
@@ -188,9 +190,9 @@ func (m *model) renderResult(b *strings.Builder) {
 func (m *model) renderDrawing(b *strings.Builder) {
 	left := 3 - len(m.draw.placed)
 	if left > 0 {
-		fmt.Fprintf(b, "Draw your planes for the game against %s: %s (%s)\n", m.c.Peer(), placeMore(left), m.draw.orient)
+		fmt.Fprintf(b, "Draw your planes for the game against %s: %s (%s)\n", m.peer(), placeMore(left), m.draw.orient)
 	} else {
-		fmt.Fprintf(b, "Draw your planes for the game against %s\n", m.c.Peer())
+		fmt.Fprintf(b, "Draw your planes for the game against %s\n", m.peer())
 	}
 	_, cells, err := m.draw.preview()
 	bad := err != nil
@@ -213,9 +215,9 @@ func (m *model) renderDrawing(b *strings.Builder) {
 func (m *model) renderPlaying(b *strings.Builder) {
 	turn := m.st.ok.Render("Your turn.")
 	if !m.c.MyTurn() {
-		turn = "Waiting for " + m.c.Peer() + "'s guess."
+		turn = "Waiting for " + m.peer() + "'s guess."
 	}
-	fmt.Fprintf(b, "Playing %s  %s  Found %d/30.\n", m.c.Peer(), turn, m.c.Revealed())
+	fmt.Fprintf(b, "Playing %s  %s  Found %d/30.\n", m.peer(), turn, m.c.Revealed())
 	b.WriteString(m.boards(true))
 	if m.head != nil {
 		m.hint(b, "head "+client.CellName(*m.head)+" marked: move to the tail centre, d or enter guess it, esc cancel")
@@ -312,7 +314,7 @@ func (m *model) ownLines(ov *overlay) []string {
 }
 
 func (m *model) theirLines(cursor bool) []string {
-	lines := []string{m.c.Peer() + "'s board", cols}
+	lines := []string{m.peer() + "'s board", cols}
 	// After the game, where their planes were (the client tells only then).
 	var planes []bomber.Plane
 	if b, ok := m.c.TheirBoard(); ok {

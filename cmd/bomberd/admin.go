@@ -30,28 +30,63 @@ type adminServer struct {
 	srv *http.Server
 }
 
-// adminLimits bound the admin listener's connections.
+// adminLimits bound the admin listener's connections and requests.
 type adminLimits struct {
-	maxConns          int
+	maxConns          int // connections at once
+	busy              int // requests at once other than health checks
 	readHeaderTimeout time.Duration
 	readTimeout       time.Duration
-	writeTimeout      time.Duration // longer than pprof's default 30 s profile
+	writeTimeout      time.Duration // a response; a profile or trace gets profileTimeout
 	idleTimeout       time.Duration
 }
 
 var defaultAdminLimits = adminLimits{
-	maxConns:          16,
+	maxConns:          64,
+	busy:              16,
 	readHeaderTimeout: 5 * time.Second,
 	readTimeout:       10 * time.Second,
-	writeTimeout:      2 * time.Minute,
+	writeTimeout:      10 * time.Second,
 	idleTimeout:       30 * time.Second,
 }
 
+// profileTimeout is how long a pprof profile or trace response may take:
+// longer than pprof's default 30 s profile.
+const profileTimeout = 2 * time.Minute
+
+// healthPaths are answered outside the busy slots: a liveness probe must
+// not wait behind clients that read their responses slowly or never.
+var healthPaths = []string{"/healthz", "/readyz"}
+
 // serveAdmin serves h on l within lim: at most lim.maxConns connections at
-// once (more wait in the kernel's backlog), and none held open idle.
+// once (more wait in the kernel's backlog), none held open idle, at most
+// lim.busy requests at once besides health checks (more get 503 at once),
+// and no response written for longer than lim.writeTimeout to a client
+// that does not read it.
 func serveAdmin(l net.Listener, h http.Handler, lim adminLimits, log *zap.Logger) *adminServer {
+	if lim.busy <= 0 {
+		lim.busy = lim.maxConns
+	}
+	slots := make(chan struct{}, lim.busy)
+	limited := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if slices.Contains(healthPaths, r.URL.Path) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		select {
+		case slots <- struct{}{}:
+			defer func() { <-slots }()
+		default:
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "admin listener busy", http.StatusServiceUnavailable)
+			return
+		}
+		if r.URL.Path == "/debug/pprof/profile" || r.URL.Path == "/debug/pprof/trace" {
+			http.NewResponseController(w).SetWriteDeadline(time.Now().Add(profileTimeout))
+		}
+		h.ServeHTTP(w, r)
+	})
 	a := &adminServer{srv: &http.Server{
-		Handler:           h,
+		Handler:           limited,
 		ReadHeaderTimeout: lim.readHeaderTimeout,
 		ReadTimeout:       lim.readTimeout,
 		WriteTimeout:      lim.writeTimeout,
@@ -67,12 +102,15 @@ func serveAdmin(l net.Listener, h http.Handler, lim adminLimits, log *zap.Logger
 }
 
 // adminGuard protects the admin listener from the browsers of the
-// operators who can reach it: every request must name a loopback host (or
-// the configured one) in its Host header, so a DNS-rebinding page cannot
-// read /users, /metrics or pprof; a request that carries a foreign Origin
-// is refused; and every request that changes state (any method but GET and
-// HEAD) must carry the admin token as "Authorization: Bearer TOKEN".
-func adminGuard(next http.Handler, hosts []string, token string, log *zap.Logger) http.Handler {
+// operators who can reach it and from the other users of its machine:
+// every request must name a loopback host (or the configured one) in its
+// Host header, so a DNS-rebinding page cannot use it; a request that
+// carries a foreign Origin is refused; and every request but the health
+// checks (/healthz, /readyz) must carry the admin token as
+// "Authorization: Bearer TOKEN" (GET /metrics: or the metrics token, when
+// one is set), since /users, /metrics and pprof tell who plays and what
+// the daemon holds.
+func adminGuard(next http.Handler, hosts []string, token, metricsToken string, log *zap.Logger) http.Handler {
 	allowed := func(hostport string) bool {
 		host := hostport
 		if h, _, err := net.SplitHostPort(hostport); err == nil {
@@ -95,9 +133,12 @@ func adminGuard(next http.Handler, hosts []string, token string, log *zap.Logger
 				return
 			}
 		}
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		health := slices.Contains(healthPaths, r.URL.Path) && (r.Method == http.MethodGet || r.Method == http.MethodHead)
+		if !health {
 			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
+			match := func(tok string) bool { return tok != "" && subtle.ConstantTimeCompare([]byte(got), []byte(tok)) == 1 }
+			scrape := r.URL.Path == "/metrics" && (r.Method == http.MethodGet || r.Method == http.MethodHead) && match(metricsToken)
+			if !ok || !match(token) && !scrape {
 				log.Warn("admin request refused: no valid token", zap.String("method", r.Method), zap.String("path", r.URL.Path), zap.String("remote", r.RemoteAddr))
 				http.Error(w, "admin token required (Authorization: Bearer; see admin.token_file)", http.StatusUnauthorized)
 				return
@@ -199,7 +240,7 @@ func startAdmin(cfg config.Admin, d *daemonState) (*adminServer, error) {
 		return nil, err
 	}
 	d.log.Info("admin listening", zap.String("addr", l.Addr().String()))
-	return serveAdmin(l, adminGuard(mux, adminHosts(cfg.Listen), token, d.log), defaultAdminLimits, d.log), nil
+	return serveAdmin(l, adminGuard(mux, adminHosts(cfg.Listen), token, cfg.MetricsToken, d.log), defaultAdminLimits, d.log), nil
 }
 
 // adminToken is the token state-changing admin requests must carry:

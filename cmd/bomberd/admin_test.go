@@ -64,9 +64,10 @@ func adminDo(t *testing.T, d *proc, method, path string, form url.Values, token,
 	return resp.StatusCode, string(b)
 }
 
-// TestAdminListenerGuards: POST /kick needs the token bomberd generated
-// (mode 0600), a foreign Origin is refused even with it, and no endpoint
-// answers a foreign Host header (DNS rebinding).
+// TestAdminListenerGuards: every path but the health checks needs the
+// token bomberd generated (mode 0600), a foreign Origin is refused even
+// with it, and no endpoint answers a foreign Host header (DNS rebinding).
+// Before, GET /users, /metrics and pprof answered anyone who could connect.
 func TestAdminListenerGuards(t *testing.T) {
 	d := startDaemon(t)
 	token := daemonToken(t, d)
@@ -89,8 +90,18 @@ func TestAdminListenerGuards(t *testing.T) {
 			t.Errorf("GET %s with a foreign Host: %d %.80s", path, code, body)
 		}
 	}
+	for _, path := range []string{"/users", "/metrics", "/debug/pprof/", "/debug/pprof/cmdline", "/nothing-here"} {
+		if code, body := adminDo(t, d, "GET", path, nil, "", "", ""); code != http.StatusUnauthorized {
+			t.Errorf("GET %s without a token: %d %.80s", path, code, body)
+		}
+	}
+	for _, path := range []string{"/healthz", "/readyz"} {
+		if code, body := adminDo(t, d, "GET", path, nil, "", "", ""); code != 200 {
+			t.Errorf("GET %s without a token: %d %.80s, want it answered", path, code, body)
+		}
+	}
 	_, port, _ := net.SplitHostPort(d.admin)
-	if code, body := adminDo(t, d, "GET", "/users", nil, "", "", "localhost:"+port); code != 200 || !strings.Contains(body, "Albert") {
+	if code, body := adminDo(t, d, "GET", "/users", nil, token, "", "localhost:"+port); code != 200 || !strings.Contains(body, "Albert") {
 		t.Fatalf("GET /users as localhost: %d %s (Albert must still be online)", code, body)
 	}
 	if code, body := adminDo(t, d, "POST", "/kick", kick, token, "http://127.0.0.1:"+port, ""); code != 200 {
@@ -180,24 +191,33 @@ func TestAdminListenerLimits(t *testing.T) {
 // TestAdminGuardUnit covers the guard's decisions without a daemon.
 func TestAdminGuardUnit(t *testing.T) {
 	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
-	g := adminGuard(ok, adminHosts("192.0.2.10:20344"), "tok", zap.NewNop())
+	g := adminGuard(ok, adminHosts("192.0.2.10:20344"), "tok", "scrape", zap.NewNop())
 	for _, tt := range []struct {
-		method, host, origin, auth string
-		want                       int
+		method, path, host, origin, auth string
+		want                             int
 	}{
-		{"GET", "127.0.0.1:20344", "", "", 200},
-		{"GET", "[::1]:20344", "", "", 200},
-		{"GET", "LOCALHOST", "", "", 200},
-		{"GET", "192.0.2.10:20344", "", "", 200},
-		{"GET", "attacker.example", "", "", 403},
-		{"GET", "127.0.0.1.nip.io:20344", "", "", 403},
-		{"GET", "127.0.0.1:20344", "null", "", 403},
-		{"POST", "127.0.0.1:20344", "", "Bearer tok", 200},
-		{"POST", "127.0.0.1:20344", "", "Bearer tok2", 401},
-		{"DELETE", "127.0.0.1:20344", "", "", 401},
-		{"POST", "127.0.0.1:20344", "https://attacker.example", "Bearer tok", 403},
+		{"GET", "/healthz", "127.0.0.1:20344", "", "", 200},
+		{"GET", "/readyz", "[::1]:20344", "", "", 200},
+		{"GET", "/healthz", "LOCALHOST", "", "", 200},
+		{"GET", "/healthz", "192.0.2.10:20344", "", "", 200},
+		{"GET", "/healthz", "attacker.example", "", "", 403},
+		{"GET", "/healthz", "127.0.0.1.nip.io:20344", "", "", 403},
+		{"GET", "/healthz", "127.0.0.1:20344", "null", "", 403},
+		{"GET", "/users", "127.0.0.1:20344", "", "", 401},
+		{"GET", "/users", "127.0.0.1:20344", "", "Bearer tok", 200},
+		{"GET", "/users", "127.0.0.1:20344", "", "Bearer scrape", 401},
+		{"GET", "/metrics", "127.0.0.1:20344", "", "", 401},
+		{"GET", "/metrics", "127.0.0.1:20344", "", "Bearer scrape", 200},
+		{"GET", "/metrics", "127.0.0.1:20344", "", "Bearer tok", 200},
+		{"GET", "/debug/pprof/heap", "127.0.0.1:20344", "", "Bearer scrape", 401},
+		{"POST", "/kick", "127.0.0.1:20344", "", "Bearer tok", 200},
+		{"POST", "/kick", "127.0.0.1:20344", "", "Bearer scrape", 401},
+		{"POST", "/kick", "127.0.0.1:20344", "", "Bearer tok2", 401},
+		{"DELETE", "/kick", "127.0.0.1:20344", "", "", 401},
+		{"POST", "/healthz", "127.0.0.1:20344", "", "", 401},
+		{"POST", "/kick", "127.0.0.1:20344", "https://attacker.example", "Bearer tok", 403},
 	} {
-		r := httptest.NewRequest(tt.method, "/kick", nil)
+		r := httptest.NewRequest(tt.method, tt.path, nil)
 		r.Host = tt.host
 		if tt.origin != "" {
 			r.Header.Set("Origin", tt.origin)
@@ -208,7 +228,48 @@ func TestAdminGuardUnit(t *testing.T) {
 		w := httptest.NewRecorder()
 		g.ServeHTTP(w, r)
 		if w.Code != tt.want {
-			t.Errorf("%s Host %q Origin %q Authorization %q: %d, want %d", tt.method, tt.host, tt.origin, tt.auth, w.Code, tt.want)
+			t.Errorf("%s %s Host %q Origin %q Authorization %q: %d, want %d", tt.method, tt.path, tt.host, tt.origin, tt.auth, w.Code, tt.want)
 		}
+	}
+}
+
+// TestHealthzWhileMetricsPipelined: 16 clients that pipeline GET /metrics
+// and never read the responses (with the token, a scraper gone wrong) hold
+// their connections in writes the kernel no longer takes; /healthz is
+// still answered at once. Before, they held all 16 connections the admin
+// listener served, for the 2-minute write timeout, and /healthz waited in
+// the kernel's backlog.
+func TestHealthzWhileMetricsPipelined(t *testing.T) {
+	d := startDaemon(t)
+	token := daemonToken(t, d)
+	req := []byte("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token + "\r\n\r\n")
+	var pipelined []byte
+	for range 2000 {
+		pipelined = append(pipelined, req...)
+	}
+	for i := range 16 {
+		nc, err := net.Dial("tcp", d.admin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { nc.Close() })
+		go nc.Write(pipelined) // ends with an error when the connection closes
+		nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+		if _, err := nc.Read(make([]byte, 1)); err != nil { // being served; from now on nothing is read
+			t.Fatalf("client %d: %v", i, err)
+		}
+	}
+	c := &http.Client{Timeout: 5 * time.Second}
+	for range 3 {
+		t0 := time.Now()
+		resp, err := c.Get("http://" + d.admin + "/healthz")
+		if err != nil {
+			t.Fatalf("/healthz while 16 clients pipeline /metrics: %v", err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("/healthz: %d", resp.StatusCode)
+		}
+		t.Logf("/healthz answered in %v", time.Since(t0))
 	}
 }

@@ -46,6 +46,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fs := pflag.NewFlagSet("bomberd", pflag.ContinueOnError)
 	config.Flags(fs)
+	fs.String(replayFlag, "", "tests only: serve the world of this capture to bomber-replay's clients over loopback (docs/testing.md)")
 	usage := func(w io.Writer) {
 		fmt.Fprintf(w, "Usage: bomberd [flags]\n\nThe Bomber game daemon. Configuration: config.yaml (see its comments),\nBOMBER_* environment variables, then these flags.\nSignals: SIGTERM/SIGINT stop in order; SIGHUP reloads the configuration.\n\nFlags:\n")
 		cli.Defaults(fs, w)
@@ -69,6 +70,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	defer log.Sync()
 	d := &daemonState{fs: fs, level: level, log: log}
+	d.replay, _ = fs.GetString(replayFlag)
 	if err := d.start(cfg, file); err != nil {
 		log.Error("start failed", zap.Error(err))
 		return 1
@@ -91,24 +93,28 @@ func newLogger(c config.Log, level zap.AtomicLevel) (*zap.Logger, error) {
 }
 
 type daemonState struct {
-	fs      *pflag.FlagSet
-	level   zap.AtomicLevel
-	log     *zap.Logger
-	cfg     atomic.Pointer[config.Config]
-	store   account.Store
-	tr      server.Transport
-	tls     *tlsListener
-	web     *webListener
-	admin   *adminServer
-	metrics *metrics
-	hasher  *account.Hasher
-	hashes  *hashproc.Client // nil when hashing.in_process
-	capture *capture.Capture
-	node    *cluster.Node    // nil when the daemon serves a world of its own
-	journal *journal.Journal // the world of its own on disk; nil when in memory or in a cluster
-	ready   atomic.Bool
-	errc    chan error
-	sigs    chan os.Signal
+	fs    *pflag.FlagSet
+	level zap.AtomicLevel
+	log   *zap.Logger
+	cfg   atomic.Pointer[config.Config]
+	store account.Store
+	tr    server.Transport
+	tls   *tlsListener
+	web   *webListener
+	// webConns bounds the web listener's connections: web.max_connections
+	// as fitted to the open-file limit
+	webConns int
+	admin    *adminServer
+	metrics  *metrics
+	hasher   *account.Hasher
+	hashes   *hashproc.Client // nil when hashing.in_process
+	capture  *capture.Capture
+	node     *cluster.Node    // nil when the daemon serves a world of its own
+	journal  *journal.Journal // the world of its own on disk; nil when in memory or in a cluster
+	replay   string           // the capture whose world this daemon serves (--replay-inputs); "" for none
+	ready    atomic.Bool
+	errc     chan error
+	sigs     chan os.Signal
 }
 
 func (d *daemonState) start(cfg *config.Config, file string) error {
@@ -174,9 +180,12 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		BotBudget:      cfg.Tables.BotBudget,
 		OnLoop:         watchdog(log),
 	}
-	if err := fitConnections(&scfg, cfg, log); err != nil {
+	webConns, err := fitConnections(&scfg, cfg, log)
+	if err != nil {
+		closeAll(listeners)
 		return err
 	}
+	d.webConns = webConns
 	if cfg.Admin.Listen != "" {
 		d.metrics = newMetrics()
 		scfg.Observer = d.metrics
@@ -185,7 +194,14 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		closeAll(listeners)
 		return err
 	}
-	if cfg.Cluster.NATSURL != "" {
+	if d.replay != "" {
+		l, err := replayLog(d.replay, exposed, cfg.Cluster.NATSURL != "", log)
+		if err != nil {
+			closeAll(listeners)
+			return err
+		}
+		scfg.Log, scfg.Check = l, noStore
+	} else if cfg.Cluster.NATSURL != "" {
 		if err := d.join(ctx, cfg, &scfg); err != nil {
 			closeAll(listeners)
 			return err
@@ -350,7 +366,7 @@ func (d *daemonState) reload() {
 		return
 	}
 	fit := server.Config{MaxConns: cfg.Limits.MaxConnections}
-	if err := fitConnections(&fit, cfg, d.log); err != nil {
+	if _, err := fitConnections(&fit, cfg, d.log); err != nil {
 		d.log.Error("reload rejected; keeping the running configuration", zap.Error(err))
 		return
 	}

@@ -116,9 +116,20 @@ func (s *syncBuffer) await(timeout time.Duration, exited <-chan struct{}, cond f
 // environment (BOMBER_* keys), waiting until it accepts connections.
 func startDaemon(t *testing.T, env ...string) *proc {
 	t.Helper()
+	return startDaemonWith(t, 0, env...)
+}
+
+// startDaemonWith is startDaemon under an open-file limit of nofile (soft
+// and hard; 0: the test's own).
+func startDaemonWith(t *testing.T, nofile int, env ...string) *proc {
+	t.Helper()
 	d := &proc{log: &syncBuffer{}, done: make(chan error, 1)}
 	dir := t.TempDir()
 	d.cmd = exec.Command(bomberdBin, "--config", filepath.Join(dir, "none.yaml"))
+	if nofile > 0 {
+		// the shell lowers the limit and becomes bomberd (same pid)
+		d.cmd = exec.Command("sh", "-c", fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, nofile), bomberdBin, "--config", filepath.Join(dir, "none.yaml"))
+	}
 	os.WriteFile(filepath.Join(dir, "none.yaml"), []byte("log:\n  format: console\n"), 0o644)
 	d.cmd.Dir = dir
 	d.cmd.Env = append(os.Environ(),

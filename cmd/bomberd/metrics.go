@@ -100,6 +100,7 @@ type hubCollector struct {
 	sessions *prometheus.Desc
 	started  *prometheus.Desc
 	ignored  *prometheus.Desc
+	refused  *prometheus.Desc
 	kicks    *prometheus.Desc
 	throttle *prometheus.Desc
 	segIn    *prometheus.Desc
@@ -114,6 +115,7 @@ func newHubCollector(tr func() server.Transport) *hubCollector {
 		sessions: prometheus.NewDesc("bomber_sessions", "Connections by state.", []string{"state"}, nil),
 		started:  prometheus.NewDesc("bomber_games_started_total", "Games started (invitation accepted).", nil, nil),
 		ignored:  prometheus.NewDesc("bomber_segments_ignored_total", "Well-formed segments that meant nothing in their state.", nil, nil),
+		refused:  prometheus.NewDesc("bomber_seat_changes_refused_total", "Seat changes a seat's life forbids, refused: a bug in the hub (the log says which).", nil, nil),
 		kicks:    prometheus.NewDesc("bomber_kicks_total", "Sessions replaced by a newer login of the same user.", nil, nil),
 		throttle: prometheus.NewDesc("bomber_login_throttled_total", "Logins refused by throttling.", nil, nil),
 		segIn:    prometheus.NewDesc("bomber_segments_in_total", "Segments received, by type.", []string{"type"}, nil),
@@ -127,6 +129,7 @@ func (c *hubCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.sessions
 	ch <- c.started
 	ch <- c.ignored
+	ch <- c.refused
 	ch <- c.kicks
 	ch <- c.throttle
 	ch <- c.segIn
@@ -150,6 +153,7 @@ func (c *hubCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.logins, prometheus.CounterValue, float64(st.LoginsError), "error")
 	ch <- prometheus.MustNewConstMetric(c.started, prometheus.CounterValue, float64(st.GamesStarted))
 	ch <- prometheus.MustNewConstMetric(c.ignored, prometheus.CounterValue, float64(st.Ignored))
+	ch <- prometheus.MustNewConstMetric(c.refused, prometheus.CounterValue, float64(st.SeatsRefused))
 	ch <- prometheus.MustNewConstMetric(c.kicks, prometheus.CounterValue, float64(st.Kicks))
 	ch <- prometheus.MustNewConstMetric(c.throttle, prometheus.CounterValue, float64(st.Throttled))
 	for t := segment.Type(0); t < 64; t++ {

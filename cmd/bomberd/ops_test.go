@@ -46,9 +46,10 @@ func TestMetricsAndAdmin(t *testing.T) {
 	if _, err := io.Copy(io.Discard, b.nc); err != nil {
 		t.Fatalf("the server did not close the connection that broke the framing: %v", err)
 	}
-	body, err := httpGet("http://" + d.admin + "/metrics")
-	if err != nil {
-		t.Fatal(err)
+	token := daemonToken(t, d)
+	code, body := adminDo(t, d, "GET", "/metrics", nil, token, "", "")
+	if code != 200 {
+		t.Fatalf("GET /metrics: %d %s", code, body)
 	}
 	for _, want := range []string{
 		`bomber_connections 1`,
@@ -88,16 +89,17 @@ func TestMetricsAndAdmin(t *testing.T) {
 	if regexp.MustCompile(`(Albert|Beth)`).MatchString(body) {
 		t.Error("metrics carry a user name")
 	}
-	users, _ := httpGet("http://" + d.admin + "/users")
-	if !strings.Contains(users, `"user":"Albert","state":"ServerStandBy"`) {
+	if _, users := adminDo(t, d, "GET", "/users", nil, token, "", ""); !strings.Contains(users, `"user":"Albert","state":"ServerStandBy"`) {
 		t.Errorf("/users: %s", users)
 	}
-	for path, want := range map[string]string{"/healthz": "ok", "/readyz": "ready", "/debug/pprof/cmdline": "bomberd"} {
+	for path, want := range map[string]string{"/healthz": "ok", "/readyz": "ready"} {
 		if got, _ := httpGet("http://" + d.admin + path); !strings.Contains(got, want) {
 			t.Errorf("%s: %q", path, got)
 		}
 	}
-	token := daemonToken(t, d)
+	if _, got := adminDo(t, d, "GET", "/debug/pprof/cmdline", nil, token, "", ""); !strings.Contains(got, "bomberd") {
+		t.Errorf("/debug/pprof/cmdline: %q", got)
+	}
 	if code, body := adminDo(t, d, "POST", "/kick", url.Values{"user": {"Albert"}}, token, "", ""); code != 200 {
 		t.Fatalf("kick: %d %s", code, body)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"time"
 
 	"go.uber.org/zap"
@@ -22,12 +23,33 @@ import (
 type webListener struct {
 	srv  *http.Server
 	cert *tlsListener // nil without web.tls
+	cap  *connCap
+}
+
+// The web listener's timeouts: the request's headers must arrive within
+// webHeaderTimeout, and an idle keep-alive connection is closed after
+// webIdleTimeout (a WebSocket, once upgraded, is the server's, under its
+// own limits).
+const (
+	webHeaderTimeout = 10 * time.Second
+	webIdleTimeout   = 30 * time.Second
+)
+
+// webHosts are the host patterns the web listener answers to besides IP
+// addresses and localhost: web.hosts, and the host of web.listen.
+func webHosts(c config.Web) []string {
+	hosts := slices.Clone(c.Hosts)
+	if h, _, err := net.SplitHostPort(c.Listen); err == nil && h != "" {
+		hosts = append(hosts, h)
+	}
+	return hosts
 }
 
 func (d *daemonState) startWeb(cfg *config.Config) error {
 	g, err := ws.New(ws.Config{
 		Transport:      d.tr,
 		AllowedOrigins: cfg.Web.AllowedOrigins,
+		Hosts:          webHosts(cfg.Web),
 		MaxMessage:     int64(cfg.Web.MaxMessage),
 		Files:          web.FS(),
 		Logger:         d.log,
@@ -41,10 +63,16 @@ func (d *daemonState) startWeb(cfg *config.Config) error {
 	}
 	w := &webListener{srv: &http.Server{
 		Handler:           g,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+		ReadHeaderTimeout: webHeaderTimeout,
+		IdleTimeout:       webIdleTimeout,
 		ErrorLog:          zap.NewStdLog(d.log.Named("web")),
+		ConnContext:       ws.ConnContext,
 	}}
+	// at most the fitted web.max_connections at once (counted in the
+	// open-file limit with the game port's), web.max_connections_per_ip
+	// from one address
+	w.cap = newConnCap(l, d.webConns, cfg.Web.MaxConnectionsPerIP)
+	l = w.cap
 	scheme := "http"
 	if cfg.Web.TLS {
 		w.cert = &tlsListener{}

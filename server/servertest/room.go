@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/bomber-game/bomber/client/ext"
+	"github.com/bomber-game/bomber/rules"
+	"github.com/bomber-game/bomber/rules/bomber"
+	"github.com/bomber-game/bomber/rules/bomber/bot"
 	"github.com/bomber-game/bomber/segment"
 )
 
@@ -14,7 +17,9 @@ import (
 // connection to one server, moving at random when it is its turn, and
 // reconnecting (which logs in again and resumes its seat) when told to.
 type Player struct {
-	Name   string
+	Name string
+	// Idle: the player never moves (its turn clock runs out)
+	Idle   bool
 	C      *ext.Client // its client's state
 	NC     net.Conn    // its connection; nil while it has none
 	gen    int         // which connection a message came on
@@ -154,8 +159,14 @@ func (r *Room) Until(what string, cond func() bool) {
 				if g := p.C.Game(); g != nil {
 					moves, game, waiting = len(g.Moves), g.Spec.Name, g.Replica() != nil && g.Replica().Waiting()
 				}
-				r.t.Logf("%s: state %v seat %d, %s %d moves (my turn %v, waiting for a die %v, sent at %d), errors %v",
-					p.Name, p.C.State(), p.C.Seat(), game, moves, p.C.MyTurn(), waiting, p.sentAt, p.C.Errors)
+				var notes []string
+				for _, e := range p.events {
+					if e.Kind == ext.EvProtocol {
+						notes = append(notes, e.Text)
+					}
+				}
+				r.t.Logf("%s: state %v seat %d, %s %d moves (my turn %v, copy of the game %v, waiting for a die %v, sent at %d), errors %v, protocol notes %q",
+					p.Name, p.C.State(), p.C.Seat(), game, moves, p.C.MyTurn(), p.C.Game() != nil && p.C.Game().Replica() != nil, waiting, p.sentAt, p.C.Errors, notes)
 			}
 			r.t.Fatalf("timed out waiting for %s", what)
 		}
@@ -166,19 +177,65 @@ func (r *Room) Until(what string, cond func() bool) {
 func (r *Room) play() {
 	for _, p := range r.players {
 		g := p.C.Game()
-		if p.NC == nil || g == nil || g.Over() || !p.C.MyTurn() || p.sentAt == len(g.Moves) || r.Hold > 0 && len(g.Moves) >= r.Hold {
+		if p.Idle || p.NC == nil || g == nil || g.Over() || !p.C.MyTurn() || p.sentAt == position(g) || r.Hold > 0 && len(g.Moves) >= r.Hold {
 			continue
 		}
-		legal := g.Legal(p.C.Seat())
-		if len(legal) == 0 {
-			continue
+		var m rules.Move
+		if g.Spec.Name == bomberName {
+			var ok bool
+			if m, ok = r.bomberMove(p, g); !ok {
+				continue
+			}
+		} else {
+			legal := g.Legal(p.C.Seat())
+			if len(legal) == 0 {
+				continue
+			}
+			m = legal[r.rng.IntN(len(legal))]
 		}
-		p.sentAt = len(g.Moves)
-		o, err := p.C.Move(legal[r.rng.IntN(len(legal))])
+		p.sentAt = position(g)
+		o, err := p.C.Move(m)
 		if err == nil {
 			r.write(p, o)
 		}
 	}
+}
+
+// position tells the points of a game a player moves at apart: the moves
+// it has seen, and for Bomber the phase too (the other seat's board is
+// secret: its placing adds no move, but starts the guessing).
+func position(g *ext.Game) int {
+	n := len(g.Moves)
+	if g.Spec.Name == bomberName && len(g.View.Extra) > 0 {
+		n += int(g.View.Extra[0]) << 16
+	}
+	return n
+}
+
+// bomberMove is p's move in Bomber, which its client cannot list (the
+// boards are secret, so it keeps no copy of the game; it reads the Views):
+// a random board while drawing, then a single guess at a cell of the other
+// seat's grid the View shows nothing of (bomber's View layout).
+func (r *Room) bomberMove(p *Player, g *ext.Game) (rules.Move, bool) {
+	v, seat := g.View, p.C.Seat()
+	if len(v.Extra) < 2 || len(v.Cells) < 2*100 || seat < 0 || seat > 1 {
+		return rules.Move{}, false
+	}
+	switch v.Extra[0] {
+	case 0: // drawing
+		return bomber.BoardMove(bot.RandomBoard(r.rng)), true
+	case 1: // guessing
+		var free []bomber.Cell
+		for i, c := range v.Cells[(1-seat)*100 : (2-seat)*100] {
+			if c == 0 {
+				free = append(free, bomber.CellAt(i/10, i%10))
+			}
+		}
+		if len(free) > 0 {
+			return bomber.SingleMove(free[r.rng.IntN(len(free))]), true
+		}
+	}
+	return rules.Move{}, false
 }
 
 // Resumed reports whether p resumed a seat.
@@ -196,8 +253,8 @@ func (r *Room) StartCheckers(a, b *Player) { r.StartTable(a, b, "checkers", nil)
 
 // StartTable seats a and b at a new two-seat table of game with opts and
 // starts the game. The players move at random among the legal moves
-// their client lists, so a game with secret moves (Bomber's boards, which
-// no client lists) does not start.
+// their client lists, or in Bomber (whose secret boards no client lists)
+// place a random board and then guess cells at random.
 func (r *Room) StartTable(a, b *Player, game string, opts []segment.KV) {
 	r.Call(a, func() (ext.Out, error) { return a.C.Create(game, 2, 0, opts) })
 	r.Until("the table", func() bool { return a.C.Table() != nil && a.C.Seat() == 0 })
@@ -224,3 +281,6 @@ func Over(ps ...*Player) func() bool {
 func Moves(p *Player, n int) func() bool {
 	return func() bool { return p.C.Game() != nil && (len(p.C.Game().Moves) >= n || p.C.Game().Over()) }
 }
+
+// bomberName is Bomber's name in the catalogue.
+var bomberName = bomber.Spec().Name

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"io/fs"
 	"mime"
+	"net"
 	"net/http"
 	"net/netip"
 	"path"
@@ -46,6 +47,13 @@ type Config struct {
 	// MaxMessage bounds one message from a client; a longer one closes the
 	// connection (status 1009). 0: DefaultMaxMessage.
 	MaxMessage int64
+	// Hosts are the host patterns (path.Match syntax, with or without the
+	// port) the listener answers to in the Host header, besides IP
+	// addresses and localhost. A request naming any other host is refused
+	// with 403: a page whose name was rebound to this listener's address
+	// (DNS rebinding) sends its own name, and would otherwise pass the
+	// Origin check, which compares the Origin with that same Host.
+	Hosts []string
 	// Files are served at / (index.html for /); nil serves none.
 	Files fs.FS
 	// Logger; nil for none.
@@ -118,8 +126,53 @@ func newFile(name string, body []byte) *file {
 	return f
 }
 
-// ServeHTTP implements http.Handler.
-func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) { g.mux.ServeHTTP(w, r) }
+// ServeHTTP implements http.Handler: requests naming a host the listener
+// does not answer to are refused (Config.Hosts).
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !g.hostAllowed(r.Host) {
+		g.cfg.Logger.Info("web request refused: foreign Host header (add it to web.hosts if it is this server's name)",
+			zap.String("host", r.Host), zap.String("remote", r.RemoteAddr))
+		http.Error(w, "forbidden host", http.StatusForbidden)
+		return
+	}
+	g.mux.ServeHTTP(w, r)
+}
+
+// hostAllowed reports whether a Host header names this listener: an IP
+// address (no name that could have been rebound), localhost, or a match
+// of Config.Hosts. An empty one (HTTP/1.0, no browser) passes.
+func (g *Gateway) hostAllowed(hostport string) bool {
+	hostport = strings.ToLower(hostport)
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if _, err := netip.ParseAddr(host); err == nil || host == "" || host == "localhost" {
+		return true
+	}
+	for _, p := range g.cfg.Hosts {
+		p = strings.ToLower(p)
+		if ok, _ := path.Match(p, host); ok {
+			return true
+		}
+		if ok, _ := path.Match(p, hostport); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// connKey is the request context key of the connection's socket.
+type connKey struct{}
+
+// ConnContext is for http.Server.ConnContext: it keeps each connection's
+// socket in its requests' context, so that a WebSocket's socket gets a
+// bounded send buffer and keepalive, and the bytes its kernel holds for
+// the client count against the output bound, like a TCP connection's.
+func ConnContext(ctx context.Context, c net.Conn) context.Context {
+	return context.WithValue(ctx, connKey{}, c)
+}
 
 // serveFile serves the web client. Every response carries a strong ETag
 // and asks the browser to revalidate (no-cache), so a new daemon's client
@@ -201,7 +254,8 @@ func (g *Gateway) serveWS(w http.ResponseWriter, r *http.Request) {
 	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
 		ip = ap.Addr().Unmap()
 	}
-	err = server.ServeMessages(g.cfg.Transport, &conn{c: c}, ip, "ws:"+r.RemoteAddr)
+	nc, _ := r.Context().Value(connKey{}).(net.Conn) // nil without ConnContext
+	err = server.ServeMessages(g.cfg.Transport, &conn{c: c, nc: nc}, ip, "ws:"+r.RemoteAddr)
 	if err != nil && !errors.Is(err, server.ErrClosed) {
 		g.cfg.Logger.Warn("websocket", zap.Error(err))
 	}
@@ -213,9 +267,13 @@ var errText = errors.New("text message on a binary protocol")
 // conn is a WebSocket as a server.MessageConn.
 type conn struct {
 	c    *websocket.Conn
+	nc   net.Conn    // its socket; nil when unknown
 	text atomic.Bool // the client sent a text message
 	once sync.Once
 }
+
+// NetConn is the WebSocket's socket, for the server (MessageConn).
+func (c *conn) NetConn() net.Conn { return c.nc }
 
 func (c *conn) ReadMessage(ctx context.Context) ([]byte, error) {
 	typ, p, err := c.c.Read(ctx)

@@ -38,7 +38,9 @@ func gateway(t *testing.T, reactor bool, cfg server.Config, gcfg ws.Config) (tcp
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(g)
+	srv := httptest.NewUnstartedServer(g)
+	srv.Config.ConnContext = ws.ConnContext // as bomberd serves it
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return addr, "ws" + strings.TrimPrefix(srv.URL, "http") + ws.Path
 }

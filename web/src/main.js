@@ -2,7 +2,7 @@
 // open tables, create a table), a table (seats, board, moves, chat,
 // offers) and a step-by-step replay of finished games. Built on the
 // BomberClient library of clients/js; every board is SVG.
-import { BomberClient, GAME_TAKEBACK, GAME_DRAWS } from 'bomber-client';
+import { BomberClient, GAME_TAKEBACK, GAME_DRAWS, safeText } from 'bomber-client';
 import { h } from './dom.js';
 import * as bomber from './games/bomber.js';
 import * as checkers from './games/checkers.js';
@@ -235,11 +235,16 @@ function renderAll() {
   renderTable();
 }
 
+// bdi shows a name or chat text from the server: control and bidi
+// characters replaced (safeText), and isolated, so right-to-left text in it
+// cannot reorder what follows.
+const bdi = (text) => h('bdi', {}, safeText(text));
+
 function renderUsers() {
   const el = $('#users');
   if (!el || !app.client) return;
   const list = [app.me, ...[...(app.client.users || [])].filter((u) => u !== app.me).sort()];
-  el.replaceChildren(...list.map((name) => h('li', { 'data-user': name }, name, name === app.me ? ' (you)' : '',
+  el.replaceChildren(...list.map((name) => h('li', { 'data-user': name }, bdi(name), name === app.me ? ' (you)' : '',
     name !== app.me ? h('button', { class: 'ref-invite', title: 'invite to Bomber the reference-client way', onclick: () => refInvite(name) }, 'Bomber duel') : '')));
   $('#online-count').textContent = String(list.length);
 }
@@ -247,12 +252,12 @@ function renderUsers() {
 // seatLabel names seat i of table t: its player, "computer", or "seat i".
 function seatLabel(t, i) {
   const s = t?.seats?.[i];
-  if (s?.name) return s.name;
+  if (s?.name) return safeText(s.name);
   return s && s.flags & SEAT_FLAG_BOT ? 'computer' : `seat ${i}`;
 }
 
 function seatsText(t) {
-  return (t.seats || []).map((s) => s.name ? s.name + (s.flags & SEAT_FLAG_BOT ? ' (computer)' : '') : '—').join(', ');
+  return (t.seats || []).map((s) => s.name ? safeText(s.name) + (s.flags & SEAT_FLAG_BOT ? ' (computer)' : '') : '—').join(', ');
 }
 
 // optionsText says a table's options in words: "clock 60 s a game,
@@ -337,7 +342,7 @@ function renderTable() {
     const clock = clockText(i);
     const li = h('li', { 'data-seat': i, class: i === seat ? 'me' : '' },
       h('span', { class: 'seat-dot', style: `background:${['#d9a400', '#2f6fd0', '#d0392b', '#239b56'][i]}` }),
-      s.flags & SEAT_FLAG_BOT ? `🤖 ${s.name || 'computer'}` : s.name || 'free seat',
+      s.flags & SEAT_FLAG_BOT ? `🤖 ${safeText(s.name) || 'computer'}` : s.name ? bdi(s.name) : 'free seat',
       s.flags & SEAT_FLAG_READY ? ' ✓ ready' : '',
       s.flags & SEAT_FLAG_GONE || app.away[i] ? ' (away)' : '',
       clock ? h('span', { class: 'clock', 'data-clock': i }, ' ⏱ ' + clock) : '');
@@ -483,7 +488,7 @@ function offerText(d) {
 function addChat(d) {
   const log = d.scope === 0 ? $('#lobby-chat-log') : $('#table-chat-log');
   const room = d.scope === 2 ? ' (watchers)' : '';
-  log.append(h('li', { 'data-from': d.from }, h('b', {}, d.from + room + ': '), d.text));
+  log.append(h('li', { 'data-from': d.from }, h('b', {}, bdi(d.from), room + ': '), bdi(d.text)));
   log.scrollTop = log.scrollHeight;
 }
 function addLog(text) {
@@ -513,7 +518,7 @@ function showError(e) {
     text = code === 6 ? `That move is not allowed${raw ? ': ' + raw : '.'}` : PLAIN[code] || raw || text;
   }
   const box = $('#toast');
-  box.textContent = text;
+  box.textContent = safeText(text);
   box.hidden = false;
   box.dataset.count = String(Number(box.dataset.count || 0) + 1);
   clearTimeout(showError.timer);
@@ -527,7 +532,7 @@ async function act(fn) {
 function renderInvites() {
   const el = $('#invites');
   el.replaceChildren(...app.invites.map((inv, i) => h('li', { 'data-invite': inv.from },
-    `${inv.from} invites you to ${title(inv.game)} (table #${inv.table}) `,
+    bdi(inv.from), ` invites you to ${safeText(title(inv.game))} (table #${inv.table}) `,
     h('button', { class: 'accept-invite', onclick: () => { app.invites.splice(i, 1); renderInvites(); act(() => app.client.join(inv.table, { seat: NO_SEAT, code: inv.code || '' })); } }, 'Join'),
     h('button', { onclick: () => { app.invites.splice(i, 1); renderInvites(); } }, 'Dismiss'))));
 }
@@ -538,14 +543,14 @@ function refInvite(name) {
   if (app.duel && !app.duel.over) { showError({ text: 'Finish your Bomber duel first.' }); return; }
   app.client.sendInvite(name);
   app.pendingDuel = name;
-  addLobbyNote(`Invited ${name} to a Bomber duel…`);
+  addLobbyNote(`Invited ${safeText(name)} to a Bomber duel…`);
 }
 
 function refEvent(ev, d) {
   const c = app.client;
   if (ev === 'recvInvite') {
     const from = d.from;
-    $('#invites').append(h('li', { 'data-ref-invite': from }, `${from} invites you to a Bomber duel `,
+    $('#invites').append(h('li', { 'data-ref-invite': from }, bdi(from), ' invites you to a Bomber duel ',
       h('button', { class: 'accept-duel', onclick: (e) => { e.target.parentNode.remove(); c.answerInvite(true); startDuel(from, 1); } }, 'Accept'),
       h('button', { onclick: (e) => { e.target.parentNode.remove(); c.answerInvite(false); } }, 'Refuse')));
   } else if (ev === 'inviteAnswer') {

@@ -12,7 +12,7 @@ import {
   encodeChat, decodeTable, decodeJoined, decodeStarted, decodeStep, decodeMoved,
   decodeView, decodeGameEnd, decodeError, decodeChatMsg, decodeInvited, decodeCommit,
   decodeAck, decodeOffer, encodeName, decodeName, encodeCoords, decodeCoords, errCodeName,
-  typeName,
+  typeName, FEATURE_PING, PING_INTERVAL_MS, PING_TIMEOUT_MS, encodePing, decodePong,
 } from './segment.js';
 
 /** A request the server refused: `.code` is the reply or Error code, `.req` the request type. */
@@ -32,6 +32,21 @@ export class RequestError extends Error {
 /** The connection closed before the server answered. */
 export class ClosedError extends Error {
   constructor(message = 'connection closed') { super(message); this.name = 'ClosedError'; }
+}
+
+/** The server did not answer a request (or a Ping) in time. */
+export class TimeoutError extends Error {
+  constructor(message) { super(message); this.name = 'TimeoutError'; }
+}
+
+/** How long a request waits for its answer by default (ms). */
+export const REQUEST_TIMEOUT_MS = 30000;
+
+// timer runs fn after ms without keeping a Node process alive for it.
+function timer(fn, ms) {
+  const t = setTimeout(fn, ms);
+  t?.unref?.();
+  return t;
 }
 
 const OFFER_WHAT = { draw: OfferWhat.Draw, rematch: OfferWhat.Rematch, takeback: OfferWhat.Takeback };
@@ -57,12 +72,28 @@ function cell(p) {
  */
 export class BomberClient extends EventTarget {
   /**
-   * Wraps a connected transport: {send(Uint8Array), close()}, whose owner
-   * calls client._data(bytes) and client._closed(error) (see the connect
-   * functions). Most callers use connectTCP or connectWebSocket instead.
+   * Wraps a connected transport: {send(Uint8Array), close(), abort()?},
+   * whose owner calls client._data(bytes) and client._closed(error) (see
+   * the connect functions). Most callers use connectTCP or connectWebSocket
+   * instead. Options: features (asked for in Hello), requestTimeout (ms a
+   * request, the Welcome or a login waits for its answer before it rejects
+   * with a TimeoutError; 0: forever), pingInterval and pingTimeout (ms;
+   * with FEATURE_PING the client pings after pingInterval without hearing
+   * from the server, and closes the connection when nothing came
+   * pingTimeout after the Ping; pingInterval 0: no pinging).
    */
-  constructor(transport, { features = FEATURES_ALL } = {}) {
+  constructor(transport, {
+    features = FEATURES_ALL, requestTimeout = REQUEST_TIMEOUT_MS,
+    pingInterval = PING_INTERVAL_MS, pingTimeout = PING_TIMEOUT_MS,
+  } = {}) {
     super();
+    this._requestTimeout = requestTimeout;
+    this._pingInterval = pingInterval;
+    this._pingTimeout = pingTimeout;
+    this._idle = null; // timer: ping when it fires (the server has been quiet)
+    this._dead = null; // timer: give the connection up when it fires (a Ping went unanswered)
+    this._pings = new Map(); // nonce -> {resolve, reject, sent, timer} of ping() calls
+    this._nonce = 0;
     this._t = transport;
     this._dec = new MessageDecoder();
     this._out = [];
@@ -108,7 +139,7 @@ export class BomberClient extends EventTarget {
   }
 
   /** Connects over TCP (Node and Electron's main process only), says Hello and waits for Welcome. */
-  static async connectTCP({ host = '127.0.0.1', port = 20343, features } = {}) {
+  static async connectTCP({ host = '127.0.0.1', port = 20343, ...opts } = {}) {
     const net = await import('node:net'); // imported here so that browsers never load it
     const sock = net.connect({ host, port });
     sock.setNoDelay(true);
@@ -119,7 +150,8 @@ export class BomberClient extends EventTarget {
     const client = new BomberClient({
       send: (b) => sock.write(b),
       close: () => sock.end(),
-    }, { features });
+      abort: () => sock.destroy(), // at once: a frozen server would never answer a FIN
+    }, opts);
     sock.on('data', (b) => client._data(new Uint8Array(b.buffer, b.byteOffset, b.length)));
     sock.on('error', (e) => client._closed(e));
     sock.on('close', () => client._closed(null));
@@ -133,7 +165,7 @@ export class BomberClient extends EventTarget {
    * and waits for Welcome. Uses the global WebSocket (browsers, Node 22+,
    * Electron's renderer) unless a constructor is given.
    */
-  static async connectWebSocket(url, { WebSocket: WS = globalThis.WebSocket, features } = {}) {
+  static async connectWebSocket(url, { WebSocket: WS = globalThis.WebSocket, ...opts } = {}) {
     if (typeof WS !== 'function') throw new TypeError('no WebSocket constructor: pass {WebSocket}');
     const ws = new WS(url);
     ws.binaryType = 'arraybuffer';
@@ -144,7 +176,7 @@ export class BomberClient extends EventTarget {
     const client = new BomberClient({
       send: (b) => ws.send(b),
       close: () => ws.close(1000),
-    }, { features });
+    }, opts);
     ws.onmessage = (e) => {
       if (typeof e.data === 'string') { client._closed(new Error('text frame from server')); ws.close(); return; }
       client._data(new Uint8Array(e.data));
@@ -182,6 +214,24 @@ export class BomberClient extends EventTarget {
     });
   }
 
+  /**
+   * Pings the server (FEATURE_PING); resolves with the round trip in ms,
+   * rejects with a TimeoutError after pingTimeout. The client also pings
+   * on its own when the server has been quiet (see the constructor).
+   */
+  ping() {
+    if (this.closed || this._ending) return Promise.reject(new ClosedError());
+    if (!(this.welcome?.features & FEATURE_PING)) return Promise.reject(new Error('the server does not speak Ping (feature 64)'));
+    return new Promise((resolve, reject) => {
+      const nonce = this._sendPing();
+      const t = timer(() => {
+        this._pings.delete(nonce);
+        reject(new TimeoutError(`no Pong within ${this._pingTimeout} ms`));
+      }, this._pingTimeout);
+      this._pings.set(nonce, { resolve, reject, sent: Date.now(), timer: t });
+    });
+  }
+
   // ---- lobby ----
 
   /** Logs in; resolves once the user list is in (client.users). Rejects with a RequestError (code 0 no such user, 3 wrong password, 4 unavailable). */
@@ -189,7 +239,18 @@ export class BomberClient extends EventTarget {
     if (this.closed || this._ending) return Promise.reject(new ClosedError());
     if (this._login) return Promise.reject(new Error('a login is in progress'));
     return new Promise((resolve, reject) => {
-      this._login = { resolve, reject, phase: 'info', name, password };
+      const l = { resolve, reject, phase: 'info', name, password };
+      if (this._requestTimeout > 0) {
+        // a login left half done leaves the session's state unknown: the
+        // connection is given up with it
+        l.timer = timer(() => {
+          if (this._login !== l) return;
+          this._login = null;
+          reject(new TimeoutError(`no answer to the login within ${this._requestTimeout} ms`));
+          this._abort(new TimeoutError('login timed out'));
+        }, this._requestTimeout);
+      }
+      this._login = l;
       this._send(T.Info, encodeName(name));
     });
   }
@@ -355,6 +416,43 @@ export class BomberClient extends EventTarget {
 
   _hello() {
     this._send(T.Hello, encodeHello({ version: PROTOCOL_VERSION, features: this._features }));
+    if (this._requestTimeout > 0) {
+      this._welcomeTimer = timer(() => this._abort(new TimeoutError(`no Welcome within ${this._requestTimeout} ms`)), this._requestTimeout);
+    }
+  }
+
+  // _sendPing sends a Ping with a fresh nonce and returns the nonce.
+  _sendPing() {
+    this._nonce = (this._nonce + 1) >>> 0;
+    this._send(T.Ping, encodePing({ nonce: this._nonce }));
+    return this._nonce;
+  }
+
+  // _heard notes that the server said something: it is alive, so the
+  // unanswered-Ping deadline goes and the quiet time starts again.
+  _heard() {
+    clearTimeout(this._dead);
+    this._dead = null;
+    clearTimeout(this._idle);
+    this._idle = this._pingInterval > 0 ? timer(() => this._keepalive(), this._pingInterval) : null;
+  }
+
+  // _keepalive: the server has been quiet for pingInterval; ping it, and
+  // give the connection up if nothing comes back within pingTimeout.
+  _keepalive() {
+    this._idle = null;
+    if (this.closed || this._ending) return;
+    this._sendPing();
+    this._dead = timer(() => this._abort(new TimeoutError(`the server did not answer a Ping within ${this._pingTimeout} ms`)), this._pingTimeout);
+  }
+
+  // _abort gives the connection up: everything waiting is rejected with
+  // err and the transport is dropped without waiting for the server.
+  _abort(err) {
+    if (this.closed) return;
+    this._closed(err);
+    this._ending = true;
+    (this._t.abort ?? this._t.close).call(this._t);
   }
 
   _joinedThenTable() {
@@ -378,7 +476,16 @@ export class BomberClient extends EventTarget {
   _request(type, body, match, barrier = false) {
     if (this.closed || this._ending) return Promise.reject(new ClosedError());
     return new Promise((resolve, reject) => {
-      this._pending.push({ type, match, resolve, reject });
+      const p = { type, match, resolve, reject };
+      if (this._requestTimeout > 0) {
+        // the request stays in line (later answers are matched in order)
+        // but its caller hears no more of it
+        p.timer = timer(() => {
+          p.resolve = p.reject = () => {};
+          reject(new TimeoutError(`no answer to ${typeName(type)} within ${this._requestTimeout} ms`));
+        }, this._requestTimeout);
+      }
+      this._pending.push(p);
       this._send(type, body);
       if (barrier) {
         this._pending.push({ type: T.ViewReq, match: (k) => (k === T.View ? true : undefined), resolve: () => {}, reject: () => {}, internal: true });
@@ -389,6 +496,7 @@ export class BomberClient extends EventTarget {
 
   _settle(i, ok, value) {
     const done = this._pending.splice(0, i + 1);
+    for (const p of done) clearTimeout(p.timer);
     const last = done.pop();
     for (const p of done) p.resolve(undefined);
     if (ok) last.resolve(value); else last.reject(value);
@@ -422,6 +530,7 @@ export class BomberClient extends EventTarget {
 
   /** Feeds bytes from the transport. */
   _data(bytes) {
+    if (this._live) this._heard();
     let msgs;
     try {
       msgs = this._dec.push(bytes);
@@ -444,12 +553,17 @@ export class BomberClient extends EventTarget {
   _closed(error) {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this._idle);
+    clearTimeout(this._dead);
+    clearTimeout(this._welcomeTimer);
     const err = new ClosedError(error ? `connection closed: ${error.message}` : 'connection closed');
     this._welcomeRej(err);
-    if (this._login) { this._login.reject(err); this._login = null; }
+    if (this._login) { clearTimeout(this._login.timer); this._login.reject(err); this._login = null; }
     const pend = this._pending;
     this._pending = [];
-    for (const p of pend) p.reject(err);
+    for (const p of pend) { clearTimeout(p.timer); p.reject(err); }
+    for (const p of this._pings.values()) { clearTimeout(p.timer); p.reject(err); }
+    this._pings.clear();
     this._emit('close', { error });
   }
 
@@ -457,6 +571,9 @@ export class BomberClient extends EventTarget {
     switch (type) {
       case T.Welcome:
         this.welcome = decodeWelcome(body);
+        clearTimeout(this._welcomeTimer);
+        this._live = (this.welcome.features & FEATURE_PING) !== 0;
+        if (this._live) this._heard();
         this._welcomeRes(this.welcome);
         return;
       case T.InfoResp:
@@ -465,6 +582,7 @@ export class BomberClient extends EventTarget {
         const code = body[0];
         if (!l) return;
         if (code !== 1) {
+          clearTimeout(l.timer);
           this._login = null;
           l.reject(new RequestError(type === T.InfoResp ? T.Info : T.Passwd, code,
             type === T.InfoResp ? (code === 0 ? 'no such user' : 'unavailable') : (code === 3 ? 'wrong password' : 'unavailable')));
@@ -480,7 +598,7 @@ export class BomberClient extends EventTarget {
       case T.SyncBegin: this.users.add(decodeName(body)); return;
       case T.SyncEnd:
         this._emit('users', { users: this.users });
-        if (this._login?.phase === 'sync') { const l = this._login; this._login = null; l.resolve(); }
+        if (this._login?.phase === 'sync') { const l = this._login; clearTimeout(l.timer); this._login = null; l.resolve(); }
         return;
       case T.NewOnline: { const name = decodeName(body); this.users.add(name); this._emit('online', { user: name }); return; }
       case T.NewOffline: { const name = decodeName(body); this.users.delete(name); this._emit('offline', { user: name }); return; }
@@ -569,6 +687,13 @@ export class BomberClient extends EventTarget {
       case T.ChatMsg: m = decodeChatMsg(body); this._emit('chat', m); break;
       case T.Invited: m = decodeInvited(body); this._emit('invited', m); break;
       case T.Ack: m = decodeAck(body); break;
+      case T.Pong: {
+        // answers a Ping, never a request: kept out of the request line
+        m = decodePong(body);
+        const p = this._pings.get(m.nonce);
+        if (p) { this._pings.delete(m.nonce); clearTimeout(p.timer); p.resolve(Date.now() - p.sent); }
+        return;
+      }
       case T.Error: {
         m = decodeError(body);
         const i = this._pending.findIndex((p) => p.type === m.req);

@@ -21,10 +21,16 @@ export const FEATURE_BOTS = 8;
 export const FEATURE_CLOCKS = 16;
 /** Each Game of the catalogue ends with the game's title and flags (GAME_TAKEBACK, GAME_DRAWS). */
 export const FEATURE_GAME_FACTS = 32;
+/** Ping and Pong: liveness (section 8.4, "Ping"). */
+export const FEATURE_PING = 64;
 /** The seat to move receives Legal: its legal moves, a piece and its destinations (section 10). */
-export const FEATURE_LEGAL = 64;
+export const FEATURE_LEGAL = 128;
 /** Every feature this library speaks (what it asks for in Hello). */
-export const FEATURES_ALL = 127;
+export const FEATURES_ALL = 255;
+/** Liveness (segment.PingInterval, PingTimeout): ping after this long without hearing from the server... */
+export const PING_INTERVAL_MS = 15000;
+/** ...and give the connection up when nothing came this long after the Ping. */
+export const PING_TIMEOUT_MS = 10000;
 /** Legal flags: another Legal of the same update follows; too many moves to list. */
 export const LEGAL_MORE = 1;
 export const LEGAL_TOO_MANY = 2;
@@ -44,7 +50,7 @@ export const T = Object.freeze({
   Join: 0x26, Watch: 0x27, Leave: 0x28, Invite: 0x29, Ready: 0x2a, Move: 0x2b,
   MoveText: 0x2c, ViewReq: 0x2d, Offer: 0x2e, Resign: 0x2f, Chat: 0x30, Table: 0x31,
   Joined: 0x32, Started: 0x33, Step: 0x34, Moved: 0x35, View: 0x36, GameEnd: 0x37,
-  Error: 0x38, ChatMsg: 0x39, Invited: 0x3a, Commit: 0x3b, Ack: 0x3f,
+  Error: 0x38, ChatMsg: 0x39, Invited: 0x3a, Commit: 0x3b, Ping: 0x3c, Pong: 0x3d, Ack: 0x3f,
   Bot: 0x40, Seated: 0x41, Resume: 0x43, Clock: 0x44, Away: 0x45, Bye: 0x46,
   Legal: 0x47,
 });
@@ -69,7 +75,7 @@ const CAPS = {
   0x20: 29, 0x21: 29, 0x22: 0, 0x23: 1024, 0x24: 256, 0x25: 0, 0x26: 64, 0x27: 64, 0x28: 0,
   0x29: 32, 0x2a: 0, 0x2b: 18, 0x2c: 64, 0x2d: 0, 0x2e: 8, 0x2f: 0, 0x30: 300, 0x31: 512,
   0x32: 29, 0x33: 64, 0x34: 29, 0x35: 96, 0x36: 1024, 0x37: 128, 0x38: 64, 0x39: 340,
-  0x3a: 96, 0x3b: 64, 0x3f: 29,
+  0x3a: 96, 0x3b: 64, 0x3c: 4, 0x3d: 4, 0x3f: 29,
   0x40: 1, 0x41: 29, 0x43: 29, 0x44: 64, 0x45: 29, 0x46: 0, 0x47: 1024,
 };
 
@@ -710,6 +716,24 @@ export function decodeAck(body) {
   return m;
 }
 
+/** Ping (C→S): {nonce} (u32, the client's choice; the Pong carries it back). */
+export function encodePing({ nonce }) { return new Writer(T.Ping).u32(nonce).done(); }
+export function decodePing(body) {
+  const r = new Reader(T.Ping, body);
+  const m = { nonce: r.u32() };
+  r.done();
+  return m;
+}
+
+/** Pong (S→C): {nonce} (the Ping's). */
+export function encodePong({ nonce }) { return new Writer(T.Pong).u32(nonce).done(); }
+export function decodePong(body) {
+  const r = new Reader(T.Pong, body);
+  const m = { nonce: r.u32() };
+  r.done();
+  return m;
+}
+
 /** Bot (C→S): {seat} (255: every empty seat). */
 export function encodeBot({ seat = SEAT_ANY } = {}) { return new Writer(T.Bot).u8(seat).done(); }
 export function decodeBot(body) {
@@ -825,7 +849,7 @@ const DECODERS = {
   [T.CatalogReq]: decodeEmpty, [T.ListReq]: decodeEmpty, [T.Leave]: decodeEmpty,
   [T.Ready]: decodeEmpty, [T.ViewReq]: decodeEmpty, [T.Resign]: decodeEmpty,
   [T.Bot]: decodeBot, [T.Seated]: decodeSeated, [T.Resume]: decodeResume, [T.Clock]: decodeClock,
-  [T.Away]: decodeAway, [T.Bye]: decodeEmpty, [T.Legal]: decodeLegal,
+  [T.Away]: decodeAway, [T.Bye]: decodeEmpty, [T.Ping]: decodePing, [T.Pong]: decodePong, [T.Legal]: decodeLegal,
 };
 
 /**
@@ -879,3 +903,16 @@ export function fromHex(s) {
   if (t === '') return new Uint8Array(0);
   return Uint8Array.from(t.split(/\s+/), (h) => parseInt(h, 16));
 }
+
+// The characters segment.UnsafeRune names on the server: C0 controls, DEL,
+// C1 controls and the bidi formatting characters (U+061C, U+200E, U+200F,
+// U+202A..U+202E, U+2066..U+2069).
+const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text from the server as it may be shown: every control character (CR,
+ * LF, ESC, NUL...) and bidi formatting character replaced by U+FFFD.
+ * bomberd refuses them in chat and names; a client shows names and chat
+ * through this all the same, whatever server it talks to.
+ */
+export function safeText(s) { return String(s ?? '').replace(UNSAFE_TEXT, '\ufffd'); }

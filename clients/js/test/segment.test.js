@@ -32,6 +32,7 @@ const ENCODERS = {
   [S.T.ChatMsg]: S.encodeChatMsg, [S.T.Invited]: S.encodeInvited, [S.T.Commit]: S.encodeCommit,
   [S.T.Ack]: S.encodeAck, [S.T.Bot]: S.encodeBot, [S.T.Seated]: S.encodeSeated,
   [S.T.Resume]: S.encodeResume, [S.T.Clock]: S.encodeClock, [S.T.Away]: S.encodeAway,
+  [S.T.Ping]: S.encodePing, [S.T.Pong]: S.encodePong,
   [S.T.Legal]: S.encodeLegal,
 };
 
@@ -137,7 +138,9 @@ test('Legal decodes as docs/protocol.md section 10 shows it', () => {
 test('encoders produce the transcripts\' requests', () => {
   const hex = (t, body) => S.toHex(S.encodeMessage(t, body));
   assert.equal(hex(S.T.Hello, S.encodeHello()), '20 00 05 01 00 00 00 03');
-  assert.equal(hex(S.T.Hello, S.encodeHello({ features: S.FEATURES_ALL })), '20 00 05 01 00 00 00 7f');
+  assert.equal(hex(S.T.Hello, S.encodeHello({ features: S.FEATURES_ALL })), '20 00 05 01 00 00 00 ff');
+  assert.equal(hex(S.T.Ping, S.encodePing({ nonce: 7 })), '3c 00 04 00 00 00 07');
+  assert.equal(hex(S.T.Pong, S.encodePong({ nonce: 7 })), '3d 00 04 00 00 00 07');
   assert.equal(hex(S.T.Create, S.encodeCreate({ game: 'checkers', seats: 2 })), '24 00 0c 08 63 68 65 63 6b 65 72 73 02 00 00');
   assert.equal(hex(S.T.Join, S.encodeJoin({ table: 9 })), '26 00 06 00 00 00 09 ff 00');
   assert.equal(hex(S.T.Watch, S.encodeWatch({ table: 1 })), '27 00 05 00 00 00 01 00');
@@ -174,7 +177,7 @@ test('framing errors are found before anything is buffered', () => {
   };
   fails('05', 'unknown_type'); // at its first byte
   fails('42', 'unknown_type');
-  fails('3c', 'unknown_type');
+  fails('3e', 'unknown_type');
   fails('b0 00 1c', 'length'); // a fragment of 28 bytes, at its header
   fails('a0 00 1d', 'length'); // Hello has no fragments
   fails('2b 00 13', 'length'); // Move with 19 bytes
@@ -197,4 +200,12 @@ test('encoders refuse what cannot be sent instead of cutting it', () => {
   assert.throws(() => S.encodeName('x'.repeat(30)), S.BodyError);
   assert.throws(() => S.decodeJoined(S.fromHex('00 00 00 07')), S.BodyError);
   assert.throws(() => S.decodeJoined(S.fromHex('00 00 00 07 01 00')), S.BodyError);
+});
+
+test('safeText replaces what could move the cursor or reorder a line', () => {
+  assert.equal(S.safeText('x\r Beth: type your password'), 'x\ufffd Beth: type your password');
+  assert.equal(S.safeText('\x1b]0;owned\x07\x1b[2J'), '\ufffd]0;owned\ufffd\ufffd[2J');
+  assert.equal(S.safeText('a\x00b\nc\td\x7f\u0085'), 'a\ufffdb\ufffdc\ufffdd\ufffd\ufffd');
+  assert.equal(S.safeText('abc\u202etxt.exe\u2066\u2069\u200f'), 'abc\ufffdtxt.exe\ufffd\ufffd\ufffd');
+  assert.equal(S.safeText('héllo 你好 مرحبا ☺'), 'héllo 你好 مرحبا ☺');
 });

@@ -15,6 +15,21 @@ export declare class RequestError extends Error {
 }
 /** The connection closed before the answer came. */
 export declare class ClosedError extends Error {}
+/** The server did not answer a request, the Welcome, a login or a Ping in time. */
+export declare class TimeoutError extends Error {}
+/** How long a request waits for its answer by default (ms). */
+export declare const REQUEST_TIMEOUT_MS: 30000;
+
+/** Options of a client: see the BomberClient constructor. */
+export interface ClientOptions {
+  features?: number;
+  /** ms a request, the Welcome or a login waits before it rejects with a TimeoutError (0: forever). */
+  requestTimeout?: number;
+  /** ms of quiet from the server after which the client pings (FEATURE_PING; 0: never). */
+  pingInterval?: number;
+  /** ms after a Ping with nothing from the server after which the connection is given up. */
+  pingTimeout?: number;
+}
 
 /** A cell (x the row, y the column, 0..9) of the reference Bomber board. */
 export type Cell = [number, number] | { x: number; y: number };
@@ -54,7 +69,7 @@ export interface BomberEvents {
 /** A seat's whole legal-move list for one update (tooMany: the server did not list them). */
 export interface LegalMoves { table: number; seq: number; seat: number; tooMany: boolean; moves: { kind: number; arg: number[] }[] }
 
-export interface Transport { send(bytes: Uint8Array): void; close(): void }
+export interface Transport { send(bytes: Uint8Array): void; close(): void; abort?(): void }
 
 export interface CreateOptions {
   game: string;
@@ -65,9 +80,9 @@ export interface CreateOptions {
 }
 
 export declare class BomberClient extends EventTarget {
-  constructor(transport: Transport, opts?: { features?: number });
-  static connectTCP(opts?: { host?: string; port?: number; features?: number }): Promise<BomberClient>;
-  static connectWebSocket(url: string, opts?: { WebSocket?: typeof WebSocket; features?: number }): Promise<BomberClient>;
+  constructor(transport: Transport, opts?: ClientOptions);
+  static connectTCP(opts?: { host?: string; port?: number } & ClientOptions): Promise<BomberClient>;
+  static connectWebSocket(url: string, opts?: { WebSocket?: typeof WebSocket } & ClientOptions): Promise<BomberClient>;
 
   readonly welcome: WelcomeBody | null;
   readonly user: string | null;
@@ -85,6 +100,8 @@ export declare class BomberClient extends EventTarget {
   readonly closed: boolean;
 
   close(): void;
+  /** Round trip in ms of a Ping (FEATURE_PING). */
+  ping(): Promise<number>;
   on<K extends keyof BomberEvents>(type: K, fn: (detail: BomberEvents[K]) => void): () => void;
   next<K extends keyof BomberEvents>(type: K, pred?: (detail: BomberEvents[K]) => boolean): Promise<BomberEvents[K]>;
   addEventListener<K extends keyof BomberEvents>(type: K, fn: (e: CustomEvent<BomberEvents[K]>) => void, opts?: boolean | AddEventListenerOptions): void;

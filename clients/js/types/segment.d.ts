@@ -14,8 +14,11 @@ export declare const FEATURE_RESUME: 4;
 export declare const FEATURE_BOTS: 8;
 export declare const FEATURE_CLOCKS: 16;
 export declare const FEATURE_GAME_FACTS: 32;
-export declare const FEATURE_LEGAL: 64;
-export declare const FEATURES_ALL: 127;
+export declare const FEATURES_ALL: 255;
+export declare const FEATURE_PING: 64;
+export declare const PING_INTERVAL_MS: 15000;
+export declare const PING_TIMEOUT_MS: 10000;
+export declare const FEATURE_LEGAL: 128;
 export declare const LEGAL_MORE: 1;
 export declare const LEGAL_TOO_MANY: 2;
 export declare const GAME_TAKEBACK: 1;
@@ -32,7 +35,7 @@ export declare const T: Readonly<{
   Join: 0x26; Watch: 0x27; Leave: 0x28; Invite: 0x29; Ready: 0x2a; Move: 0x2b;
   MoveText: 0x2c; ViewReq: 0x2d; Offer: 0x2e; Resign: 0x2f; Chat: 0x30; Table: 0x31;
   Joined: 0x32; Started: 0x33; Step: 0x34; Moved: 0x35; View: 0x36; GameEnd: 0x37;
-  Error: 0x38; ChatMsg: 0x39; Invited: 0x3a; Commit: 0x3b; Ack: 0x3f;
+  Error: 0x38; ChatMsg: 0x39; Invited: 0x3a; Commit: 0x3b; Ping: 0x3c; Pong: 0x3d; Ack: 0x3f;
   Bot: 0x40; Seated: 0x41; Resume: 0x43; Clock: 0x44; Away: 0x45; Bye: 0x46;
   Legal: 0x47;
 }>;
@@ -201,6 +204,11 @@ export declare function encodeCommit(m: { table: number; seat: number; hash: Arr
 export declare function decodeCommit(body: Uint8Array): CommitBody;
 export declare function encodeAck(m: AckBody): Uint8Array;
 export declare function decodeAck(body: Uint8Array): AckBody;
+export interface PingBody { nonce: number }
+export declare function encodePing(m: PingBody): Uint8Array;
+export declare function decodePing(body: Uint8Array): PingBody;
+export declare function encodePong(m: PingBody): Uint8Array;
+export declare function decodePong(body: Uint8Array): PingBody;
 export declare function encodeBot(m?: Partial<BotMsg>): Uint8Array;
 export declare function decodeBot(body: Uint8Array): BotMsg;
 export declare function encodeSeated(m: SeatedBody): Uint8Array;
@@ -220,3 +228,5 @@ export declare function encodeCoords(...nums: number[]): Uint8Array;
 export declare function decodeCoords(payload: Uint8Array): number[] | null;
 export declare function toHex(bytes: ArrayLike<number>): string;
 export declare function fromHex(s: string): Uint8Array;
+/** Text from the server as it may be shown: control and bidi formatting characters replaced by U+FFFD. */
+export declare function safeText(s: string): string;

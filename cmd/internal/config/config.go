@@ -123,6 +123,9 @@ type Admin struct {
 	// TokenFile holds the token; bomberd generates it (mode 0600) on its
 	// first start, and bomberctl reads it.
 	TokenFile string `mapstructure:"token_file"`
+	// MetricsToken, when set, also authorises GET /metrics (and nothing
+	// else): for a scraper that should not hold the admin token.
+	MetricsToken string `mapstructure:"metrics_token"`
 }
 
 // ReadAdminToken reads the admin token from c.TokenFile.
@@ -151,6 +154,14 @@ type Web struct {
 	TLS            bool     `mapstructure:"tls"`
 	AllowedOrigins []string `mapstructure:"allowed_origins"`
 	MaxMessage     int      `mapstructure:"max_message"`
+	// Hosts are the names (patterns) the listener answers to in the Host
+	// header besides IP addresses, localhost and the host of Listen.
+	Hosts []string `mapstructure:"hosts"`
+	// MaxConnections bounds the listener's connections at once (HTTP and
+	// WebSocket); more wait in the kernel's backlog. MaxConnectionsPerIP
+	// bounds them per source address (0: no limit); more are closed.
+	MaxConnections      int `mapstructure:"max_connections"`
+	MaxConnectionsPerIP int `mapstructure:"max_connections_per_ip"`
 }
 
 // Journal keeps the world of a daemon that is not in a cluster on disk, so
@@ -236,6 +247,7 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("admin.listen", "127.0.0.1:20344")
 	v.SetDefault("admin.token", "")
 	v.SetDefault("admin.token_file", "var/admin.token")
+	v.SetDefault("admin.metrics_token", "")
 	v.SetDefault("tls.listen", "")
 	v.SetDefault("tls.cert_file", "")
 	v.SetDefault("tls.key_file", "")
@@ -243,6 +255,9 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("web.tls", false)
 	v.SetDefault("web.allowed_origins", []string{})
 	v.SetDefault("web.max_message", 4096)
+	v.SetDefault("web.hosts", []string{})
+	v.SetDefault("web.max_connections", 4096)
+	v.SetDefault("web.max_connections_per_ip", 64)
 	v.SetDefault("cluster.nats_url", "")
 	v.SetDefault("cluster.node", "")
 	v.SetDefault("cluster.world", "bomber")
@@ -530,6 +545,12 @@ func (c *Config) Validate() error {
 	}
 	if c.Web.MaxMessage < segment.MaxSegment || c.Web.MaxMessage > 1<<20 {
 		bad("web.max_message: %d (want %d..%d)", c.Web.MaxMessage, segment.MaxSegment, 1<<20)
+	}
+	if c.Web.MaxConnections < 1 {
+		bad("web.max_connections: %d (want at least 1)", c.Web.MaxConnections)
+	}
+	if c.Web.MaxConnectionsPerIP < 0 {
+		bad("web.max_connections_per_ip: %d (want 0 or more)", c.Web.MaxConnectionsPerIP)
 	}
 	if c.Admin.Listen != "" && c.Admin.Token == "" && c.Admin.TokenFile == "" {
 		bad("admin: listen set without token or token_file")
