@@ -26,7 +26,7 @@ const (
 	More Type = 0x80
 
 	extFirst Type = 0x20 // first extended descriptor
-	extLast  Type = 0x46 // last extended descriptor (0x3E and 0x42 are unassigned)
+	extLast  Type = 0x47 // last extended descriptor (0x3E and 0x42 are unassigned)
 )
 
 // Feature bits of Hello and Welcome (u32).
@@ -203,6 +203,7 @@ var caps = [extLast - extFirst + 1]int16{
 	Commit - extFirst: 64 + 1, Ping - extFirst: 4 + 1, Pong - extFirst: 4 + 1, Ack - extFirst: 29 + 1,
 	Bot - extFirst: 1 + 1, Seated - extFirst: 29 + 1, Resume - extFirst: 29 + 1,
 	Clock - extFirst: 64 + 1, Away - extFirst: 29 + 1, Bye - extFirst: 0 + 1,
+	Legal - extFirst: 1024 + 1,
 }
 
 // extNames are the spec's names (what transcripts and people read).
@@ -211,10 +212,10 @@ var extNames = [extLast - extFirst + 1]string{
 	"Leave", "Invite", "Ready", "Move", "MoveText", "ViewReq", "Offer", "Resign",
 	"Chat", "Table", "Joined", "Started", "Step", "Moved", "View", "GameEnd",
 	"Error", "ChatMsg", "Invited", "Commit", "Ping", "Pong", "", "Ack",
-	"Bot", "Seated", "", "Resume", "Clock", "Away", "Bye",
+	"Bot", "Seated", "", "Resume", "Clock", "Away", "Bye", "Legal",
 }
 
-// Extended reports whether t lies in the extended range 0x20..0x46, with or
+// Extended reports whether t lies in the extended range 0x20..0x47, with or
 // without the More bit (assigned or not; see KnownExtended).
 func (t Type) Extended() bool { b := t &^ More; return b >= extFirst && b <= extLast }
 

@@ -1151,6 +1151,8 @@ func DecodeMessage(t Type, body []byte) (Message, error) {
 		return DecodePingMsg(body)
 	case Pong:
 		return DecodePongBody(body)
+	case Legal:
+		return DecodeLegalBody(body)
 	case Ack:
 		return DecodeAckBody(body)
 	}

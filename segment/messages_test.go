@@ -51,6 +51,7 @@ func samples() []Message {
 		ResumeMsg{Table: 1, Seat: 2, Token: [TokenLen]byte{9, 15: 1}, LastSeq: 77},
 		ClockBody{Table: 3, Seats: []ClockSeat{{Left: 30000, Flags: ClockRunning}, {Left: -1}, {Left: 5, Flags: ClockPaused}}},
 		AwayBody{Table: 3, Seat: 1, Grace: 60000},
+		LegalBody{Table: 3, Seq: 7, Seat: 1, Flags: LegalMore, Groups: []LegalGroup{{Kind: 1, Len: 2, Prefix: []byte{11}, Suffixes: [][]byte{{15}, {16}}}, {Kind: 1}, {Kind: 2, Len: 3, Prefix: []byte{4}, Suffixes: [][]byte{{0, 1}}}}},
 		EmptyMsg{Bye},
 		ChatBody{Scope: ScopeTable, Text: "héllo"},
 		ChatBody{Scope: ScopeLobby, Text: strings.Repeat("ab", 149) + "c"}, // 300 bytes: the cap

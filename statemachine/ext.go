@@ -11,7 +11,7 @@ import (
 // descriptor.
 
 // Features the hub offers.
-const hubFeatures = segment.FeatureTables | segment.FeatureChat | segment.FeatureResume | segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts | segment.FeaturePing
+const hubFeatures = segment.FeatureTables | segment.FeatureChat | segment.FeatureResume | segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts | segment.FeaturePing | segment.FeatureLegal
 
 // extSession is what the hub keeps for an extended-protocol connection.
 type extSession struct {

@@ -218,6 +218,7 @@ type Hub struct {
 	awayTimers  [2]timerQueue     // seats held for their players (table id<<8 | seat), without and after Bye
 	clockTables []uint32          // tables with a time control
 	toMove      []rules.Player    // reused by ToMove
+	legal       []rules.Move      // reused by Legal (legal.go)
 	// rng draws table seeds, join codes and resume tokens: seeded by
 	// InSeed inputs (all zeros before the first), so randomness is data
 	// in the log and a replay draws the same bytes.

@@ -1,6 +1,7 @@
 package statemachine_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -152,9 +153,9 @@ func TestRandomGamesKeepSecrets(t *testing.T) {
 				n := e.Spec.MinPlayers + g%(e.Spec.MaxPlayers-e.Spec.MinPlayers+1)
 				var players []statemachine.ConnID
 				for i := range n {
-					players = append(players, x.login(names[i]))
+					players = append(players, x.loginWith(names[i], withLegal))
 				}
-				w1, w2 := x.login(names[4]), x.login(names[5])
+				w1, w2 := x.loginWith(names[4], withLegal), x.loginWith(names[5], withLegal)
 				x.table(e.Spec.Name, small[e.Spec.Name], players, w1, w2)
 				opts := rules.Options{}
 				for _, kv := range small[e.Spec.Name] {
@@ -184,10 +185,103 @@ func TestRandomGamesKeepSecrets(t *testing.T) {
 				if len(x.records) != 1 {
 					t.Fatalf("game %d: %d records", g, len(x.records))
 				}
+				checkLegalKeptSecret(t, e.Spec, x.records[0], x.all, seatOf)
 				if _, err := record.Replay(e.Spec, &x.records[0]); err != nil {
 					t.Fatalf("game %d: %v", g, err)
 				}
 			}
 		})
+	}
+}
+
+// withLegal is what the players and watchers of the random games ask for:
+// tables, chat and the legal moves of the seat to move.
+const withLegal = segment.FeatureTables | segment.FeatureChat | segment.FeatureLegal
+
+// checkLegalKeptSecret replays rec and checks every Legal a connection
+// received: it went to the seat it names (never to a watcher), and lists
+// exactly the legal moves of that seat's redacted game (rules.SeatOf) after
+// that many moves, so it says nothing the seat may not know. A seat that
+// was to move after a move got its list.
+func checkLegalKeptSecret(t *testing.T, spec rules.Spec, rec record.Game, all map[statemachine.ConnID][]msg, seatOf map[statemachine.ConnID]int) {
+	t.Helper()
+	g, err := spec.New(len(rec.Seats), rec.Options, record.Rand(rec.Seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// want[k][p]: seat p's legal moves after k moves, from its redacted game
+	want := []map[rules.Player][]string{}
+	add := func() {
+		w := map[rules.Player][]string{}
+		for _, p := range g.ToMove(nil) {
+			var l []string
+			for _, m := range rules.SeatOf(g, p).Game().Legal(p, nil) {
+				if m.Kind < rules.KindOfferDraw {
+					l = append(l, fmt.Sprint(m.Kind, m.Arg[:m.Len]))
+				}
+			}
+			slices.Sort(l)
+			w[p] = l
+		}
+		want = append(want, w)
+	}
+	add()
+	for _, m := range rec.Moves {
+		mv, err := g.ParseMove(m.Seat, m.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.Play(m.Seat, mv, nil); err != nil {
+			t.Fatal(err)
+		}
+		add()
+	}
+	for c, ms := range all {
+		var got []string
+		told := map[uint32]bool{}
+		for _, m := range ms {
+			if m.t != segment.Legal {
+				continue
+			}
+			l, err := segment.DecodeLegalBody(m.body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if int(l.Seat) != seatOf[c] || seatOf[c] < 0 {
+				t.Fatalf("connection %d (seat %d) was sent seat %d's legal moves", c, seatOf[c], l.Seat)
+			}
+			if int(l.Seq) >= len(want) {
+				t.Fatalf("Legal for update %d of a game of %d moves", l.Seq, len(want)-1)
+			}
+			w, ok := want[l.Seq][rules.Player(l.Seat)]
+			if !ok {
+				t.Fatalf("seat %d was sent legal moves at update %d, when it was not to move", l.Seat, l.Seq)
+			}
+			for _, gr := range l.Groups {
+				for _, a := range gr.Moves() {
+					got = append(got, fmt.Sprint(gr.Kind, a))
+				}
+			}
+			if l.Flags&segment.LegalMore != 0 {
+				continue
+			}
+			slices.Sort(got)
+			if l.Flags&segment.LegalTooMany != 0 {
+				if len(got) != 0 || len(w) < 1000 {
+					t.Fatalf("seat %d at update %d: too many to list, with %d listed and %d legal", l.Seat, l.Seq, len(got), len(w))
+				}
+			} else if !slices.Equal(got, w) {
+				t.Fatalf("seat %d at update %d was sent legal moves\n%v\nits own game has\n%v", l.Seat, l.Seq, got, w)
+			}
+			told[l.Seq] = true
+			got = got[:0]
+		}
+		if p := seatOf[c]; p >= 0 {
+			for k := 1; k < len(want); k++ {
+				if _, ok := want[k][rules.Player(p)]; ok && !told[uint32(k)] {
+					t.Fatalf("seat %d was to move after update %d and was not sent its legal moves", p, k)
+				}
+			}
+		}
 	}
 }

@@ -473,6 +473,7 @@ func (h *Hub) sendView(s *session, t *table) {
 		b.Scores = append(b.Scores, int16(sc))
 	}
 	h.sendMsg(s, segment.ViewMsg, b.Append(h.body()))
+	h.sendLegal(s, t)
 }
 
 // moveMsg: a move in binary form.
@@ -583,6 +584,7 @@ func (h *Hub) afterMove(now int64, t *table, p rules.Player, m rules.Move) {
 		sl.auto = false // the timeout action is done: the turn passed
 	}
 	h.clocksAfterMove(now, t, p)
+	h.sendLegalToMove(t)
 	h.askBots(t)
 }
 

@@ -323,9 +323,23 @@ func (p *page) screenshotOf(sel, name string) []byte {
 	}
 	p.t.Logf("screenshot: %s", path)
 	if os.Getenv("BOMBER_UPDATE_DOCS_IMG") == "1" {
-		os.WriteFile(filepath.Join("..", "..", "docs", "img", "web-"+name+".png"), png, 0o644)
+		// only the pictures docs/client.md shows
+		if doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "client.md")); err == nil && strings.Contains(string(doc), "img/web-"+name+".png") {
+			os.WriteFile(filepath.Join("..", "..", "docs", "img", "web-"+name+".png"), png, 0o644)
+		}
 	}
 	return png
+}
+
+// phoneShot saves the board card (title, whose turn, board, controls) as
+// it shows on a phone's screen, 390×844 CSS pixels, as name-phone.png, and
+// checks the page fits the phone's width; the window is then as before.
+func (p *page) phoneShot(name string) {
+	p.t.Helper()
+	p.do("phone viewport", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile))
+	p.wait("no sideways scrolling", `document.documentElement.scrollWidth <= window.innerWidth`)
+	p.screenshotOf(".board-card", name+"-phone")
+	p.do("desktop viewport", chromedp.EmulateViewport(1100, 850))
 }
 
 var artefactOnce sync.Once

@@ -69,6 +69,7 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 			t.Errorf("the watcher sees %d boxes coloured, want 4", boxes)
 		}
 		albert.screenshot("dots")
+		albert.phoneShot("dots")
 		// On a phone-sized screen the watcher's page fits the width.
 		cindy.do("phone viewport", chromedp.EmulateViewport(390, 844))
 		cindy.wait("no sideways scrolling", `document.documentElement.scrollWidth <= window.innerWidth`)
@@ -135,8 +136,9 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 			}
 		})
 		albert.screenshot("checkers")
+		albert.phoneShot("checkers")
 		// A rematch offered and accepted starts the next game at once;
-		// Albert then resigns it (the button asks to be pressed twice).
+		// Albert then resigns it (Resign asks for a confirmation below it).
 		albert.click("#offer-rematch")
 		beth.wait("the rematch offer", `!document.querySelector('#offer-box').hidden && document.querySelector('#offer-text').textContent.includes('offers a rematch')`)
 		beth.click("#offer-accept")
@@ -144,13 +146,13 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 			p.wait("the second game", `document.querySelector('#game-info').dataset.ended === '0' && document.querySelector('#board-svg')?.dataset.seq === '0'`)
 		}
 		albert.click("#resign")
-		albert.click("#resign")
+		albert.click("#resign-confirm")
 		// Both pages show the result before anyone leaves: the end hides
 		// Resign and shows Offer rematch, which moves Leave table, and a
 		// click aimed at Leave while Albert's page is still redrawing
 		// lands beside it (CI saw Albert stay at the table).
 		for _, p := range []*page{beth, albert} {
-			p.wait("Beth's win by resignation", `document.querySelector('#game-info').dataset.ended === '1' && document.querySelector('#game-info').textContent.includes('Won by Beth') && !document.querySelector('#offer-rematch').hidden`)
+			p.wait("Beth's win by resignation", `document.querySelector('#game-info').dataset.ended === '1' && /You won!|You lost: Beth won/.test(document.querySelector('#game-info').textContent) && !document.querySelector('#offer-rematch').hidden`)
 		}
 		leaveAll(albert, beth)
 	})
@@ -197,7 +199,7 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 		for _, p := range []*page{albert, beth} {
 			p.wait("the end", `document.querySelector('#game-info').dataset.ended === '1'`)
 		}
-		if s := eval[string](albert, `document.querySelector('#game-info').textContent`); !strings.Contains(s, "Won by Beth") {
+		if s := eval[string](albert, `document.querySelector('#game-info').textContent`); !strings.Contains(s, "You lost: Beth won") {
 			t.Errorf("Albert's page says %q, want Beth's win", s)
 		}
 		// the board is drawn from the view the page asks for after each
@@ -208,6 +210,7 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 			t.Errorf("Albert sees %d misses on Beth's grid, want 1", n)
 		}
 		beth.screenshot("bomber")
+		beth.phoneShot("bomber")
 		leaveAll(albert, beth)
 	})
 
@@ -234,6 +237,7 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 			p.do("press "+key, chromedp.KeyEvent(key))
 		})
 		albert.screenshot("aeroplane")
+		albert.phoneShot("aeroplane")
 		leaveAll(albert, beth)
 	})
 
@@ -278,6 +282,7 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 			t.Errorf("Beth's page says %q, want a draw by the move limit", s)
 		}
 		albert.screenshot("paisho")
+		albert.phoneShot("paisho")
 		leaveAll(albert, beth)
 	})
 }

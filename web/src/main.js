@@ -41,13 +41,15 @@ function wsURL() {
 async function connect(name, password) {
   const client = await BomberClient.connectWebSocket(wsURL());
   app.client = client;
+  app.kicked = false;
   for (const ev of ['users', 'online', 'offline', 'table', 'joined', 'started', 'moved', 'step', 'view',
     'gameEnd', 'commit', 'offer', 'chat', 'invited', 'error', 'close', 'seated', 'clock', 'away',
-    'recvInvite', 'inviteAnswer', 'refuse', 'board', 'guess', 'gameOver']) {
+    'recvInvite', 'inviteAnswer', 'refuse', 'board', 'guess', 'gameOver', 'legal', 'takeback']) {
     client.addEventListener(ev, (e) => handle(ev, e.detail ?? {}));
   }
   await client.login(name, password);
   app.me = name;
+  document.body.classList.remove('offline');
   sessionStorage.setItem('bomber.login', JSON.stringify({ name, password }));
   app.catalog = await client.catalog();
   await refreshTables();
@@ -121,10 +123,20 @@ function handle(ev, d) {
       askView();
       app.ui = keepUI(app.ui);
       redraw(); break;
-    case 'step': case 'commit':
-      askView(); break; // another seat's secret move shows only as steps and a commit
+    case 'step':
+      addStep(d); askView(); redraw(); break; // another seat's secret move shows only as steps
+    case 'commit':
+      askView(); break;
     case 'view':
       app.view = d; snapshot(d); redraw(); break;
+    case 'takeback': { // the library undid the last move (d): so does the move list
+      const i = app.history.findLastIndex((x) => x.move && x.seq === d.seq);
+      if (i > 0) app.history.splice(i, 1);
+      app.ui = {};
+      redraw(); break;
+    }
+    case 'legal':
+      redraw(); break; // the targets of the seat to move
     case 'gameEnd':
       app.ended = d; app.offer = null;
       addLog(endText(d)); redraw(); break;
@@ -138,8 +150,14 @@ function handle(ev, d) {
     case 'error':
       showError(d); redraw(); break;
     case 'close':
+      // a connection that never logged in (a wrong password) or whose
+      // login another tab took over has said what happened already
+      if (c !== app.client || !c.user || app.kicked) break;
       document.body.classList.add('offline');
       reconnect(d.error);
+      break;
+    case 'refuse':
+      if (d.code === 4) loggedInElsewhere(); // Refuse 4 to a session a newer login took over
       break;
     case 'seated':
       if (d.token) sessionStorage.setItem('bomber.seat', JSON.stringify({ table: d.table, seat: d.seat, token: Array.from(d.token) }));
@@ -154,6 +172,16 @@ function handle(ev, d) {
     default:
       refEvent(ev, d);
   }
+}
+
+// loggedInElsewhere: another tab or window logged in as this user, and the
+// server signed this one out: say so, and offer the login form again.
+function loggedInElsewhere() {
+  app.kicked = true;
+  sessionStorage.removeItem('bomber.seat'); // the seat is the other tab's now
+  try { app.client.close(); } catch { /* already closed */ }
+  $('#login-error').textContent = 'You logged in as ' + (app.me || 'this user') + ' in another tab or window, so this one was signed out. Log in again here to play here.';
+  showScreen('login');
 }
 
 // askView asks for a fresh View once per burst of messages (the server
@@ -179,12 +207,19 @@ function snapshot(view) {
   }
 }
 
+// addStep keeps a Step with the move of its update (a die's face, a
+// capture), for the move list and the board.
+function addStep(st) {
+  const e = app.history.findLast((x) => x.seq === st.seq);
+  if (e) (e.steps ||= []).push(st);
+}
+
 // record adds a Moved to the history in sequence order (a secret move
 // revealed after GameEnd arrives late with its original number).
 function record(m) {
   let i = app.history.length;
   while (i > 1 && app.history[i - 1].seq > m.seq) i--;
-  app.history.splice(i, 0, { seq: m.seq, move: m, view: null });
+  app.history.splice(i, 0, { seq: m.seq, move: m, view: null, steps: [] });
 }
 
 // ---------- screens ----------
@@ -225,10 +260,27 @@ function seatsText(t) {
   return (t.seats || []).map((s) => s.name ? safeText(s.name) + (s.flags & SEAT_FLAG_BOT ? ' (computer)' : '') : '—').join(', ');
 }
 
+// optionsText says a table's options in words: "clock 60 s a game,
+// +5 s a move · 4×5 dots".
 function optionsText(t) {
   const o = t.options || [];
   const pairs = Array.isArray(o) ? o.map((x) => [x.key, x.value]) : Object.entries(o);
-  return pairs.map(([k, v]) => `${k}=${v}`).join(' ');
+  const m = Object.fromEntries(pairs);
+  const out = [];
+  const clock = [];
+  if (m['clock.total']) clock.push(`${m['clock.total']} s a game`);
+  if (m['clock.move']) clock.push(`${m['clock.move']} s a move`);
+  if (m['clock.increment']) clock.push(`+${m['clock.increment']} s a move`);
+  if (clock.length) out.push('clock ' + clock.join(', '));
+  if (m.rows || m.cols) out.push(`${m.rows || '?'}×${m.cols || '?'} dots`);
+  for (const [k, v] of pairs) {
+    if (k.startsWith('clock.') || k === 'rows' || k === 'cols') continue;
+    const words = k.replace(/[-_.]/g, ' ');
+    if (/^(true|on|yes)$/i.test(v)) out.push(words);
+    else if (/^(false|off|no)$/i.test(v)) out.push('no ' + words);
+    else out.push(`${words} ${v}`);
+  }
+  return out.length ? ' · ' + out.join(' · ') : '';
 }
 
 function renderTables() {
@@ -239,7 +291,7 @@ function renderTables() {
     const free = (t.seats || []).some((s) => !s.name);
     return h('li', { 'data-table': t.id, class: 'table-row' },
       h('span', { class: 'tname' }, `#${t.id} ${title(t.game)}`),
-      h('span', { class: 'tmeta' }, ` ${PHASES[t.phase] || ''} · ${seatsText(t)} · ${t.watchers} watching ${optionsText(t)}`),
+      h('span', { class: 'tmeta' }, ` ${PHASES[t.phase] || ''} · ${seatsText(t)} · ${t.watchers} watching${optionsText(t)}`),
       h('span', { class: 'tact' },
         h('button', { 'data-join': t.id, disabled: !free || t.phase !== 0, onclick: () => act(() => app.client.join(t.id, { seat: NO_SEAT, code: t.code || '' })) }, 'Join'),
         h('button', { 'data-watch': t.id, onclick: () => act(() => app.client.watch(t.id, { code: t.code || '' })) }, 'Watch')));
@@ -294,7 +346,7 @@ function renderTable() {
       s.flags & SEAT_FLAG_READY ? ' ✓ ready' : '',
       s.flags & SEAT_FLAG_GONE || app.away[i] ? ' (away)' : '',
       clock ? h('span', { class: 'clock', 'data-clock': i }, ' ⏱ ' + clock) : '');
-    if (!s.name && t.phase === 0 && seat === 0) {
+    if (!s.name && !(s.flags & SEAT_FLAG_BOT) && t.phase === 0 && seat === 0) {
       li.append(' ', h('button', { 'data-bot': i, onclick: () => act(() => app.client.addBot(i)) }, 'Add computer'));
     }
     return li;
@@ -302,6 +354,7 @@ function renderTable() {
   $('#ready').hidden = watching || t.phase === 1;
   $('#ready').disabled = !!((t.seats || [])[seat]?.flags & SEAT_FLAG_READY);
   $('#resign').hidden = watching || t.phase !== 1;
+  if ($('#resign').hidden) $('#resign-box').hidden = true;
   $('#offer-draw').hidden = watching || t.phase !== 1 || !allows(t.game, GAME_DRAWS);
   $('#offer-takeback').hidden = watching || t.phase !== 1 || !allows(t.game, GAME_TAKEBACK);
   $('#offer-rematch').hidden = watching || !app.ended;
@@ -341,6 +394,11 @@ function renderBoard(t, seat) {
     view: { ...view, cells: bytes(view.cells), extra: bytes(view.extra), toMove, scores: Array.from(view.scores || []) },
     seat, table: t,
     canMove: !replaying && t.phase === 1 && seat >= 0 && toMove.includes(seat) && view.status === 0,
+    // the server's legal moves for this position ({kind, arg}); null until they arrive
+    legal: !replaying && app.client.legal?.table === t.id && app.client.legal.seq === view.seq ? app.client.legal.moves : null,
+    lastMove: lastMovePath(replaying ? app.replay : app.history.length - 1),
+    lastSteps: app.history[replaying ? app.replay : app.history.length - 1]?.steps || [],
+    sendMove: (m) => act(() => app.client.move(m)),
     seatName: (i) => seatLabel(t, i),
     option: (k) => option(t, k),
     send: (text) => act(() => app.client.moveText(text)),
@@ -358,14 +416,25 @@ function renderBoard(t, seat) {
   boardEl.replaceChildren(out.board);
   ctl.replaceChildren(...(out.controls ? [out.controls] : []));
   let info = out.info;
-  if (replaying) info = `Replay ${app.replay}/${app.history.length - 1}${entry?.move ? ': ' + moveText(entry.move) : ' (start)'} · ` + info;
+  if (replaying) info = `Replay ${app.replay}/${app.history.length - 1}${entry?.move ? ': ' + moveText(entry.move, entry.steps) : ' (start)'} · ` + info;
   if (app.ended && !replaying && t.phase !== 1) info = endText(app.ended) + ' · ' + info;
   else if (ctx.canMove) info = 'Your move · ' + info;
+  else if (t.phase === 1 && view.status === 0 && toMove.length) {
+    const names = toMove.filter((i) => i !== seat).map((i) => ctx.seatName(i));
+    info = `Waiting for ${names.join(' and ')} · ` + info;
+  }
   $('#game-info').textContent = info;
   $('#game-info').dataset.ended = app.ended && !replaying ? 1 : 0;
   $('#move-hint').textContent = out.hint || '';
   $('#move-form').hidden = !ctx.canMove;
   $('#replay').hidden = !(app.ended && t.phase !== 1 && app.history.length > 1);
+}
+
+// lastMovePath is the squares of the move of history entry i (checkers:
+// its path), to mark the last move on the board.
+function lastMovePath(i) {
+  const m = app.history[i]?.move;
+  return m && m.arg ? Array.from(m.arg) : null;
 }
 
 // viewAt gives the View after history entry i, or the nearest one before
@@ -380,13 +449,14 @@ function renderMoves() {
   const items = app.history.filter((x) => x.move);
   el.replaceChildren(...items.map((x, i) => h('li', {
     'data-seq': x.seq, class: app.replay >= 0 && app.history[app.replay] === x ? 'current' : '',
-  }, moveText(x.move))));
+  }, moveText(x.move, x.steps))));
   el.scrollTop = el.scrollHeight;
 }
 
-function moveText(m) {
+function moveText(m, steps) {
   const t = currentTable();
-  return `${seatLabel(t, m.seat)}: ${m.notation || '(secret)'}`;
+  const said = GAMES[t?.game]?.describe?.(m, steps || []);
+  return `${seatLabel(t, m.seat)}: ${said || m.notation || '(secret)'}`;
 }
 
 const bytes = (b) => (b instanceof Uint8Array ? b : Uint8Array.from(b || []));
@@ -394,9 +464,15 @@ const hex = (b) => Array.from(bytes(b)).map((x) => x.toString(16).padStart(2, '0
 
 function endText(d) {
   const t = currentTable();
-  const names = Array.from(d.winners || []).map((w) => seatLabel(t, w));
-  const st = d.status === 2 ? 'Drawn' : `Won by ${names.join(' and ')}`;
-  return `Game over: ${st}${d.reason ? ` (${d.reason})` : ''}`;
+  const winners = Array.from(d.winners || []);
+  const names = winners.map((w) => seatLabel(t, w));
+  const seat = mySeat();
+  let st = d.status === 2 ? 'Drawn' : d.status === 0 ? 'Abandoned: nobody won' : `Won by ${names.join(' and ')}`;
+  if (seat >= 0 && d.status === 1) {
+    const others = winners.filter((w) => w !== seat).map((w) => seatLabel(t, w));
+    st = winners.includes(seat) ? `You won!${others.length ? ` (with ${others.join(' and ')})` : ''}` : `You lost: ${names.join(' and ')} won`;
+  }
+  return `Game over: ${st}${d.reason ? ` · ${d.reason}` : ''}`;
 }
 
 const OFFERS = ['', 'a draw', 'a rematch', 'a takeback'];
@@ -422,8 +498,25 @@ function addLog(text) {
 }
 function clearChat(sel) { $(sel).replaceChildren(); }
 
+// PLAIN says the server's refusals as a player would (by Error code); the
+// server's own text follows where it tells more (why a move is illegal).
+const PLAIN = {
+  2: 'There is no such table (it may have closed).', 3: 'That table has no free seat.',
+  4: 'You are not at a table.', 5: 'You are at a table already: leave it first.',
+  7: 'It is not your turn.', 8: 'The game is not running.', 9: 'One of the options is not valid for this game.',
+  10: 'The server has too many tables right now; try again later.', 11: 'That table needs its join code, or does not let you in.',
+  12: 'That message could not be sent.', 13: 'That message is too long.', 14: 'You are chatting too fast: wait a moment.',
+  15: 'There is no user by that name.', 16: 'You are not logged in: log in again.', 17: 'That move is not written the way this game writes moves.',
+  18: 'There is no offer to answer.', 19: 'This server does not have that game.', 20: 'Only the players at the table can do that.',
+};
+
 function showError(e) {
-  const text = e?.text || e?.message || e?.error?.text || e?.error?.message || String(e);
+  const code = e?.code ?? e?.error?.code;
+  const raw = e?.text || e?.error?.text;
+  let text = e?.text || e?.message || e?.error?.text || e?.error?.message || String(e);
+  if (e?.req !== undefined || e?.error?.req !== undefined) { // a refusal from the server
+    text = code === 6 ? `That move is not allowed${raw ? ': ' + raw : '.'}` : PLAIN[code] || raw || text;
+  }
   const box = $('#toast');
   box.textContent = safeText(text);
   box.hidden = false;
@@ -472,7 +565,9 @@ function refEvent(ev, d) {
     const g = d.kind === 'single' ? { kind: 'single', cell: d.x * 10 + d.y } : { kind: 'double', head: d.head[0] * 10 + d.head[1], tail: d.tail[0] * 10 + d.tail[1] };
     duelGuess(1 - app.duel.role, g);
   } else if (ev === 'gameOver') {
-    if (!app.duel.over) app.duel.over = { winner: 1 - app.duel.role };
+    // GameOver before anyone found every plane: the opponent's client went
+    // away (it closed, or its user logged in elsewhere); nobody won
+    if (!app.duel.over) app.duel.over = { winner: -1, left: true };
     drawDuel();
   }
 }
@@ -516,7 +611,8 @@ function drawDuel() {
   out.board.dataset.canmove = ctx.canMove ? 1 : 0;
   $('#duel-board').replaceChildren(out.board);
   $('#duel-controls').replaceChildren(...(out.controls ? [out.controls] : []));
-  const end = d.over ? (d.over.winner === d.role ? 'You won! · ' : `${d.opponent} won · `) : '';
+  const end = !d.over ? '' : d.over.left ? `${d.opponent} left: the game is over, and nobody won · `
+    : d.over.winner === d.role ? 'You won! · ' : `${d.opponent} won: you lost · `;
   $('#duel-title').textContent = `Bomber duel with ${d.opponent} (reference protocol)`;
   $('#duel-info').textContent = end + out.info;
   $('#duel-info').dataset.over = d.over ? 1 : 0;
@@ -641,6 +737,13 @@ function wire() {
     const id = Number($('#code-table').value), code = $('#code').value.trim().toUpperCase();
     await app.client.join(id, { seat: NO_SEAT, code });
   }));
+  $('#code-watch').onclick = () => {
+    if (!$('#code-form').reportValidity()) return;
+    act(async () => {
+      const id = Number($('#code-table').value), code = $('#code').value.trim().toUpperCase();
+      await app.client.watch(id, { code });
+    });
+  };
   form('#move-form', () => { const v = $('#move-input').value.trim(); if (v) { $('#move-input').value = ''; act(() => app.client.moveText(v)); } });
   form('#invite-form', () => { const u = $('#invite-name').value.trim(); if (u) act(async () => { await app.client.invite(u); addLog(`Invited ${u}`); }); });
   $('#refresh').onclick = refreshTables;
@@ -648,13 +751,19 @@ function wire() {
   $('#ready').onclick = () => act(() => app.client.ready());
   $('#add-bots').onclick = () => act(() => app.client.addBot(NO_SEAT));
   $('#leave').onclick = () => act(async () => { await app.client.leave(); });
-  // Resign asks to be pressed twice (no modal dialog, so keyboards and tests reach it).
-  $('#resign').onclick = (e) => {
-    const b = e.currentTarget;
-    if (b.dataset.armed) { delete b.dataset.armed; b.textContent = 'Resign'; act(() => app.client.resign()); return; }
-    b.dataset.armed = 1; b.textContent = 'Really resign?';
-    setTimeout(() => { delete b.dataset.armed; b.textContent = 'Resign'; }, 4000);
+  // Resign asks for a confirmation on a button of its own, below the row
+  // (nothing moves under the pointer): the second click of a double click
+  // lands on Resign again, which takes the question back (no modal
+  // dialog, so keyboards and tests reach it).
+  const resignAsk = (on) => {
+    $('#resign-box').hidden = !on;
+    $('#resign').setAttribute('aria-expanded', on ? 'true' : 'false');
+    clearTimeout(resignAsk.timer);
+    if (on) resignAsk.timer = setTimeout(() => resignAsk(false), 8000);
   };
+  $('#resign').onclick = () => resignAsk($('#resign-box').hidden);
+  $('#resign-cancel').onclick = () => resignAsk(false);
+  $('#resign-confirm').onclick = () => { resignAsk(false); act(() => app.client.resign()); };
   $('#offer-draw').onclick = () => act(() => app.client.offer(1, 0));
   $('#offer-rematch').onclick = () => act(() => app.client.offer(2, 0));
   $('#offer-takeback').onclick = () => act(() => app.client.offer(3, 0));
@@ -682,12 +791,25 @@ function wire() {
   }
 }
 
-function sendChat(scope, f) {
+// CHAT_MAX is the server's limit on a chat line, in UTF-8 bytes
+// (statemachine.MaxChatBytes).
+const CHAT_MAX = 200;
+
+// sendChat says the line in the box; the box is emptied only once the
+// server has taken it, so a refused line (too long, too fast) is not lost.
+async function sendChat(scope, f) {
   const input = f.querySelector('input');
   const text = input.value.trim();
   if (!text) return;
-  input.value = '';
-  act(() => app.client.chat(scope, text));
+  const n = new TextEncoder().encode(text).length;
+  if (n > CHAT_MAX) {
+    showError({ text: `That message is too long: ${n} bytes of at most ${CHAT_MAX} (an emoji takes 4). Shorten it and send again.` });
+    return;
+  }
+  try {
+    await app.client.chat(scope, text);
+    if (input.value.trim() === text) input.value = '';
+  } catch (e) { showError(e); }
 }
 
 wire();

@@ -5,8 +5,8 @@
 
 import {
   T, MORE, FEATURES_ALL, PROTOCOL_VERSION, SEAT_ANY, SEAT_WATCHER, encodeBot, encodeResume,
-  decodeSeated, decodeClock, decodeAway,
-  FLAG_PRIVATE, Phase, SeatFlag, OfferWhat, OfferAnswer, Scope, ErrCode,
+  decodeSeated, decodeClock, decodeAway, decodeLegal, LEGAL_MORE, LEGAL_TOO_MANY, FEATURE_LEGAL,
+  FLAG_PRIVATE, Phase, SeatFlag, OfferWhat, OfferAnswer, OfferState, Scope, ErrCode,
   MessageDecoder, encodeMessage, encodeHello, decodeWelcome, decodeGame, encodeCreate,
   encodeJoin, encodeWatch, encodeInvite, encodeMove, encodeMoveText, encodeOfferRequest,
   encodeChat, decodeTable, decodeJoined, decodeStarted, decodeStep, decodeMoved,
@@ -122,6 +122,14 @@ export class BomberClient extends EventTarget {
     this.seated = null;
     /** The highest update sequence seen since the last Started (Moved, Step, View). */
     this.lastSeq = 0;
+    /**
+     * Your legal moves while your seat is to move (feature FEATURE_LEGAL):
+     * {table, seq, seat, tooMany, moves: [{kind, arg}]}, the update seq they
+     * belong to; null when it is not your turn (cleared by the next Moved).
+     * A 'legal' event tells when a whole list arrived.
+     */
+    this.legal = null;
+    this._legalParts = null;
     /** The last Clock of your table: {table, seats: [{left, flags}]}. */
     this.clock = null;
     /** Whether the connection is closed. */
@@ -318,9 +326,23 @@ export class BomberClient extends EventTarget {
     return this._request(T.MoveText, encodeMoveText({ notation: text }), this._movedBySeat());
   }
 
-  /** Asks for a fresh View; resolves with it. */
+  /**
+   * Asks for a fresh View; resolves with it. When your seat is to move and
+   * the server sends legal moves (FEATURE_LEGAL), it resolves once they are
+   * in too (client.legal).
+   */
   requestView() {
-    return this._request(T.ViewReq, new Uint8Array(0), (k, m) => (k === T.View ? m : undefined));
+    let view = null;
+    return this._request(T.ViewReq, new Uint8Array(0), (k, m) => {
+      if (k === T.View) {
+        const mine = this.seat != null && this.seat !== SEAT_WATCHER && m.status === 0 && m.toMove.includes(this.seat);
+        if (!mine || !((this.welcome?.features ?? 0) & FEATURE_LEGAL)) return m;
+        view = m;
+        return undefined;
+      }
+      if (k === T.Legal && view && m.seq === view.seq && !(m.flags & LEGAL_MORE)) return view;
+      return undefined;
+    });
   }
 
   /** Proposes or answers an offer: what 'draw' | 'rematch' | 'takeback', answer 'propose' | 'accept' | 'decline'. */
@@ -613,23 +635,55 @@ export class BomberClient extends EventTarget {
         this.tableId = m.table;
         this.seat = m.table === 0 ? null : m.seat;
         if (m.table === 0) { this.table = null; }
+        this.legal = null;
         this._emit('joined', m);
         break;
       case T.Started:
         m = decodeStarted(body);
         this.moves = [];
         this.lastSeq = 0;
+        this.legal = null;
         this._emit('started', m);
         break;
       case T.Step: m = decodeStep(body); this._seq(m.seq); this._emit('step', m); break;
-      case T.Moved: m = decodeMoved(body); this._seq(m.seq); this.moves.push(m); this._emit('moved', m); break;
-      case T.View: m = decodeView(body); this._seq(m.seq); this.view = m; this._emit('view', m); break;
+      case T.Moved:
+        m = decodeMoved(body); this._seq(m.seq); this.moves.push(m);
+        if (this.legal && m.seq > this.legal.seq) this.legal = null; // another update: the old list is stale
+        this._emit('moved', m);
+        break;
+      case T.Legal: {
+        m = decodeLegal(body);
+        const p = this._legalParts;
+        const cur = p && p.seq === m.seq && p.table === m.table ? p : { table: m.table, seq: m.seq, seat: m.seat, tooMany: false, moves: [] };
+        cur.moves.push(...m.moves);
+        cur.tooMany = cur.tooMany || !!(m.flags & LEGAL_TOO_MANY);
+        if (m.flags & LEGAL_MORE) { this._legalParts = cur; break; }
+        this._legalParts = null;
+        this.legal = cur;
+        this._emit('legal', cur);
+        break;
+      }
+      case T.View:
+        m = decodeView(body);
+        this._seq(m.seq);
+        if (this._takeback) { // the View of an agreed takeback: the last move is undone
+          this._takeback = false;
+          const undone = this.moves.pop();
+          if (undone) this._emit('takeback', undone);
+        }
+        this.view = m; this._emit('view', m);
+        break;
       case T.Seated: m = decodeSeated(body); this.seated = m; this._emit('seated', m); break;
       case T.Clock: m = decodeClock(body); this.clock = m; this._emit('clock', m); break;
       case T.Away: m = decodeAway(body); this._emit('away', m); break;
-      case T.GameEnd: m = decodeGameEnd(body); this._emit('gameEnd', m); break;
+      case T.GameEnd: m = decodeGameEnd(body); this.legal = null; this._emit('gameEnd', m); break;
       case T.Commit: m = decodeCommit(body); this._emit('commit', m); break;
-      case T.Offer: m = decodeOffer(body); this._emit('offer', m); break;
+      case T.Offer:
+        m = decodeOffer(body);
+        // an agreed takeback takes effect with the View that follows the agreements
+        if (m.what === OfferWhat.Takeback && m.state === OfferState.Agreed) this._takeback = true;
+        this._emit('offer', m);
+        break;
       case T.ChatMsg: m = decodeChatMsg(body); this._emit('chat', m); break;
       case T.Invited: m = decodeInvited(body); this._emit('invited', m); break;
       case T.Ack: m = decodeAck(body); break;

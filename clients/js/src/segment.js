@@ -23,12 +23,17 @@ export const FEATURE_CLOCKS = 16;
 export const FEATURE_GAME_FACTS = 32;
 /** Ping and Pong: liveness (section 8.4, "Ping"). */
 export const FEATURE_PING = 64;
+/** The seat to move receives Legal: its legal moves, a piece and its destinations (section 10). */
+export const FEATURE_LEGAL = 128;
 /** Every feature this library speaks (what it asks for in Hello). */
-export const FEATURES_ALL = 127;
+export const FEATURES_ALL = 255;
 /** Liveness (segment.PingInterval, PingTimeout): ping after this long without hearing from the server... */
 export const PING_INTERVAL_MS = 15000;
 /** ...and give the connection up when nothing came this long after the Ping. */
 export const PING_TIMEOUT_MS = 10000;
+/** Legal flags: another Legal of the same update follows; too many moves to list. */
+export const LEGAL_MORE = 1;
+export const LEGAL_TOO_MANY = 2;
 /** Flags of a Game (with FEATURE_GAME_FACTS): the offers the game allows. */
 export const GAME_TAKEBACK = 1;
 export const GAME_DRAWS = 2;
@@ -47,6 +52,7 @@ export const T = Object.freeze({
   Joined: 0x32, Started: 0x33, Step: 0x34, Moved: 0x35, View: 0x36, GameEnd: 0x37,
   Error: 0x38, ChatMsg: 0x39, Invited: 0x3a, Commit: 0x3b, Ping: 0x3c, Pong: 0x3d, Ack: 0x3f,
   Bot: 0x40, Seated: 0x41, Resume: 0x43, Clock: 0x44, Away: 0x45, Bye: 0x46,
+  Legal: 0x47,
 });
 
 const NAMES = Object.fromEntries(Object.entries(T).map(([k, v]) => [v, k]));
@@ -70,7 +76,7 @@ const CAPS = {
   0x29: 32, 0x2a: 0, 0x2b: 18, 0x2c: 64, 0x2d: 0, 0x2e: 8, 0x2f: 0, 0x30: 300, 0x31: 512,
   0x32: 29, 0x33: 64, 0x34: 29, 0x35: 96, 0x36: 1024, 0x37: 128, 0x38: 64, 0x39: 340,
   0x3a: 96, 0x3b: 64, 0x3c: 4, 0x3d: 4, 0x3f: 29,
-  0x40: 1, 0x41: 29, 0x43: 29, 0x44: 64, 0x45: 29, 0x46: 0,
+  0x40: 1, 0x41: 29, 0x43: 29, 0x44: 64, 0x45: 29, 0x46: 0, 0x47: 1024,
 };
 
 /** Error codes of the extended protocol (section 8.5). */
@@ -116,7 +122,7 @@ export class BodyError extends Error {
 }
 
 /** Whether t lies in the extended range 0x20..0x46, with or without the More bit. */
-export function isExtended(t) { const b = t & ~MORE; return b >= 0x20 && b <= 0x46; }
+export function isExtended(t) { const b = t & ~MORE; return b >= 0x20 && b <= 0x47; }
 
 /** The largest body of t's base type, or -1 when t is no extended message type. */
 export function messageCap(t) {
@@ -792,6 +798,41 @@ export function decodeAway(body) {
   return m;
 }
 
+/**
+ * Legal (S→C): {table, seq, seat, flags, groups: [{kind, len, prefix, suffixes}]}
+ * and moves: every listed move as {kind, arg} (arg = prefix then suffix).
+ */
+export function encodeLegal({ table, seq, seat, flags = 0, groups = [] }) {
+  const w = new Writer(T.Legal).u32(table).u32(seq).u8(seat).u8(flags).count(groups.length);
+  for (const g of groups) {
+    w.u8(g.kind).u8(g.len).raw(Uint8Array.from(g.prefix));
+    w.count(g.suffixes.length);
+    for (const x of g.suffixes) w.raw(Uint8Array.from(x));
+  }
+  return w.done();
+}
+export function decodeLegal(body) {
+  const r = new Reader(T.Legal, body);
+  const m = { table: r.u32(), seq: r.u32(), seat: r.u8(), flags: r.u8(), groups: [], moves: [] };
+  const n = r.count(3);
+  for (let i = 0; i < n; i++) {
+    const kind = r.u8(), len = r.u8();
+    if (len > MAX_MOVE_ARG) throw new BodyError(`Legal group argument of ${len} bytes`);
+    const p = len >> 1;
+    const prefix = Array.from(r.take(p));
+    const k = r.u8();
+    const suffixes = [];
+    for (let j = 0; j < k; j++) {
+      const x = Array.from(r.take(len - p));
+      suffixes.push(x);
+      m.moves.push({ kind, arg: [...prefix, ...x] });
+    }
+    m.groups.push({ kind, len, prefix, suffixes });
+  }
+  r.done();
+  return m;
+}
+
 /** Checks that a body that should be empty is. */
 export function decodeEmpty(body) {
   if (body.length !== 0) throw new BodyError(`${body.length} bytes in an empty body`);
@@ -808,7 +849,7 @@ const DECODERS = {
   [T.CatalogReq]: decodeEmpty, [T.ListReq]: decodeEmpty, [T.Leave]: decodeEmpty,
   [T.Ready]: decodeEmpty, [T.ViewReq]: decodeEmpty, [T.Resign]: decodeEmpty,
   [T.Bot]: decodeBot, [T.Seated]: decodeSeated, [T.Resume]: decodeResume, [T.Clock]: decodeClock,
-  [T.Away]: decodeAway, [T.Bye]: decodeEmpty, [T.Ping]: decodePing, [T.Pong]: decodePong,
+  [T.Away]: decodeAway, [T.Bye]: decodeEmpty, [T.Ping]: decodePing, [T.Pong]: decodePong, [T.Legal]: decodeLegal,
 };
 
 /**

@@ -61,6 +61,11 @@ export function checkersCandidates(view, seat) {
   return jumps.length ? jumps : steps;
 }
 
+/** The moves the server listed for the seat to move (client.legal): no rules in the client at all. */
+export function legalCandidates(view, seat, client) {
+  return client.legal && client.legal.seq === view.seq ? [...client.legal.moves] : [];
+}
+
 function shuffle(a, rand) {
   for (let i = a.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
@@ -109,9 +114,9 @@ export function playRandom(client, candidates, rand) {
           }
           if (over || view.status !== 0 || !view.toMove.includes(client.seat)) continue;
           let played = false;
-          for (const m of shuffle(candidates(view, client.seat), rand)) {
+          for (const m of shuffle(candidates(view, client.seat, client), rand)) {
             try {
-              await client.moveText(m);
+              await (typeof m === 'string' ? client.moveText(m) : client.move(m));
               played = true;
               break;
             } catch (e) {

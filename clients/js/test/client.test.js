@@ -7,7 +7,7 @@ import {
   FEATURES_ALL, FEATURE_GAME_FACTS, GAME_TAKEBACK, GAME_DRAWS,
 } from '../src/index.js';
 import { startDaemon } from './daemon.js';
-import { playRandom, dotsCandidates, checkersCandidates, rng } from './bots.js';
+import { playRandom, dotsCandidates, checkersCandidates, legalCandidates, rng } from './bots.js';
 
 let d;
 const open = [];
@@ -193,6 +193,34 @@ test('a whole game of Checkers with a declined draw offer', { timeout: 120000 },
   assert.deepEqual(endA, endB);
   assert.ok(endA.status === 1 || endA.status === 2, `status ${endA.status}`);
   assert.ok(a.moves.length > 10, `${a.moves.length} moves`);
+  closeAll();
+});
+
+test('legal moves: the seat to move gets them with every update, the other seat and watchers never', { timeout: 120000 }, async () => {
+  const a = await websocket('Albert');
+  const b = await tcp('Beth');
+  const w = await tcp('Cindy');
+  const t = await a.createTable({ game: 'checkers', seats: 2 });
+  await b.join(t.id);
+  await w.watch(t.id);
+  let watcherLegal = 0;
+  w.on('legal', () => { watcherLegal++; });
+  const first = a.next('legal');
+  await Promise.all([a.ready(), b.ready()]);
+  const l = await first;
+  assert.equal(l.seat, 0);
+  assert.deepEqual(l.moves.map((m) => m.arg.join('-')).sort(),
+    ['10-14', '10-15', '11-15', '11-16', '12-16', '9-13', '9-14'], 'Black opens with seven moves');
+  const moved = await a.move(l.moves.find((m) => m.arg.join('-') === '11-15'));
+  assert.equal(moved.notation, '11-15');
+  assert.equal(a.legal, null, 'after its move Albert has no legal moves');
+  const v = await b.requestView();
+  assert.equal(b.legal.seq, v.seq, 'Beth\'s list belongs to the View');
+  assert.ok(b.legal.moves.length > 0);
+  // the rest of the game played from the server's lists alone
+  const [endA, endB] = await Promise.all([playRandom(a, legalCandidates, rng(5)), playRandom(b, legalCandidates, rng(6))]);
+  assert.deepEqual(endA, endB);
+  assert.equal(watcherLegal, 0, 'a watcher never gets legal moves');
   closeAll();
 });
 

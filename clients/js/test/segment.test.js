@@ -33,6 +33,7 @@ const ENCODERS = {
   [S.T.Ack]: S.encodeAck, [S.T.Bot]: S.encodeBot, [S.T.Seated]: S.encodeSeated,
   [S.T.Resume]: S.encodeResume, [S.T.Clock]: S.encodeClock, [S.T.Away]: S.encodeAway,
   [S.T.Ping]: S.encodePing, [S.T.Pong]: S.encodePong,
+  [S.T.Legal]: S.encodeLegal,
 };
 
 function reencode(type, msg, body) {
@@ -123,10 +124,21 @@ test('decoded fields match the transcripts\' descriptions', () => {
   assert.deepEqual(S.decodeGame(m.body), { name: 'dots', min: 2, max: 2, options: [] });
 });
 
+test('Legal decodes as docs/protocol.md section 10 shows it', () => {
+  const dec = new S.MessageDecoder();
+  const msgs = dec.push(S.fromHex('c7 00 1d 00 00 00 01 00 00 00 00 00 00 04 01 02 09 02 0d 0e 01 02 0a 02 0e 0f 01 02 0b 02 0f 10 47 00 05 01 02 0c 01 10'));
+  assert.equal(msgs.length, 1);
+  const m = S.decodeLegal(msgs[0].body);
+  assert.equal(m.table, 1); assert.equal(m.seq, 0); assert.equal(m.seat, 0); assert.equal(m.flags, 0);
+  assert.deepEqual(m.moves.map((x) => x.arg.join('-')), ['9-13', '9-14', '10-14', '10-15', '11-15', '11-16', '12-16']);
+  assert.deepEqual(S.decodeLegal(S.encodeLegal(m)), m);
+  assert.deepEqual(S.decodeLegal(S.fromHex('00 00 00 02 00 00 00 00 00 02 00')), { table: 2, seq: 0, seat: 0, flags: S.LEGAL_TOO_MANY, groups: [], moves: [] });
+});
+
 test('encoders produce the transcripts\' requests', () => {
   const hex = (t, body) => S.toHex(S.encodeMessage(t, body));
   assert.equal(hex(S.T.Hello, S.encodeHello()), '20 00 05 01 00 00 00 03');
-  assert.equal(hex(S.T.Hello, S.encodeHello({ features: S.FEATURES_ALL })), '20 00 05 01 00 00 00 7f');
+  assert.equal(hex(S.T.Hello, S.encodeHello({ features: S.FEATURES_ALL })), '20 00 05 01 00 00 00 ff');
   assert.equal(hex(S.T.Ping, S.encodePing({ nonce: 7 })), '3c 00 04 00 00 00 07');
   assert.equal(hex(S.T.Pong, S.encodePong({ nonce: 7 })), '3d 00 04 00 00 00 07');
   assert.equal(hex(S.T.Create, S.encodeCreate({ game: 'checkers', seats: 2 })), '24 00 0c 08 63 68 65 63 6b 65 72 73 02 00 00');

@@ -60,8 +60,14 @@ export interface BomberEvents {
   gameOver: {};
   seated: SeatedBody;
   clock: ClockBody;
+  legal: LegalMoves;
+  /** An agreed takeback undid this move (client.moves no longer has it). */
+  takeback: MovedBody;
   away: AwayBody;
 }
+
+/** A seat's whole legal-move list for one update (tooMany: the server did not list them). */
+export interface LegalMoves { table: number; seq: number; seat: number; tooMany: boolean; moves: { kind: number; arg: number[] }[] }
 
 export interface Transport { send(bytes: Uint8Array): void; close(): void; abort?(): void }
 
@@ -89,6 +95,8 @@ export declare class BomberClient extends EventTarget {
   readonly seated: SeatedBody | null;
   readonly lastSeq: number;
   readonly clock: ClockBody | null;
+  /** Your legal moves while your seat is to move (FEATURE_LEGAL); null otherwise. */
+  readonly legal: LegalMoves | null;
   readonly closed: boolean;
 
   close(): void;

@@ -14,10 +14,13 @@ export declare const FEATURE_RESUME: 4;
 export declare const FEATURE_BOTS: 8;
 export declare const FEATURE_CLOCKS: 16;
 export declare const FEATURE_GAME_FACTS: 32;
-export declare const FEATURES_ALL: 127;
+export declare const FEATURES_ALL: 255;
 export declare const FEATURE_PING: 64;
 export declare const PING_INTERVAL_MS: 15000;
 export declare const PING_TIMEOUT_MS: 10000;
+export declare const FEATURE_LEGAL: 128;
+export declare const LEGAL_MORE: 1;
+export declare const LEGAL_TOO_MANY: 2;
 export declare const GAME_TAKEBACK: 1;
 export declare const GAME_DRAWS: 2;
 export declare const TOKEN_LEN: 16;
@@ -34,6 +37,7 @@ export declare const T: Readonly<{
   Joined: 0x32; Started: 0x33; Step: 0x34; Moved: 0x35; View: 0x36; GameEnd: 0x37;
   Error: 0x38; ChatMsg: 0x39; Invited: 0x3a; Commit: 0x3b; Ping: 0x3c; Pong: 0x3d; Ack: 0x3f;
   Bot: 0x40; Seated: 0x41; Resume: 0x43; Clock: 0x44; Away: 0x45; Bye: 0x46;
+  Legal: 0x47;
 }>;
 
 export declare const ErrCode: Readonly<{
@@ -146,7 +150,12 @@ export interface ResumeMsg { table: number; seat: number; token: Uint8Array; las
 export interface ClockSeat { left: number; flags: number }
 export interface ClockBody { table: number; seats: ClockSeat[] }
 export interface AwayBody { table: number; seat: number; grace: number }
+/** n moves of one kind sharing the first half of their argument (the piece); each suffix is a destination. */
+export interface LegalGroup { kind: number; len: number; prefix: number[]; suffixes: number[][] }
+export interface LegalBody { table: number; seq: number; seat: number; flags: number; groups: LegalGroup[]; moves: { kind: number; arg: number[] }[] }
 
+export declare function encodeLegal(m: Omit<LegalBody, 'moves'>): Uint8Array;
+export declare function decodeLegal(body: Uint8Array): LegalBody;
 export declare function encodeHello(m?: Partial<HelloMsg>): Uint8Array;
 export declare function decodeHello(body: Uint8Array): HelloMsg;
 export declare function encodeWelcome(m: WelcomeBody): Uint8Array;

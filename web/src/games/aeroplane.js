@@ -5,6 +5,38 @@ import { h, s, svg, activate, SEAT_COLORS } from '../dom.js';
 
 const R = 150, STEP = 360 / 52;
 const NAMES = ['yellow', 'blue', 'red', 'green'];
+// step kinds (rules/aeroplane/steps.go)
+const STEP_ROLL = 1, STEP_LAUNCH = 2, STEP_MOVE = 3, STEP_BOUNCE = 4, STEP_JUMP = 5, STEP_FLIGHT = 6, STEP_CAPTURE = 7,
+  STEP_FINISH = 8, STEP_THREE_SIXES = 9, STEP_NO_MOVE = 11;
+
+/**
+ * describe says a move for the move list with what its steps showed: the
+ * face rolled (and that it could not move), or the piece moved, numbered
+ * as the board labels it, and what happened to it.
+ */
+export function describe(m, steps) {
+  if (m.kind === 1) {
+    const roll = steps.find((st) => st.kind === STEP_ROLL);
+    if (!roll) return 'roll';
+    if (steps.some((st) => st.kind === STEP_THREE_SIXES)) return `rolled ${roll.a}: three sixes, back to camp`;
+    if (steps.some((st) => st.kind === STEP_NO_MOVE)) return `rolled ${roll.a}: no piece can move`;
+    return `rolled ${roll.a}`;
+  }
+  if (m.kind === 2) {
+    const parts = [`piece ${m.arg[0] + 1}`];
+    for (const st of steps) {
+      if (st.kind === STEP_LAUNCH) parts.push('leaves the camp');
+      else if (st.kind === STEP_MOVE) parts.push(`moves ${st.c - st.b}`);
+      else if (st.kind === STEP_BOUNCE) parts.push('bounces back');
+      else if (st.kind === STEP_JUMP) parts.push('jumps');
+      else if (st.kind === STEP_FLIGHT) parts.push('flies the shortcut');
+      else if (st.kind === STEP_CAPTURE) parts.push(`sends a ${NAMES[st.player]} piece home`);
+      else if (st.kind === STEP_FINISH) parts.push('reaches the centre');
+    }
+    return parts.join(', ');
+  }
+  return '';
+}
 
 const polar = (r, deg) => [r * Math.cos((deg - 90) * Math.PI / 180), r * Math.sin((deg - 90) * Math.PI / 180)];
 const trackAngle = (i) => i * STEP;
@@ -41,6 +73,9 @@ export function render(ctx, ui) {
     kids.push(s('line', { x1: fx, y1: fy, x2: tx, y2: ty, stroke: SEAT_COLORS[c], class: 'ae-flight' }));
     const [cx, cy] = polar(R + 38, trackAngle(13 * c) - 18);
     kids.push(s('rect', { x: cx - 19, y: cy - 19, width: 38, height: 38, rx: 6, fill: SEAT_COLORS[c], class: 'ae-camp' }));
+    // the player's name just outside its camp, underlined while it is their turn
+    const [nx, ny] = polar(R + 68, trackAngle(13 * c) - 18);
+    if (c < N) kids.push(s('text', { x: nx, y: ny + 4, class: 'ae-name' + (c === actor && phase !== 2 ? ' ae-turn' : ''), 'data-camp': c }, ctx.seatName(c).slice(0, 10)));
     const [sx, sy] = polar(R + 18, trackAngle(13 * c) - 8);
     kids.push(s('circle', { cx: sx, cy: sy, r: 7, fill: SEAT_COLORS[c], class: 'ae-start' }));
   }
@@ -55,19 +90,26 @@ export function render(ctx, ui) {
       const n = stacks.get(key) || 0; stacks.set(key, n + 1);
       x += n * 4; y -= n * 4;
     }
-    const movable = mine && seat === actor && phase === 1 && v !== 57 && (v !== 0 || face === 6 || (face === 5 && view.extra[5] & 8));
+    // which pieces may move comes from the server's legal moves (kind 2, arg the piece)
+    const movable = mine && seat === actor && (ctx.legal || []).some((m) => m.kind === 2 && m.arg[0] === k);
     const g = s('g', { 'data-piece': `${seat}-${k}`, 'data-pos': v, class: movable ? 'ae-movable' : '' },
       s('circle', { cx: x, cy: y, r: 8, fill: SEAT_COLORS[seat], class: 'ae-piece' }),
       s('text', { x, y: y + 4, class: 'ae-label' }, k + 1));
     if (movable) activate(g, `move piece ${k + 1}`, () => ctx.send(`move ${k}`));
     kids.push(g);
   }
-  const dieText = face ? String(face) : '–';
-  kids.push(s('g', { class: 'ae-die', 'data-face': face },
+  // the die shows the face to move with, or else the last roll (one
+  // that could not move passes the turn at once, and would never be seen)
+  const last = ctx.lastSteps?.find((st) => st.kind === STEP_ROLL);
+  const shown = face || last?.a || 0;
+  const lost = !face && ctx.lastSteps?.some((st) => st.kind === STEP_NO_MOVE || st.kind === STEP_THREE_SIXES);
+  kids.push(s('g', { class: 'ae-die', 'data-face': shown, 'data-lost': lost ? 1 : 0 },
     s('rect', { x: -R - 45, y: -R - 45, width: 34, height: 34, rx: 6 }),
-    s('text', { x: -R - 28, y: -R - 21 }, dieText)));
+    s('text', { x: -R - 28, y: -R - 21 }, shown ? String(shown) : '–'),
+    lost ? s('text', { x: -R - 28, y: -R + 4, class: 'ae-lost' }, 'no move') : null));
   const controls = h('div', { class: 'controls' });
-  if (mine && phase === 0) controls.append(h('button', { id: 'ae-roll', onclick: () => ctx.send('roll') }, 'Roll (r)'));
+  const canRoll = mine && (ctx.legal || []).some((m) => m.kind === 1);
+  if (canRoll) controls.append(h('button', { id: 'ae-roll', onclick: () => ctx.send('roll') }, 'Roll (r)'));
   if (mine && phase === 1) controls.append(h('span', {}, `You rolled ${face}: click a piece or press 1-4.`));
   ui.keys = (e) => {
     if (!mine) return false;
@@ -77,7 +119,7 @@ export function render(ctx, ui) {
   };
   const who = phase === 2 ? `${ctx.seatName(actor)} won` : `${ctx.seatName(actor)} (${NAMES[actor]}) to ${phase === 0 ? 'roll' : 'move ' + face}`;
   return {
-    board: svg(`${-R - 60} ${-R - 60} ${2 * R + 120} ${2 * R + 120}`, 'Aeroplane Chess board', ...kids),
+    board: svg(`${-R - 82} ${-R - 82} ${2 * R + 164} ${2 * R + 164}`, 'Aeroplane Chess board', ...kids),
     controls,
     info: `${who} · home: ${view.scores.map((v, i) => `${NAMES[i]} ${v}/4`).join(', ')}`,
     hint: 'Notation: roll, move 0..3.',

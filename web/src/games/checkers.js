@@ -1,7 +1,8 @@
 // Checkers (English draughts): click a piece, then each square it lands
-// on; a multi-jump is sent when the path cannot go on. The highlighted
-// moves come from the View alone (a small move finder, for display only:
-// the server's rules decide and a refused move shows its error).
+// on; a multi-jump is sent when the path cannot go on. The pieces that can
+// move and the squares they reach come from the server's list of legal
+// moves (ctx.legal: kind 1 a step, kind 2 a jump, the argument the path of
+// squares), so the page knows no rule of the game.
 import { s, svg, activate } from '../dom.js';
 
 const SQ = 50;
@@ -18,59 +19,26 @@ function sq(r, c) {
 const black = (v) => v === 1 || v === 2;
 const king = (v) => v === 2 || v === 4;
 
-/** paths lists the move paths (PDN squares) for side 0 (Black) or 1 (White). */
-export function paths(cells, side, compulsory = true) {
-  const mine = (v) => v && (side === 0 ? black(v) : !black(v));
-  const dirs = (v) => king(v) ? [-1, 1] : [side === 0 ? 1 : -1];
-  const jumps = [], simple = [];
-  const jumpFrom = (board, from, v, path, taken) => {
-    const [r, c] = rc(from);
-    let more = false;
-    for (const dr of dirs(v)) for (const dc of [-1, 1]) {
-      const over = sq(r + dr, c + dc), to = sq(r + 2 * dr, c + 2 * dc);
-      if (!over || !to || board[to - 1] || !board[over - 1] || mine(board[over - 1]) || taken.has(over)) continue;
-      more = true;
-      const [tr] = rc(to);
-      const crowned = !king(v) && (side === 0 ? tr === 7 : tr === 0);
-      const next = board.slice(); next[from - 1] = 0; next[to - 1] = v;
-      const t2 = new Set(taken); t2.add(over);
-      if (crowned) jumps.push([...path, to]);
-      else jumpFrom(next, to, v, [...path, to], t2);
-    }
-    if (!more && path.length > 1) jumps.push(path);
-  };
-  for (let n = 1; n <= 32; n++) {
-    const v = cells[n - 1];
-    if (!mine(v)) continue;
-    jumpFrom(Array.from(cells), n, v, [n], new Set());
-    const [r, c] = rc(n);
-    for (const dr of dirs(v)) for (const dc of [-1, 1]) {
-      const to = sq(r + dr, c + dc);
-      if (to && !cells[to - 1]) simple.push([n, to]);
-    }
-  }
-  return jumps.length && compulsory ? jumps : [...jumps, ...simple];
-}
-
-const notation = (p) => p.join(Math.abs(rc(p[0])[0] - rc(p[1])[0]) === 2 ? 'x' : '-');
-
 export function render(ctx, ui) {
   const { view } = ctx;
   const cells = view.cells;
   const flip = ctx.seat === 0; // each player sees its own men at the bottom; watchers see Black on top
-  const compulsory = !/^(false|off|no|0)$/i.test(ctx.option('compulsory_capture') || 'true');
-  const legal = ctx.canMove ? paths(cells, view.extra[0], compulsory) : [];
+  const legal = ctx.canMove ? (ctx.legal || []).filter((m) => m.kind === 1 || m.kind === 2) : [];
+  const pathOf = (m) => m.arg;
   ui.path = ui.path || [];
-  const cand = legal.filter((p) => ui.path.every((q, i) => p[i] === q));
-  if (ui.path.length && !cand.length) ui.path = [];
-  const nextSquares = new Set((ui.path.length ? cand : legal).map((p) => p[ui.path.length]).filter(Boolean));
+  if (ui.path.length && !legal.some((m) => ui.path.every((q, i) => pathOf(m)[i] === q))) ui.path = [];
+  // the squares the picked path can go on to, read from ui when asked (a
+  // click may come before the board is drawn again)
+  const nextOf = (path) => new Set(legal.filter((m) => path.every((q, i) => pathOf(m)[i] === q))
+    .map((m) => pathOf(m)[path.length]).filter(Boolean));
+  const nextSquares = nextOf(ui.path);
   const click = (n) => {
-    if (ui.path.length && n === ui.path[ui.path.length - 1] && ui.path.length === 1) { ui.path = []; ctx.redraw(); return; }
-    const path = nextSquares.has(n) ? [...ui.path, n] : (legal.some((p) => p[0] === n) ? [n] : []);
-    const ways = legal.filter((p) => path.every((q, i) => p[i] === q));
-    if (path.length > 1 && ways.length && ways.every((p) => p.length === path.length)) {
+    if (ui.path.length === 1 && n === ui.path[0]) { ui.path = []; ctx.redraw(); return; }
+    const path = nextOf(ui.path).has(n) ? [...ui.path, n] : (legal.some((m) => pathOf(m)[0] === n) ? [n] : []);
+    const ways = legal.filter((m) => path.every((q, i) => pathOf(m)[i] === q));
+    if (path.length > 1 && ways.length === 1 && pathOf(ways[0]).length === path.length) {
       ui.path = [];
-      ctx.send(notation(path));
+      ctx.sendMove(ways[0]);
       return;
     }
     ui.path = path;
@@ -80,10 +48,10 @@ export function render(ctx, ui) {
   for (let r = 0; r < 8; r++) for (let c = 0; c < 8; c++) {
     const x = (flip ? 7 - c : c) * SQ, y = (flip ? 7 - r : r) * SQ;
     const n = sq(r, c);
-    kids.push(s('rect', { x, y, width: SQ, height: SQ, class: n ? 'ck-dark' : 'ck-light' }));
-    if (!n) continue;
+    if (!n) { kids.push(s('rect', { x, y, width: SQ, height: SQ, class: 'ck-light' })); continue; }
     const v = cells[n - 1];
-    const g = s('g', { 'data-sq': n, 'data-piece': v });
+    // the whole square is the group, so a click anywhere on it is a click on the square
+    const g = s('g', { 'data-sq': n, 'data-piece': v }, s('rect', { x, y, width: SQ, height: SQ, class: 'ck-dark' }));
     if (ui.path.includes(n)) g.append(s('rect', { x: x + 2, y: y + 2, width: SQ - 4, height: SQ - 4, class: 'ck-sel' }));
     else if (nextSquares.has(n)) g.append(s('rect', { x: x + 3, y: y + 3, width: SQ - 6, height: SQ - 6, class: 'ck-hint' }));
     g.append(s('text', { x: x + 3, y: y + 11, class: 'ck-num' }, n));
@@ -91,6 +59,7 @@ export function render(ctx, ui) {
       g.append(s('circle', { cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.38, class: black(v) ? 'ck-black' : 'ck-white' }));
       if (king(v)) g.append(s('text', { x: x + SQ / 2, y: y + SQ / 2 + 6, class: 'ck-king' }, '♛'));
     }
+    if (ctx.lastMove?.includes(n)) g.classList.add('ck-last');
     if (ctx.canMove) activate(g, `square ${n}`, () => click(n));
     kids.push(g);
   }
@@ -98,7 +67,7 @@ export function render(ctx, ui) {
   const offer = view.extra[1] !== 255 ? ` · ${ctx.seatName(view.extra[1])} offers a draw` : '';
   return {
     board: svg('0 0 400 400', 'Checkers board', ...kids),
-    info: `${side} to move · captured: Black ${view.scores[0]}, White ${view.scores[1]}${offer}`,
+    info: `${side} (${ctx.seatName(view.extra[0])}) to move · captured: Black ${view.scores[0]}, White ${view.scores[1]}${offer}`,
     hint: 'Click a piece, then each square it lands on. Notation: 11-15, 22x15, 11x18x25.',
   };
 }

@@ -20,11 +20,27 @@ export function render(ctx, ui) {
     kids.push(s('line', { x1: k * U, y1: -w * U, x2: k * U, y2: w * U, class: 'ps-grid' }));
   }
   kids.push(s('line', { x1: -8 * U, y1: 0, x2: 8 * U, y2: 0, class: 'ps-axis' }), s('line', { x1: 0, y1: -8 * U, x2: 0, y2: 8 * U, class: 'ps-axis' }));
+  // What the picked tile may do, from the server's legal moves (ctx.legal):
+  // kind 1 deploys tile arg[0] at (arg[1]-8, arg[2]-8); kind 2 moves the
+  // tile at (arg[0]-8, arg[1]-8) to (arg[2]-8, arg[3]-8).
+  const legal = mine ? (ctx.legal || []) : [];
+  const deploys = (t) => legal.filter((m) => m.kind === 1 && m.arg[0] === t);
+  const movesFrom = (x, y) => legal.filter((m) => m.kind === 2 && m.arg[0] === x + 8 && m.arg[1] === y + 8);
+  // "x,y" → the move that takes the picked tile there; read from ui when
+  // asked, as a click may come before the board is drawn again
+  const targetsNow = () => {
+    const out = new Map();
+    if (ui.hand) for (const m of deploys(ui.hand)) out.set(`${m.arg[1] - 8},${m.arg[2] - 8}`, m);
+    if (ui.from) for (const m of movesFrom(ui.from[0], ui.from[1])) out.set(`${m.arg[2] - 8},${m.arg[3] - 8}`, m);
+    return out;
+  };
+  const targets = targetsNow();
   const click = (x, y, v) => {
-    if (ui.hand) { const t = ui.hand; ui.hand = 0; ctx.send(`${LETTERS[t]}${pt(x, y)}`); return; }
-    if (ui.from) { const f = ui.from; ui.from = null; if (f[0] === x && f[1] === y) { ctx.redraw(); return; } ctx.send(`${pt(f[0], f[1])}-${pt(x, y)}`); return; }
-    const own = ctx.seat === 0 ? v >= 1 && v <= 7 : v >= 9 && v <= 15;
-    if (own) { ui.from = [x, y]; ctx.redraw(); }
+    const m = targetsNow().get(`${x},${y}`);
+    if (m) { ui.hand = 0; ui.from = null; ctx.sendMove(m); return; }
+    ui.hand = 0;
+    ui.from = movesFrom(x, y).length && !(ui.from && ui.from[0] === x && ui.from[1] === y) ? [x, y] : null;
+    ctx.redraw();
   };
   for (let x = -8; x <= 8; x++) for (let y = -8; y <= 8; y++) {
     const v = view.cells[(x + 8) * 17 + (y + 8)];
@@ -34,12 +50,16 @@ export function render(ctx, ui) {
     const g = s('g', { 'data-pt': `${x},${y}`, 'data-tile': v });
     g.append(temple ? s('rect', { x: cx - 8, y: cy - 8, width: 16, height: 16, transform: `rotate(45 ${cx} ${cy})`, class: 'ps-temple' })
       : s('circle', { cx, cy, r: 3, class: 'ps-point' }));
+    // a wide transparent disc takes the clicks aimed at the point
+    g.prepend(s('circle', { cx, cy, r: U / 2, class: 'ps-hit' }));
     if (v) {
       const guest = v > 8, t = guest ? v - 8 : v;
       const sel = ui.from && ui.from[0] === x && ui.from[1] === y;
-      g.append(s('circle', { cx, cy, r: 9, class: (guest ? 'ps-guest' : 'ps-host') + (sel ? ' ps-sel' : '') }),
+      const can = !ui.hand && !ui.from && movesFrom(x, y).length > 0;
+      g.append(s('circle', { cx, cy, r: 9, class: (guest ? 'ps-guest' : 'ps-host') + (sel ? ' ps-sel' : can ? ' ps-can' : '') }),
         s('text', { x: cx, y: cy + 4, class: guest ? 'ps-label-g' : 'ps-label' }, LETTERS[t]));
     }
+    if (targets.has(`${x},${y}`)) g.append(s('circle', { cx, cy, r: 6, class: 'ps-target' }));
     if (mine) activate(g, `point ${x},${y}${v ? ' ' + TILE_NAMES[v > 8 ? v - 8 : v] : ''}`, () => click(x, y, v));
     kids.push(g);
   }
@@ -49,7 +69,7 @@ export function render(ctx, ui) {
     for (let t = 1; t <= 7; t++) {
       const n = ex[base + t - 1];
       if (!n) continue;
-      const can = mine && seat === ctx.seat;
+      const can = mine && seat === ctx.seat && deploys(t).length > 0;
       el.append(h('button', {
         class: 'ps-tile' + (seat ? ' guest' : '') + (ui.hand === t && can ? ' sel' : ''), 'data-tile': LETTERS[t], disabled: !can,
         title: TILE_NAMES[t], onclick: () => { ui.hand = ui.hand === t ? 0 : t; ui.from = null; ctx.redraw(); },
