@@ -6,11 +6,11 @@ import (
 	"github.com/bomber-game/bomber/rules/record"
 )
 
-// TestRatedRecords plays 59_rated.txt: a rated table's record says it is
+// TestRatedRecords plays 60_rated.txt: a rated table's record says it is
 // rated (with its clock keys kept too) and a casual table's does not, so
 // the store rates only the first.
 func TestRatedRecords(t *testing.T) {
-	r, _ := replayFile(t, "../testdata/transcripts/59_rated.txt")
+	r, _ := replayFile(t, "../testdata/transcripts/60_rated.txt")
 	recs := r.Records()
 	if len(recs) != 2 {
 		t.Fatalf("%d records, want 2: %+v", len(recs), recs)

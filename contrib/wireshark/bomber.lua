@@ -58,13 +58,13 @@ local ext = {
   [0x3b] = { "Commit", 64 },     [0x3c] = { "Ping", 4 },      [0x3d] = { "Pong", 4 },
   [0x3f] = { "Ack", 29 },        [0x40] = { "Bot", 1 },
   [0x41] = { "Seated", 29 },     [0x43] = { "Resume", 29 },   [0x44] = { "Clock", 64 },
-  [0x45] = { "Away", 29 },       [0x46] = { "Bye", 0 },
+  [0x45] = { "Away", 29 },       [0x46] = { "Bye", 0 },       [0x47] = { "Legal", 1024 },
 }
 
 -- ext_base is t without the More bit when t is in the extended range
 local function ext_base(t)
   local b = t >= MORE and t - MORE or t
-  if b >= 0x20 and b <= 0x46 then return b end
+  if b >= 0x20 and b <= 0x47 then return b end
   return nil
 end
 
@@ -169,7 +169,9 @@ local function cell(c) return string.format("(%d,%d)", c.x, c.y) end
 -- type (u8, a descriptor's name); h32 and tok (32 and 16 raw bytes, shown
 -- by their first four); u8s and i16s (u8 count, items); b16 (u16 length,
 -- bytes); move (kind u8, len u8 at most 16, arg[len]); strs (u8 count,
--- strs); list (u8 count of the struct in f[3], at least f[4] bytes each).
+-- strs); list (u8 count of the struct in f[3], at least f[4] bytes each);
+-- legal (Legal's groups: u8 count; each kind u8, len u8, prefix of len/2
+-- bytes, u8 count of suffixes of len-len/2 bytes).
 local function kvs(name) return { name, "list", { { "key", "str" }, { "value", "str" } }, 2 } end
 local layouts = {
   [0x20] = { { "version", "u8" }, { "features", "u32" } },
@@ -206,6 +208,7 @@ local layouts = {
   [0x43] = { { "table", "u32" }, { "seat", "u8" }, { "token", "tok" }, { "lastSeq", "u32" } },
   [0x44] = { { "table", "u32" }, { "seats", "list", { { "left", "i32" }, { "flags", "u8" } }, 5 } },
   [0x45] = { { "table", "u32" }, { "seat", "u8" }, { "grace", "u32" } },
+  [0x47] = { { "table", "u32" }, { "seq", "u32" }, { "seat", "u8" }, { "flags", "u8" }, { "groups", "legal" } },
 }
 -- Offer: a client answers (what, answer); the server tells (what, state, seat)
 local offer_request = { { "what", "u8" }, { "answer", "u8" } }
@@ -294,6 +297,18 @@ local function fields(r, layout, out)
     elseif kind == "list" then
       local v = {}
       for i = 1, r.count(fd[4]) do v[i] = "{" .. fields(r, fd[3], {}) .. "}" end
+      put(name, "[" .. table.concat(v, " ") .. "]", from)
+    elseif kind == "legal" then
+      local v = {}
+      for i = 1, r.count(3) do
+        local k, l = r.uint(1), r.uint(1)
+        if l > 16 then r.ok = false end
+        local p = math.floor(l / 2)
+        local pre = r.ok and r.take(p) or ""
+        local sufs = {}
+        for j = 1, r.count(math.max(l - p, 1)) do sufs[j] = bytes_list(r.take(l - p) or "") end
+        v[i] = string.format("{kind=%d len=%d prefix=%s suffixes=[%s]}", k, l, bytes_list(pre), table.concat(sufs, " "))
+      end
       put(name, "[" .. table.concat(v, " ") .. "]", from)
     elseif kind == "move" then
       put("kind", string.format("%d", r.uint(1)), from)
