@@ -50,14 +50,16 @@ func (h *Hub) sendLegal(s *session, t *table) {
 		}
 		return bytes.Compare(a.Arg[:a.Len], b.Arg[:b.Len])
 	})
-	// groups of one kind, length and prefix, each cut to fit a message
+	// groups of one kind, length and prefix, each cut to fit a message;
+	// prefixes and suffixes point into ms (not into copies of its moves,
+	// which would each escape to the heap): it stays put until they are sent
 	var groups []segment.LegalGroup
 	for i := 0; i < len(ms); {
-		m := ms[i]
+		m := &ms[i]
 		p := int(m.Len) / 2
 		g := segment.LegalGroup{Kind: m.Kind, Len: m.Len, Prefix: m.Arg[:p:p]}
 		for ; i < len(ms) && len(g.Suffixes) < 255 && legalHeader+legalGroupSize(int(m.Len), len(g.Suffixes)+1) <= segment.MessageCap(segment.Legal); i++ {
-			n := ms[i]
+			n := &ms[i]
 			if n.Kind != m.Kind || n.Len != m.Len || !bytes.Equal(n.Arg[:p], m.Arg[:p]) {
 				break
 			}
