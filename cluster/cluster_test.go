@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bomber-game/bomber/client/ext"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/server/servertest"
 	"github.com/bomber-game/bomber/statemachine"
@@ -129,4 +130,32 @@ func TestPartitionedNode(t *testing.T) {
 		r.Until("Beth's seat back", func() bool { return r.Resumed(b) })
 		r.Until("the end of the game", servertest.Over(a, b))
 	})
+}
+
+// TestCutOffShorterThanGrace: a node loses NATS for several times NodeTTL
+// but less than resume_grace (a SIGSTOP of a few seconds). The others
+// declare it gone and hold its player's seat; when the link comes back the
+// node closes her connection, she resumes on another node within the grace
+// and the game goes on to its end.
+func TestCutOffShorterThanGrace(t *testing.T) {
+	needNATS(t)
+	const grace, cut = 8 * time.Second, 4 * time.Second
+	w := newWorldHub(t, processNATS(t), 3, fast, func(c *statemachine.Config) { c.ResumeGrace = grace })
+	r := servertest.NewRoom(t)
+	a := r.Join("Albert", w.nodes[0].addr)
+	b := r.Join("Beth", w.nodes[2].addr)
+	r.StartCheckers(a, b)
+	r.Until("ten moves", servertest.Moves(a, 10))
+	t0 := time.Now()
+	w.nodes[2].via.cut()
+	r.Until("Beth's seat held for Albert", func() bool { return len(a.Saw(ext.EvAway)) > 0 })
+	r.During(cut-time.Since(t0), func() {}) // the fault lasts its length, whatever the players do
+	w.nodes[2].via.heal()
+	r.Until("Beth's connection closed by her node", func() bool { return b.NC == nil })
+	r.Reconnect(b, w.nodes[0].addr)
+	r.Until("Beth's seat back", func() bool { return r.Resumed(b) })
+	r.Until("the end of the game", servertest.Over(a, b))
+	if len(a.C.Game().Moves) != len(b.C.Game().Moves) || a.C.Game().End.Status == 0 {
+		t.Fatalf("the players saw different games: %d and %d moves, end %+v", len(a.C.Game().Moves), len(b.C.Game().Moves), a.C.Game().End)
+	}
 }

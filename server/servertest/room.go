@@ -143,16 +143,7 @@ func (r *Room) Until(what string, cond func() bool) {
 	for !cond() {
 		select {
 		case m := <-r.in:
-			if m.gen != m.p.gen {
-				continue // an old connection's last words
-			}
-			if m.err != nil {
-				m.p.NC = nil
-				r.write(m.p, m.p.C.Disconnected())
-				continue
-			}
-			r.write(m.p, m.p.C.Receive(m.seg))
-			r.play()
+			r.take(m)
 		case <-timeout:
 			for _, p := range r.players {
 				moves, game, waiting := -1, "", false
@@ -171,6 +162,38 @@ func (r *Room) Until(what string, cond func() bool) {
 			r.t.Fatalf("timed out waiting for %s", what)
 		}
 	}
+}
+
+// During pumps messages (and plays the players' turns) for d, calling each
+// after every message and at the end: a fault that lasts d, whatever the
+// players are doing (Until looks at its condition only when a message
+// comes, and players that hold still send none).
+func (r *Room) During(d time.Duration, each func()) {
+	end := time.After(d)
+	for {
+		select {
+		case m := <-r.in:
+			r.take(m)
+			each()
+		case <-end:
+			each()
+			return
+		}
+	}
+}
+
+// take gives a player what its connection delivered.
+func (r *Room) take(m received) {
+	if m.gen != m.p.gen {
+		return // an old connection's last words
+	}
+	if m.err != nil {
+		m.p.NC = nil
+		r.write(m.p, m.p.C.Disconnected())
+		return
+	}
+	r.write(m.p, m.p.C.Receive(m.seg))
+	r.play()
 }
 
 // play makes every connected player whose turn it is move at random.
