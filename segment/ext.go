@@ -101,7 +101,12 @@ const (
 	// Invite 0x29 C→S, cap 32: user str.
 	//   29 00 05 04 42 65 74 68          Invite "Beth"
 	Invite Type = 0x29
-	// Ready 0x2A C→S, cap 0: the seated player is ready.
+	// Ready 0x2A C→S, cap 0: the seated player is ready. At a table with
+	// the Create option start=host (key "start", value "host") it is also
+	// the host's Start button: the host's Ready starts the game once every
+	// seat is filled; anyone else's only sets its ready flag. The Create
+	// that asks for it (dots, 2 seats, flags 0, one option), then Ready:
+	//   24 00 13 04 64 6f 74 73 02 00 01 05 73 74 61 72 74 04 68 6f 73 74 Create "dots" 2 seats start=host
 	//   2a 00 00                         Ready
 	Ready Type = 0x2A
 	// Move 0x2B C→S, cap 18: kind u8, len u8 (≤ 16), arg[len].
