@@ -19,7 +19,7 @@ const (
 	chatOne      = "one"
 	chatSeparate = "separate"
 	// startOption "ready" (default): the game starts when every seat is
-	// filled and ready; "host": the table's host (its creator while seated)
+	// filled and ready; "host": the table's host (the person in its lowest seat)
 	// starts it with Ready once every seat is filled, as the seeds' Start
 	// button does; the other players need not be ready.
 	startOption = record.StartOption
@@ -47,21 +47,15 @@ func (t *table) separateChat() bool { return t.opts[chatOption] == chatSeparate 
 // hostStarts reports whether t's host starts its games.
 func (t *table) hostStarts() bool { return t.opts[startOption] == startHost }
 
-// host is the seat of t's host: its creator's seat while the creator sits
-// there, else the first seat a person holds (the creator left a waiting
-// table: someone must be able to start it); -1 for none.
+// host is the seat of t's host: the lowest seat a person holds. The creator
+// sits at seat 0, so it is the creator's until the creator leaves; then
+// someone else can still start the table. Every client can tell it from the
+// Table message alone. -1 for none.
 func (t *table) host() int {
-	first := -1
 	for i, sl := range t.seats {
-		if sl.s == nil || sl.bot {
-			continue
-		}
-		if sl.name == t.creator {
+		if sl.s != nil && !sl.bot {
 			return i
 		}
-		if first < 0 {
-			first = i
-		}
 	}
-	return first
+	return -1
 }
