@@ -273,8 +273,10 @@ function optionsText(t) {
   if (m['clock.increment']) clock.push(`+${m['clock.increment']} s a move`);
   if (clock.length) out.push('clock ' + clock.join(', '));
   if (m.rows || m.cols) out.push(`${m.rows || '?'}×${m.cols || '?'} dots`);
+  if (m.start === 'host') out.push('the host starts');
+  if (m.chat === 'separate') out.push('watchers chat apart');
   for (const [k, v] of pairs) {
-    if (k.startsWith('clock.') || k === 'rows' || k === 'cols') continue;
+    if (k.startsWith('clock.') || k === 'rows' || k === 'cols' || k === 'start' || k === 'chat') continue;
     const words = k.replace(/[-_.]/g, ' ');
     if (/^(true|on|yes)$/i.test(v)) out.push(words);
     else if (/^(false|off|no)$/i.test(v)) out.push('no ' + words);
