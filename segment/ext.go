@@ -126,7 +126,10 @@ const (
 	// Resign 0x2F C→S, cap 0: give the game up.
 	//   2f 00 00                         Resign
 	Resign Type = 0x2F
-	// Chat 0x30 C→S, cap 300: scope u8, text (the rest of the body).
+	// Chat 0x30 C→S, cap 300: scope u8, text (the rest of the body). Scope
+	// 0 lobby; 1 the table's one room for players and watchers; 2 its
+	// watchers' own room at a table created with chat=separate (elsewhere
+	// the one room, the line sent on as scope 1).
 	//   30 00 03 01 68 69                Chat table "hi"
 	Chat Type = 0x30
 	// TableInfo 0x31 ("Table") S→C, cap 512: id u32, game str, flags u8,
