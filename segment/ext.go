@@ -101,7 +101,12 @@ const (
 	// Invite 0x29 C→S, cap 32: user str.
 	//   29 00 05 04 42 65 74 68          Invite "Beth"
 	Invite Type = 0x29
-	// Ready 0x2A C→S, cap 0: the seated player is ready.
+	// Ready 0x2A C→S, cap 0: the seated player is ready. At a table with
+	// the Create option start=host (key "start", value "host") it is also
+	// the host's Start button: the host's Ready starts the game once every
+	// seat is filled; anyone else's only sets its ready flag. The Create
+	// that asks for it (dots, 2 seats, flags 0, one option), then Ready:
+	//   24 00 13 04 64 6f 74 73 02 00 01 05 73 74 61 72 74 04 68 6f 73 74 Create "dots" 2 seats start=host
 	//   2a 00 00                         Ready
 	Ready Type = 0x2A
 	// Move 0x2B C→S, cap 18: kind u8, len u8 (≤ 16), arg[len].
@@ -121,7 +126,10 @@ const (
 	// Resign 0x2F C→S, cap 0: give the game up.
 	//   2f 00 00                         Resign
 	Resign Type = 0x2F
-	// Chat 0x30 C→S, cap 300: scope u8, text (the rest of the body).
+	// Chat 0x30 C→S, cap 300: scope u8, text (the rest of the body). Scope
+	// 0 lobby; 1 the table's one room for players and watchers; 2 its
+	// watchers' own room at a table created with chat=separate (elsewhere
+	// the one room, the line sent on as scope 1).
 	//   30 00 03 01 68 69                Chat table "hi"
 	Chat Type = 0x30
 	// TableInfo 0x31 ("Table") S→C, cap 512: id u32, game str, flags u8,

@@ -90,8 +90,8 @@ const (
 // Chat scopes.
 const (
 	ScopeLobby    uint8 = 0
-	ScopeTable    uint8 = 1 // the players at your table
-	ScopeWatchers uint8 = 2 // the watchers of your table
+	ScopeTable    uint8 = 1 // your table's one room (its players' room at a chat=separate table)
+	ScopeWatchers uint8 = 2 // your table's watchers' room at a chat=separate table; elsewhere the one room
 )
 
 // GameEnd statuses.

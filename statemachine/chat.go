@@ -66,7 +66,8 @@ func (h *Hub) chatAllow(now int64, s *session) bool {
 	return true
 }
 
-// chat: a line for the lobby, the players of s's table, or its watchers.
+// chat: a line for the lobby or s's table: its one room, or with the
+// chat=separate option its players' or its watchers' room.
 func (h *Hub) chat(now int64, s *session, body []byte) {
 	r := segment.NewReader(body)
 	scope := r.U8()
@@ -107,18 +108,28 @@ func (h *Hub) chat(now int64, s *session, body []byte) {
 			}
 		}
 		return
-	case scopePlayers:
-		if t == nil || s.seat == rules.Spectator {
-			h.fail(s, segment.Chat, segment.ErrCodeNotSeated, "players' chat is for players")
-			return
+	case scopePlayers, scopeWatchers:
+		if t != nil && !t.separateChat() {
+			// one room: players and watchers read each other, whichever
+			// table scope the sender chose (a watcher's client may still
+			// say 2), and every line reads as scope 1
+			t.chat.add(line)
+			h.each(t, func(o *session) { h.sendChat(o, t, scopePlayers, line) })
+			break
 		}
-		t.chat.add(line)
-		for _, sl := range t.seats {
-			if sl.s != nil {
-				h.sendChat(sl.s, t, scopePlayers, line)
+		if scope == scopePlayers {
+			if t == nil || s.seat == rules.Spectator {
+				h.fail(s, segment.Chat, segment.ErrCodeNotSeated, "players' chat is for players")
+				return
 			}
+			t.chat.add(line)
+			for _, sl := range t.seats {
+				if sl.s != nil {
+					h.sendChat(sl.s, t, scopePlayers, line)
+				}
+			}
+			break
 		}
-	case scopeWatchers:
 		if t == nil || s.seat != rules.Spectator {
 			h.fail(s, segment.Chat, segment.ErrCodeNotAllowed, "watchers' chat is for watchers")
 			return
@@ -138,6 +149,15 @@ func (h *Hub) sendChat(s *session, t *table, scope uint8, l chatLine) {
 // sendChatHistory sends s the kept lines of a table room it just entered.
 func (h *Hub) sendChatHistory(s *session, c *chatLog, scope uint8) {
 	c.each(func(l chatLine) { h.sendChat(s, s.table, scope, l) })
+}
+
+// watchRoom is the room t's watchers read and its scope: the table's one
+// room, or their own with the chat=separate option.
+func (t *table) watchRoom() (*chatLog, uint8) {
+	if t.separateChat() {
+		return &t.wchat, scopeWatchers
+	}
+	return &t.chat, scopePlayers
 }
 
 func sortIDs(ids []uint32) { slices.Sort(ids) }

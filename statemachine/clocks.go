@@ -72,6 +72,10 @@ func parseClock(opts rules.Options) (*clockSpec, rules.Options, error) {
 			if err := checkRated(v); err != nil {
 				return nil, nil, err
 			}
+		case chatOption, startOption: // hub options too (roomopts.go)
+			if err := checkRoomOption(k, v); err != nil {
+				return nil, nil, err
+			}
 		default:
 			game[k] = v
 		}
@@ -90,7 +94,7 @@ func parseClock(opts rules.Options) (*clockSpec, rules.Options, error) {
 	return &c, game, nil
 }
 
-// gameOptions are t's options without the hub's own (clock and rated) keys.
+// gameOptions are t's options without the hub's own (clock, rated, chat and start) keys.
 func (t *table) gameOptions() rules.Options {
 	_, g, _ := parseClock(t.opts)
 	return g

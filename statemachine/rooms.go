@@ -296,7 +296,8 @@ func (h *Hub) watchTable(now int64, s *session, body []byte) {
 		h.sendMovesSince(s, t, 0) // the moves so far, so a watcher's list is whole
 		h.sendView(s, t)
 	}
-	h.sendChatHistory(s, &t.wchat, 2)
+	room, scope := t.watchRoom()
+	h.sendChatHistory(s, room, scope)
 }
 
 // leaveTable takes s away from its table: a watcher stops watching; a player
@@ -397,7 +398,9 @@ func (h *Hub) inviteToTable(s *session, body []byte) {
 }
 
 // ready_: a seated player is ready; when every seat is filled and ready, the
-// game starts.
+// game starts. With the start=host option the host's Ready starts it once
+// every seat is filled, whoever else is ready; before that it only marks the
+// host ready, so the host presses again when the last seat fills.
 func (h *Hub) ready_(now int64, s *session) {
 	t := occupant(s)
 	if t == nil {
@@ -409,11 +412,16 @@ func (h *Hub) ready_(now int64, s *session) {
 		return
 	}
 	t.seats[s.seat].ready = true
+	host := t.hostStarts()
 	for _, sl := range t.seats {
-		if sl.s == nil && !sl.bot || !sl.ready {
+		if sl.s == nil && !sl.bot || !sl.ready && !host {
 			h.broadcastTable(t)
 			return
 		}
+	}
+	if host && int(s.seat) != t.host() {
+		h.broadcastTable(t)
+		return
 	}
 	h.startTable(now, t)
 }

@@ -289,8 +289,9 @@ func everyFieldHub(tb testing.TB) *Hub {
 	}
 
 	// a private four-seat Aeroplane Chess table with a turn clock, watched
-	// by code: three people and a computer player
-	clock := []segment.KV{{Key: "clock.move", Value: "30"}, {Key: "clock.total", Value: "600"}, {Key: "clock.increment", Value: "5"}, {Key: "clock.pause", Value: "true"}}
+	// by code, its watchers in a chat room of their own: three people and a
+	// computer player
+	clock := []segment.KV{{Key: "clock.move", Value: "30"}, {Key: "clock.total", Value: "600"}, {Key: "clock.increment", Value: "5"}, {Key: "clock.pause", Value: "true"}, {Key: chatOption, Value: chatSeparate}}
 	r.msg(1, segment.Create, segment.CreateMsg{Game: "aeroplane", Seats: 4, Flags: flagPrivate | watchCode<<1, Options: clock}.Append(nil))
 	t1 := h.tables[1]
 	for _, c := range []ConnID{2, 3} {

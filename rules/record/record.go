@@ -101,12 +101,21 @@ func (s *Seed) UnmarshalText(b []byte) error {
 	return err
 }
 
+// ChatOption and StartOption are table options of the hub's rooms (whether
+// watchers chat apart, who starts the game): the record keeps them, the
+// game's rules never see them.
+const (
+	ChatOption  = "chat"
+	StartOption = "start"
+)
+
 // GameOptions are a table's options without the hub's own keys (the
-// "clock." time control and RatedOption), as the game's New takes them.
+// "clock." time control, RatedOption, ChatOption and StartOption), as the
+// game's New takes them.
 func GameOptions(o rules.Options) rules.Options {
 	out := make(rules.Options, len(o))
 	for k, v := range o {
-		if !strings.HasPrefix(k, "clock.") && k != RatedOption {
+		if !strings.HasPrefix(k, "clock.") && k != RatedOption && k != ChatOption && k != StartOption {
 			out[k] = v
 		}
 	}

@@ -273,8 +273,10 @@ function optionsText(t) {
   if (m['clock.increment']) clock.push(`+${m['clock.increment']} s a move`);
   if (clock.length) out.push('clock ' + clock.join(', '));
   if (m.rows || m.cols) out.push(`${m.rows || '?'}×${m.cols || '?'} dots`);
+  if (m.start === 'host') out.push('the host starts');
+  if (m.chat === 'separate') out.push('watchers chat apart');
   for (const [k, v] of pairs) {
-    if (k.startsWith('clock.') || k === 'rows' || k === 'cols') continue;
+    if (k.startsWith('clock.') || k === 'rows' || k === 'cols' || k === 'start' || k === 'chat') continue;
     const words = k.replace(/[-_.]/g, ' ');
     if (/^(true|on|yes)$/i.test(v)) out.push(words);
     else if (/^(false|off|no)$/i.test(v)) out.push('no ' + words);
@@ -330,6 +332,44 @@ function option(t, key) {
   return o[key];
 }
 
+// inviteLink is a link to this page that logs in (or asks to) and joins
+// table t, or watches it: #t=ID&c=CODE, and &w=1 to watch.
+function inviteLink(t, watch) {
+  const u = new URL(location.href);
+  u.hash = `t=${t.id}&c=${encodeURIComponent(t.code)}${watch ? '&w=1' : ''}`;
+  return u.href;
+}
+
+// readInvite reads an invite link's #t=ID&c=CODE[&w=1]; null for none.
+function readInvite() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  const id = Number(p.get('t'));
+  if (!Number.isInteger(id) || id <= 0) return null;
+  return { id, code: (p.get('c') || '').trim().toUpperCase(), watch: p.get('w') === '1' };
+}
+
+// followInvite joins or watches the table of the link the page was opened
+// with, once logged in, and forgets the link so a reload does not repeat it.
+async function followInvite() {
+  const inv = app.invite;
+  if (!inv || !app.client || app.client.tableId) return;
+  app.invite = null;
+  history.replaceState(null, '', location.pathname + location.search);
+  $('#login-note').hidden = true;
+  await act(async () => {
+    if (inv.watch) await app.client.watch(inv.id, { code: inv.code });
+    else await app.client.join(inv.id, { seat: NO_SEAT, code: inv.code });
+  });
+}
+
+// noteInvite tells the person at the login form where the link leads.
+function noteInvite() {
+  app.invite = readInvite();
+  const note = $('#login-note');
+  note.hidden = !app.invite;
+  if (app.invite) note.textContent = `Log in to ${app.invite.watch ? 'watch' : 'join'} table #${app.invite.id}.`;
+}
+
 function renderTable() {
   const t = currentTable();
   if (!t || document.body.dataset.screen !== 'table') return;
@@ -351,8 +391,20 @@ function renderTable() {
     }
     return li;
   }));
-  $('#ready').hidden = watching || t.phase === 1;
-  $('#ready').disabled = !!((t.seats || [])[seat]?.flags & SEAT_FLAG_READY);
+  // start=host: the host's Ready is the seeds' Start button, enabled once
+  // every seat is filled; the other players wait for it
+  const hostStarts = option(t, 'start') === 'host';
+  const host = (t.seats || []).findIndex((x) => x.name && !(x.flags & SEAT_FLAG_BOT));
+  const full = (t.seats || []).every((x) => x.name);
+  $('#ready').textContent = hostStarts ? 'Start game' : 'Ready';
+  $('#ready').hidden = watching || t.phase === 1 || (hostStarts && seat !== host);
+  $('#ready').disabled = hostStarts ? !full : !!((t.seats || [])[seat]?.flags & SEAT_FLAG_READY);
+  // a table with a join code: links that open this page and join or watch it
+  $('#invite-link-box').hidden = !t.code || t.phase === 2;
+  if (t.code) {
+    $('#invite-link').value = inviteLink(t, false);
+    $('#watch-link').value = inviteLink(t, true);
+  }
   $('#resign').hidden = watching || t.phase !== 1;
   if ($('#resign').hidden) $('#resign-box').hidden = true;
   $('#offer-draw').hidden = watching || t.phase !== 1 || !allows(t.game, GAME_DRAWS);
@@ -385,7 +437,8 @@ function renderBoard(t, seat) {
   const boardEl = $('#board');
   const ctl = $('#controls');
   if (!view || !GAMES[t.game]) {
-    boardEl.replaceChildren(h('p', { class: 'waiting' }, t.phase === 0 ? 'Waiting for every seat to be filled and ready.' : 'Loading the board…'));
+    const wait = option(t, 'start') === 'host' ? 'Waiting for every seat to be filled and the host to start the game.' : 'Waiting for every seat to be filled and ready.';
+    boardEl.replaceChildren(h('p', { class: 'waiting' }, t.phase === 0 ? wait : 'Loading the board…'));
     ctl.replaceChildren(); $('#game-info').textContent = '';
     return;
   }
@@ -704,6 +757,8 @@ function createRequest() {
     if (v) options['clock.' + k] = v;
   }
   Object.assign(options, extraOptions($('#opt-extra').value));
+  if ($('#start-mode').value === 'host') options.start = 'host';
+  if ($('#chat-separate').checked) options.chat = 'separate';
   return { game: g.name, seats: Number($('#seats-n').value), private: $('#private').checked, watch: Number($('#watch').value), options };
 }
 
@@ -723,6 +778,7 @@ function wire() {
       showScreen(app.client.tableId ? 'table' : 'lobby');
       renderAll();
       performance.mark?.('bomber-lobby');
+      followInvite();
     } catch (e) {
       $('#login-error').textContent = e?.text || e?.message || String(e);
       try { app.client?.close?.(); } catch { /* already closed */ }
@@ -731,7 +787,8 @@ function wire() {
     }
   });
   form('#lobby-chat-form', (f) => sendChat(0, f));
-  form('#table-chat-form', (f) => sendChat(mySeat() < 0 ? 2 : 1, f));
+  // one room for players and watchers unless the table keeps its watchers apart
+  form('#table-chat-form', (f) => sendChat(mySeat() < 0 && option(currentTable(), 'chat') === 'separate' ? 2 : 1, f));
   form('#create-form', () => act(async () => { await app.client.createTable(createRequest()); }));
   form('#code-form', () => act(async () => {
     const id = Number($('#code-table').value), code = $('#code').value.trim().toUpperCase();
@@ -749,6 +806,14 @@ function wire() {
   $('#refresh').onclick = refreshTables;
   $('#duel-back').onclick = () => { if (app.duel && !app.duel.over) return; app.duel = null; app.ui = {}; showScreen('lobby'); };
   $('#ready').onclick = () => act(() => app.client.ready());
+  const copy = (sel) => act(async () => {
+    const el = $(sel);
+    el.select();
+    try { await navigator.clipboard.writeText(el.value); } catch { document.execCommand?.('copy'); }
+    addLog('Link copied: send it to whoever you want at the table.');
+  });
+  $('#copy-invite').onclick = () => copy('#invite-link');
+  $('#copy-watch').onclick = () => copy('#watch-link');
   $('#add-bots').onclick = () => act(() => app.client.addBot(NO_SEAT));
   $('#leave').onclick = () => act(async () => { await app.client.leave(); });
   // Resign asks for a confirmation on a button of its own, below the row
@@ -781,12 +846,15 @@ function wire() {
       (e.key === 'ArrowLeft' ? $('#replay-prev') : $('#replay-next')).click();
     }
   });
+  noteInvite();
+  // a link opened in a logged-in page: follow it at once
+  window.addEventListener('hashchange', () => { noteInvite(); if (app.client && !app.client.closed) followInvite(); });
   const saved = sessionStorage.getItem('bomber.login');
   if (saved) {
     try {
       const { name, password } = JSON.parse(saved);
       $('#name').value = name; $('#password').value = password;
-      if (sessionStorage.getItem('bomber.seat')) $('#login-form').requestSubmit();
+      if (sessionStorage.getItem('bomber.seat') || app.invite) $('#login-form').requestSubmit();
     } catch { sessionStorage.removeItem('bomber.login'); }
   }
 }

@@ -359,11 +359,17 @@ export class BomberClient extends EventTarget {
     return this._request(T.Resign, new Uint8Array(0), null, true);
   }
 
-  /** Says something: scope 'lobby', 'table' (the players) or 'watchers'. */
+  /**
+   * Says something: scope 'lobby', 'table' (the table's one room; the
+   * players' room at a chat=separate table) or 'watchers' (the watchers'
+   * room at a chat=separate table; elsewhere the one room, and the line
+   * comes back as 'table').
+   */
   chat(scope, text) {
     const s = lookup(SCOPES, scope, 'scope');
+    const room = (m) => m.scope === s || (s === Scope.Watchers && m.scope === Scope.Table);
     return this._request(T.Chat, encodeChat({ scope: s, text }),
-      (k, m) => (k === T.ChatMsg && m.from === this.user && m.scope === s && m.text === text ? m : undefined));
+      (k, m) => (k === T.ChatMsg && m.from === this.user && room(m) && m.text === text ? m : undefined));
   }
 
   // ---- seats that survive (docs/protocol.md section 9) ----

@@ -140,8 +140,12 @@ test('tables: create, list, join with a code, watch, chat, invite and refusals',
   const mine = await a.chat('table', 'good luck');
   assert.deepEqual(mine, { scope: Scope.Table, table: t.id, from: 'Albert', text: 'good luck' });
   assert.deepEqual(await heard, mine);
-  await rejects(c.chat('table', 'hi'), ErrCode.NotSeated, T.Chat);
-  await c.chat('watchers', 'watching');
+  // one room for players and watchers: the watcher's line reaches the
+  // players, whichever table scope it names, and reads as the table's
+  const bHears = b.next('chat', (m) => m.from === 'Cindy');
+  await c.chat('table', 'hi');
+  assert.deepEqual(await bHears, { scope: Scope.Table, table: t.id, from: 'Cindy', text: 'hi' });
+  assert.equal((await c.chat('watchers', 'watching')).scope, Scope.Table);
   const lobby = c.next('chat', (m) => m.scope === Scope.Lobby);
   await b.chat('lobby', 'hello all');
   assert.equal((await lobby).from, 'Beth');
