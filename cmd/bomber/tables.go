@@ -32,7 +32,9 @@ type listTick struct{}
 // liveTick checks, every second, that the server still answers (liveness).
 type liveTick struct{}
 
-func liveTicker() tea.Cmd { return tea.Tick(time.Second, func(time.Time) tea.Msg { return liveTick{} }) }
+func liveTicker() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return liveTick{} })
+}
 
 // prompt is a line the user is typing.
 type prompt struct {

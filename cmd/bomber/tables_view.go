@@ -364,7 +364,9 @@ func (m *tmodel) title(game string) string { return m.c.Facts(game).Title }
 // with its control and bidi characters replaced (segment.SafeText): a CR
 // in a line would otherwise let its sender overwrite the line with a
 // forged one from someone else, an escape sequence rewrite the screen.
-func chatText(l ext.ChatLine) string { return segment.SafeText(l.From) + ": " + segment.SafeText(l.Text) }
+func chatText(l ext.ChatLine) string {
+	return segment.SafeText(l.From) + ": " + segment.SafeText(l.Text)
+}
 
 func shortName(s string) string {
 	s = segment.SafeText(s)
