@@ -395,7 +395,8 @@ func (m *modelRun) anyTable() uint32 {
 	return ids[m.rng.IntN(len(ids))]
 }
 
-// create has u create a table of a random game, seats and options.
+// create has u create a table of a random game, seats and options (clocks,
+// the host starting, a separate watchers' chat).
 func (m *modelRun) create(u *modelUser) {
 	games := m.cfg.Games
 	sp := games[m.rng.IntN(len(games))].Spec
@@ -419,6 +420,12 @@ func (m *modelRun) create(u *modelUser) {
 	}
 	if len(c.Options) > 0 && m.rng.IntN(3) == 0 {
 		c.Options = append(c.Options, segment.KV{Key: "clock.pause", Value: "true"})
+	}
+	if m.rng.IntN(3) == 0 {
+		c.Options = append(c.Options, segment.KV{Key: "start", Value: "host"})
+	}
+	if m.rng.IntN(3) == 0 {
+		c.Options = append(c.Options, segment.KV{Key: "chat", Value: "separate"})
 	}
 	m.send(u, segment.Create, c.Append(nil), fmt.Sprintf("create %s for %d %v", c.Game, c.Seats, c.Options))
 }
