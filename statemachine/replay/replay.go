@@ -281,8 +281,14 @@ func (r *Runner) answer(c statemachine.Check) statemachine.Answer {
 	return r.accounts.Answer(c)
 }
 
-// Answer answers an account check from a (name to password).
+// Answer answers an account check from a (name to password). A sign-up
+// (Register) adds to a, by a model of the store's rules that is enough for
+// transcripts: a name of 3 or more bytes that no account has in any case,
+// a password of 8 or more bytes.
 func (a Accounts) Answer(c statemachine.Check) statemachine.Answer {
+	if c.Kind == statemachine.Register {
+		return a.register(c.User, c.Password)
+	}
 	pw, ok := a[c.User]
 	switch {
 	case !ok:
@@ -291,6 +297,22 @@ func (a Accounts) Answer(c statemachine.Check) statemachine.Answer {
 		return statemachine.WrongPassword
 	}
 	return statemachine.Found
+}
+
+func (a Accounts) register(name, password string) statemachine.Answer {
+	switch {
+	case len(name) < 3 || len(name) > 20:
+		return statemachine.BadSignupName
+	case len(password) < 8:
+		return statemachine.BadSignupPass
+	}
+	for n := range a {
+		if strings.EqualFold(n, name) {
+			return statemachine.NameTaken
+		}
+	}
+	a[name] = password
+	return statemachine.Registered
 }
 
 // Check is Answer with the signature of a server's account checker, so
