@@ -20,9 +20,9 @@ type CheckKind uint8
 
 // Account checks.
 const (
-	Lookup CheckKind = iota // does the user exist?
-	Verify                  // is the password right?
-	Register                // sign-up: make the account User with Password
+	Lookup   CheckKind = iota // does the user exist?
+	Verify                    // is the password right?
+	Register                  // sign-up: make the account User with Password
 )
 
 // Check is an account question for the shell to answer off the hub's
@@ -45,12 +45,12 @@ const (
 	WrongPassword               // Verify: the password is wrong
 	Unavailable                 // the account store could not answer
 	// Register's own answers (statemachine/signup.go).
-	Registered     // the account exists now
-	NameTaken      // the name, or one that looks like it, has an account
-	BadSignupName  // the name breaks the sign-up rules
-	BadSignupPass  // the password breaks the sign-up rules
-	SignupClosed   // the server takes no sign-ups
-	SignupLimited  // too many sign-ups lately, from the address or from everyone
+	Registered    // the account exists now
+	NameTaken     // the name, or one that looks like it, has an account
+	BadSignupName // the name breaks the sign-up rules
+	BadSignupPass // the password breaks the sign-up rules
+	SignupClosed  // the server takes no sign-ups
+	SignupLimited // too many sign-ups lately, from the address or from everyone
 )
 
 func (a Answer) String() string {
