@@ -413,7 +413,7 @@ func (e *engine) act() {
 		}
 		for _, ch := range b.Checks {
 			c := e.conns[ch.Conn]
-			if ch.Kind == statemachine.Verify && c != nil {
+			if (ch.Kind == statemachine.Verify || ch.Kind == statemachine.Register) && c != nil {
 				ch.Password = e.secret(ch.Conn, ch.Password) // the log had a stand-in
 			}
 			switch {

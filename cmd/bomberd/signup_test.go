@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -91,6 +95,23 @@ func TestSignUpThroughBomberd(t *testing.T) {
 	// one: the look-alike that sign-up refused is no account.
 	if got := dial(t, d.addr).login("ada-l", "another-pw"); got != segment.CodeWrongPassword {
 		t.Errorf("login with the refused look-alike: code %d", got)
+	}
+
+	// The journal (the world's inputs, on disk) holds the sign-up and the
+	// login, but the password of neither: both went in as stand-ins.
+	var journal []byte
+	filepath.WalkDir(filepath.Join(d.cmd.Dir, "var", "journal"), func(path string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			b, _ := os.ReadFile(path)
+			journal = append(journal, b...)
+		}
+		return nil
+	})
+	if !bytes.Contains(journal, []byte("Ada_1")) {
+		t.Errorf("the journal (%d bytes) lacks the sign-up", len(journal))
+	}
+	if bytes.Contains(journal, []byte("secret-pw1")) || bytes.Contains(journal, []byte("another-pw")) {
+		t.Error("a sign-up's password is in the journal")
 	}
 
 	closed := startDaemon(t, "BOMBER_ACCOUNTS_REGISTRATION=closed")

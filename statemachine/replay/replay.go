@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bomber-game/bomber/rules"
@@ -286,6 +287,8 @@ func (r *Runner) answer(c statemachine.Check) statemachine.Answer {
 // transcripts: a name of 3 or more bytes that no account has in any case,
 // a password of 8 or more bytes.
 func (a Accounts) Answer(c statemachine.Check) statemachine.Answer {
+	accountsMu.Lock() // servers in tests ask from several workers, and a sign-up writes
+	defer accountsMu.Unlock()
 	if c.Kind == statemachine.Register {
 		return a.register(c.User, c.Password)
 	}
@@ -298,6 +301,9 @@ func (a Accounts) Answer(c statemachine.Check) statemachine.Answer {
 	}
 	return statemachine.Found
 }
+
+// accountsMu guards every Accounts: a map, which sign-ups write.
+var accountsMu sync.Mutex
 
 func (a Accounts) register(name, password string) statemachine.Answer {
 	switch {
