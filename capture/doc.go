@@ -36,6 +36,8 @@
 // Passwords are masked unless Config.ShowPasswords is set: every byte of a
 // Passwd payload is written as '*' (0x2a), keeping the length so the framing
 // of the recorded stream stays valid, and the comment reads "Passwd (masked)".
+// A SignUp keeps its name; every byte after it (the password and its
+// length) is written as '*'.
 //
 // Files are named capture-<UTC time>-<sequence>.txt and rotated when the next
 // line would take one past Config.MaxFileBytes; beyond Config.MaxFiles the

@@ -134,7 +134,7 @@ func TestAssemblerFramingErrors(t *testing.T) {
 		{"28-byte fragment after a good one", []Segment{chat[0], short}, 1, ErrFragment},
 		{"empty last segment after fragments", []Segment{chat[0], {Type: Chat}}, 1, ErrFragment},
 		{"fragment of a type capped at 0", []Segment{{Type: Leave | More, n: 29}}, 0, ErrFragment},
-		{"unassigned extended type", []Segment{{Type: 0x3E}}, 0, ErrUnknownType},
+		{"unassigned extended type", []Segment{{Type: 0x42}}, 0, ErrUnknownType},
 		{"unknown reference descriptor", []Segment{{Type: 0x05}}, 0, ErrUnknownType},
 	}
 	for _, tt := range tests {

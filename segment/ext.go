@@ -26,7 +26,7 @@ const (
 	More Type = 0x80
 
 	extFirst Type = 0x20 // first extended descriptor
-	extLast  Type = 0x47 // last extended descriptor (0x3E and 0x42 are unassigned)
+	extLast  Type = 0x47 // last extended descriptor (0x42 is unassigned)
 )
 
 // Feature bits of Hello and Welcome (u32).
@@ -211,7 +211,7 @@ var caps = [extLast - extFirst + 1]int16{
 	Commit - extFirst: 64 + 1, Ping - extFirst: 4 + 1, Pong - extFirst: 4 + 1, Ack - extFirst: 29 + 1,
 	Bot - extFirst: 1 + 1, Seated - extFirst: 29 + 1, Resume - extFirst: 29 + 1,
 	Clock - extFirst: 64 + 1, Away - extFirst: 29 + 1, Bye - extFirst: 0 + 1,
-	Legal - extFirst: 1024 + 1,
+	Legal - extFirst: 1024 + 1, SignUp - extFirst: 64 + 1,
 }
 
 // extNames are the spec's names (what transcripts and people read).
@@ -219,7 +219,7 @@ var extNames = [extLast - extFirst + 1]string{
 	"Hello", "Welcome", "CatalogReq", "Game", "Create", "ListReq", "Join", "Watch",
 	"Leave", "Invite", "Ready", "Move", "MoveText", "ViewReq", "Offer", "Resign",
 	"Chat", "Table", "Joined", "Started", "Step", "Moved", "View", "GameEnd",
-	"Error", "ChatMsg", "Invited", "Commit", "Ping", "Pong", "", "Ack",
+	"Error", "ChatMsg", "Invited", "Commit", "Ping", "Pong", "SignUp", "Ack",
 	"Bot", "Seated", "", "Resume", "Clock", "Away", "Bye", "Legal",
 }
 
@@ -239,7 +239,7 @@ func (t Type) Base() Type {
 }
 
 // KnownExtended reports whether t is a message type of extended protocol v1
-// (base or fragment form). Unassigned 0x3E is not.
+// (base or fragment form). Unassigned 0x42 is not.
 func (t Type) KnownExtended() bool { return MessageCap(t) >= 0 }
 
 // MessageCap is the largest body of t's base type (Chat and Chat|More: 300),

@@ -19,7 +19,7 @@ var assigned = map[Type]int{
 	Watch: 64, Leave: 0, Invite: 32, Ready: 0, Move: 18, MoveText: 64, ViewReq: 0, Offer: 8,
 	Resign: 0, Chat: 300, TableInfo: 512, Joined: 29, Started: 64, StepMsg: 29, Moved: 96,
 	ViewMsg: 1024, GameEnd: 128, ErrorMsg: 64, ChatMsg: 340, Invited: 96, Commit: 64, Ack: 29,
-	Bot: 1, Seated: 29, Resume: 29, Clock: 64, Away: 29, Bye: 0, Ping: 4, Pong: 4, Legal: 1024,
+	Bot: 1, Seated: 29, Resume: 29, Clock: 64, Away: 29, Bye: 0, Ping: 4, Pong: 4, SignUp: 64, Legal: 1024,
 }
 
 func TestExtendedDescriptors(t *testing.T) {

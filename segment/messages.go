@@ -126,12 +126,23 @@ const (
 	ErrCodeNoOffer       uint8 = 18 // nothing to answer
 	ErrCodeUnknownGame   uint8 = 19 // Create names no game of the catalog
 	ErrCodeNotSeated     uint8 = 20 // only seated players may do that
+	// SignUp's refusals: the name, or one that looks like it, has an
+	// account; the name or the password breaks the sign-up rules; the
+	// server takes no sign-ups; too many sign-ups from the address or from
+	// everyone lately; the account store could not answer.
+	ErrCodeNameTaken    uint8 = 21
+	ErrCodeBadName      uint8 = 22
+	ErrCodeBadPassword  uint8 = 23
+	ErrCodeSignUpClosed uint8 = 24
+	ErrCodeRateLimited  uint8 = 25
+	ErrCodeUnavailable  uint8 = 26
 )
 
 var errCodeNames = [...]string{"", "BadRequest", "NoTable", "TableFull", "NotAtTable", "AtTable",
 	"Illegal", "NotYourTurn", "GameOver", "BadOption", "TooManyTables", "NotAllowed",
 	"ChatBadUTF8", "ChatTooLong", "ChatFlood", "NoUser", "NotLoggedIn", "BadNotation",
-	"NoOffer", "UnknownGame", "NotSeated"}
+	"NoOffer", "UnknownGame", "NotSeated", "NameTaken", "BadName", "BadPassword", "SignUpClosed",
+	"RateLimited", "Unavailable"}
 
 // ErrCodeName names an Error code as the spec does ("TableFull").
 func ErrCodeName(c uint8) string {
@@ -1151,6 +1162,8 @@ func DecodeMessage(t Type, body []byte) (Message, error) {
 		return DecodePingMsg(body)
 	case Pong:
 		return DecodePongBody(body)
+	case SignUp:
+		return DecodeSignUpMsg(body)
 	case Legal:
 		return DecodeLegalBody(body)
 	case Ack:

@@ -70,7 +70,7 @@ func samples() []Message {
 		InvitedBody{From: "Ali", Table: 7, Game: "dots", Code: "ABCDEF"},
 		CommitBody{Table: 7, Seat: 1, Hash: hash(200)},
 		AckBody{Req: CatalogReq},
-		PingMsg{Nonce: 7}, PongBody{Nonce: 0xfeedbeef},
+		PingMsg{Nonce: 7}, PongBody{Nonce: 0xfeedbeef}, SignUpMsg{Name: "Ada", Password: "secret-pw1"},
 	}
 }
 
@@ -220,8 +220,8 @@ func TestDecodeRejectsMalformed(t *testing.T) {
 			t.Errorf("%s: err %v, want ErrBody", tt.name, err)
 		}
 	}
-	if _, err := DecodeMessage(0x3E, nil); !errors.Is(err, ErrUnknownType) {
-		t.Errorf("0x3e: %v", err)
+	if _, err := DecodeMessage(0x42, nil); !errors.Is(err, ErrUnknownType) {
+		t.Errorf("0x42: %v", err)
 	}
 }
 
@@ -249,8 +249,8 @@ func TestReaderNeverPanics(t *testing.T) {
 
 func TestErrCodeNames(t *testing.T) {
 	if ErrCodeName(ErrCodeBadRequest) != "BadRequest" || ErrCodeName(ErrCodeNotSeated) != "NotSeated" ||
-		ErrCodeName(ErrCodeChatFlood) != "ChatFlood" || ErrCodeName(21) != "code21" {
-		t.Errorf("names: %s %s %s %s", ErrCodeName(1), ErrCodeName(20), ErrCodeName(14), ErrCodeName(21))
+		ErrCodeName(ErrCodeChatFlood) != "ChatFlood" || ErrCodeName(ErrCodeNameTaken) != "NameTaken" || ErrCodeName(27) != "code27" {
+		t.Errorf("names: %s %s %s %s", ErrCodeName(1), ErrCodeName(20), ErrCodeName(14), ErrCodeName(27))
 	}
 	if WatchPolicy(FlagPrivate|WatchNobody<<1) != WatchNobody {
 		t.Error("watch policy bits")

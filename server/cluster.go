@@ -110,6 +110,9 @@ type clusterState struct {
 	secrets   map[string]string
 	byConn    map[statemachine.ConnID][]string
 	secretSeq uint64
+	// signUps holds the segments of a SignUp still coming, per connection:
+	// its password is swapped for a stand-in once the message is whole.
+	signUps map[statemachine.ConnID][]segment.Segment
 }
 
 // maxSecrets bounds the passwords kept for one connection (a client that
@@ -119,19 +122,70 @@ const maxSecrets = 4
 // standIn replaces a Passwd segment's password by a stand-in, remembering
 // the password for the account check.
 func (e *engine) standIn(c statemachine.ConnID, seg segment.Segment) segment.Segment {
+	out, err := segment.Raw(seg.Type, []byte(e.secretToken(c, string(seg.Payload()))))
+	if err != nil {
+		return seg // cannot happen: a stand-in is shorter than any payload limit
+	}
+	return out
+}
+
+// secretToken remembers password for connection c and returns the
+// stand-in that goes into the log instead.
+func (e *engine) secretToken(c statemachine.ConnID, password string) string {
 	cs := e.cl
 	cs.secretSeq++
 	tok := fmt.Sprintf("\x00%x", cs.secretSeq)
-	cs.secrets[tok] = string(seg.Payload())
+	cs.secrets[tok] = password
 	toks := append(cs.byConn[c], tok)
 	if len(toks) > maxSecrets {
 		delete(cs.secrets, toks[0])
 		toks = toks[1:]
 	}
 	cs.byConn[c] = toks
-	out, err := segment.Raw(seg.Type, []byte(tok))
-	if err != nil {
-		return seg // cannot happen: a stand-in is shorter than any payload limit
+	return tok
+}
+
+// maxSignUpParts: a SignUp (cap 64) comes in at most three segments.
+const maxSignUpParts = 3
+
+// signUpStandIn takes the segments of a SignUp as they come and returns
+// what goes into the log: nothing until the last one; then the SignUp with
+// its password replaced by a stand-in (as Passwd's is), or, for one that
+// does not decode, its segments with every byte zeroed, so the hub still
+// refuses it (a nameless SignUp) and what it carried stays out of the log.
+func (e *engine) signUpStandIn(c statemachine.ConnID, seg segment.Segment) []segment.Segment {
+	cs := e.cl
+	parts := append(cs.signUps[c], seg)
+	if seg.Type.Fragment() && len(parts) < maxSignUpParts {
+		cs.signUps[c] = parts
+		return nil
+	}
+	delete(cs.signUps, c)
+	var body []byte
+	for _, p := range parts {
+		body = append(body, p.Payload()...)
+	}
+	m, err := segment.DecodeSignUpMsg(body)
+	if err != nil || seg.Type.Fragment() {
+		return blanked(parts)
+	}
+	m.Password = e.secretToken(c, m.Password)
+	return segment.AppendMessage(nil, segment.SignUp, m.Append(nil))
+}
+
+// brokenSignUp returns the segments of c's SignUp in progress, zeroed,
+// when another segment cuts it short (a framing error the hub closes the
+// connection for).
+func (e *engine) brokenSignUp(c statemachine.ConnID) []segment.Segment {
+	parts := e.cl.signUps[c]
+	delete(e.cl.signUps, c)
+	return blanked(parts)
+}
+
+func blanked(parts []segment.Segment) []segment.Segment {
+	out := make([]segment.Segment, len(parts))
+	for i, p := range parts {
+		out[i], _ = segment.Raw(p.Type, make([]byte, p.Len()))
 	}
 	return out
 }
@@ -157,6 +211,7 @@ func (e *engine) forgetSecrets(c statemachine.ConnID) {
 		delete(e.cl.secrets, tok)
 	}
 	delete(e.cl.byConn, c)
+	delete(e.cl.signUps, c)
 }
 
 type keyedRecord struct { // exported fields: snapshots hold them (gob)
@@ -176,7 +231,7 @@ func (e *engine) clustered() {
 	l := e.cfg.Log
 	cs := &clusterState{log: l, inc: l.Incarnation(), seeds: e.cfg.Entropy,
 		dead: map[uint32]bool{}, incs: map[uint32]bool{}, asked: map[uint32]bool{},
-		secrets: map[string]string{}, byConn: map[statemachine.ConnID][]string{}}
+		secrets: map[string]string{}, byConn: map[statemachine.ConnID][]string{}, signUps: map[statemachine.ConnID][]segment.Segment{}}
 	if cs.seeds == nil {
 		cs.seeds = rand.Reader
 	}
@@ -237,8 +292,18 @@ func (e *engine) inOpen(now int64, c statemachine.ConnID, source string) {
 }
 
 func (e *engine) inReceive(now int64, c statemachine.ConnID, seg segment.Segment) {
-	if seg.Type == segment.Passwd {
+	switch {
+	case seg.Type == segment.Passwd:
 		seg = e.standIn(c, seg)
+	case seg.Type.Extended() && seg.Type.Base() == segment.SignUp:
+		for _, s := range e.signUpStandIn(c, seg) {
+			e.in(now, statemachine.Input{Kind: statemachine.InReceive, Conn: c, Seg: s})
+		}
+		return
+	case len(e.cl.signUps[c]) > 0:
+		for _, s := range e.brokenSignUp(c) {
+			e.in(now, statemachine.Input{Kind: statemachine.InReceive, Conn: c, Seg: s})
+		}
 	}
 	e.in(now, statemachine.Input{Kind: statemachine.InReceive, Conn: c, Seg: seg})
 }

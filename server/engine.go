@@ -81,6 +81,7 @@ type engine struct {
 	// share of the time (pacePresence).
 	presenceSpent atomic.Int64
 	cl            *clusterState // nil on a node alone
+	signUps       *signUpLimiter
 	// sendBuf is the SO_SNDBUF of every connection's socket (0: the
 	// kernel's), fixed at start: accepting goroutines read it.
 	sendBuf int
@@ -102,6 +103,7 @@ func newEngine(cfg Config, p *pool) *engine {
 		partial: make(map[*conn]struct{}),
 		obs:     obs,
 		perIP:   make(map[netip.Addr]int),
+		signUps: newSignUpLimiter(),
 		sendBuf: cfg.sendBuffer(),
 	}
 	if cfg.Log != nil {
@@ -411,7 +413,7 @@ func (e *engine) act() {
 		}
 		for _, ch := range b.Checks {
 			c := e.conns[ch.Conn]
-			if ch.Kind == statemachine.Verify && c != nil {
+			if (ch.Kind == statemachine.Verify || ch.Kind == statemachine.Register) && c != nil {
 				ch.Password = e.secret(ch.Conn, ch.Password) // the log had a stand-in
 			}
 			switch {
@@ -419,6 +421,12 @@ func (e *engine) act() {
 				// the node that has the connection asks the store
 			case c == nil || c.gone:
 				e.inAnswer(e.now(), ch.ID, statemachine.Unavailable) // closed already: not worth asking
+			case ch.Kind == statemachine.Register && e.cfg.SignUpClosed:
+				e.inAnswer(e.now(), ch.ID, statemachine.SignupClosed)
+			case ch.Kind == statemachine.Register && !e.signUps.allow(c.ip, e.cfg.Clock.Now(), e.cfg.SignUpsPerAddress, e.cfg.SignUpsPerHour):
+				e.log.Warn("sign-up refused: too many lately from this address or from everyone",
+					zap.String("user", ch.User), zap.String("source", c.ip.String()))
+				e.inAnswer(e.now(), ch.ID, statemachine.SignupLimited)
 			case !e.pool.check(ch, c.ip):
 				e.log.Warn("account check refused (queue full, or too many from this address or for this name); answering unavailable",
 					zap.String("user", ch.User), zap.String("source", c.ip.String()))

@@ -46,7 +46,7 @@ func newJob(c statemachine.Check, src netip.Addr) *job {
 }
 
 // queue is one kind of account check: its waiting jobs, oldest first, and
-// its own workers. Name look-ups and password checks have a queue each, so
+// its own workers. Name look-ups, password checks and sign-ups have a queue each, so
 // a look-up (a cheap query) never waits behind password hashing. Guarded
 // by pool.qmu.
 type queue struct {
@@ -90,7 +90,7 @@ func (q *queue) next() *job {
 // withdrawing a check that is waiting (its connection closed, its address
 // locked out: rare) waits for the lock.
 type admitted struct {
-	byKind [2]int                      // by CheckKind
+	byKind [3]int                      // by CheckKind
 	byKey  map[string]int              // Verify: by job.keys
 	byID   map[uint64]*job             // until answered
 	byConn map[statemachine.ConnID]int // checks unanswered per connection
@@ -115,7 +115,7 @@ type pool struct {
 	obs     Observer
 
 	qmu    sync.Mutex // guards both queues
-	queues [2]*queue  // by CheckKind
+	queues [3]*queue  // by CheckKind
 	adm    admitted   // the engine goroutine's own
 
 	mu      sync.Mutex
@@ -143,7 +143,7 @@ func newPool(cfg Config, wake func()) *pool {
 	if p.obs == nil {
 		p.obs = nopObserver{}
 	}
-	for _, kind := range []statemachine.CheckKind{statemachine.Lookup, statemachine.Verify} {
+	for _, kind := range []statemachine.CheckKind{statemachine.Lookup, statemachine.Verify, statemachine.Register} {
 		q := &queue{kind: kind, byConn: make(map[statemachine.ConnID]*list.Element), running: make(map[string]bool), wakeup: sync.NewCond(&p.qmu)}
 		p.queues[kind] = q
 		for range cfg.Workers {

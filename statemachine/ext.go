@@ -11,7 +11,7 @@ import (
 // descriptor.
 
 // Features the hub offers.
-const hubFeatures = segment.FeatureTables | segment.FeatureChat | segment.FeatureResume | segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts | segment.FeaturePing | segment.FeatureLegal
+const hubFeatures = segment.FeatureTables | segment.FeatureChat | segment.FeatureResume | segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts | segment.FeaturePing | segment.FeatureSignUp | segment.FeatureLegal
 
 // extSession is what the hub keeps for an extended-protocol connection.
 type extSession struct {
@@ -91,6 +91,10 @@ func (h *Hub) fail(s *session, req segment.Type, code uint8, text string) {
 func (h *Hub) message(now int64, s *session, t segment.Type, body []byte) {
 	if t == segment.Ping {
 		h.ping(s, body) // in every state: liveness is not a game action
+		return
+	}
+	if t == segment.SignUp {
+		h.signUp(now, s, body)
 		return
 	}
 	if !s.state.LoggedIn() {

@@ -138,6 +138,8 @@ func (h *Hub) passwd(now int64, s *session, seg segment.Segment) {
 // answered continues a login with the account store's answer.
 func (h *Hub) answered(now int64, s *session, a Answer) {
 	switch {
+	case s.state == Accept && s.name == "": // Register (signup.go)
+		h.signedUp(s, a)
 	case s.state == Accept: // Lookup
 		switch a {
 		case Found:

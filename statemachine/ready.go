@@ -20,8 +20,9 @@ type CheckKind uint8
 
 // Account checks.
 const (
-	Lookup CheckKind = iota // does the user exist?
-	Verify                  // is the password right?
+	Lookup   CheckKind = iota // does the user exist?
+	Verify                    // is the password right?
+	Register                  // sign-up: make the account User with Password
 )
 
 // Check is an account question for the shell to answer off the hub's
@@ -31,7 +32,7 @@ type Check struct {
 	Conn     ConnID
 	Kind     CheckKind
 	User     string
-	Password string // Verify only
+	Password string // Verify and Register
 }
 
 // Answer is the result of a Check.
@@ -43,6 +44,13 @@ const (
 	NotFound                    // the user does not exist
 	WrongPassword               // Verify: the password is wrong
 	Unavailable                 // the account store could not answer
+	// Register's own answers (statemachine/signup.go).
+	Registered    // the account exists now
+	NameTaken     // the name, or one that looks like it, has an account
+	BadSignupName // the name breaks the sign-up rules
+	BadSignupPass // the password breaks the sign-up rules
+	SignupClosed  // the server takes no sign-ups
+	SignupLimited // too many sign-ups lately, from the address or from everyone
 )
 
 func (a Answer) String() string {
@@ -52,7 +60,8 @@ func (a Answer) String() string {
 	return fmt.Sprintf("Answer(%d)", a)
 }
 
-var answerNames = [...]string{"found", "not found", "wrong password", "unavailable"}
+var answerNames = [...]string{"found", "not found", "wrong password", "unavailable",
+	"registered", "name taken", "bad name", "bad password", "sign-up closed", "sign-up limited"}
 
 // CastKind says what a Cast does.
 type CastKind uint8

@@ -175,6 +175,8 @@ func scenarioLine(t *testing.T, r *replay.Runner, l string) []transcript.Entry {
 		t8, body = segment.Resume, m.Append(nil)
 	case "bye":
 		t8 = segment.Bye
+	case "signup": // signup NAME PASSWORD
+		t8, body = segment.SignUp, segment.SignUpMsg{Name: args[0], Password: str(1)}.Append(nil)
 	case "chat": // chat SCOPE TEXT...
 		t8, body = segment.Chat, segment.ChatBody{Scope: uint8(num(0)), Text: rest(1)}.Append(nil)
 	default:

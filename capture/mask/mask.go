@@ -9,7 +9,8 @@ import "github.com/bomber-game/bomber/segment"
 const MaskByte = '*'
 
 // Masker follows one client-to-server byte stream, in any split, and hides
-// the payload of every Passwd segment. It reads headers the way
+// the payload of every Passwd segment, and the password of every SignUp
+// (the bytes after its name, across its fragments: the name is kept). It reads headers the way
 // segment.Decoder does, so it stops masking exactly where the daemon stops
 // decoding: after a framing error nothing more is interpreted.
 type Masker struct {
@@ -20,6 +21,10 @@ type Masker struct {
 	broken bool // a framing error was seen
 	seen   bool // a segment header was read (Hello counts only as the first)
 	ext    bool // the stream began with Hello: extended descriptors follow
+	signUp bool // the current payload is part of a SignUp
+	sCont  bool // the SignUp's last segment has not come yet
+	sPos   int  // body bytes of the SignUp seen
+	sName  int  // its name's length (the body's first byte)
 }
 
 // accepts mirrors segment.Decoder's negotiation: reference descriptors, and
@@ -36,8 +41,16 @@ func (m *Masker) Mask(dst, src []byte) []byte {
 		case m.broken:
 		case m.remain > 0:
 			m.remain--
-			if m.passwd {
+			switch {
+			case m.passwd:
 				b = MaskByte
+			case m.signUp:
+				if m.sPos == 0 {
+					m.sName = int(b)
+				} else if m.sPos > m.sName {
+					b = MaskByte
+				}
+				m.sPos++
 			}
 		default:
 			m.hdr[m.n] = b
@@ -60,6 +73,12 @@ func (m *Masker) Mask(dst, src []byte) []byte {
 			}
 			m.seen = true
 			m.remain, m.passwd = l, t == segment.Passwd
+			if m.signUp = m.ext && t.Base() == segment.SignUp; m.signUp {
+				if !m.sCont {
+					m.sPos = 0
+				}
+				m.sCont = t.Fragment()
+			}
 		}
 		dst = append(dst, b)
 	}

@@ -52,6 +52,9 @@ func TestMaskerHidesOnlyPasswords(t *testing.T) {
 		// an extended-protocol client says Hello first, then logs in as usual
 		{"after Hello", cat(seg(segment.Hello, "\x01\x00\x00\x00\x03"), seg(segment.Info, "Beth"), seg(segment.Passwd, "s3cret"), seg(segment.Chat, "\x00hi"), seg(segment.Passwd, "again")),
 			cat(seg(segment.Hello, "\x01\x00\x00\x00\x03"), seg(segment.Info, "Beth"), seg(segment.Passwd, "******"), seg(segment.Chat, "\x00hi"), seg(segment.Passwd, "*****"))},
+		// SignUp's password is masked, its name kept, across fragments
+		{"SignUp", cat(seg(segment.Hello, "\x01\x00\x00\x01\x00"), seg(segment.SignUp, "\x03Ada\x0asecret-pw1"), seg(segment.SignUp|segment.More, "\x14Adalongername_abcdef\x0bsecret-"), seg(segment.SignUp, "pw1x")),
+			cat(seg(segment.Hello, "\x01\x00\x00\x01\x00"), seg(segment.SignUp, "\x03Ada***********"), seg(segment.SignUp|segment.More, "\x14Adalongername_abcdef********"), seg(segment.SignUp, "****"))},
 		{"Hello not first is a framing error", cat(seg(segment.Info, "Beth"), seg(segment.Hello, "\x01\x00\x00\x00\x03"), seg(segment.Passwd, "123")),
 			cat(seg(segment.Info, "Beth"), seg(segment.Hello, "\x01\x00\x00\x00\x03"), seg(segment.Passwd, "123"))},
 	}

@@ -163,23 +163,26 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		warnDemoAccounts(ctx, store, log, exposed)
 	}
 	scfg := server.Config{
-		Hub:            cfg.Hub(),
-		Check:          check,
-		Record:         recorder(store, log, nil),
-		RecordBatch:    account.MaxBatch,
-		Logger:         log,
-		MaxConns:       cfg.Limits.MaxConnections,
-		MaxConnsPerIP:  cfg.Limits.MaxConnectionsPerIP,
-		MaxOutput:      cfg.Limits.MaxOutputBytes,
-		MaxOutputTotal: cfg.Limits.MaxOutputTotal,
-		SegmentTimeout: cfg.Limits.SegmentTimeout,
-		Workers:        cfg.Limits.AccountWorkers,
-		QueueLen:       cfg.Limits.AccountQueue,
-		CheckTimeout:   cfg.Limits.AccountTimeout,
-		BotWorkers:     cfg.Tables.BotWorkers,
-		BotQueue:       cfg.Tables.BotQueue,
-		BotBudget:      cfg.Tables.BotBudget,
-		OnLoop:         watchdog(log),
+		Hub:               cfg.Hub(),
+		Check:             check,
+		Record:            recorder(store, log, nil),
+		RecordBatch:       account.MaxBatch,
+		Logger:            log,
+		MaxConns:          cfg.Limits.MaxConnections,
+		MaxConnsPerIP:     cfg.Limits.MaxConnectionsPerIP,
+		MaxOutput:         cfg.Limits.MaxOutputBytes,
+		MaxOutputTotal:    cfg.Limits.MaxOutputTotal,
+		SegmentTimeout:    cfg.Limits.SegmentTimeout,
+		Workers:           cfg.Limits.AccountWorkers,
+		QueueLen:          cfg.Limits.AccountQueue,
+		CheckTimeout:      cfg.Limits.AccountTimeout,
+		SignUpClosed:      cfg.Accounts.Registration != "open",
+		SignUpsPerAddress: cfg.Accounts.SignUpsPerAddress,
+		SignUpsPerHour:    cfg.Accounts.SignUpsPerHour,
+		BotWorkers:        cfg.Tables.BotWorkers,
+		BotQueue:          cfg.Tables.BotQueue,
+		BotBudget:         cfg.Tables.BotBudget,
+		OnLoop:            watchdog(log),
 	}
 	webConns, err := fitConnections(&scfg, cfg, log)
 	if err != nil {
@@ -383,6 +386,9 @@ func (d *daemonState) reload() {
 		c.SegmentTimeout = cfg.Limits.SegmentTimeout
 		c.QueueLen = cfg.Limits.AccountQueue
 		c.CheckTimeout = cfg.Limits.AccountTimeout
+		c.SignUpClosed = cfg.Accounts.Registration != "open"
+		c.SignUpsPerAddress = cfg.Accounts.SignUpsPerAddress
+		c.SignUpsPerHour = cfg.Accounts.SignUpsPerHour
 	})
 	if err != nil {
 		d.log.Error("reload: applying limits", zap.Error(err))
@@ -430,6 +436,9 @@ func (d *daemonState) reload() {
 // same, so the answer takes as long as for a real account.
 func checker(store account.Store, h *account.Hasher, hide func() bool) server.Checker {
 	return func(ctx context.Context, c statemachine.Check) statemachine.Answer {
+		if c.Kind == statemachine.Register {
+			return register(ctx, store, c)
+		}
 		var err error
 		if c.Kind == statemachine.Lookup {
 			var ok bool
@@ -456,6 +465,22 @@ func checker(store account.Store, h *account.Hasher, hide func() bool) server.Ch
 		}
 		return statemachine.Unavailable
 	}
+}
+
+// register makes the account a sign-up asked for (the shell has let it
+// through registration and the sign-up limits already).
+func register(ctx context.Context, store account.Store, c statemachine.Check) statemachine.Answer {
+	switch err := store.Register(ctx, c.User, c.Password); {
+	case err == nil:
+		return statemachine.Registered
+	case errors.Is(err, account.ErrExists):
+		return statemachine.NameTaken
+	case errors.Is(err, account.ErrBadName):
+		return statemachine.BadSignupName
+	case errors.Is(err, account.ErrBadPassword):
+		return statemachine.BadSignupPass
+	}
+	return statemachine.Unavailable
 }
 
 // recorder stores finished games, as many as the server hands it in one

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -92,7 +93,7 @@ func (m *metrics) BotMove(game string, d time.Duration, ok bool) {
 	m.bots.WithLabelValues(game, strconv.FormatBool(ok)).Observe(d.Seconds())
 }
 func (m *metrics) CheckLatency(k statemachine.CheckKind, d time.Duration, a statemachine.Answer) {
-	m.store.WithLabelValues([...]string{"lookup", "verify"}[k], [...]string{"found", "not_found", "wrong_password", "unavailable"}[a]).Observe(d.Seconds())
+	m.store.WithLabelValues([...]string{"lookup", "verify", "register"}[k], strings.NewReplacer(" ", "_", "-", "").Replace(a.String())).Observe(d.Seconds())
 }
 
 // hubCollector reads the hub's counters and the sessions by state at scrape

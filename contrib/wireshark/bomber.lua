@@ -56,6 +56,7 @@ local ext = {
   [0x35] = { "Moved", 96 },      [0x36] = { "View", 1024 },   [0x37] = { "GameEnd", 128 },
   [0x38] = { "Error", 64 },      [0x39] = { "ChatMsg", 340 }, [0x3a] = { "Invited", 96 },
   [0x3b] = { "Commit", 64 },     [0x3c] = { "Ping", 4 },      [0x3d] = { "Pong", 4 },
+  [0x3e] = { "SignUp", 64 },
   [0x3f] = { "Ack", 29 },        [0x40] = { "Bot", 1 },
   [0x41] = { "Seated", 29 },     [0x43] = { "Resume", 29 },   [0x44] = { "Clock", 64 },
   [0x45] = { "Away", 29 },       [0x46] = { "Bye", 0 },       [0x47] = { "Legal", 1024 },
@@ -209,6 +210,7 @@ local layouts = {
   [0x44] = { { "table", "u32" }, { "seats", "list", { { "left", "i32" }, { "flags", "u8" } }, 5 } },
   [0x45] = { { "table", "u32" }, { "seat", "u8" }, { "grace", "u32" } },
   [0x47] = { { "table", "u32" }, { "seq", "u32" }, { "seat", "u8" }, { "flags", "u8" }, { "groups", "legal" } },
+  [0x3e] = { { "name", "str" }, { "password", "str" } },
 }
 -- Offer: a client answers (what, answer); the server tells (what, state, seat)
 local offer_request = { { "what", "u8" }, { "answer", "u8" } }

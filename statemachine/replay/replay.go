@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bomber-game/bomber/rules"
@@ -281,8 +282,16 @@ func (r *Runner) answer(c statemachine.Check) statemachine.Answer {
 	return r.accounts.Answer(c)
 }
 
-// Answer answers an account check from a (name to password).
+// Answer answers an account check from a (name to password). A sign-up
+// (Register) adds to a, by a model of the store's rules that is enough for
+// transcripts: a name of 3 or more bytes that no account has in any case,
+// a password of 8 or more bytes.
 func (a Accounts) Answer(c statemachine.Check) statemachine.Answer {
+	accountsMu.Lock() // servers in tests ask from several workers, and a sign-up writes
+	defer accountsMu.Unlock()
+	if c.Kind == statemachine.Register {
+		return a.register(c.User, c.Password)
+	}
 	pw, ok := a[c.User]
 	switch {
 	case !ok:
@@ -291,6 +300,25 @@ func (a Accounts) Answer(c statemachine.Check) statemachine.Answer {
 		return statemachine.WrongPassword
 	}
 	return statemachine.Found
+}
+
+// accountsMu guards every Accounts: a map, which sign-ups write.
+var accountsMu sync.Mutex
+
+func (a Accounts) register(name, password string) statemachine.Answer {
+	switch {
+	case len(name) < 3 || len(name) > 20:
+		return statemachine.BadSignupName
+	case len(password) < 8:
+		return statemachine.BadSignupPass
+	}
+	for n := range a {
+		if strings.EqualFold(n, name) {
+			return statemachine.NameTaken
+		}
+	}
+	a[name] = password
+	return statemachine.Registered
 }
 
 // Check is Answer with the signature of a server's account checker, so

@@ -38,7 +38,9 @@ function wsURL() {
   return u.href;
 }
 
-async function connect(name, password) {
+// connect logs in as name; with signUp it makes the account first (on the
+// same connection: signing up does not log in).
+async function connect(name, password, { signUp = false } = {}) {
   const client = await BomberClient.connectWebSocket(wsURL());
   app.client = client;
   app.kicked = false;
@@ -47,6 +49,7 @@ async function connect(name, password) {
     'recvInvite', 'inviteAnswer', 'refuse', 'board', 'guess', 'gameOver', 'legal', 'takeback']) {
     client.addEventListener(ev, (e) => handle(ev, e.detail ?? {}));
   }
+  if (signUp) await client.signUp(name, password);
   await client.login(name, password);
   app.me = name;
   document.body.classList.remove('offline');
@@ -766,13 +769,13 @@ function createRequest() {
 
 function wire() {
   const form = (sel, fn) => $(sel).addEventListener('submit', (e) => { e.preventDefault(); fn(e.target); });
-  form('#login-form', async () => {
+  const enter = async (signUp) => {
     const name = $('#name').value.trim(), password = $('#password').value;
     $('#login-error').textContent = '';
-    $('#login-btn').disabled = true;
+    $('#login-btn').disabled = $('#signup-btn').disabled = true;
     performance.mark('bomber-login');
     try {
-      await connect(name, password);
+      await connect(name, password, { signUp });
       $('#me').textContent = name;
       renderCreate();
       showScreen(app.client.tableId ? 'table' : 'lobby');
@@ -783,8 +786,12 @@ function wire() {
       $('#login-error').textContent = e?.text || e?.message || String(e);
       try { app.client?.close?.(); } catch { /* already closed */ }
     } finally {
-      $('#login-btn').disabled = false;
+      $('#login-btn').disabled = $('#signup-btn').disabled = false;
     }
+  };
+  form('#login-form', () => enter(false));
+  $('#signup-btn').addEventListener('click', () => {
+    if ($('#login-form').reportValidity()) enter(true);
   });
   form('#lobby-chat-form', (f) => sendChat(0, f));
   // one room for players and watchers unless the table keeps its watchers apart

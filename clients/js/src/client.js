@@ -6,6 +6,7 @@
 import {
   T, MORE, FEATURES_ALL, PROTOCOL_VERSION, SEAT_ANY, SEAT_WATCHER, encodeBot, encodeResume,
   decodeSeated, decodeClock, decodeAway, decodeLegal, LEGAL_MORE, LEGAL_TOO_MANY, FEATURE_LEGAL,
+  FEATURE_SIGNUP, encodeSignUp,
   FLAG_PRIVATE, Phase, SeatFlag, OfferWhat, OfferAnswer, OfferState, Scope, ErrCode,
   MessageDecoder, encodeMessage, encodeHello, decodeWelcome, decodeGame, encodeCreate,
   encodeJoin, encodeWatch, encodeInvite, encodeMove, encodeMoveText, encodeOfferRequest,
@@ -253,6 +254,20 @@ export class BomberClient extends EventTarget {
       this._login = l;
       this._send(T.Info, encodeName(name));
     });
+  }
+
+  /**
+   * Makes an account (FEATURE_SIGNUP), before logging in; resolves once it
+   * exists. It does not log in: call login(name, password) next. Rejects
+   * with a RequestError whose code says why not: ErrCode.NameTaken (the
+   * name or one like it), BadName (3-20 of a-z A-Z 0-9 _ -, a letter
+   * first), BadPassword (8-29 bytes, not the name), SignUpClosed,
+   * RateLimited, Unavailable; NotAllowed when logged in.
+   */
+  signUp(name, password) {
+    if (!(this.welcome?.features & FEATURE_SIGNUP)) return Promise.reject(new Error('the server does not speak SignUp (feature 256)'));
+    if (this.user != null || this._login) return Promise.reject(new Error('sign up before logging in'));
+    return this._request(T.SignUp, encodeSignUp({ name, password }), (k, m) => (k === T.Ack && m.req === T.SignUp ? true : undefined));
   }
 
   /** The games of the catalog. */

@@ -25,8 +25,10 @@ export const FEATURE_GAME_FACTS = 32;
 export const FEATURE_PING = 64;
 /** The seat to move receives Legal: its legal moves, a piece and its destinations (section 10). */
 export const FEATURE_LEGAL = 128;
+/** SignUp: make an account before logging in (section 8.4, "SignUp"). */
+export const FEATURE_SIGNUP = 256;
 /** Every feature this library speaks (what it asks for in Hello). */
-export const FEATURES_ALL = 255;
+export const FEATURES_ALL = 511;
 /** Liveness (segment.PingInterval, PingTimeout): ping after this long without hearing from the server... */
 export const PING_INTERVAL_MS = 15000;
 /** ...and give the connection up when nothing came this long after the Ping. */
@@ -50,7 +52,7 @@ export const T = Object.freeze({
   Join: 0x26, Watch: 0x27, Leave: 0x28, Invite: 0x29, Ready: 0x2a, Move: 0x2b,
   MoveText: 0x2c, ViewReq: 0x2d, Offer: 0x2e, Resign: 0x2f, Chat: 0x30, Table: 0x31,
   Joined: 0x32, Started: 0x33, Step: 0x34, Moved: 0x35, View: 0x36, GameEnd: 0x37,
-  Error: 0x38, ChatMsg: 0x39, Invited: 0x3a, Commit: 0x3b, Ping: 0x3c, Pong: 0x3d, Ack: 0x3f,
+  Error: 0x38, ChatMsg: 0x39, Invited: 0x3a, Commit: 0x3b, Ping: 0x3c, Pong: 0x3d, SignUp: 0x3e, Ack: 0x3f,
   Bot: 0x40, Seated: 0x41, Resume: 0x43, Clock: 0x44, Away: 0x45, Bye: 0x46,
   Legal: 0x47,
 });
@@ -75,7 +77,7 @@ const CAPS = {
   0x20: 29, 0x21: 29, 0x22: 0, 0x23: 1024, 0x24: 256, 0x25: 0, 0x26: 64, 0x27: 64, 0x28: 0,
   0x29: 32, 0x2a: 0, 0x2b: 18, 0x2c: 64, 0x2d: 0, 0x2e: 8, 0x2f: 0, 0x30: 300, 0x31: 512,
   0x32: 29, 0x33: 64, 0x34: 29, 0x35: 96, 0x36: 1024, 0x37: 128, 0x38: 64, 0x39: 340,
-  0x3a: 96, 0x3b: 64, 0x3c: 4, 0x3d: 4, 0x3f: 29,
+  0x3a: 96, 0x3b: 64, 0x3c: 4, 0x3d: 4, 0x3e: 64, 0x3f: 29,
   0x40: 1, 0x41: 29, 0x43: 29, 0x44: 64, 0x45: 29, 0x46: 0, 0x47: 1024,
 };
 
@@ -85,6 +87,7 @@ export const ErrCode = Object.freeze({
   NotYourTurn: 7, GameOver: 8, BadOption: 9, TooManyTables: 10, NotAllowed: 11,
   ChatBadUTF8: 12, ChatTooLong: 13, ChatFlood: 14, NoUser: 15, NotLoggedIn: 16,
   BadNotation: 17, NoOffer: 18, UnknownGame: 19, NotSeated: 20,
+  NameTaken: 21, BadName: 22, BadPassword: 23, SignUpClosed: 24, RateLimited: 25, Unavailable: 26,
 });
 const ERR_NAMES = Object.fromEntries(Object.entries(ErrCode).map(([k, v]) => [v, k]));
 
@@ -725,6 +728,15 @@ export function decodePing(body) {
   return m;
 }
 
+/** SignUp (C→S): {name, password} (FEATURE_SIGNUP). */
+export function encodeSignUp({ name, password }) { return new Writer(T.SignUp).str(name).str(password).done(); }
+export function decodeSignUp(body) {
+  const r = new Reader(T.SignUp, body);
+  const m = { name: r.str(), password: r.str() };
+  r.done();
+  return m;
+}
+
 /** Pong (S→C): {nonce} (the Ping's). */
 export function encodePong({ nonce }) { return new Writer(T.Pong).u32(nonce).done(); }
 export function decodePong(body) {
@@ -849,7 +861,7 @@ const DECODERS = {
   [T.CatalogReq]: decodeEmpty, [T.ListReq]: decodeEmpty, [T.Leave]: decodeEmpty,
   [T.Ready]: decodeEmpty, [T.ViewReq]: decodeEmpty, [T.Resign]: decodeEmpty,
   [T.Bot]: decodeBot, [T.Seated]: decodeSeated, [T.Resume]: decodeResume, [T.Clock]: decodeClock,
-  [T.Away]: decodeAway, [T.Bye]: decodeEmpty, [T.Ping]: decodePing, [T.Pong]: decodePong, [T.Legal]: decodeLegal,
+  [T.Away]: decodeAway, [T.Bye]: decodeEmpty, [T.Ping]: decodePing, [T.Pong]: decodePong, [T.SignUp]: decodeSignUp, [T.Legal]: decodeLegal,
 };
 
 /**

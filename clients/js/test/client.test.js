@@ -15,7 +15,7 @@ const open = [];
 before(async () => {
   assert.equal(typeof WebSocket, 'function', 'run with a global WebSocket (Node 22+, or node --experimental-websocket on Node 20)');
   // seats are held after a client closes (resume), so tables outlive tests
-  d = await startDaemon({ BOMBER_TABLES_MAX_TABLES_PER_USER: '50' });
+  d = await startDaemon({ BOMBER_TABLES_MAX_TABLES_PER_USER: '50', BOMBER_ACCOUNTS_REGISTRATION: 'open' });
 });
 after(async () => {
   for (const c of open) c.close();
@@ -317,5 +317,21 @@ test('resume: a dropped player takes its seat back and the game goes on', { time
   const end = a.next('gameEnd');
   await b2.resign();
   assert.deepEqual((await end).winners, [0]);
+  closeAll();
+});
+
+test('signUp makes an account to log in with, over TCP and WebSocket; a look-alike name is taken', async () => {
+  const a = await tcp();
+  assert.equal(await a.signUp('Js_Sign', 'js-password'), true);
+  await a.login('Js_Sign', 'js-password');
+  assert.equal(a.user, 'Js_Sign');
+  await assert.rejects(a.signUp('Other1', 'js-password'), /before logging in/);
+  const b = await websocket();
+  await assert.rejects(b.signUp('js-s1gn', 'js-password'), (e) => {
+    assert.ok(e instanceof RequestError, `${e}`);
+    assert.equal(e.code, ErrCode.NameTaken);
+    return true;
+  });
+  await assert.rejects(b.signUp('Js2', 'short'), (e) => e.code === ErrCode.BadPassword);
   closeAll();
 });

@@ -32,7 +32,7 @@ const ENCODERS = {
   [S.T.ChatMsg]: S.encodeChatMsg, [S.T.Invited]: S.encodeInvited, [S.T.Commit]: S.encodeCommit,
   [S.T.Ack]: S.encodeAck, [S.T.Bot]: S.encodeBot, [S.T.Seated]: S.encodeSeated,
   [S.T.Resume]: S.encodeResume, [S.T.Clock]: S.encodeClock, [S.T.Away]: S.encodeAway,
-  [S.T.Ping]: S.encodePing, [S.T.Pong]: S.encodePong,
+  [S.T.Ping]: S.encodePing, [S.T.Pong]: S.encodePong, [S.T.SignUp]: S.encodeSignUp,
   [S.T.Legal]: S.encodeLegal,
 };
 
@@ -138,7 +138,7 @@ test('Legal decodes as docs/protocol.md section 10 shows it', () => {
 test('encoders produce the transcripts\' requests', () => {
   const hex = (t, body) => S.toHex(S.encodeMessage(t, body));
   assert.equal(hex(S.T.Hello, S.encodeHello()), '20 00 05 01 00 00 00 03');
-  assert.equal(hex(S.T.Hello, S.encodeHello({ features: S.FEATURES_ALL })), '20 00 05 01 00 00 00 ff');
+  assert.equal(hex(S.T.Hello, S.encodeHello({ features: S.FEATURES_ALL })), '20 00 05 01 00 00 01 ff');
   assert.equal(hex(S.T.Ping, S.encodePing({ nonce: 7 })), '3c 00 04 00 00 00 07');
   assert.equal(hex(S.T.Pong, S.encodePong({ nonce: 7 })), '3d 00 04 00 00 00 07');
   assert.equal(hex(S.T.Create, S.encodeCreate({ game: 'checkers', seats: 2 })), '24 00 0c 08 63 68 65 63 6b 65 72 73 02 00 00');
@@ -177,7 +177,7 @@ test('framing errors are found before anything is buffered', () => {
   };
   fails('05', 'unknown_type'); // at its first byte
   fails('42', 'unknown_type');
-  fails('3e', 'unknown_type');
+  fails('c2', 'unknown_type');
   fails('b0 00 1c', 'length'); // a fragment of 28 bytes, at its header
   fails('a0 00 1d', 'length'); // Hello has no fragments
   fails('2b 00 13', 'length'); // Move with 19 bytes

@@ -107,6 +107,8 @@ export declare class BomberClient extends EventTarget {
   addEventListener<K extends keyof BomberEvents>(type: K, fn: (e: CustomEvent<BomberEvents[K]>) => void, opts?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, fn: EventListenerOrEventListenerObject | null, opts?: boolean | AddEventListenerOptions): void;
 
+  /** Makes an account (FEATURE_SIGNUP) before logging in; rejects with a RequestError (NameTaken, BadName, BadPassword, SignUpClosed, RateLimited, Unavailable). */
+  signUp(name: string, password: string): Promise<true>;
   login(name: string, password: string): Promise<void>;
   catalog(): Promise<Game[]>;
   listTables(): Promise<Table[]>;

@@ -14,7 +14,8 @@ export declare const FEATURE_RESUME: 4;
 export declare const FEATURE_BOTS: 8;
 export declare const FEATURE_CLOCKS: 16;
 export declare const FEATURE_GAME_FACTS: 32;
-export declare const FEATURES_ALL: 255;
+export declare const FEATURE_SIGNUP: 256;
+export declare const FEATURES_ALL: 511;
 export declare const FEATURE_PING: 64;
 export declare const PING_INTERVAL_MS: 15000;
 export declare const PING_TIMEOUT_MS: 10000;
@@ -35,7 +36,7 @@ export declare const T: Readonly<{
   Join: 0x26; Watch: 0x27; Leave: 0x28; Invite: 0x29; Ready: 0x2a; Move: 0x2b;
   MoveText: 0x2c; ViewReq: 0x2d; Offer: 0x2e; Resign: 0x2f; Chat: 0x30; Table: 0x31;
   Joined: 0x32; Started: 0x33; Step: 0x34; Moved: 0x35; View: 0x36; GameEnd: 0x37;
-  Error: 0x38; ChatMsg: 0x39; Invited: 0x3a; Commit: 0x3b; Ping: 0x3c; Pong: 0x3d; Ack: 0x3f;
+  Error: 0x38; ChatMsg: 0x39; Invited: 0x3a; Commit: 0x3b; Ping: 0x3c; Pong: 0x3d; SignUp: 0x3e; Ack: 0x3f;
   Bot: 0x40; Seated: 0x41; Resume: 0x43; Clock: 0x44; Away: 0x45; Bye: 0x46;
   Legal: 0x47;
 }>;
@@ -45,6 +46,7 @@ export declare const ErrCode: Readonly<{
   NotYourTurn: 7; GameOver: 8; BadOption: 9; TooManyTables: 10; NotAllowed: 11;
   ChatBadUTF8: 12; ChatTooLong: 13; ChatFlood: 14; NoUser: 15; NotLoggedIn: 16;
   BadNotation: 17; NoOffer: 18; UnknownGame: 19; NotSeated: 20;
+  NameTaken: 21; BadName: 22; BadPassword: 23; SignUpClosed: 24; RateLimited: 25; Unavailable: 26;
 }>;
 
 export declare const SEAT_ANY: 0xff;
@@ -204,6 +206,9 @@ export declare function encodeCommit(m: { table: number; seat: number; hash: Arr
 export declare function decodeCommit(body: Uint8Array): CommitBody;
 export declare function encodeAck(m: AckBody): Uint8Array;
 export declare function decodeAck(body: Uint8Array): AckBody;
+export interface SignUpBody { name: string; password: string }
+export declare function encodeSignUp(m: SignUpBody): Uint8Array;
+export declare function decodeSignUp(body: Uint8Array): SignUpBody;
 export interface PingBody { nonce: number }
 export declare function encodePing(m: PingBody): Uint8Array;
 export declare function decodePing(body: Uint8Array): PingBody;

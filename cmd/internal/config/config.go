@@ -37,6 +37,16 @@ type Config struct {
 	Web             Web           `mapstructure:"web"`
 	Cluster         Cluster       `mapstructure:"cluster"`
 	Journal         Journal       `mapstructure:"journal"`
+	Accounts        Accounts      `mapstructure:"accounts"`
+}
+
+// Accounts is who may make accounts, and how fast.
+type Accounts struct {
+	// Registration is open (anyone may sign up from a client) or closed
+	// (only operators make accounts, with bomberctl user add).
+	Registration      string `mapstructure:"registration"`
+	SignUpsPerAddress int    `mapstructure:"signups_per_address"` // an hour, from one address
+	SignUpsPerHour    int    `mapstructure:"signups_per_hour"`    // from everyone together
 }
 
 // Store selects the account store.
@@ -212,6 +222,9 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("protocol.first_guess", "inviter")
 	v.SetDefault("protocol.kick_grace", 5*time.Minute)
 	v.SetDefault("protocol.hide_unknown_users", false)
+	v.SetDefault("accounts.registration", "closed")
+	v.SetDefault("accounts.signups_per_address", 10) // server.DefaultSignUpsPerAddress
+	v.SetDefault("accounts.signups_per_hour", 300)   // server.DefaultSignUpsPerHour
 	v.SetDefault("limits.max_connections", 10000)
 	v.SetDefault("limits.max_connections_per_ip", 64)
 	v.SetDefault("limits.max_output_bytes", 256<<10)
@@ -459,6 +472,12 @@ func (c *Config) Validate() error {
 	}
 	if _, err := statemachine.ParseDialect(c.Protocol.Dialect); err != nil {
 		bad("protocol.dialect: %v", err)
+	}
+	if c.Accounts.Registration != "open" && c.Accounts.Registration != "closed" {
+		bad("accounts.registration: %q (want open or closed)", c.Accounts.Registration)
+	}
+	if c.Accounts.SignUpsPerAddress < 1 || c.Accounts.SignUpsPerHour < 1 {
+		bad("accounts.signups_per_address and accounts.signups_per_hour: want at least 1")
 	}
 	if c.Protocol.FirstGuess != "inviter" && c.Protocol.FirstGuess != "invitee" {
 		bad("protocol.first_guess: %q (want inviter or invitee)", c.Protocol.FirstGuess)
