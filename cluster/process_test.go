@@ -175,6 +175,48 @@ func TestSIGKILLedNodeProcess(t *testing.T) {
 	awaitReady(t, other.admin, true)
 }
 
+// TestSIGSTOPpedNodeProcess: the bomberd process a player is on is stopped
+// (SIGSTOP, as a frozen machine or a paused VM) for 10 s mid-game. The
+// other node declares it gone and holds the player's seat; when the stopped
+// node runs again it finds itself declared gone and closes its
+// connections; the player resumes through the other node and the game is
+// played to its end.
+func TestSIGSTOPpedNodeProcess(t *testing.T) {
+	needNATS(t)
+	ns := processNATS(t)
+	world := fmt.Sprintf("s%d", time.Now().UnixNano()%1e9)
+	db := filepath.Join(t.TempDir(), "bomber.db")
+	frozen := daemonNode(t, ns.url, world, "frozen", db)
+	other := daemonNode(t, ns.url, world, "other", db)
+	// runs before the daemons' own clean-up: a stopped process would not
+	// hear their SIGTERM
+	t.Cleanup(func() { frozen.cmd.Process.Signal(syscall.SIGCONT) })
+	r := servertest.NewRoom(t)
+	a := r.Join("Albert", frozen.addr)
+	b := r.Join("Beth", other.addr)
+	r.StartCheckers(a, b)
+	r.Until("ten moves", servertest.Moves(a, 10))
+	table := a.C.Table().ID
+	frozen.cmd.Process.Signal(syscall.SIGSTOP)
+	r.During(10*time.Second, func() {})
+	if a.NC == nil {
+		t.Fatal("Albert's connection closed while its node was stopped")
+	}
+	frozen.cmd.Process.Signal(syscall.SIGCONT)
+	back := time.Now()
+	r.Until("the woken node to close Albert's connection", func() bool { return a.NC == nil })
+	r.Reconnect(a, other.addr)
+	r.Until("Albert's seat back", func() bool { return r.Resumed(a) })
+	t.Logf("Albert resumed %v after his node woke", time.Since(back).Round(time.Millisecond))
+	if a.C.Table().ID != table {
+		t.Fatalf("resumed at table %d, want %d", a.C.Table().ID, table)
+	}
+	r.Until("the end of the game", servertest.Over(a, b))
+	if ma, mb := len(a.C.Game().Moves), len(b.C.Game().Moves); ma != mb {
+		t.Fatalf("the players saw %d and %d moves", ma, mb)
+	}
+}
+
 // awaitReady polls a daemon's /readyz until it says ready (or not).
 func awaitReady(t *testing.T, admin string, ready bool) {
 	t.Helper()
