@@ -94,10 +94,16 @@ func parseClock(opts rules.Options) (*clockSpec, rules.Options, error) {
 	return &c, game, nil
 }
 
-// gameOptions are t's options without the hub's own (clock, rated, chat and start) keys.
-func (t *table) gameOptions() rules.Options {
-	_, g, _ := parseClock(t.opts)
-	return g
+// gameOptions are t's options without the hub's own (clock, rated, chat
+// and start) keys, as record.GameOptions strips them for a replay: one list
+// of the hub's keys for both.
+func (t *table) gameOptions() rules.Options { return record.GameOptions(t.opts) }
+
+// newGame is t's game as it started: the rules with t's options and seat
+// count, drawing from t's seed (a start, a takeback and a catch-up replay
+// all begin here).
+func (t *table) newGame() (rules.Game, error) {
+	return t.kind.Spec.New(len(t.seats), t.gameOptions(), record.Rand(t.seed))
 }
 
 // reset gives seat sl the time and the pause budget of a new game.

@@ -184,7 +184,7 @@ func (h *Hub) agree(now int64, t *table) {
 func (h *Hub) takeback(now int64, t *table) {
 	last := t.moves[len(t.moves)-1]
 	moves := t.moves[:len(t.moves)-1]
-	g, err := t.kind.Spec.New(len(t.seats), t.gameOptions(), record.Rand(t.seed))
+	g, err := t.newGame()
 	if err != nil {
 		return
 	}

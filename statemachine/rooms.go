@@ -429,7 +429,7 @@ func (h *Hub) ready_(now int64, s *session) {
 // startTable draws the seed, starts the game and tells everyone at t.
 func (h *Hub) startTable(now int64, t *table) {
 	h.entropy(t.seed[:])
-	g, err := t.kind.Spec.New(len(t.seats), t.gameOptions(), record.Rand(t.seed))
+	g, err := t.newGame()
 	if err != nil {
 		panic("statemachine: options validated at create were refused: " + err.Error())
 	}
@@ -651,7 +651,7 @@ func (h *Hub) sendMovesSince(s *session, t *table, from int) {
 	if from >= len(t.moves) {
 		return
 	}
-	g, err := t.kind.Spec.New(len(t.seats), t.gameOptions(), record.Rand(t.seed))
+	g, err := t.newGame()
 	if err != nil {
 		g = nil // cannot happen: the game started with these; send the moves alone
 	}

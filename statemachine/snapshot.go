@@ -908,7 +908,7 @@ func (d *snapDecoder) rebuild(t *table) {
 	if t.kind == refKind {
 		g, err = t.kind.Spec.New(2, t.opts, nil) // as refStart: Bomber draws nothing
 	} else {
-		g, err = t.kind.Spec.New(len(t.seats), t.gameOptions(), record.Rand(t.seed))
+		g, err = t.newGame()
 	}
 	if err != nil {
 		r.fail("table %d: %v", t.id, err)
