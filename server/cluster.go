@@ -317,6 +317,16 @@ func (e *engine) inAnswer(now int64, id uint64, a statemachine.Answer) {
 	e.in(now, statemachine.Input{Kind: statemachine.InAnswer, Check: id, Answer: a})
 }
 
+// refuse answers check ch with a without asking the store: a query with an
+// empty reply (a query is answered only by replies).
+func (e *engine) refuse(now int64, ch statemachine.Check, a statemachine.Answer) {
+	if ch.Kind.Query() {
+		e.in(now, statemachine.Input{Kind: statemachine.InReply, Check: ch.ID, Answer: a, Asked: ch.Kind})
+		return
+	}
+	e.inAnswer(now, ch.ID, a)
+}
+
 func (e *engine) inKick(now int64, user string) bool {
 	if !e.hub.IsOnline(user) {
 		return false

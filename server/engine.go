@@ -299,6 +299,11 @@ func (e *engine) botAnswer(a statemachine.BotAnswer) {
 func (e *engine) answer(res result) {
 	now := e.now()
 	e.pool.answered(res.id)
+	if res.asked.Query() {
+		e.in(now, statemachine.Input{Kind: statemachine.InReply, Check: res.id, Answer: res.a, Asked: res.asked, Text: res.data})
+		e.bound()
+		return
+	}
 	e.inAnswer(now, res.id, res.a)
 	e.sync() // the hub counts the failure before the lock-out is asked about
 	if (res.a == statemachine.WrongPassword || res.a == statemachine.NotFound) && e.hub.AddressLocked(now, res.src.String()) {
@@ -420,17 +425,17 @@ func (e *engine) act() {
 			case !e.local(ch.Conn):
 				// the node that has the connection asks the store
 			case c == nil || c.gone:
-				e.inAnswer(e.now(), ch.ID, statemachine.Unavailable) // closed already: not worth asking
+				e.refuse(e.now(), ch, statemachine.Unavailable) // closed already: not worth asking
 			case ch.Kind == statemachine.Register && e.cfg.SignUpClosed:
-				e.inAnswer(e.now(), ch.ID, statemachine.SignupClosed)
+				e.refuse(e.now(), ch, statemachine.SignupClosed)
 			case ch.Kind == statemachine.Register && !e.signUps.allow(c.ip, e.cfg.Clock.Now(), e.cfg.SignUpsPerAddress, e.cfg.SignUpsPerHour):
 				e.log.Warn("sign-up refused: too many lately from this address or from everyone",
 					zap.String("user", ch.User), zap.String("source", c.ip.String()))
-				e.inAnswer(e.now(), ch.ID, statemachine.SignupLimited)
+				e.refuse(e.now(), ch, statemachine.SignupLimited)
 			case !e.pool.check(ch, c.ip):
 				e.log.Warn("account check refused (queue full, or too many from this address or for this name); answering unavailable",
 					zap.String("user", ch.User), zap.String("source", c.ip.String()))
-				e.inAnswer(e.now(), ch.ID, statemachine.Unavailable)
+				e.refuse(e.now(), ch, statemachine.Unavailable)
 			}
 		}
 		e.clusterBots(b.Bots)

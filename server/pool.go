@@ -22,10 +22,20 @@ type timedRecord struct {
 }
 
 type result struct {
-	id  uint64
-	a   statemachine.Answer
-	src netip.Addr // the address the check came from
+	id    uint64
+	a     statemachine.Answer
+	src   netip.Addr             // the address the check came from
+	asked statemachine.CheckKind // what the check asked
+	data  string                 // a query's reply
 }
+
+// queueOf is the queue a check of kind k waits in: one each for look-ups,
+// password checks and sign-ups, and one for all queries (reads of the
+// store that hash nothing).
+func queueOf(k statemachine.CheckKind) int { return int(min(k, statemachine.Ratings)) }
+
+// nQueues counts the queues of queueOf.
+const nQueues = int(statemachine.Ratings) + 1
 
 // Password checks are bounded per source address and per user name: at
 // most one of each runs at a time (the others of that address or name wait
@@ -90,7 +100,7 @@ func (q *queue) next() *job {
 // withdrawing a check that is waiting (its connection closed, its address
 // locked out: rare) waits for the lock.
 type admitted struct {
-	byKind [3]int                      // by CheckKind
+	byKind [nQueues]int                // by queueOf
 	byKey  map[string]int              // Verify: by job.keys
 	byID   map[uint64]*job             // until answered
 	byConn map[statemachine.ConnID]int // checks unanswered per connection
@@ -114,9 +124,9 @@ type pool struct {
 	wake    func()
 	obs     Observer
 
-	qmu    sync.Mutex // guards both queues
-	queues [3]*queue  // by CheckKind
-	adm    admitted   // the engine goroutine's own
+	qmu    sync.Mutex      // guards both queues
+	queues [nQueues]*queue // by queueOf
+	adm    admitted        // the engine goroutine's own
 
 	mu      sync.Mutex
 	records []timedRecord
@@ -143,9 +153,9 @@ func newPool(cfg Config, wake func()) *pool {
 	if p.obs == nil {
 		p.obs = nopObserver{}
 	}
-	for _, kind := range []statemachine.CheckKind{statemachine.Lookup, statemachine.Verify, statemachine.Register} {
+	for _, kind := range []statemachine.CheckKind{statemachine.Lookup, statemachine.Verify, statemachine.Register, statemachine.Ratings} {
 		q := &queue{kind: kind, byConn: make(map[statemachine.ConnID]*list.Element), running: make(map[string]bool), wakeup: sync.NewCond(&p.qmu)}
-		p.queues[kind] = q
+		p.queues[queueOf(kind)] = q
 		for range cfg.Workers {
 			p.wg.Add(1)
 			go p.worker(q)
@@ -161,11 +171,11 @@ func newPool(cfg Config, wake func()) *pool {
 // an address and verifyPerName+1 of a name (the waiting share of each,
 // and the one running). Called on the engine goroutine.
 func (p *pool) check(c statemachine.Check, src netip.Addr) bool {
-	if int(c.Kind) >= len(p.queues) {
+	if c.Kind.Query() && p.cfg.Query == nil {
 		return false
 	}
 	a := &p.adm
-	if a.byKind[c.Kind] >= p.cfg.QueueLen+p.cfg.Workers {
+	if a.byKind[queueOf(c.Kind)] >= p.cfg.QueueLen+p.cfg.Workers {
 		return false
 	}
 	j := newJob(c, src)
@@ -177,7 +187,7 @@ func (p *pool) check(c statemachine.Check, src netip.Addr) bool {
 		a.byKey[k[0]]++
 		a.byKey[k[1]]++
 	}
-	a.byKind[c.Kind]++
+	a.byKind[queueOf(c.Kind)]++
 	a.byID[c.ID] = j
 	a.byConn[c.Conn]++
 	a.outbox = append(a.outbox, j)
@@ -199,7 +209,7 @@ func (p *pool) handOver() {
 		return
 	}
 	for _, j := range a.outbox {
-		q := p.queues[j.c.Kind]
+		q := p.queues[queueOf(j.c.Kind)]
 		q.byConn[j.c.Conn] = q.jobs.PushBack(j)
 		q.wakeup.Signal()
 	}
@@ -220,7 +230,7 @@ func (p *pool) answered(id uint64) {
 		return
 	}
 	delete(a.byID, id)
-	a.byKind[j.c.Kind]--
+	a.byKind[queueOf(j.c.Kind)]--
 	if n := a.byConn[j.c.Conn] - 1; n > 0 {
 		a.byConn[j.c.Conn] = n
 	} else {
@@ -287,7 +297,7 @@ func (p *pool) forget(ids []uint64, answer func(id uint64)) {
 // engine goroutine.
 func (p *pool) dropSource(src netip.Addr, answer func(id uint64)) {
 	ids := p.unsent(func(j *job) bool { return j.c.Kind == statemachine.Verify && j.src == src })
-	q := p.queues[statemachine.Verify]
+	q := p.queues[queueOf(statemachine.Verify)]
 	p.qmu.Lock()
 	for el := q.jobs.Front(); el != nil; {
 		next := el.Next()
@@ -337,7 +347,13 @@ func (p *pool) worker(q *queue) {
 
 		ctx, cancel := context.WithTimeout(p.ctx, p.cfg.CheckTimeout)
 		t0 := time.Now()
-		a := p.cfg.Check(ctx, j.c)
+		var a statemachine.Answer
+		var data string
+		if j.c.Kind.Query() {
+			a, data = p.cfg.Query(ctx, j.c)
+		} else {
+			a = p.cfg.Check(ctx, j.c)
+		}
 		cancel()
 		p.obs.CheckLatency(j.c.Kind, time.Since(t0), a)
 		if q.kind == statemachine.Verify {
@@ -348,7 +364,7 @@ func (p *pool) worker(q *queue) {
 			q.wakeup.Broadcast() // jobs of this address or name may run now
 			p.qmu.Unlock()
 		}
-		p.results <- result{j.c.ID, a, j.src}
+		p.results <- result{j.c.ID, a, j.src, j.c.Kind, data}
 		p.wake()
 	}
 }

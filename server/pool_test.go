@@ -185,3 +185,52 @@ func TestFailedRecordRetriedFromTheFirstNotStored(t *testing.T) {
 		t.Errorf("claims %v, want %v", log.claims, want)
 	}
 }
+
+// TestQueriesRunBesidePasswordChecks: an account query (a read of the store,
+// such as a player's ratings) is answered with the store's data, and waits
+// in a queue of its own, so a query never waits behind password hashing:
+// here every password-check worker is stuck, and the query is answered.
+func TestQueriesRunBesidePasswordChecks(t *testing.T) {
+	stuck := make(chan struct{})
+	cfg := Config{QueueLen: 4, Workers: 1,
+		Check: func(ctx context.Context, c statemachine.Check) statemachine.Answer {
+			<-stuck
+			return statemachine.Found
+		},
+		Query: func(ctx context.Context, c statemachine.Check) (statemachine.Answer, string) {
+			return statemachine.Found, "checkers 1523 87 12\n"
+		},
+	}
+	cfg.defaults()
+	p := newPool(cfg, func() {})
+	t.Cleanup(func() { close(stuck); p.close(context.Background()) })
+	src := netip.MustParseAddr("192.0.2.1")
+	if !p.check(statemachine.Check{ID: 1, Conn: 1, Kind: statemachine.Verify, User: "Larry", Password: "x"}, src) {
+		t.Fatal("password check refused")
+	}
+	if !p.check(statemachine.Check{ID: 2, Conn: 2, Kind: statemachine.Ratings, User: "Beth"}, src) {
+		t.Fatal("query refused")
+	}
+	p.handOver()
+	select {
+	case res := <-p.results:
+		if res.id != 2 || res.asked != statemachine.Ratings || res.a != statemachine.Found || res.data != "checkers 1523 87 12\n" {
+			t.Fatalf("result %+v, want check 2's ratings", res)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the query waited behind a stuck password check")
+	}
+}
+
+// TestQueryWithoutAQuerierIsRefused: a shell given no Querier refuses
+// queries at once (the engine answers them Unavailable) instead of queueing
+// them for workers that cannot answer.
+func TestQueryWithoutAQuerierIsRefused(t *testing.T) {
+	cfg := Config{QueueLen: 4, Workers: 1, Check: func(context.Context, statemachine.Check) statemachine.Answer { return statemachine.Found }}
+	cfg.defaults()
+	p := newPool(cfg, func() {})
+	t.Cleanup(func() { p.close(context.Background()) })
+	if p.check(statemachine.Check{ID: 1, Conn: 1, Kind: statemachine.Ratings, User: "Beth"}, netip.MustParseAddr("192.0.2.1")) {
+		t.Fatal("a query was admitted with no Querier to answer it")
+	}
+}

@@ -38,6 +38,11 @@ func (SystemClock) Now() time.Time { return time.Now() }
 // Checker answers an account check (it may block; it runs on a worker).
 type Checker func(ctx context.Context, c statemachine.Check) statemachine.Answer
 
+// Querier answers an account query (a check whose kind is a Query) with the
+// store's data, in the form the kind's comment gives (it may block; it runs
+// on a worker).
+type Querier func(ctx context.Context, c statemachine.Check) (statemachine.Answer, string)
+
 // FinishedGame is a game's record as the Recorder gets it, with the game's
 // wall-clock start and end.
 type FinishedGame struct {
@@ -122,6 +127,7 @@ type Tap interface {
 type Config struct {
 	Hub    statemachine.Config
 	Check  Checker
+	Query  Querier // nil: every query is answered Unavailable
 	Record Recorder
 	Logger *zap.Logger
 	Clock  Clock

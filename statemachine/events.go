@@ -25,8 +25,8 @@ func (h *Hub) Step(now int64, in Input) {
 		if s := h.sessions[in.Conn]; s != nil {
 			h.drop(now, s)
 		}
-	case InAnswer:
-		h.answer(now, in.Check, in.Answer)
+	case InAnswer, InReply:
+		h.answer(now, &in)
 	case InTick:
 		h.tick(now)
 	case InBot:
@@ -173,23 +173,40 @@ func (h *Hub) receive(now int64, c ConnID, seg segment.Segment) {
 	h.handle(now, s, seg)
 }
 
-// answer delivers the result of account check id. Answers for sessions that
-// have gone or moved on are ignored.
-func (h *Hub) answer(now int64, id uint64, a Answer) {
+// ask hands account check c (its ID and Conn filled in here) for session s
+// to the shell; s waits for the answer.
+func (h *Hub) ask(s *session, c Check) {
+	h.checkSeq++
+	c.ID, c.Conn = h.checkSeq, s.conn
+	s.check = c.ID
+	h.checks[c.ID] = s
+	h.ready.Checks = append(h.ready.Checks, c)
+}
+
+// answer delivers the result of account check in.Check (an InAnswer or an
+// InReply). Answers for sessions that have gone or moved on are ignored.
+func (h *Hub) answer(now int64, in *Input) {
+	id, a := in.Check, in.Answer
 	s := h.checks[id]
 	if s == nil {
 		return
 	}
 	delete(h.checks, id)
 	if s.closed {
-		h.answeredLate(now, s, a) // the store did the work: a failure still counts
+		if in.Kind == InAnswer {
+			h.answeredLate(now, s, a) // the store did the work: a failure still counts
+		}
 		return
 	}
 	if s.check != id {
 		return
 	}
 	s.check = 0
-	h.answered(now, s, a)
+	if in.Kind == InReply {
+		h.replied(now, s, a, in.Asked, in.Text)
+	} else {
+		h.answered(now, s, a)
+	}
 	// run what arrived while waiting, until another check is needed
 	for s.check == 0 && s.queued > 0 && !s.closed {
 		seg := s.queue[0]

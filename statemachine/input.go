@@ -42,10 +42,13 @@ const (
 	// InShutdown: the daemon stops; every game ends as aborted and every
 	// connection closes.
 	InShutdown InputKind = 11
+	// InReply: query Check (a CheckKind that is a Query, Asked) was
+	// answered Answer, with the store's data Text.
+	InReply InputKind = 12
 )
 
 var inputNames = [...]string{InOpen: "open", InReceive: "receive", InClosed: "closed", InAnswer: "answer",
-	InTick: "tick", InBot: "bot", InKick: "kick", InGone: "gone", InConfig: "config", InSeed: "seed", InShutdown: "shutdown"}
+	InTick: "tick", InBot: "bot", InKick: "kick", InGone: "gone", InConfig: "config", InSeed: "seed", InShutdown: "shutdown", InReply: "reply"}
 
 func (k InputKind) String() string {
 	if int(k) < len(inputNames) && inputNames[k] != "" {
@@ -58,11 +61,12 @@ func (k InputKind) String() string {
 // fields count depends on Kind (see the kinds); the rest are zero.
 type Input struct {
 	Kind   InputKind
-	Answer Answer          // InAnswer
+	Answer Answer          // InAnswer, InReply
+	Asked  CheckKind       // InReply: the query's kind
 	Node   uint32          // InGone: a node's incarnation, the upper 32 bits of its connections' ids
 	Conn   ConnID          // InOpen, InReceive, InClosed
-	Check  uint64          // InAnswer: the Check's ID
-	Text   string          // InOpen: source address; InKick: user name; InConfig: settings as JSON
+	Check  uint64          // InAnswer, InReply: the Check's ID
+	Text   string          // InOpen: source address; InKick: user name; InConfig: settings as JSON; InReply: the data
 	Bot    BotAnswer       // InBot
 	Seg    segment.Segment // InReceive
 	Seed   [32]byte        // InSeed
@@ -91,6 +95,7 @@ var ErrInput = errors.New("statemachine: unreadable input")
 //	  config   uvarint length, settings (JSON)
 //	  seed     32 bytes
 //	  shutdown nothing
+//	  reply    uvarint check id, answer byte, kind byte, uvarint length, data
 //
 // Examples (the first word after the bytes is the kind; the docs test
 // decodes each line and encodes it back):
@@ -106,6 +111,7 @@ var ErrInput = errors.New("statemachine: unreadable input")
 //	09 00 02 7b 7d                           config: {}
 //	0a 00 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f   seed: the 32 bytes 00 to 1f
 //	0b 00                                    shutdown
+//	0c 00 05 00 03 02 68 69                  reply: check 5 (a Ratings query) is Found with data "hi"
 //
 // A batch, the unit a log entry or a capture file holds, is a header and
 // then inputs until its end:
@@ -139,6 +145,10 @@ func AppendInput(b []byte, dt int64, in *Input) []byte {
 	case InAnswer:
 		b = binary.AppendUvarint(b, in.Check)
 		b = append(b, byte(in.Answer))
+	case InReply:
+		b = binary.AppendUvarint(b, in.Check)
+		b = append(b, byte(in.Answer), byte(in.Asked))
+		b = appendString(b, in.Text)
 	case InBot:
 		b = binary.AppendUvarint(b, uint64(in.Bot.Table))
 		b = append(b, byte(in.Bot.Seat))
@@ -189,6 +199,11 @@ func ReadInput(b []byte, in *Input) (dt int64, rest []byte, err error) {
 	case InAnswer:
 		in.Check = r.uvarint()
 		in.Answer = Answer(r.byte())
+	case InReply:
+		in.Check = r.uvarint()
+		in.Answer = Answer(r.byte())
+		in.Asked = CheckKind(r.byte())
+		in.Text = r.str()
 	case InTick, InShutdown:
 	case InBot:
 		in.Bot.Table = uint32(r.uvarint())

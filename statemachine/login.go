@@ -72,10 +72,7 @@ func validName(b []byte) bool {
 }
 
 func (h *Hub) newCheck(s *session, kind CheckKind, password string) {
-	h.checkSeq++
-	s.check = h.checkSeq
-	h.checks[s.check] = s
-	h.ready.Checks = append(h.ready.Checks, Check{ID: s.check, Conn: s.conn, Kind: kind, User: s.name, Password: password})
+	h.ask(s, Check{Kind: kind, User: s.name, Password: password})
 }
 
 // info: a user name, in Accept or again in WaitForPassword (starting over).

@@ -23,7 +23,24 @@ const (
 	Lookup   CheckKind = iota // does the user exist?
 	Verify                    // is the password right?
 	Register                  // sign-up: make the account User with Password
+	// The kinds from Ratings on are queries (CheckKind.Query): a logged-in
+	// session asks the store something and the shell answers with an
+	// InReply whose Text is the store's data, in the form the kind's
+	// comment gives (the hub acts on it in queries.go).
+	Ratings // User's ratings: a line "game rating deviation games" per rated game (rounded)
 )
+
+// Query reports whether k is a query (answered with an InReply).
+func (k CheckKind) Query() bool { return k >= Ratings }
+
+func (k CheckKind) String() string {
+	if int(k) < len(checkKindNames) {
+		return checkKindNames[k]
+	}
+	return fmt.Sprintf("CheckKind(%d)", k)
+}
+
+var checkKindNames = [...]string{"lookup", "verify", "register", "ratings"}
 
 // Check is an account question for the shell to answer off the hub's
 // goroutine; it answers with Hub.Answer and the same ID.
@@ -33,6 +50,7 @@ type Check struct {
 	Kind     CheckKind
 	User     string
 	Password string // Verify and Register
+	Arg      string // a query's argument, as its kind says
 }
 
 // Answer is the result of a Check.

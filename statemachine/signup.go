@@ -30,10 +30,7 @@ func (h *Hub) signUp(now int64, s *session, body []byte) {
 		return
 	}
 	s.state, s.name = Accept, ""
-	h.checkSeq++
-	s.check = h.checkSeq
-	h.checks[s.check] = s
-	h.ready.Checks = append(h.ready.Checks, Check{ID: s.check, Conn: s.conn, Kind: Register, User: m.Name, Password: m.Password})
+	h.ask(s, Check{Kind: Register, User: m.Name, Password: m.Password})
 }
 
 // signUpCodes: the Error code for each refusal (texts fit Error's cap). A name that is taken and

@@ -165,6 +165,7 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 	scfg := server.Config{
 		Hub:               cfg.Hub(),
 		Check:             check,
+		Query:             querier(store),
 		Record:            recorder(store, log, nil),
 		RecordBatch:       account.MaxBatch,
 		Logger:            log,

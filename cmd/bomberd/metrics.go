@@ -93,7 +93,7 @@ func (m *metrics) BotMove(game string, d time.Duration, ok bool) {
 	m.bots.WithLabelValues(game, strconv.FormatBool(ok)).Observe(d.Seconds())
 }
 func (m *metrics) CheckLatency(k statemachine.CheckKind, d time.Duration, a statemachine.Answer) {
-	m.store.WithLabelValues([...]string{"lookup", "verify", "register"}[k], strings.NewReplacer(" ", "_", "-", "").Replace(a.String())).Observe(d.Seconds())
+	m.store.WithLabelValues(k.String(), strings.NewReplacer(" ", "_", "-", "").Replace(a.String())).Observe(d.Seconds())
 }
 
 // hubCollector reads the hub's counters and the sessions by state at scrape
