@@ -35,6 +35,7 @@ var snapshotLeavesOut = map[string]string{
 	"Config.Casts":   "the restoring shell's way of fanning out presence, not an operator's setting",
 	"timerQueue.seq": "counts pushes for the tie-break; Restore numbers the timers again in the order they fire",
 	"timer.seq":      "the tie-break number; only the order it gives matters (timerQueue.items compares that order)",
+	"Check.Arg":      "only queries have an argument, and the only checks a snapshot holds are password checks held back by throttling",
 }
 
 // sameMeaning compares the fields whose restored value is equivalent
