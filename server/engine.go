@@ -81,7 +81,6 @@ type engine struct {
 	// share of the time (pacePresence).
 	presenceSpent atomic.Int64
 	cl            *clusterState // nil on a node alone
-	signUps       *signUpLimiter
 	// sendBuf is the SO_SNDBUF of every connection's socket (0: the
 	// kernel's), fixed at start: accepting goroutines read it.
 	sendBuf int
@@ -103,7 +102,6 @@ func newEngine(cfg Config, p *pool) *engine {
 		partial: make(map[*conn]struct{}),
 		obs:     obs,
 		perIP:   make(map[netip.Addr]int),
-		signUps: newSignUpLimiter(),
 		sendBuf: cfg.sendBuffer(),
 	}
 	if cfg.Log != nil {
@@ -426,12 +424,6 @@ func (e *engine) act() {
 				// the node that has the connection asks the store
 			case c == nil || c.gone:
 				e.refuse(e.now(), ch, statemachine.Unavailable) // closed already: not worth asking
-			case ch.Kind == statemachine.Register && e.cfg.SignUpClosed:
-				e.refuse(e.now(), ch, statemachine.SignupClosed)
-			case ch.Kind == statemachine.Register && !e.signUps.allow(c.ip, e.cfg.Clock.Now(), e.cfg.SignUpsPerAddress, e.cfg.SignUpsPerHour):
-				e.log.Warn("sign-up refused: too many lately from this address or from everyone",
-					zap.String("user", ch.User), zap.String("source", c.ip.String()))
-				e.refuse(e.now(), ch, statemachine.SignupLimited)
 			case !e.pool.check(ch, c.ip):
 				e.log.Warn("account check refused (queue full, or too many from this address or for this name); answering unavailable",
 					zap.String("user", ch.User), zap.String("source", c.ip.String()))

@@ -144,13 +144,6 @@ type Config struct {
 	Workers        int           // account workers; 0: 4
 	QueueLen       int           // account checks waiting for a worker; beyond, answered Unavailable. 0: 1024
 	CheckTimeout   time.Duration // one account check; 0: 5s
-	// SignUpClosed refuses every sign-up at once (SignUpClosed), without
-	// asking the store. SignUpsPerAddress and SignUpsPerHour bound the
-	// sign-ups from one address and from everyone, an hour (0: the
-	// defaults); past them a sign-up is refused at once (SignupLimited).
-	SignUpClosed      bool
-	SignUpsPerAddress int
-	SignUpsPerHour    int
 	// RecordBatch is the most finished games handed to Record at once, and
 	// RecordDelay how long a game that ends on a quiet recorder waits for
 	// others to share its call (one transaction: a commit per batch, not
@@ -207,12 +200,6 @@ func (c *Config) defaults() {
 	}
 	if c.CheckTimeout <= 0 {
 		c.CheckTimeout = 5 * time.Second
-	}
-	if c.SignUpsPerAddress <= 0 {
-		c.SignUpsPerAddress = DefaultSignUpsPerAddress
-	}
-	if c.SignUpsPerHour <= 0 {
-		c.SignUpsPerHour = DefaultSignUpsPerHour
 	}
 	if c.TickEvery <= 0 {
 		c.TickEvery = 100 * time.Millisecond

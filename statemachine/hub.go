@@ -126,6 +126,16 @@ type Config struct {
 	// 60s and 10s.
 	ResumeGrace    time.Duration
 	ResumeGraceBye time.Duration
+	// SignUpClosed refuses every sign-up (accounts.registration: closed).
+	// SignUpsPerAddress bounds the sign-ups an hour from one source address
+	// and SignUpsPerHour those from everyone together, made or refused (a
+	// twelfth of it at once at most); past either, a SignUp is answered
+	// RateLimited without asking the store. The hub keeps these counts, so
+	// a cluster's limits are the whole world's, not each node's. 0 means
+	// DefaultSignUpsPerAddress and DefaultSignUpsPerHour.
+	SignUpClosed      bool
+	SignUpsPerAddress int
+	SignUpsPerHour    int
 }
 
 // Defaults for the table limits.

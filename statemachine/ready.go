@@ -133,13 +133,14 @@ type NoticeKind uint8
 
 // Notices.
 const (
-	NoticeThrottled   NoticeKind = iota // a login refused by throttling
-	NoticeRateLimited                   // a connection closed for sending too fast
-	NoticeSeatRefused                   // a seat change its life forbids, refused (a bug in the hub)
+	NoticeThrottled     NoticeKind = iota // a login refused by throttling
+	NoticeRateLimited                     // a connection closed for sending too fast
+	NoticeSeatRefused                     // a seat change its life forbids, refused (a bug in the hub)
+	NoticeSignUpLimited                   // a sign-up refused: too many lately from its address or from everyone
 )
 
 func (k NoticeKind) String() string {
-	return [...]string{"login throttled", "segment rate exceeded", "impossible seat change refused"}[k]
+	return [...]string{"login throttled", "segment rate exceeded", "impossible seat change refused", "sign-up rate exceeded"}[k]
 }
 
 // Notice is an event for the log.

@@ -41,7 +41,12 @@ import (
 
 // snapshotVersion is the format's first byte; a change of format (or of
 // Stats, whose size is also stored) takes a new one.
-const snapshotVersion = 3
+const snapshotVersion = 4
+
+// snapshotVersionNoSignUps is the format before the sign-up settings were
+// in the hub's Config; it restores with them at their defaults (the shell
+// puts its settings in the log as it starts, so they apply next).
+const snapshotVersionNoSignUps = 3
 
 // maxRNGState bounds the generator's state in a snapshot (ChaCha8's binary
 // form: its seed and position, with the unread part of its block).
@@ -227,6 +232,9 @@ func (e *snapEncoder) config(c Config) {
 	for _, n := range []int{c.LoginFailures, c.SegmentRate, c.SegmentBurst, c.MaxTables, c.MaxTablesPerUser, c.MaxWatchers, c.ChatRate, c.ChatBurst} {
 		w.iv(int64(n))
 	}
+	w.bool(c.SignUpClosed)
+	w.iv(int64(c.SignUpsPerAddress))
+	w.iv(int64(c.SignUpsPerHour))
 }
 
 // Session flags.
@@ -568,10 +576,11 @@ func (r *snapReader) player(n int) rules.Player {
 // (the caller's); every other setting comes from the snapshot. Bad input returns an error wrapping ErrSnapshot.
 func Restore(cfg Config, snap []byte) (*Hub, error) {
 	r := &snapReader{b: snap}
-	if v := r.u8(); r.err == nil && v != snapshotVersion {
+	v := r.u8()
+	if r.err == nil && v != snapshotVersion && v != snapshotVersionNoSignUps {
 		return nil, fmt.Errorf("%w: version %d, want %d", ErrSnapshot, v, snapshotVersion)
 	}
-	c := readConfig(r)
+	c := readConfig(r, v)
 	c.Games, c.Casts = cfg.Games, cfg.Casts
 	h := New(c)
 	if r.err != nil {
@@ -605,7 +614,7 @@ func Restore(cfg Config, snap []byte) (*Hub, error) {
 	return h, nil
 }
 
-func readConfig(r *snapReader) Config {
+func readConfig(r *snapReader, version uint8) Config {
 	var c Config
 	c.Dialect = Dialect(r.u8())
 	c.First = First(r.u8())
@@ -618,6 +627,11 @@ func readConfig(r *snapReader) Config {
 	}
 	for _, n := range []*int{&c.LoginFailures, &c.SegmentRate, &c.SegmentBurst, &c.MaxTables, &c.MaxTablesPerUser, &c.MaxWatchers, &c.ChatRate, &c.ChatBurst} {
 		*n = r.small()
+	}
+	if version != snapshotVersionNoSignUps {
+		c.SignUpClosed = r.bool()
+		c.SignUpsPerAddress = r.small()
+		c.SignUpsPerHour = r.small()
 	}
 	return c
 }

@@ -279,7 +279,8 @@ func everyFieldHub(tb testing.TB) *Hub {
 		HideUnknownUsers: true, LoginFailures: 2, LoginWindow: time.Minute, LoginLockout: 3 * time.Minute,
 		SegmentRate: 1000, SegmentBurst: 1000, Games: Catalogue(), Casts: true,
 		MaxTables: 50, MaxTablesPerUser: 4, MaxWatchers: 9, ChatRate: 100, ChatBurst: 100,
-		OfferTTL: time.Minute, ResumeGrace: 2 * time.Minute, ResumeGraceBye: 20 * time.Second}
+		OfferTTL: time.Minute, ResumeGrace: 2 * time.Minute, ResumeGraceBye: 20 * time.Second,
+		SignUpClosed: true, SignUpsPerAddress: 5, SignUpsPerHour: 100}
 	r := &rig{tb: tb, h: New(cfg), now: int64(time.Second)}
 	h := r.h
 	h.Step(0, SeedInput(1))

@@ -163,27 +163,24 @@ func (d *daemonState) start(cfg *config.Config, file string) error {
 		warnDemoAccounts(ctx, store, log, exposed)
 	}
 	scfg := server.Config{
-		Hub:               cfg.Hub(),
-		Check:             check,
-		Query:             querier(store),
-		Record:            recorder(store, log, nil),
-		RecordBatch:       account.MaxBatch,
-		Logger:            log,
-		MaxConns:          cfg.Limits.MaxConnections,
-		MaxConnsPerIP:     cfg.Limits.MaxConnectionsPerIP,
-		MaxOutput:         cfg.Limits.MaxOutputBytes,
-		MaxOutputTotal:    cfg.Limits.MaxOutputTotal,
-		SegmentTimeout:    cfg.Limits.SegmentTimeout,
-		Workers:           cfg.Limits.AccountWorkers,
-		QueueLen:          cfg.Limits.AccountQueue,
-		CheckTimeout:      cfg.Limits.AccountTimeout,
-		SignUpClosed:      cfg.Accounts.Registration != "open",
-		SignUpsPerAddress: cfg.Accounts.SignUpsPerAddress,
-		SignUpsPerHour:    cfg.Accounts.SignUpsPerHour,
-		BotWorkers:        cfg.Tables.BotWorkers,
-		BotQueue:          cfg.Tables.BotQueue,
-		BotBudget:         cfg.Tables.BotBudget,
-		OnLoop:            watchdog(log),
+		Hub:            cfg.Hub(),
+		Check:          check,
+		Query:          querier(store),
+		Record:         recorder(store, log, nil),
+		RecordBatch:    account.MaxBatch,
+		Logger:         log,
+		MaxConns:       cfg.Limits.MaxConnections,
+		MaxConnsPerIP:  cfg.Limits.MaxConnectionsPerIP,
+		MaxOutput:      cfg.Limits.MaxOutputBytes,
+		MaxOutputTotal: cfg.Limits.MaxOutputTotal,
+		SegmentTimeout: cfg.Limits.SegmentTimeout,
+		Workers:        cfg.Limits.AccountWorkers,
+		QueueLen:       cfg.Limits.AccountQueue,
+		CheckTimeout:   cfg.Limits.AccountTimeout,
+		BotWorkers:     cfg.Tables.BotWorkers,
+		BotQueue:       cfg.Tables.BotQueue,
+		BotBudget:      cfg.Tables.BotBudget,
+		OnLoop:         watchdog(log),
 	}
 	webConns, err := fitConnections(&scfg, cfg, log)
 	if err != nil {
@@ -387,9 +384,6 @@ func (d *daemonState) reload() {
 		c.SegmentTimeout = cfg.Limits.SegmentTimeout
 		c.QueueLen = cfg.Limits.AccountQueue
 		c.CheckTimeout = cfg.Limits.AccountTimeout
-		c.SignUpClosed = cfg.Accounts.Registration != "open"
-		c.SignUpsPerAddress = cfg.Accounts.SignUpsPerAddress
-		c.SignUpsPerHour = cfg.Accounts.SignUpsPerHour
 	})
 	if err != nil {
 		d.log.Error("reload: applying limits", zap.Error(err))

@@ -223,8 +223,8 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("protocol.kick_grace", 5*time.Minute)
 	v.SetDefault("protocol.hide_unknown_users", false)
 	v.SetDefault("accounts.registration", "closed")
-	v.SetDefault("accounts.signups_per_address", 10) // server.DefaultSignUpsPerAddress
-	v.SetDefault("accounts.signups_per_hour", 300)   // server.DefaultSignUpsPerHour
+	v.SetDefault("accounts.signups_per_address", 10) // statemachine.DefaultSignUpsPerAddress
+	v.SetDefault("accounts.signups_per_hour", 300)   // statemachine.DefaultSignUpsPerHour
 	v.SetDefault("limits.max_connections", 10000)
 	v.SetDefault("limits.max_connections_per_ip", 64)
 	v.SetDefault("limits.max_output_bytes", 256<<10)
@@ -588,24 +588,27 @@ func (c *Config) Hub() statemachine.Config {
 		first = statemachine.Invitee
 	}
 	return statemachine.Config{
-		Dialect:          d,
-		First:            first,
-		KickGrace:        c.Protocol.KickGrace,
-		LoginTimeout:     c.Limits.LoginTimeout,
-		HideUnknownUsers: c.Protocol.HideUnknownUsers,
-		LoginFailures:    c.Limits.LoginFailures,
-		LoginWindow:      c.Limits.LoginWindow,
-		LoginLockout:     c.Limits.LoginLockout,
-		SegmentRate:      c.Limits.SegmentRate,
-		SegmentBurst:     c.Limits.SegmentBurst,
-		Games:            statemachine.Catalogue(),
-		MaxTables:        c.Tables.MaxTables,
-		MaxTablesPerUser: c.Tables.MaxTablesPerUser,
-		MaxWatchers:      c.Tables.MaxWatchers,
-		ChatRate:         c.Tables.ChatRate,
-		ChatBurst:        c.Tables.ChatBurst,
-		OfferTTL:         c.Tables.OfferTTL,
-		ResumeGrace:      c.Tables.ResumeGrace,
-		ResumeGraceBye:   c.Tables.ResumeGraceBye,
+		Dialect:           d,
+		First:             first,
+		KickGrace:         c.Protocol.KickGrace,
+		LoginTimeout:      c.Limits.LoginTimeout,
+		HideUnknownUsers:  c.Protocol.HideUnknownUsers,
+		LoginFailures:     c.Limits.LoginFailures,
+		LoginWindow:       c.Limits.LoginWindow,
+		LoginLockout:      c.Limits.LoginLockout,
+		SegmentRate:       c.Limits.SegmentRate,
+		SegmentBurst:      c.Limits.SegmentBurst,
+		Games:             statemachine.Catalogue(),
+		MaxTables:         c.Tables.MaxTables,
+		MaxTablesPerUser:  c.Tables.MaxTablesPerUser,
+		MaxWatchers:       c.Tables.MaxWatchers,
+		ChatRate:          c.Tables.ChatRate,
+		ChatBurst:         c.Tables.ChatBurst,
+		OfferTTL:          c.Tables.OfferTTL,
+		ResumeGrace:       c.Tables.ResumeGrace,
+		ResumeGraceBye:    c.Tables.ResumeGraceBye,
+		SignUpClosed:      c.Accounts.Registration != "open",
+		SignUpsPerAddress: c.Accounts.SignUpsPerAddress,
+		SignUpsPerHour:    c.Accounts.SignUpsPerHour,
 	}
 }
