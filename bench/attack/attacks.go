@@ -178,7 +178,11 @@ func rebinding(ctx context.Context, env *attackEnv, r *result) {
 	// are the Host check's, not a broken listener's
 	own, err := do(context.Background(), "/", env.d.web, nil)
 	r.defeated = refused > 0 && len(answered) == 0 && err == nil && own == http.StatusOK
-	r.aim = fmt.Sprintf("%d foreign-Host requests (page and upgrade) refused with 403/421, %d answered otherwise %v, %d failed; own Host: %d", refused, sum(answered), answered, errs, own)
+	other := ""
+	if len(answered) > 0 {
+		other = fmt.Sprintf(" %v", answered) // status → count
+	}
+	r.aim = fmt.Sprintf("%d foreign-Host requests (page and upgrade) refused with 403/421, %d answered otherwise%s, %d failed; own Host: %d", refused, sum(answered), other, errs, own)
 }
 
 func sum(m map[int]int) int {
