@@ -8,7 +8,7 @@ BENCHTIME ?= 1s
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 LDFLAGS   := -X github.com/bomber-game/bomber/cmd/internal/cli.version=$(VERSION)
 
-.PHONY: all build bin test test-js test-browser web vet bench bench-micro fuzz run deb clean
+.PHONY: all build bin test test-js test-browser web vet bench bench-micro attacks fuzz run deb clean
 
 all: build
 
@@ -104,6 +104,16 @@ bench:
 	$(GO) build -ldflags '$(LDFLAGS)' -o bin/bomberd ./cmd/bomberd
 	$(GO) build -o bin/bomber-bench ./bench/driver
 	./bin/bomber-bench
+
+# The hardening attack set (bench/attack): one bomberd under a 1,024-descriptor
+# limit, each attack for ATTACK_DURATION while witnesses log in and relay;
+# prints a Markdown table and fails when an attack's aim succeeds or a
+# witness login fails (docs/testing.md).
+ATTACK_DURATION ?= 15s
+attacks:
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/bomberd ./cmd/bomberd
+	$(GO) build -o bin/bomber-attack ./bench/attack
+	./bin/bomber-attack -bomberd bin/bomberd -duration $(ATTACK_DURATION)
 
 # Every go test benchmark (state machine, rules, bots, solvers).
 bench-micro:

@@ -119,17 +119,25 @@ func adminGuard(next http.Handler, hosts []string, token, metricsToken string, l
 		host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
 		return slices.ContainsFunc(hosts, func(a string) bool { return strings.EqualFold(a, host) })
 	}
+	// refuse answers and ends the connection (net/http closes it after a
+	// response saying Connection: close), so a stranger pipelining requests
+	// gets one refusal per connection instead of keeping the daemon
+	// writing refusals for as long as the kernel takes them
+	refuse := func(w http.ResponseWriter, msg string, code int) {
+		w.Header().Set("Connection", "close")
+		http.Error(w, msg, code)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !allowed(r.Host) {
 			log.Warn("admin request refused: foreign Host header", zap.String("host", r.Host), zap.String("remote", r.RemoteAddr))
-			http.Error(w, "forbidden host", http.StatusForbidden)
+			refuse(w, "forbidden host", http.StatusForbidden)
 			return
 		}
 		if o := r.Header.Get("Origin"); o != "" {
 			u, err := url.Parse(o)
 			if err != nil || u.Host == "" || !allowed(u.Host) {
 				log.Warn("admin request refused: foreign Origin", zap.String("origin", o), zap.String("remote", r.RemoteAddr))
-				http.Error(w, "forbidden origin", http.StatusForbidden)
+				refuse(w, "forbidden origin", http.StatusForbidden)
 				return
 			}
 		}
@@ -140,7 +148,7 @@ func adminGuard(next http.Handler, hosts []string, token, metricsToken string, l
 			scrape := r.URL.Path == "/metrics" && (r.Method == http.MethodGet || r.Method == http.MethodHead) && match(metricsToken)
 			if !ok || !match(token) && !scrape {
 				log.Warn("admin request refused: no valid token", zap.String("method", r.Method), zap.String("path", r.URL.Path), zap.String("remote", r.RemoteAddr))
-				http.Error(w, "admin token required (Authorization: Bearer; see admin.token_file)", http.StatusUnauthorized)
+				refuse(w, "admin token required (Authorization: Bearer; see admin.token_file)", http.StatusUnauthorized)
 				return
 			}
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"net"
@@ -271,5 +272,45 @@ func TestHealthzWhileMetricsPipelined(t *testing.T) {
 			t.Fatalf("/healthz: %d", resp.StatusCode)
 		}
 		t.Logf("/healthz answered in %v", time.Since(t0))
+	}
+}
+
+// TestAdminRefusalEndsConnection: a request the admin listener refuses
+// (no token, a foreign Host or Origin) is answered and its connection
+// closed, so a stranger pipelining requests gets one refusal per
+// connection. Before, one connection could carry refusals without end:
+// 16 clients pipelining unauthenticated GETs and never reading kept the
+// daemon writing 401s into the kernel's growing send buffers, on a loaded
+// 2-core machine at 80% of a CPU, and slowed game-port logins to a p99 of
+// 1-2 s (bench/attack, the admin attack).
+func TestAdminRefusalEndsConnection(t *testing.T) {
+	d := startDaemon(t)
+	for _, req := range []string{
+		"GET /users HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+		"GET /metrics HTTP/1.1\r\nHost: rebound.evil.example\r\n\r\n",
+		"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://evil.example\r\n\r\n",
+	} {
+		nc, err := net.Dial("tcp", d.admin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer nc.Close()
+		if _, err := nc.Write([]byte(req + req)); err != nil { // two pipelined
+			t.Fatal(err)
+		}
+		nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+		br := bufio.NewReader(nc)
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", req, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
+			t.Fatalf("%q: %d, want a refusal", req, resp.StatusCode)
+		}
+		if resp, err := http.ReadResponse(br, nil); err == nil {
+			resp.Body.Close()
+			t.Errorf("%q: the pipelined second request was answered too (%d); the connection should end with the first refusal", req, resp.StatusCode)
+		}
 	}
 }
