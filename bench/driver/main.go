@@ -65,6 +65,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -188,10 +189,11 @@ func main() {
 		}
 		return
 	}
-	if len(os.Args) == 3 && os.Args[1] == "relay" {
+	if len(os.Args) == 3 && (os.Args[1] == "relay" || os.Args[1] == "fanout") {
 		// `bomber-bench relay ADDR`: the floor as its own process, so the
-		// driver can pin it and read its CPU time like bomberd's
-		if err := serveRelay(os.Args[2]); err != nil {
+		// driver can pin it and read its CPU time like bomberd's;
+		// `bomber-bench fanout ADDR`: the fan-out floor, likewise
+		if err := serveRelay(os.Args[2], os.Args[1] == "fanout"); err != nil {
 			fmt.Fprintln(os.Stderr, "bench relay:", err)
 			os.Exit(1)
 		}
@@ -430,9 +432,14 @@ func run(o options) (err error) {
 	ev := transcript(2000, 10, 1)
 	res.pure = replayPure(ev, 2000, 3)
 	note("pure state machine: %d segments in, %d out, %d games in %v", res.pure.in, res.pure.out, res.pure.games, res.pure.elapsed)
+	note("the hub's memory per table: go test ./statemachine -bench TableMemory")
+	if res.tableMem, err = tableMemory(ctx); err != nil {
+		res.tableMemErr, err = err.Error(), nil
+	}
 	up, _ = os.ReadFile("/proc/loadavg")
 	res.loadAfter = strings.TrimSpace(string(up))
 	res.print(os.Stdout)
+	res.printGoals(os.Stdout)
 	if o.svg != "" {
 		if err := writePlot(o.svg, &res); err != nil {
 			return err
@@ -470,9 +477,19 @@ func startServer(o options, tr, db, tmp string) (*daemon, error) {
 	case refName:
 		return startReference(o.reference, o.refAddr, serverCPU(o), tmp)
 	case baseName:
-		return startDaemon(o.baseline, baseName, o.transports[0], o.baseDB, serverCPU(o), tmp)
+		return startDaemon(o.baseline, baseName, baseTransport(o), o.baseDB, serverCPU(o), tmp, false)
 	}
-	return startDaemon(o.bomberd, tr, tr, db, serverCPU(o), tmp)
+	return startDaemon(o.bomberd, tr, tr, db, serverCPU(o), tmp, false)
+}
+
+// baseTransport is the transport the baseline runs on in the rounds: net
+// when this run measures it (the goal the baseline is for is the net
+// transport's cost against an older build), else the first.
+func baseTransport(o options) string {
+	if slices.Contains(o.transports, "net") {
+		return "net"
+	}
+	return o.transports[0]
 }
 
 func maxOf(xs []int) int {

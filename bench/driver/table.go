@@ -47,11 +47,15 @@ type results struct {
 	byTr                  map[string]*trResult
 	pure                  pureResult
 	loadBefore, loadAfter string
-	client                []clientRun   // the load generator check, in the order run
-	noCClient             string        // why the check ran without the C client; "" when it ran
-	tables                []tableResult // the table-game phase
-	tableLat              *latRun       // relay latency in the 4-player, 10-watcher game
-	cpu                   *cpuSeries    // the interleaved CPU rounds; nil when not run
+	client                []clientRun         // the load generator check, in the order run
+	noCClient             string              // why the check ran without the C client; "" when it ran
+	tables                []tableResult       // the table-game phase, through the TCP port
+	wsTables              []tableResult       // the same through the WebSocket gateway
+	fanFloor              map[int]tableResult // the fan-out floor, by recipients per move
+	tableLat              *latRun             // relay latency in the 4-player, 10-watcher game
+	cpu                   *cpuSeries          // the interleaved CPU rounds; nil when not run
+	tableMem              float64             // the hub's bytes per table of 4 seats and 10 watchers
+	tableMemErr           string              // why tableMem was not measured; "" when it was
 }
 
 func us(d time.Duration) string { return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond)) }
@@ -381,7 +385,7 @@ func (res *results) printConditions(w io.Writer) {
 			schema = fmt.Sprintf("schema version %d (BENCH_BASELINE_SCHEMA; the users' store migrated down to it)", res.opts.baseSchema)
 		}
 		fmt.Fprintf(w, "The baseline is `%s` on the %s transport and %s, in the CPU rounds only, each round just before this build's.\n",
-			res.opts.baseline, res.opts.transports[0], schema)
+			res.opts.baseline, baseTransport(res.opts), schema)
 	}
 	if len(res.opts.cut) > 0 {
 		fmt.Fprintf(w, "Scaled down: RLIMIT_NOFILE is %d and cannot be raised here (no CAP_SYS_RESOURCE), so counts were cut to fit one server process: %s.\n",
