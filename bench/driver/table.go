@@ -370,8 +370,8 @@ func (res *results) printConditions(w io.Writer) {
 	fmt.Fprintf(w, "Conditions: %s; window %v (fixed-rate series: %v each); loopback; argon2id %s (hashing is not what is measured; the storm logs in with these); "+
 		"RSS is VmRSS after a forced GC minus the RSS with no connection (base: %s); CPU is utime+stime of the server process.\n",
 		pin, res.opts.window, max(res.opts.window/2, 3*time.Second), strings.Join(hashEnv, " "), baseList(res))
-	fmt.Fprintf(w, "Limits this bench changes on bomberd (each would close or refuse the load generator's clients; every window fails if the server closes any player): %s.\n",
-		strings.Join(limitEnv, " "))
+	fmt.Fprintf(w, "Limits this bench changes on bomberd (each would close or refuse the load generator's clients; every window fails if the server closes any player): %s; in the table games, whose daemon alone has a web listener: %s.\n",
+		strings.Join(limitEnv, " "), strings.Join(webLimitEnv, " "))
 	if res.byTr[floorName] != nil {
 		fmt.Fprintf(w, "The floor is bench/relay (one thread, epoll, each byte read from a player written to its partner); the load generator pairs with it by game instead of logging in and inviting, and plays the same games.\n")
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -506,27 +507,36 @@ func (res *results) printTables(w io.Writer) {
 		return
 	}
 	tr := res.opts.transports[0]
-	fmt.Fprintf(w, "\n**Table games on the extended protocol** (bomberd %s; per game, %d tables at once, every seat a scripted player making random legal moves as fast as the server answers, %d watcher per table; a game not over after %d moves is resigned; the fan-out floor (`bench/relay`, one read and k writes a move) with the same k recipients a move, the mover included, played alike; then the same games through the WebSocket gateway; per move, the total, then each round's figure):\n\n",
+	fmt.Fprintf(w, "\n**Table games on the extended protocol** (bomberd %s; per game, %d tables at once, every seat a scripted player making random legal moves as fast as the server answers, %d watcher per table; a game not over after %d moves is resigned; the fan-out floor (`bench/relay`, one read and k writes a move) with the same k recipients a move, the mover included, played alike; then the same games through the WebSocket gateway; per move, over all the rounds, then the range of the rounds' figures):\n\n",
 		tr, res.opts.tables, tableWatchers, tableMaxMoves)
 	fmt.Fprintf(w, "| game | seats | moves (rounds) | play time | server CPU per move | moves/s | k | fan-out floor per move | ÷ floor (goal ≤ 1.3×) | WebSocket per move | WebSocket ÷ TCP (goal ≤ 1.5×) |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for i, r := range res.tables {
 		k := r.seats + tableWatchers
 		floor, fr := "—", "—"
 		if f, ok := res.fanFloor[k]; ok && f.perMove() > 0 {
-			floor = fmt.Sprintf("%.1f µs (%s)", f.perMove(), joinFloats(f.perRound))
+			floor = fmt.Sprintf("%.1f µs (%s)", f.perMove(), roundsRange(f.perRound))
 			fr = fmt.Sprintf("%.2f×", r.perMove()/f.perMove())
 		}
 		wsc, wsr := "—", "—"
 		if i < len(res.wsTables) && res.wsTables[i].perMove() > 0 && r.perMove() > 0 {
 			x := res.wsTables[i]
-			wsc = fmt.Sprintf("%.1f µs (%s)", x.perMove(), joinFloats(x.perRound))
+			wsc = fmt.Sprintf("%.1f µs (%s)", x.perMove(), roundsRange(x.perRound))
 			wsr = fmt.Sprintf("%.2f×", x.perMove()/r.perMove())
 		}
 		fmt.Fprintf(w, "| %s | %d | %d (%d) | %v | %.1f µs (%s) | %.0f | %d | %s | %s | %s | %s |\n", r.game, r.seats, r.moves, r.rounds, r.took.Round(time.Millisecond),
-			r.perMove(), joinFloats(r.perRound), float64(r.moves)/r.took.Seconds(), k, floor, fr, wsc, wsr)
+			r.perMove(), roundsRange(r.perRound), float64(r.moves)/r.took.Seconds(), k, floor, fr, wsc, wsr)
 	}
 	if l := res.tableLat; l != nil {
 		fmt.Fprintf(w, "\nRelay latency in %s games of 4 players and %d watchers, one table at a time (from the seat's write of Move to each of the 13 other connections reading its Moved, closed loop): p50 %s, p99 %s, p99.9 %s, max %s (n=%d).\n",
 			latGame, latWatchers, us(l.P50), us(l.P99), us(l.P999), us(l.Max), l.Count)
 	}
+}
+
+// roundsRange is the range of the rounds' figures: rounds are many and
+// short (as many as it takes to fill the window), so not each is listed.
+func roundsRange(xs []float64) string {
+	if len(xs) == 0 {
+		return "no round"
+	}
+	return fmt.Sprintf("%.1f–%.1f in %d rounds", slices.Min(xs), slices.Max(xs), len(xs))
 }
