@@ -87,8 +87,11 @@ func (res *results) ratioRow(goal, num, den string, g int, limit float64, why st
 func (res *results) goals() []goalRow {
 	o := res.opts
 	var rows []goalRow
+	// goals 4 and 5 are the default transport's: the reactor when measured
 	first := ""
-	if len(o.transports) > 0 {
+	if slices.Contains(o.transports, "reactor") {
+		first = "reactor"
+	} else if len(o.transports) > 0 {
 		first = o.transports[0]
 	}
 	// 1. the reactor against the floor
