@@ -31,6 +31,10 @@ var limitEnv = []string{
 	"BOMBER_LIMITS_LOGIN_FAILURES=0",          // one address logs in thousands of users
 }
 
+// webLimitEnv are the web listener's limits a bench run changes: every
+// table's WebSocket clients come from 127.0.0.1.
+var webLimitEnv = []string{"BOMBER_WEB_MAX_CONNECTIONS_PER_IP=0", "BOMBER_WEB_MAX_CONNECTIONS=200000"}
+
 var hashEnv = []string{"BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1", "BOMBER_HASHING_PARALLELISM=1", "BOMBER_HASHING_MAX_CONCURRENT=2"}
 
 // daemon is one bomberd subprocess on a fresh copy of the user store.
@@ -38,16 +42,34 @@ type daemon struct {
 	cmd   *exec.Cmd
 	addr  string
 	admin string
+	web   string // the web listener's address (its WebSocket gateway at /ws); "" none
 	dir   string
 	done  chan error
 	log   *os.File
 }
 
+// webFlags remembers, per bomberd binary, whether it knows --web-listen.
+var webFlags = map[string]bool{}
+
+// knowsWebListen reports whether the bomberd at bin has the --web-listen
+// flag, from its --help: builds older than the web listener refuse the
+// flag and exit, and need no flag to have no web listener.
+func knowsWebListen(bin string) bool {
+	if k, ok := webFlags[bin]; ok {
+		return k
+	}
+	out, _ := exec.Command(bin, "--help").CombinedOutput() // pflag's --help exits 0; older builds may not
+	k := strings.Contains(string(out), "--web-listen")
+	webFlags[bin] = k
+	return k
+}
+
 // startDaemon runs the bomberd at bin with transport tr on a copy of the
 // store at db, in a folder named after name (its log stays there when a
 // run fails), pinned to cpu when cpu >= 0, and waits until it accepts
-// connections.
-func startDaemon(bin, name, tr, db string, cpu int, tmp string) (*daemon, error) {
+// connections. With web, its web listener (the WebSocket gateway) listens
+// too, on d.web; without, it has none.
+func startDaemon(bin, name, tr, db string, cpu int, tmp string, web bool) (*daemon, error) {
 	dir, err := os.MkdirTemp(tmp, "bomberd-"+name+"-")
 	if err != nil {
 		return nil, err
@@ -63,7 +85,14 @@ func startDaemon(bin, name, tr, db string, cpu int, tmp string) (*daemon, error)
 	d := &daemon{addr: freeAddr(), admin: freeAddr(), dir: dir, done: make(chan error, 1)}
 	// an empty BOMBER_WEB_LISTEN reads as unset (the default port, maybe
 	// taken by another daemon on the machine); the flag disables it
-	args := pinned(cpu, []string{bin, "--config", conf, "--web-listen="})
+	flags := []string{bin, "--config", conf}
+	if web {
+		d.web = freeAddr()
+		flags = append(flags, "--web-listen="+d.web)
+	} else if knowsWebListen(bin) {
+		flags = append(flags, "--web-listen=")
+	}
+	args := pinned(cpu, flags)
 	d.cmd = exec.Command(args[0], args[1:]...)
 	d.cmd.Dir = dir
 	d.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the driver
@@ -73,6 +102,9 @@ func startDaemon(bin, name, tr, db string, cpu int, tmp string) (*daemon, error)
 		"BOMBER_LOG_LEVEL=warn", "BOMBER_LOG_FORMAT=json", "BOMBER_ADMIN_TOKEN="+adminToken)
 	d.cmd.Env = append(d.cmd.Env, limitEnv...)
 	d.cmd.Env = append(d.cmd.Env, hashEnv...)
+	if web {
+		d.cmd.Env = append(d.cmd.Env, webLimitEnv...)
+	}
 	if d.log, err = os.Create(filepath.Join(dir, "bomberd.log")); err != nil {
 		return nil, err
 	}
@@ -116,24 +148,28 @@ func pinned(cpu int, args []string) []string {
 
 // startRelay runs the minimal relay (this program's "relay" command) pinned
 // to cpu, as bomberd would be.
-func startRelay(cpu int, tmp string) (*daemon, error) {
+func startRelay(cpu int, tmp string) (*daemon, error) { return startFloor("relay", cpu, tmp) }
+
+// startFloor runs this program's command cmd ("relay", or "fanout" for the
+// fan-out floor) at a free address, pinned to cpu.
+func startFloor(cmd string, cpu int, tmp string) (*daemon, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(tmp, "relay-")
+	dir, err := os.MkdirTemp(tmp, cmd+"-")
 	if err != nil {
 		return nil, err
 	}
 	d := &daemon{addr: freeAddr(), dir: dir, done: make(chan error, 1)}
-	args := pinned(cpu, []string{self, "relay", d.addr})
+	args := pinned(cpu, []string{self, cmd, d.addr})
 	d.cmd = exec.Command(args[0], args[1:]...)
 	d.cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
 	d.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if d.log, err = os.Create(filepath.Join(dir, "relay.log")); err != nil {
+	if d.log, err = os.Create(filepath.Join(dir, cmd+".log")); err != nil {
 		return nil, err
 	}
-	return d, d.start("relay")
+	return d, d.start(cmd)
 }
 
 // startReference runs the reference C++ server's command line pinned to

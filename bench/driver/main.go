@@ -26,7 +26,8 @@
 // 2000,5000,13700 guesses/s) on every server; a check of the load generator
 // itself on the relay (poll-loop against goroutine client); the five table
 // games of the extended protocol (BENCH_TABLES tables at once, default 20;
-// 0 skips); an SVG of the latency percentiles (BENCH_SVG, default
+// 0 skips), through the TCP port and through the WebSocket gateway, beside
+// the fan-out floor with the same recipients per move (fanout.go); an SVG of the latency percentiles (BENCH_SVG, default
 // docs/bench-latency.svg; empty for none); and, with BENCH_REFERENCE (its
 // command line) and BENCH_REFERENCE_ADDR, the reference C++ server, at
 // the counts of every phase that fit BENCH_REFERENCE_MAX connections (1,000).
@@ -35,13 +36,18 @@
 // (default 3; 0 skips them) at BENCH_ROUND_GAMES (default 100,1000), with
 // the medians and their ratios, and in the same rounds the fixed-rate
 // latency at the most of those games (rounds.go). BENCH_BASELINE (an older
-// bomberd binary) adds it to every round, on the first transport, just
+// bomberd binary) adds it to every round, on its transport, just
 // before this build's, and the table gives this build's figure as a ratio
 // to it: before and after a change, measured interleaved in one run.
 // BENCH_BASELINE_SCHEMA is the schema version that build runs on (its
 // `bomberctl check-schema` says), when older than this build's: the users'
 // store is migrated down to it for the baseline.
-// `bomber-bench relay ADDR` runs the relay alone (for bomber-load --relay).
+// BENCH_BASELINE runs on the net transport when the run measures it (the
+// goal it is for), and without the flags its --help does not list. Last,
+// the goals summary (goals.go): each goal's figure, range, target and
+// PASS, FAIL or SKIPPED with why.
+// `bomber-bench relay ADDR` runs the relay alone (for bomber-load --relay);
+// `bomber-bench fanout ADDR` the fan-out floor.
 //
 // On a machine with two or more CPUs the daemon is pinned to CPU 0 and the
 // driver with its clients to CPU 1 (taskset), so each gets GOMAXPROCS=1.
@@ -65,6 +71,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -188,10 +195,11 @@ func main() {
 		}
 		return
 	}
-	if len(os.Args) == 3 && os.Args[1] == "relay" {
+	if len(os.Args) == 3 && (os.Args[1] == "relay" || os.Args[1] == "fanout") {
 		// `bomber-bench relay ADDR`: the floor as its own process, so the
-		// driver can pin it and read its CPU time like bomberd's
-		if err := serveRelay(os.Args[2]); err != nil {
+		// driver can pin it and read its CPU time like bomberd's;
+		// `bomber-bench fanout ADDR`: the fan-out floor, likewise
+		if err := serveRelay(os.Args[2], os.Args[1] == "fanout"); err != nil {
 			fmt.Fprintln(os.Stderr, "bench relay:", err)
 			os.Exit(1)
 		}
@@ -430,9 +438,14 @@ func run(o options) (err error) {
 	ev := transcript(2000, 10, 1)
 	res.pure = replayPure(ev, 2000, 3)
 	note("pure state machine: %d segments in, %d out, %d games in %v", res.pure.in, res.pure.out, res.pure.games, res.pure.elapsed)
+	note("the hub's memory per table: go test ./statemachine -bench TableMemory")
+	if res.tableMem, err = tableMemory(ctx); err != nil {
+		res.tableMemErr, err = err.Error(), nil
+	}
 	up, _ = os.ReadFile("/proc/loadavg")
 	res.loadAfter = strings.TrimSpace(string(up))
 	res.print(os.Stdout)
+	res.printGoals(os.Stdout)
 	if o.svg != "" {
 		if err := writePlot(o.svg, &res); err != nil {
 			return err
@@ -470,9 +483,19 @@ func startServer(o options, tr, db, tmp string) (*daemon, error) {
 	case refName:
 		return startReference(o.reference, o.refAddr, serverCPU(o), tmp)
 	case baseName:
-		return startDaemon(o.baseline, baseName, o.transports[0], o.baseDB, serverCPU(o), tmp)
+		return startDaemon(o.baseline, baseName, baseTransport(o), o.baseDB, serverCPU(o), tmp, false)
 	}
-	return startDaemon(o.bomberd, tr, tr, db, serverCPU(o), tmp)
+	return startDaemon(o.bomberd, tr, tr, db, serverCPU(o), tmp, false)
+}
+
+// baseTransport is the transport the baseline runs on in the rounds: net
+// when this run measures it (the goal the baseline is for is the net
+// transport's cost against an older build), else the first.
+func baseTransport(o options) string {
+	if slices.Contains(o.transports, "net") {
+		return "net"
+	}
+	return o.transports[0]
 }
 
 func maxOf(xs []int) int {

@@ -11,10 +11,15 @@ import (
 
 // serveRelay runs the minimal relay at addr until SIGTERM or SIGINT; it
 // prints "listening ADDR" once it accepts connections.
-func serveRelay(addr string) error {
+// With fanout, it is the fan-out floor (relay.StartFanout).
+func serveRelay(addr string, fanout bool) error {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
-	r, done, err := relay.Start(addr)
+	start := relay.Start
+	if fanout {
+		start = relay.StartFanout
+	}
+	r, done, err := start(addr)
 	if err != nil {
 		return err
 	}

@@ -35,6 +35,7 @@ type cpuSeries struct {
 	perGame  map[string]map[int][]float64
 	latGames int                             // games playing in the fixed-rate windows; 0: none measured
 	perRate  map[string]map[float64][]latRun // server → rate → one run per round
+	baseTr   string                          // the transport the baseline ran on
 }
 
 // roundResult is one server's part of one round.
@@ -56,10 +57,17 @@ func roundServers(o options) []string {
 	if len(o.reference) > 0 {
 		s = append(s, refName)
 	}
-	if o.baseline != "" && len(o.transports) > 0 {
-		s = append(s, baseName) // just before this build's run of the same transport
+	if o.baseline == "" || len(o.transports) == 0 {
+		return append(s, o.transports...)
 	}
-	return append(s, o.transports...)
+	// the baseline just before this build's run of the same transport
+	for _, tr := range o.transports {
+		if tr == baseTransport(o) {
+			s = append(s, baseName)
+		}
+		s = append(s, tr)
+	}
+	return s
 }
 
 // cpuRounds runs o.rounds rounds; in each, every server is started afresh,
@@ -68,6 +76,9 @@ func roundServers(o options) []string {
 func cpuRounds(ctx context.Context, o options, db, tmp string) (*cpuSeries, error) {
 	s := &cpuSeries{games: o.roundGames, servers: roundServers(o), rounds: o.rounds, window: roundWindow(o),
 		perGame: map[string]map[int][]float64{}, perRate: map[string]map[float64][]latRun{}}
+	if o.baseline != "" && len(o.transports) > 0 {
+		s.baseTr = baseTransport(o)
+	}
 	if len(o.rates) > 0 {
 		s.latGames = maxOf(o.roundGames)
 	}
@@ -209,7 +220,7 @@ func (s *cpuSeries) print(w io.Writer, transports []string) {
 		cmps = append(cmps, cmp{refName, transports[0], "the server bomberd replaces"})
 	}
 	if len(transports) > 0 && has(baseName) {
-		cmps = append(cmps, cmp{transports[0], baseName, "this build against the older"})
+		cmps = append(cmps, cmp{cmpOr(s.baseTr, transports[0]), baseName, "this build against the older"})
 	}
 	for _, c := range cmps {
 		den := c.den

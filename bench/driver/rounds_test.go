@@ -261,13 +261,14 @@ func TestRoundsCompareWithABaseline(t *testing.T) {
 		byTr: map[string]*trResult{"reactor": newTrResult(), "net": newTrResult()}, cpu: s}
 	b.Reset()
 	res.print(&b)
-	if w := "The baseline is `/tmp/base/bin/bomberd` on the reactor transport and schema version 3"; !strings.Contains(b.String(), w) {
+	if w := "The baseline is `/tmp/base/bin/bomberd` on the net transport and schema version 3"; !strings.Contains(b.String(), w) {
 		t.Errorf("want %q in\n%s", w, b.String())
 	}
 }
 
 // TestBaselineRunsOnItsOwnStore: BENCH_BASELINE's bomberd is started in
-// every round on the first transport, on a copy of the users' store
+// every round on the net transport when the run measures it (else the
+// first), on a copy of the users' store
 // migrated down to BENCH_BASELINE_SCHEMA, with the users still in it; this
 // build's store stays at its own version.
 func TestBaselineRunsOnItsOwnStore(t *testing.T) {

@@ -47,11 +47,15 @@ type results struct {
 	byTr                  map[string]*trResult
 	pure                  pureResult
 	loadBefore, loadAfter string
-	client                []clientRun   // the load generator check, in the order run
-	noCClient             string        // why the check ran without the C client; "" when it ran
-	tables                []tableResult // the table-game phase
-	tableLat              *latRun       // relay latency in the 4-player, 10-watcher game
-	cpu                   *cpuSeries    // the interleaved CPU rounds; nil when not run
+	client                []clientRun         // the load generator check, in the order run
+	noCClient             string              // why the check ran without the C client; "" when it ran
+	tables                []tableResult       // the table-game phase, through the TCP port
+	wsTables              []tableResult       // the same through the WebSocket gateway
+	fanFloor              map[int]tableResult // the fan-out floor, by recipients per move
+	tableLat              *latRun             // relay latency in the 4-player, 10-watcher game
+	cpu                   *cpuSeries          // the interleaved CPU rounds; nil when not run
+	tableMem              float64             // the hub's bytes per table of 4 seats and 10 watchers
+	tableMemErr           string              // why tableMem was not measured; "" when it was
 }
 
 func us(d time.Duration) string { return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond)) }
@@ -366,8 +370,8 @@ func (res *results) printConditions(w io.Writer) {
 	fmt.Fprintf(w, "Conditions: %s; window %v (fixed-rate series: %v each); loopback; argon2id %s (hashing is not what is measured; the storm logs in with these); "+
 		"RSS is VmRSS after a forced GC minus the RSS with no connection (base: %s); CPU is utime+stime of the server process.\n",
 		pin, res.opts.window, max(res.opts.window/2, 3*time.Second), strings.Join(hashEnv, " "), baseList(res))
-	fmt.Fprintf(w, "Limits this bench changes on bomberd (each would close or refuse the load generator's clients; every window fails if the server closes any player): %s.\n",
-		strings.Join(limitEnv, " "))
+	fmt.Fprintf(w, "Limits this bench changes on bomberd (each would close or refuse the load generator's clients; every window fails if the server closes any player): %s; in the table games, whose daemon alone has a web listener: %s.\n",
+		strings.Join(limitEnv, " "), strings.Join(webLimitEnv, " "))
 	if res.byTr[floorName] != nil {
 		fmt.Fprintf(w, "The floor is bench/relay (one thread, epoll, each byte read from a player written to its partner); the load generator pairs with it by game instead of logging in and inviting, and plays the same games.\n")
 	}
@@ -381,7 +385,7 @@ func (res *results) printConditions(w io.Writer) {
 			schema = fmt.Sprintf("schema version %d (BENCH_BASELINE_SCHEMA; the users' store migrated down to it)", res.opts.baseSchema)
 		}
 		fmt.Fprintf(w, "The baseline is `%s` on the %s transport and %s, in the CPU rounds only, each round just before this build's.\n",
-			res.opts.baseline, res.opts.transports[0], schema)
+			res.opts.baseline, baseTransport(res.opts), schema)
 	}
 	if len(res.opts.cut) > 0 {
 		fmt.Fprintf(w, "Scaled down: RLIMIT_NOFILE is %d and cannot be raised here (no CAP_SYS_RESOURCE), so counts were cut to fit one server process: %s.\n",

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -40,6 +41,8 @@ type tableResult struct {
 	cpu    time.Duration // the server's, over the play
 	took   time.Duration // the play, summed over rounds
 	rounds int
+	// perRound is each round's server CPU µs per move, in order
+	perRound []float64
 }
 
 const (
@@ -55,14 +58,25 @@ func tableUsers(tables int) int {
 	return max(4*len(statemachine.Catalogue())*tables*seatsMax, 4+latWatchers)
 }
 
-// tablePhase runs the table games on a fresh bomberd with transport tr.
+// tablePhase runs the table games on a fresh bomberd with transport tr,
+// through its TCP port and then through its WebSocket gateway, and the
+// fan-out floor with the same recipients per move as each game.
 func tablePhase(ctx context.Context, o options, tr, db, tmp string, res *results, attempt int) error {
-	d, err := startDaemon(o.bomberd, tr, tr, db, serverCPU(o), tmp)
+	if err := tableGames(ctx, o, tr, db, tmp, res); err != nil {
+		return err
+	}
+	return fanoutPhase(ctx, o, tmp, res)
+}
+
+// tableGames plays the table games on bomberd, through TCP and then
+// WebSocket, and the latency game.
+func tableGames(ctx context.Context, o options, tr, db, tmp string, res *results) error {
+	d, err := startDaemon(o.bomberd, tr, tr, db, serverCPU(o), tmp, true)
 	if err != nil {
 		return err
 	}
 	defer d.stop()
-	res.tables = nil
+	res.tables, res.wsTables, res.fanFloor = nil, nil, nil
 	// every round takes fresh users: a user whose last connection the
 	// server has not yet seen close would be a second login
 	next := 0
@@ -75,30 +89,34 @@ func tablePhase(ctx context.Context, o options, tr, db, tmp string, res *results
 		return us
 	}
 	window := max(o.window/2, 3*time.Second)
-	for gi, e := range statemachine.Catalogue() {
-		seats := max(e.Spec.MinPlayers, 2)
-		if e.Spec.Name == latGame {
-			seats = e.Spec.MaxPlayers
+	for _, ws := range []string{"", "ws://" + d.web + "/ws"} {
+		via := "TCP"
+		if ws != "" {
+			via = "WebSocket"
 		}
-		// rounds of o.tables games at once until their play adds up to
-		// the window; only the play is measured, not the seating
-		sum := tableResult{game: e.Spec.Name, seats: seats, tables: o.tables}
-		for round := 0; sum.took < window; round++ {
-			tg := make([]*tableGame, o.tables)
-			for k := range tg {
-				tg[k] = &tableGame{addr: d.addr, spec: e.Spec, seats: seats, users: users(seats + tableWatchers), seed: uint64(gi*100000 + round*1000 + k)}
+		for gi, e := range statemachine.Catalogue() {
+			seats := tableSeats(e.Spec)
+			// rounds of o.tables games at once until their play adds up to
+			// the window; only the play is measured, not the seating
+			sum := tableResult{game: e.Spec.Name, seats: seats, tables: o.tables}
+			for round := 0; sum.took < window; round++ {
+				tg := make([]*tableGame, o.tables)
+				for k := range tg {
+					tg[k] = &tableGame{addr: d.addr, ws: ws, spec: e.Spec, seats: seats, users: users(seats + tableWatchers), seed: uint64(gi*100000 + round*1000 + k)}
+				}
+				r, err := playTables(ctx, d, tg)
+				if err != nil {
+					return fmt.Errorf("%s tables over %s: %w (log %s)", e.Spec.Name, via, err, d.log.Name())
+				}
+				sum.add(r)
 			}
-			r, err := playTables(ctx, d, tg)
-			if err != nil {
-				return fmt.Errorf("%s tables: %w (log %s)", e.Spec.Name, err, d.log.Name())
+			if ws == "" {
+				res.tables = append(res.tables, sum)
+			} else {
+				res.wsTables = append(res.wsTables, sum)
 			}
-			sum.moves += r.moves
-			sum.cpu += r.cpu
-			sum.took += r.took
-			sum.rounds++
+			note("%s over %s: %d rounds of %d tables of %s: %d moves, %.1f µs server CPU per move", tr, via, sum.rounds, o.tables, e.Spec.Name, sum.moves, sum.perMove())
 		}
-		res.tables = append(res.tables, sum)
-		note("%s: %d rounds of %d tables of %s: %d moves, %.1f µs server CPU per move", tr, sum.rounds, o.tables, e.Spec.Name, sum.moves, sum.perMove())
 	}
 	// the latency game: 4 players and 10 watchers, a few games in a row
 	for _, e := range statemachine.Catalogue() {
@@ -118,6 +136,25 @@ func tablePhase(ctx context.Context, o options, tr, db, tmp string, res *results
 		note("%s: %s, 4 players and %d watchers: %d moves, relay latency %+v", tr, e.Spec.Name, latWatchers, moves, res.tableLat.Latency)
 	}
 	return nil
+}
+
+// tableSeats is how many seats the table-game phase gives game spec's
+// tables: the fewest it plays with (at least 2), the most for the latency
+// game.
+func tableSeats(spec rules.Spec) int {
+	if spec.Name == latGame {
+		return spec.MaxPlayers
+	}
+	return max(spec.MinPlayers, 2)
+}
+
+// add counts one round's play in r.
+func (r *tableResult) add(round tableResult) {
+	r.moves += round.moves
+	r.cpu += round.cpu
+	r.took += round.took
+	r.rounds++
+	r.perRound = append(r.perRound, round.perMove())
 }
 
 // latGame is the four-player game the latency is measured in.
@@ -221,6 +258,7 @@ func playTables(ctx context.Context, d *daemon, tg []*tableGame) (tableResult, e
 // reader delivers whole messages to msgs.
 type tableGame struct {
 	addr  string
+	ws    string // the WebSocket gateway's URL to connect to instead of addr; "" TCP
 	spec  rules.Spec
 	seats int
 	users []string // seats first, then watchers
@@ -279,7 +317,13 @@ func (g *tableGame) seat(ctx context.Context) error {
 	g.msgs = make(chan tableMsg, 4096)
 	var dl net.Dialer
 	for i, u := range g.users {
-		nc, err := dl.DialContext(ctx, "tcp", g.addr)
+		var nc net.Conn
+		var err error
+		if g.ws != "" {
+			nc, err = load.DialWS(ctx, g.ws, &dl)
+		} else {
+			nc, err = dl.DialContext(ctx, "tcp", g.addr)
+		}
 		if err != nil {
 			return fmt.Errorf("dial: %w", err)
 		}
@@ -454,21 +498,45 @@ func (g *tableGame) read(conn int, nc net.Conn) {
 	}
 }
 
-// printTables writes the table-game rows, when the phase ran.
+// printTables writes the table-game rows, when the phase ran: each game
+// through the TCP port, the fan-out floor with the same recipients per
+// move (k: seats and watcher), and the same game through the WebSocket
+// gateway.
 func (res *results) printTables(w io.Writer) {
 	if len(res.tables) == 0 {
 		return
 	}
 	tr := res.opts.transports[0]
-	fmt.Fprintf(w, "\n**Table games on the extended protocol** (bomberd %s; per game, %d tables at once, every seat a scripted player making random legal moves as fast as the server answers, %d watcher per table; a game not over after %d moves is resigned):\n\n",
+	fmt.Fprintf(w, "\n**Table games on the extended protocol** (bomberd %s; per game, %d tables at once, every seat a scripted player making random legal moves as fast as the server answers, %d watcher per table; a game not over after %d moves is resigned; the fan-out floor (`bench/relay`, one read and k writes a move) with the same k recipients a move, the mover included, played alike; then the same games through the WebSocket gateway; per move, over all the rounds, then the range of the rounds' figures):\n\n",
 		tr, res.opts.tables, tableWatchers, tableMaxMoves)
-	fmt.Fprintf(w, "| game | seats | moves (rounds) | play time | server CPU | server CPU per move | moves/s |\n| --- | --- | --- | --- | --- | --- | --- |\n")
-	for _, r := range res.tables {
-		fmt.Fprintf(w, "| %s | %d | %d (%d) | %v | %v | %.1f µs | %.0f |\n", r.game, r.seats, r.moves, r.rounds, r.took.Round(time.Millisecond),
-			r.cpu.Round(time.Millisecond), r.perMove(), float64(r.moves)/r.took.Seconds())
+	fmt.Fprintf(w, "| game | seats | moves (rounds) | play time | server CPU per move | moves/s | k | fan-out floor per move | ÷ floor (goal ≤ 1.3×) | WebSocket per move | WebSocket ÷ TCP (goal ≤ 1.5×) |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	for i, r := range res.tables {
+		k := r.seats + tableWatchers
+		floor, fr := "—", "—"
+		if f, ok := res.fanFloor[k]; ok && f.perMove() > 0 {
+			floor = fmt.Sprintf("%.1f µs (%s)", f.perMove(), roundsRange(f.perRound))
+			fr = fmt.Sprintf("%.2f×", r.perMove()/f.perMove())
+		}
+		wsc, wsr := "—", "—"
+		if i < len(res.wsTables) && res.wsTables[i].perMove() > 0 && r.perMove() > 0 {
+			x := res.wsTables[i]
+			wsc = fmt.Sprintf("%.1f µs (%s)", x.perMove(), roundsRange(x.perRound))
+			wsr = fmt.Sprintf("%.2f×", x.perMove()/r.perMove())
+		}
+		fmt.Fprintf(w, "| %s | %d | %d (%d) | %v | %.1f µs (%s) | %.0f | %d | %s | %s | %s | %s |\n", r.game, r.seats, r.moves, r.rounds, r.took.Round(time.Millisecond),
+			r.perMove(), roundsRange(r.perRound), float64(r.moves)/r.took.Seconds(), k, floor, fr, wsc, wsr)
 	}
 	if l := res.tableLat; l != nil {
 		fmt.Fprintf(w, "\nRelay latency in %s games of 4 players and %d watchers, one table at a time (from the seat's write of Move to each of the 13 other connections reading its Moved, closed loop): p50 %s, p99 %s, p99.9 %s, max %s (n=%d).\n",
 			latGame, latWatchers, us(l.P50), us(l.P99), us(l.P999), us(l.Max), l.Count)
 	}
+}
+
+// roundsRange is the range of the rounds' figures: rounds are many and
+// short (as many as it takes to fill the window), so not each is listed.
+func roundsRange(xs []float64) string {
+	if len(xs) == 0 {
+		return "no round"
+	}
+	return fmt.Sprintf("%.1f–%.1f in %d rounds", slices.Min(xs), slices.Max(xs), len(xs))
 }

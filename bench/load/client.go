@@ -117,7 +117,7 @@ func (c *client) login(ctx context.Context, sem chan struct{}) error {
 	var conn net.Conn
 	var err error
 	if f.cfg.WS != "" {
-		conn, err = dialWS(ctx, f.cfg.WS, &d)
+		conn, err = DialWS(ctx, f.cfg.WS, &d)
 	} else {
 		addr := f.cfg.Addr
 		if len(f.cfg.Addrs) > 0 { // a cluster: consecutive users (a game's two players) on different nodes

@@ -12,10 +12,10 @@ import (
 // brings the whole user list in one message.
 const wsReadLimit = 64 << 20
 
-// dialWS opens a WebSocket to the gateway at url through d and returns it
+// DialWS opens a WebSocket to the gateway at url through d and returns it
 // as a byte stream: each Write is one binary message (the clients write
 // whole segments), reads return the messages' bytes in order.
-func dialWS(ctx context.Context, url string, d *net.Dialer) (net.Conn, error) {
+func DialWS(ctx context.Context, url string, d *net.Dialer) (net.Conn, error) {
 	hc := &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
 	c, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPClient: hc, CompressionMode: websocket.CompressionDisabled})
 	if err != nil {

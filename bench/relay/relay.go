@@ -14,6 +14,13 @@
 // (load.Config.Relay) sends Info(inviter's name) from both clients of a
 // game, the inviter only after its partner has been answered, and then
 // plays without invitations (see package load).
+//
+// The fan-out floor (StartFanout) is the same loop for the table games: a
+// connection's pairing key names its group, whose size k is the key's
+// first byte, and each read from a member is written to all k members, the
+// sender included (a table's server sends the mover its own move too): one
+// read(2) and k write(2)s a message, the least a table move to k
+// connections costs.
 package relay
 
 import (
@@ -21,6 +28,7 @@ import (
 	"fmt"
 	"net"
 	"runtime"
+	"slices"
 
 	"golang.org/x/sys/unix"
 )
@@ -39,6 +47,13 @@ type conn struct {
 	out     []byte // bytes for this socket that did not fit (rare: a full send buffer)
 	paused  bool   // not reading: the partner's out is not drained
 	key     string // the pairing key while waiting for a partner
+	group   *group // the fan-out floor's: the connection's group
+}
+
+// group is the fan-out floor's set of connections that share a key.
+type group struct {
+	key     string
+	members []*conn
 }
 
 // Relay is a listening relay; Serve runs it.
@@ -46,8 +61,30 @@ type Relay struct {
 	lfd, epfd, stopfd int
 	addr              string
 	conns             map[int]*conn
-	waiting           map[string]int // key → fd of the first connection that sent it
+	waiting           map[string]int    // key → fd of the first connection that sent it
+	groups            map[string]*group // the fan-out floor's, by key; nil in a relay
 	buf               []byte
+}
+
+// ListenFanout opens a fan-out floor's listening socket at addr.
+func ListenFanout(addr string) (*Relay, error) {
+	r, err := Listen(addr)
+	if err == nil {
+		r.groups = map[string]*group{}
+	}
+	return r, err
+}
+
+// StartFanout listens at addr as the fan-out floor and serves on a
+// goroutine of its own until Close, as Start.
+func StartFanout(addr string) (*Relay, <-chan error, error) {
+	r, err := ListenFanout(addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- r.Serve() }()
+	return r, done, nil
 }
 
 // Listen opens a listening socket at addr (host:port; port 0 picks one).
@@ -197,6 +234,10 @@ func (r *Relay) read(c *conn) {
 		return
 	}
 	data := r.buf[:n]
+	if r.groups != nil {
+		r.fan(c, data)
+		return
+	}
 	if c.partner < 0 {
 		var ok bool
 		if data, ok = r.pair(c, data); !ok {
@@ -229,6 +270,69 @@ func (r *Relay) read(c *conn) {
 		unix.EpollCtl(r.epfd, unix.EPOLL_CTL_MOD, c.fd, &unix.EpollEvent{Events: 0, Fd: int32(c.fd)})
 		unix.EpollCtl(r.epfd, unix.EPOLL_CTL_MOD, p.fd, &unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLOUT, Fd: int32(p.fd)})
 	}
+}
+
+// fan hands what one read returned to every member of c's group, c
+// included, one write(2) each; before c has a group, to its pairing
+// segment. A member whose socket is full keeps the rest and is written
+// when it drains (the table games wait for each message, so that is
+// bounded).
+func (r *Relay) fan(c *conn, data []byte) {
+	if c.group == nil {
+		var ok bool
+		if data, ok = r.join(c, data); !ok {
+			r.drop(c)
+			return
+		}
+		if c.group == nil || len(data) == 0 {
+			return
+		}
+	}
+	for _, m := range c.group.members {
+		if len(m.out) > 0 {
+			m.out = append(m.out, data...)
+			continue
+		}
+		w, err := unix.Write(m.fd, data)
+		if err != nil && !errors.Is(err, unix.EAGAIN) {
+			continue // its own read sees it closed and drops it
+		}
+		if w = max(w, 0); w < len(data) {
+			m.out = append(m.out[:0], data[w:]...)
+			unix.EpollCtl(r.epfd, unix.EPOLL_CTL_MOD, m.fd, &unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLOUT, Fd: int32(m.fd)})
+		}
+	}
+}
+
+// join collects c's first segment, answers it and adds c to the group its
+// payload names (the payload's first byte is the group's size, which
+// only the clients use); it returns the bytes that followed the segment,
+// false on a bad segment.
+func (r *Relay) join(c *conn, data []byte) ([]byte, bool) {
+	c.head = append(c.head, data...)
+	if len(c.head) < 3 {
+		return nil, true
+	}
+	size := 3 + int(c.head[1])<<8 + int(c.head[2])
+	if size-3 > maxKey || size == 3 {
+		return nil, false
+	}
+	if len(c.head) < size {
+		return nil, true
+	}
+	key, rest := string(c.head[3:size]), c.head[size:]
+	c.head = nil
+	g := r.groups[key]
+	if g == nil {
+		g = &group{key: key}
+		r.groups[key] = g
+	}
+	g.members = append(g.members, c)
+	c.group = g
+	if _, err := unix.Write(c.fd, answer); err != nil {
+		return nil, false
+	}
+	return rest, true
 }
 
 // pair collects c's first segment, answers it and pairs c by its payload;
@@ -281,8 +385,16 @@ func (r *Relay) flush(c *conn) {
 	}
 }
 
-// drop closes c and its partner: a game without one of its players is over.
+// drop closes c and its partner: a game without one of its players is
+// over. In the fan-out floor, c alone leaves its group.
 func (r *Relay) drop(c *conn) {
+	if g := c.group; g != nil {
+		g.members = slices.DeleteFunc(g.members, func(m *conn) bool { return m == c })
+		if len(g.members) == 0 {
+			delete(r.groups, g.key)
+		}
+		c.group, c.partner = nil, -1
+	}
 	for _, fd := range []int{c.fd, c.partner} {
 		if x := r.conns[fd]; x != nil {
 			if x.key != "" {

@@ -77,3 +77,51 @@ func TestRelayPairsAndCopies(t *testing.T) {
 		t.Fatalf("the other pair read %q, %v", got, err)
 	}
 }
+
+// TestFanoutWritesToTheWholeGroup: in the fan-out floor every message a
+// member writes reaches each member of its group, the writer included,
+// unchanged, another group never sees it, and a member hanging up leaves
+// the rest of its group served.
+func TestFanoutWritesToTheWholeGroup(t *testing.T) {
+	r, done, err := StartFanout("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		r.Close()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	var g1, g2 []net.Conn
+	for range 3 {
+		g1 = append(g1, dialKey(t, r.Addr(), "\x03table1"))
+	}
+	for range 2 {
+		g2 = append(g2, dialKey(t, r.Addr(), "\x02table2"))
+	}
+	readAll := func(group []net.Conn, want string) {
+		t.Helper()
+		for i, c := range group {
+			got := make([]byte, len(want))
+			if _, err := io.ReadFull(c, got); err != nil || string(got) != want {
+				t.Fatalf("member %d read %q, %v; want %q", i, got, err, want)
+			}
+		}
+	}
+	for i, msg := range []string{"\x0d\x00\x04move", "\x0d\x00\x05move2", "\x0d\x00\x05move3"} {
+		if _, err := g1[i%3].Write([]byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+		readAll(g1, msg)
+	}
+	if _, err := g2[1].Write([]byte("other")); err != nil {
+		t.Fatal(err)
+	}
+	readAll(g2, "other") // and not table1's moves before it
+	g1[0].Close()
+	if _, err := g1[1].Write([]byte("left")); err != nil {
+		t.Fatal(err)
+	}
+	readAll(g1[1:], "left")
+}
