@@ -318,11 +318,14 @@ func (p *page) joinFromList(id int) {
 	p.wait("the table", `document.body.dataset.screen === 'table'`)
 }
 
-// startGame has both players press Ready and waits for the board.
+// startGame has the host press Start game (the form's default) or every
+// player press Ready, and waits for the board.
 func startGame(pages ...*page) {
 	for _, p := range pages {
 		p.wait("a full table", `(window.bomberApp.client.table?.seats ?? []).every(s => s.name)`)
-		p.click("#ready")
+		if eval[bool](p, `!document.querySelector('#ready').hidden`) {
+			p.click("#ready")
+		}
 	}
 	for _, p := range pages {
 		p.wait("the board", `!!document.querySelector('#board-svg')`)
