@@ -100,8 +100,6 @@ func TestTheSeedsRoomAndBoards(t *testing.T) {
 				}
 			}
 		}
-		albert.screenshot("dots")
-		albert.phoneShot("dots")
 		leaveAll(albert, beth)
 	})
 
