@@ -267,7 +267,7 @@ export class BomberClient extends EventTarget {
   signUp(name, password) {
     if (!(this.welcome?.features & FEATURE_SIGNUP)) return Promise.reject(new Error('the server does not speak SignUp (feature 256)'));
     if (this.user != null || this._login) return Promise.reject(new Error('sign up before logging in'));
-    return this._request(T.SignUp, encodeSignUp({ name, password }), (k, m) => (k === T.Ack && m.req === T.SignUp ? true : undefined));
+    return this._request(T.SignUp, () => encodeSignUp({ name, password }), (k, m) => (k === T.Ack && m.req === T.SignUp ? true : undefined));
   }
 
   /** The games of the catalog. */
@@ -298,17 +298,17 @@ export class BomberClient extends EventTarget {
   createTable({ game, seats = 2, private: priv = false, watch = 'anyone', options = {} }) {
     const opts = Array.isArray(options) ? options : Object.entries(options).map(([key, value]) => ({ key, value: String(value) }));
     const flags = (priv ? FLAG_PRIVATE : 0) | (lookup(WATCH, watch, 'watch policy') << 1);
-    return this._request(T.Create, encodeCreate({ game, seats, flags, options: opts }), this._joinedThenTable());
+    return this._request(T.Create, () => encodeCreate({ game, seats, flags, options: opts }), this._joinedThenTable());
   }
 
   /** Sits at a table (seat: any free one unless given); resolves with its Table. */
   join(tableId, { seat = SEAT_ANY, code = '' } = {}) {
-    return this._request(T.Join, encodeJoin({ table: tableId, seat, code }), this._joinedThenTable());
+    return this._request(T.Join, () => encodeJoin({ table: tableId, seat, code }), this._joinedThenTable());
   }
 
   /** Watches a table; resolves with its Table. */
   watch(tableId, { code = '' } = {}) {
-    return this._request(T.Watch, encodeWatch({ table: tableId, code }), this._joinedThenTable());
+    return this._request(T.Watch, () => encodeWatch({ table: tableId, code }), this._joinedThenTable());
   }
 
   /** Leaves the table (resigning a running game you play). */
@@ -318,7 +318,7 @@ export class BomberClient extends EventTarget {
 
   /** Invites a user to the table you sit at. */
   invite(user) {
-    return this._request(T.Invite, encodeInvite({ user }), null, true);
+    return this._request(T.Invite, () => encodeInvite({ user }), null, true);
   }
 
   /** Says you are ready; resolves once the table shows it (or the game started). */
@@ -333,12 +333,12 @@ export class BomberClient extends EventTarget {
 
   /** Plays a move {kind, arg}; resolves with its Moved. */
   move({ kind, arg = [] }) {
-    return this._request(T.Move, encodeMove({ kind, arg }), this._movedBySeat());
+    return this._request(T.Move, () => encodeMove({ kind, arg }), this._movedBySeat());
   }
 
   /** Plays a move in the game's notation ("11-15", "a1-b1"); resolves with its Moved. */
   moveText(text) {
-    return this._request(T.MoveText, encodeMoveText({ notation: text }), this._movedBySeat());
+    return this._request(T.MoveText, () => encodeMoveText({ notation: text }), this._movedBySeat());
   }
 
   /**
@@ -364,8 +364,8 @@ export class BomberClient extends EventTarget {
   offer(what, answer = 'propose') {
     const w = lookup(OFFER_WHAT, what, 'offer');
     const a = lookup(OFFER_ANSWER, answer, 'answer');
-    if (a === OfferAnswer.Accept) return this._request(T.Offer, encodeOfferRequest({ what: w, answer: a }), null, true);
-    return this._request(T.Offer, encodeOfferRequest({ what: w, answer: a }),
+    if (a === OfferAnswer.Accept) return this._request(T.Offer, () => encodeOfferRequest({ what: w, answer: a }), null, true);
+    return this._request(T.Offer, () => encodeOfferRequest({ what: w, answer: a }),
       (k, m) => (k === T.Offer && m.what === w && m.seat === this.seat ? m : undefined));
   }
 
@@ -383,7 +383,7 @@ export class BomberClient extends EventTarget {
   chat(scope, text) {
     const s = lookup(SCOPES, scope, 'scope');
     const room = (m) => m.scope === s || (s === Scope.Watchers && m.scope === Scope.Table);
-    return this._request(T.Chat, encodeChat({ scope: s, text }),
+    return this._request(T.Chat, () => encodeChat({ scope: s, text }),
       (k, m) => (k === T.ChatMsg && m.from === this.user && room(m) && m.text === text ? m : undefined));
   }
 
@@ -391,7 +391,7 @@ export class BomberClient extends EventTarget {
 
   /** Gives an empty seat (255: every empty seat) of your waiting table to the computer. */
   addBot(seat = SEAT_ANY) {
-    return this._request(T.Bot, encodeBot({ seat }), null, true);
+    return this._request(T.Bot, () => encodeBot({ seat }), null, true);
   }
 
   /**
@@ -401,7 +401,7 @@ export class BomberClient extends EventTarget {
    */
   resume({ table, seat, token, lastSeq } = {}) {
     const s = this.seated ?? {};
-    return this._request(T.Resume, encodeResume({
+    return this._request(T.Resume, () => encodeResume({
       table: table ?? s.table, seat: seat ?? s.seat, token: token ?? s.token, lastSeq: lastSeq ?? this.lastSeq,
     }), this._joinedThenTable());
   }
@@ -490,13 +490,17 @@ export class BomberClient extends EventTarget {
   }
 
   // _request sends a request and settles its promise: rejected by an Error
-  // naming its type, resolved by the first message match accepts. The hub
+  // naming its type, resolved by the first message match accepts. body is
+  // the encoded body or a function encoding it: what the encoder refuses
+  // (a chat line or move too long for the message) rejects the promise
+  // rather than throwing at the caller. The hub
   // answers requests in order, so any answer to a later request proves an
   // earlier one without an answer of its own went through; requests with no
   // answer on success (barrier) are followed by a ViewReq for that proof.
   _request(type, body, match, barrier = false) {
     if (this.closed || this._ending) return Promise.reject(new ClosedError());
     return new Promise((resolve, reject) => {
+      if (typeof body === 'function') body = body(); // a throw here rejects
       const p = { type, match, resolve, reject };
       if (this._requestTimeout > 0) {
         // the request stays in line (later answers are matched in order)
