@@ -103,6 +103,8 @@ func TestClickTheCentreOfEveryTarget(t *testing.T) {
 				p.mouse(`#board-svg g[data-sq]:has(rect.ck-hint)`)
 				p.wait("the move played", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q`, seq))
 			}
+			// the board in play, as the player to move sees it
+			mover(t).screenshotOf(".board-card", "checkers-inplay-"+name)
 			leaveAll(albert, beth)
 		})
 		t.Run("paisho-"+name, func(t *testing.T) {
@@ -132,6 +134,7 @@ func TestClickTheCentreOfEveryTarget(t *testing.T) {
 			p.screenshotOf(".board-card", "targets-paisho-"+name)
 			p.mouse(`#board-svg g[data-pt]:has(.ps-target)`)
 			p.wait("the tile moved", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q`, seq))
+			mover(t).screenshotOf(".board-card", "paisho-inplay-"+name)
 			leaveAll(albert, beth)
 		})
 	}

@@ -43,6 +43,23 @@ export class TimeoutError extends Error {
 /** How long a request waits for its answer by default (ms). */
 export const REQUEST_TIMEOUT_MS = 30000;
 
+/**
+ * SEGMENT_RATE and SEGMENT_BURST are bomberd's default limits.segment_rate
+ * (segments a second, on average) and limits.segment_burst (at once): the
+ * server closes a connection that sends faster. The client paces what it
+ * sends to stay under them.
+ */
+export const SEGMENT_RATE = 50;
+export const SEGMENT_BURST = 200;
+
+// segmentCount is the number of segments in encoded bytes (3-byte headers,
+// the third the payload's length).
+function segmentCount(buf) {
+  let n = 0;
+  for (let off = 0; off + 3 <= buf.length; off += 3 + buf[off + 2]) n++;
+  return n;
+}
+
 // timer runs fn after ms without keeping a Node process alive for it.
 function timer(fn, ms) {
   const t = setTimeout(fn, ms);
@@ -81,13 +98,22 @@ export class BomberClient extends EventTarget {
    * with a TimeoutError; 0: forever), pingInterval and pingTimeout (ms;
    * with FEATURE_PING the client pings after pingInterval without hearing
    * from the server, and closes the connection when nothing came
-   * pingTimeout after the Ping; pingInterval 0: no pinging).
+   * pingTimeout after the Ping; pingInterval 0: no pinging), segmentRate
+   * and segmentBurst (the server's limits.segment_rate and segment_burst,
+   * default SEGMENT_RATE and SEGMENT_BURST: sends beyond the burst wait
+   * their turn, at nine tenths of the rate; segmentRate 0: no pacing).
    */
   constructor(transport, {
     features = FEATURES_ALL, requestTimeout = REQUEST_TIMEOUT_MS,
     pingInterval = PING_INTERVAL_MS, pingTimeout = PING_TIMEOUT_MS,
+    segmentRate = SEGMENT_RATE, segmentBurst = SEGMENT_BURST,
   } = {}) {
     super();
+    this._rate = segmentRate * 0.9; // a margin for the server's clock and ours
+    this._burst = segmentBurst;
+    this._tokens = segmentBurst;
+    this._refilled = Date.now();
+    this._paceTimer = null; // timer: the next paced flush
     this._requestTimeout = requestTimeout;
     this._pingInterval = pingInterval;
     this._pingTimeout = pingTimeout;
@@ -192,7 +218,7 @@ export class BomberClient extends EventTarget {
   /** Closes the connection. */
   close() {
     if (this._ending) return;
-    this._flush();
+    this._flush(true);
     this._ending = true; // what is sent from now on goes nowhere; requests are refused
     this._t.close();
   }
@@ -530,22 +556,35 @@ export class BomberClient extends EventTarget {
   _send(type, body) {
     if (this._ending || this.closed) return;
     this._out.push(encodeMessage(type, body));
-    if (!this._flushing) {
+    if (!this._flushing && !this._paceTimer) {
       this._flushing = true;
       queueMicrotask(() => this._flush());
     }
   }
 
   // _flush writes what was queued since the last flush in one write (one
-  // WebSocket message).
-  _flush() {
+  // WebSocket message): as many whole messages as the pacing allows (all
+  // of them when closing), the rest by a timer when enough time passed.
+  _flush(all = false) {
     this._flushing = false;
     if (this._out.length === 0 || this.closed) { this._out = []; return; }
-    const n = this._out.reduce((s, b) => s + b.length, 0);
-    const buf = new Uint8Array(n);
+    let k = this._out.length;
+    if (this._rate > 0 && !all) {
+      const now = Date.now();
+      this._tokens = Math.min(this._burst, this._tokens + (now - this._refilled) * this._rate / 1000);
+      this._refilled = now;
+      k = 0;
+      for (let c; k < this._out.length && (c = segmentCount(this._out[k])) <= this._tokens; k++) this._tokens -= c;
+      if (k < this._out.length && !this._paceTimer) {
+        const wait = Math.ceil((segmentCount(this._out[k]) - this._tokens) * 1000 / this._rate);
+        this._paceTimer = setTimeout(() => { this._paceTimer = null; this._flush(); }, wait);
+      }
+      if (k === 0) return;
+    }
+    const out = this._out.splice(0, k);
+    const buf = new Uint8Array(out.reduce((s, b) => s + b.length, 0));
     let off = 0;
-    for (const b of this._out) { buf.set(b, off); off += b.length; }
-    this._out = [];
+    for (const b of out) { buf.set(b, off); off += b.length; }
     this._t.send(buf);
   }
 
@@ -581,6 +620,8 @@ export class BomberClient extends EventTarget {
     clearTimeout(this._idle);
     clearTimeout(this._dead);
     clearTimeout(this._welcomeTimer);
+    clearTimeout(this._paceTimer);
+    this._paceTimer = null;
     const err = new ClosedError(error ? `connection closed: ${error.message}` : 'connection closed');
     this._welcomeRej(err);
     if (this._login) { clearTimeout(this._login.timer); this._login.reject(err); this._login = null; }
