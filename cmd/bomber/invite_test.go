@@ -1,6 +1,11 @@
 package main
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"github.com/bomber-game/bomber/segment"
+)
 
 // TestParseInvite reads the invitations a person pastes: the web page's
 // links (joining, watching), their fragment, and a number with a code.
@@ -25,5 +30,26 @@ func TestParseInvite(t *testing.T) {
 	}
 	if l := inviteLink(webBase(config{addr: "10.0.0.5:20343"}), 7, "ABC234", true); l != "http://10.0.0.5:20380/#t=7&c=ABC234&w=1" {
 		t.Errorf("the watch link for table 7 is %q", l)
+	}
+}
+
+// TestCreateFormRoomOptions: the create form's start and chat fields ask
+// for the host's start and a watchers' room; left alone they ask for
+// nothing, so the server's defaults hold.
+func TestCreateFormRoomOptions(t *testing.T) {
+	f := newCreateForm([]segment.GameInfoBody{{Name: "dots", Min: 2, Max: 4}})
+	f.pick(slices.IndexFunc(f.games, func(g segment.GameInfoBody) bool { return g.Name == "dots" }))
+	if _, _, _, kvs := f.message(); slices.ContainsFunc(kvs, func(kv segment.KV) bool { return kv.Key == "start" || kv.Key == "chat" }) {
+		t.Fatalf("an untouched form asks for room options: %v", kvs)
+	}
+	f.field = 6
+	f.change(1)
+	f.field = 7
+	f.change(1)
+	_, _, _, kvs := f.message()
+	for _, want := range []segment.KV{{Key: "start", Value: "host"}, {Key: "chat", Value: "separate"}} {
+		if !slices.Contains(kvs, want) {
+			t.Errorf("the form asks for %v; want %v among them", kvs, want)
+		}
 	}
 }
