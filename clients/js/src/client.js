@@ -339,7 +339,11 @@ export class BomberClient extends EventTarget {
 
   /** Leaves the table (resigning a running game you play). */
   leave() {
-    return this._request(T.Leave, new Uint8Array(0), (k, m) => (k === T.Joined && m.table === 0 ? true : undefined));
+    // settled by the answer to this Leave, not by the first Joined table=0:
+    // a table that closes (its watchers get Joined table=0 unasked) while
+    // the Leave is on its way answers it NotAtTable, which is success here;
+    // the ViewReq behind it (a barrier) proves the Leave was answered
+    return this._request(T.Leave, new Uint8Array(0), null, true).then(() => true);
   }
 
   /** Invites a user to the table you sit at. */
@@ -763,6 +767,10 @@ export class BomberClient extends EventTarget {
       case T.Error: {
         m = decodeError(body);
         const i = this._pending.findIndex((p) => p.type === m.req);
+        if (i >= 0 && m.req === T.Leave && m.code === ErrCode.NotAtTable) {
+          this._settle(i, true, true); // out already: what leave() wanted
+          return;
+        }
         if (i >= 0) {
           this._settle(i, false, new RequestError(m.req, m.code, m.text)); // a barrier's error is nobody's business
           return;
