@@ -37,11 +37,11 @@ func TestTheSeedsRoomAndBoards(t *testing.T) {
 		if v := eval[string](albert, `document.querySelector('#start-mode').value`); v != "host" {
 			t.Fatalf("the form starts tables %q; the seeds' host starts them", v)
 		}
-		id := albert.create(t, "dots", map[string]string{"rows": "3", "cols": "3"}, false)
+		id := albert.create(t, "dots", map[string]string{"rows": "3", "cols": "3", "clock-total": "60", "clock-increment": "5"}, false)
 		albert.wait("Albert's Start button", `document.querySelector('#ready').textContent === 'Start game' && !document.querySelector('#ready').hidden`)
 		beth.refresh(id)
 		row := eval[string](beth, fmt.Sprintf(`document.querySelector('#tables [data-table="%d"]').textContent`, id))
-		for _, want := range []string{"the host starts", "one chat for players and watchers"} {
+		for _, want := range []string{"clock 60 s a game, +5 s a move", "3×3 dots", "the host starts", "one chat for players and watchers"} {
 			if !strings.Contains(row, want) {
 				t.Errorf("Beth's table list says %q; want %q in it", row, want)
 			}
@@ -78,6 +78,14 @@ func TestTheSeedsRoomAndBoards(t *testing.T) {
 		}
 		albert.wait("Albert's turn marked on the card", `document.querySelector('#controls .dots-scores li.turn')?.textContent.includes('Albert')`)
 		beth.wait("Albert's turn marked on Beth's card", `document.querySelector('#controls .dots-scores li.turn')?.textContent.includes('Albert')`)
+		beth.wait("whose turn, for the player who waits", `document.querySelector('#game-info').textContent.startsWith('Waiting for Albert')`)
+		// a refused move says why in words, not the server's code names
+		albert.fill("#move-input", "a1-c1")
+		albert.click("#move-form button")
+		albert.wait("the reason", `!document.querySelector('#toast').hidden && /^That move is not (allowed|written the way this game writes moves)/.test(document.querySelector('#toast').textContent)`)
+		if s := eval[string](albert, `document.querySelector('#toast').textContent`); strings.Contains(s, "Illegal") || strings.Contains(s, "seat ") {
+			t.Errorf("the refusal is in developer words: %q", s)
+		}
 		playUntilEnd(t, players, func(p *page) { p.mouse(`#board-svg g.hot[data-line]`) })
 		for _, p := range players {
 			// every box shows its owner's icon, and the card counts them by name
@@ -122,6 +130,12 @@ func TestTheSeedsRoomAndBoards(t *testing.T) {
 				return best; })()`)
 		}
 		seatOf := map[*page]int{albert: 0, beth: 1}
+		// the players' names at their camps
+		for _, p := range players {
+			if names := eval[[]string](p, `[...document.querySelectorAll('#board-svg .ae-name')].map(n => n.dataset.camp + ' ' + n.textContent)`); strings.Join(names, ",") != "0 Albert,1 Beth" {
+				t.Errorf("%s's page names the camps %q; want Albert at camp 0, Beth at camp 1", p.name, names)
+			}
+		}
 		for turn := 0; turn < 12; turn++ {
 			p := mover(t, players)
 			rolling := eval[bool](p, `!!document.querySelector('#board-svg .ae-die.hot')`)

@@ -455,6 +455,8 @@ function renderBoard(t, seat) {
     legal: !replaying && app.client.legal?.table === t.id && app.client.legal.seq === view.seq ? app.client.legal.moves : null,
     lastMove: lastMovePath(replaying ? app.replay : app.history.length - 1),
     lastSteps: app.history[replaying ? app.replay : app.history.length - 1]?.steps || [],
+    // the moves played ({seat, notation}), with the secret ones the server reveals after the end
+    moves: app.history.filter((x) => x.move).map((x) => x.move),
     sendMove: (m) => act(() => app.client.move(m)),
     seatName: (i) => seatLabel(t, i),
     option: (k) => option(t, k),
