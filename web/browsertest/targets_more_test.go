@@ -25,6 +25,7 @@ func TestClickTargetsDotsAeroBomber(t *testing.T) {
 	players := []*page{albert, beth}
 	hits := func(t *testing.T, p *page, sel, what string) {
 		t.Helper()
+		p.wait(what, fmt.Sprintf(`document.querySelectorAll(%q).length > 0`, sel))
 		if miss := p.unhit(sel); len(miss) > 0 {
 			t.Fatalf("%s: the centre of %d %s does not hit it: %v", p.name, len(miss), what, miss)
 		}
@@ -95,6 +96,9 @@ func TestClickTargetsDotsAeroBomber(t *testing.T) {
 					p.wait("the plane drawn", fmt.Sprintf(`document.querySelector('#controls').textContent.includes('Planes drawn: %d/3')`, k+1))
 				}
 				p.mouse("#bomber-place")
+			}
+			for _, p := range players { // both boards placed, on both pages
+				p.wait("guessing", `document.querySelector('#game-info').textContent.includes('Bomber: guessing')`)
 			}
 			for guess := 0; guess < 4; guess++ {
 				p := mover(t, players)
