@@ -23,12 +23,20 @@ func TestClickTargetsDotsAeroBomber(t *testing.T) {
 		p.login(url, p.name)
 	}
 	players := []*page{albert, beth}
+	// hits checks the targets once the page has drawn what it last heard
+	// (the update, then its View and legal moves each redraw the board: a
+	// check across a redraw would measure elements no longer on screen)
 	hits := func(t *testing.T, p *page, sel, what string) {
 		t.Helper()
-		p.wait(what, fmt.Sprintf(`document.querySelectorAll(%q).length > 0`, sel))
-		if miss := p.unhit(sel); len(miss) > 0 {
-			t.Fatalf("%s: the centre of %d %s does not hit it: %v", p.name, len(miss), what, miss)
+		var miss []string
+		for try := 0; try < 3; try++ {
+			p.wait(what, fmt.Sprintf(`(() => { const c = window.bomberApp.client, b = document.querySelector('#board-svg');
+				return document.querySelectorAll(%q).length > 0 && b.dataset.seq === String(c.view?.seq) && (c.legal == null || c.legal.seq === c.view?.seq); })()`, sel))
+			if miss = p.unhit(sel); len(miss) == 0 {
+				return
+			}
 		}
+		t.Fatalf("%s: the centre of %d %s does not hit it: %v", p.name, len(miss), what, miss)
 	}
 	played := func(p *page, seq string) {
 		p.wait("the move played", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q || document.querySelector('#game-info').dataset.ended === '1'`, seq))
