@@ -36,6 +36,8 @@ type config struct {
 	think    time.Duration // bot: pause before each guess, so people can follow
 	tables   bool          // the extended protocol: lobby, tables, every game
 	replay   string        // a game record file to replay
+	web      string        // tables: the web page invite links point at
+	join     string        // tables: an invitation to follow once logged in
 }
 
 // defaultThink is the bot's pause before each guess: long enough to see
@@ -76,6 +78,12 @@ Flags:
                      tables, chat, every game of the server's catalogue
   --replay FILE      step through an exported game record (JSON) instead
                      of connecting
+  --join LINK        tables: once logged in, join the table of an invite
+                     link (http://HOST/#t=7&c=ABC234; &w=1 watches it) or
+                     of "7 ABC234" (number and join code); implies --tables
+  --web URL          tables: the web page the invite links shown for a
+                     table with a code open (default http://HOST:20380/,
+                     HOST from --addr: bomberd's default web listener)
   --version          print the version
   -h, --help         this help
 
@@ -106,9 +114,13 @@ Boards: rows A..J from the top, columns 0..9 from the left. Your board:
 Keys (--tables):
   everywhere     ctrl+c quit
   lobby          up/down or k/j choose a table, enter sit at it, w watch it,
-                 c create a table, J join by number and code (7 ABC234),
-                 a accept the last invitation, t chat, r refresh, q quit
-  create form    up/down field, left/right change, enter create, esc back
+                 c create a table, J join (W watch) by invite link or by
+                 number and code (7 ABC234), a accept the last invitation,
+                 t chat, r refresh, q quit
+  create form    up/down field, left/right change, enter create, esc back;
+                 start: when every player is ready or when the host starts
+                 it; chat: one room for players and watchers or watchers
+                 apart; a private table shows its invite links to share
   at a table     r ready (again after a game), b give the computer one
                  empty seat (creator, before the game), i invite a user,
                  t chat, q leave (twice during a game: leaving resigns)
@@ -139,6 +151,8 @@ func flagSet(cfg *config) (fs *flag.FlagSet, level *string) {
 	fs.BoolVar(&cfg.mono, "mono", false, "no colours")
 	fs.BoolVar(&cfg.tables, "tables", false, "tables client")
 	fs.StringVar(&cfg.replay, "replay", "", "replay a game record")
+	fs.StringVar(&cfg.web, "web", "", "tables: the web page for invite links")
+	fs.StringVar(&cfg.join, "join", "", "tables: join or watch a table by link or number and code")
 	level = fs.String("level", "easy", "bot: easy, medium or hard")
 	fs.DurationVar(&cfg.think, "think", defaultThink, "bot: pause before each guess")
 	return fs, level
@@ -172,6 +186,12 @@ func parseFlags(args []string, stdout, stderr io.Writer) (cfg config, done bool,
 	cfg.level = lv
 	if !cfg.bot && (cfg.invite != "" || cfg.games != 0) {
 		return fail("--invite and --games are for --bot")
+	}
+	if cfg.join != "" {
+		if _, err := parseInvite(cfg.join); err != nil {
+			return fail("--join: %v", err)
+		}
+		cfg.tables = true
 	}
 	return cfg, false, 0
 }

@@ -51,6 +51,7 @@ const (
 	pNotation
 	pCode
 	pInvite
+	pWatchCode
 )
 
 type tmodel struct {
@@ -84,6 +85,7 @@ type tmodel struct {
 	suggest string // Bomber: the random board enter places, in notation
 
 	botsWanted bool      // give the empty seats to the computer once the table is ours
+	joinWanted *invite   // --join: the table to join or watch once logged in
 	clockAt    time.Time // when the last Clock arrived
 	ticking    bool      // a clockTick is on its way
 	status     []string
@@ -105,6 +107,9 @@ func newTModel(cfg config, st *tstyles, dialer func(gen int) tea.Cmd) *tmodel {
 	}
 	if cfg.user != "" {
 		m.focus = 1
+	}
+	if inv, err := parseInvite(cfg.join); cfg.join != "" && err == nil {
+		m.joinWanted = &inv
 	}
 	return m
 }
@@ -158,6 +163,11 @@ func (m *tmodel) apply(o ext.Out) tea.Cmd {
 		case ext.EvChat, ext.EvOnline, ext.EvView, ext.EvTable, ext.EvCatalog, ext.EvTables, ext.EvWelcome:
 		default:
 			m.say(e.Text)
+		}
+		if e.Kind == ext.EvLoggedIn && m.joinWanted != nil {
+			inv := *m.joinWanted
+			m.joinWanted = nil
+			m.follow(inv)
 		}
 		if e.Kind == ext.EvJoined && m.botsWanted {
 			m.botsWanted = false
@@ -386,20 +396,25 @@ func (m *tmodel) submit(kind promptKind, text string) {
 		m.act(m.c.MoveText(text))
 	case pInvite:
 		m.act(m.c.Invite(text))
-	case pCode:
-		// "ID" or "ID CODE"
-		f := strings.Fields(text)
-		id, err := strconv.ParseUint(strings.TrimPrefix(f[0], "#"), 10, 32)
+	case pCode, pWatchCode:
+		// an invite link, or "ID" or "ID CODE"
+		inv, err := parseInvite(text)
 		if err != nil {
-			m.err = "type the table number, then its join code"
+			m.err = err.Error()
 			return
 		}
-		code := ""
-		if len(f) > 1 {
-			code = strings.ToUpper(f[1])
-		}
-		m.act(m.c.Join(uint32(id), segment.SeatAny, code))
+		inv.watch = inv.watch || kind == pWatchCode
+		m.follow(inv)
 	}
+}
+
+// follow joins the table of an invitation, or watches it.
+func (m *tmodel) follow(inv invite) {
+	if inv.watch {
+		m.act(m.c.Watch(inv.table, inv.code))
+		return
+	}
+	m.act(m.c.Join(inv.table, segment.SeatAny, inv.code))
 }
 
 func (m *tmodel) lobbyKey(key string) tea.Cmd {
@@ -427,7 +442,9 @@ func (m *tmodel) lobbyKey(key string) tea.Cmd {
 			m.err = "the catalogue has not arrived yet"
 		}
 	case "J":
-		m.ask(pCode, "table number and join code (e.g. 7 ABC234): ")
+		m.ask(pCode, "invite link, or table number and join code (7 ABC234): ")
+	case "W":
+		m.ask(pWatchCode, "watch: invite link, or table number and code: ")
 	case "a":
 		if n := len(m.c.Invites); n > 0 {
 			inv := m.c.Invites[n-1]
@@ -741,6 +758,8 @@ type createForm struct {
 	priv  bool
 	watch int
 	bots  bool     // give the empty seats to the computer
+	host  bool     // start=host: the host starts the game (else the ready check)
+	apart bool     // chat=separate: watchers chat in a room of their own
 	clock int      // index into clockChoices
 	vals  []string // option values of the chosen game
 	field int
@@ -760,7 +779,7 @@ var clockChoices = []struct {
 }
 
 // formFields are the fixed fields before the game's options.
-const formFields = 6
+const formFields = 8
 
 func newCreateForm(cat []segment.GameInfoBody) *createForm {
 	if len(cat) == 0 {
@@ -795,8 +814,8 @@ func (f *createForm) pick(i int) {
 	f.field = 0
 }
 
-// fields: game, seats, private, watchers, computer players, clock, then
-// the options.
+// fields: game, seats, private, watchers, computer players, clock, start,
+// chat, then the options.
 func (f *createForm) nfields() int { return formFields + len(f.vals) }
 
 func (f *createForm) change(d int) {
@@ -814,6 +833,10 @@ func (f *createForm) change(d int) {
 		f.bots = !f.bots
 	case 5:
 		f.clock = (f.clock + d + len(clockChoices)) % len(clockChoices)
+	case 6:
+		f.host = !f.host
+	case 7:
+		f.apart = !f.apart
 	default:
 		i := f.field - formFields
 		o := g.Options[i]
@@ -849,6 +872,13 @@ func (f *createForm) message() (string, int, uint8, []segment.KV) {
 		}
 	}
 	kvs = append(kvs, clockChoices[f.clock].kvs...)
+	// the room options, sent only when not the server's defaults
+	if f.host {
+		kvs = append(kvs, segment.KV{Key: "start", Value: "host"})
+	}
+	if f.apart {
+		kvs = append(kvs, segment.KV{Key: "chat", Value: "separate"})
+	}
 	flags := uint8(f.watch) << 1
 	if f.priv {
 		flags |= segment.FlagPrivate

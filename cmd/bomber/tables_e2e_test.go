@@ -203,7 +203,7 @@ func TestTmuxTables(t *testing.T) {
 	if !t.Run("dots", func(t *testing.T) {
 		c.t = t
 		// three seats, 3x3 dots, two computer players
-		create(2, "Down", "Right", "Down", "Down", "Down", "Right", "Down", "Down", "Left", "Left", "Down", "Left", "Left")
+		create(2, "Down", "Right", "Down", "Down", "Down", "Right", "Down", "Down", "Down", "Down", "Left", "Left", "Down", "Left", "Left") // past start and chat to rows, cols
 		s := c.waitFor("Your turn.")
 		if !strings.Contains(s, "computer") || !strings.Contains(s, "seat 3 boxes 0") {
 			t.Fatalf("not a table of three:\n%s", s)
@@ -241,7 +241,7 @@ func TestTmuxTables(t *testing.T) {
 	}
 	if !t.Run("paisho", func(t *testing.T) {
 		c.t = t
-		create(4, "Down", "Down", "Down", "Down", "Down", "Down", "Right") // move-limit 10
+		create(4, "Down", "Down", "Down", "Down", "Down", "Down", "Down", "Down", "Right") // move-limit 10
 		s := c.waitFor("table #")
 		id := regexp.MustCompile(`table #(\d+)`).FindStringSubmatch(s)[1]
 		n, _ := strconv.Atoi(id)

@@ -264,6 +264,8 @@ func (m *tmodel) renderCreate() []string {
 	row(3, "watchers", []string{"anyone", "with the code", "nobody"}[f.watch], "")
 	row(4, "computer players", fmt.Sprint(f.bots), "the computer takes the empty seats")
 	row(5, "clock", clockChoices[f.clock].name, "time control")
+	row(6, "start", map[bool]string{false: "all ready", true: "host starts"}[f.host], "when every player is ready, or when the host starts it")
+	row(7, "chat", map[bool]string{false: "one room", true: "watchers apart"}[f.apart], "players and watchers in one room, or apart")
 	for i, o := range g.Options {
 		row(formFields+i, o.Key, f.vals[i], o.Doc)
 	}
@@ -304,7 +306,7 @@ func (m *tmodel) renderTable() []string {
 		boardLines = b.render(v, u)
 		info = b.info(v, u)
 	} else {
-		boardLines = []string{"", "  Waiting for every seat to fill and be ready.", "", "  r  ready (start when everyone is)", "  b  give the computer an empty seat", "  i  invite a user", "  t  chat with the table", "  q  leave"}
+		boardLines = m.waitingLines(*t, seat)
 	}
 	side := info
 	if cl := m.clockLine(); cl != "" {
@@ -426,4 +428,36 @@ func (m *tmodel) turnLine() string {
 		to = append(to, segment.SafeText(m.c.SeatName(int(p))))
 	}
 	return "Waiting for " + strings.Join(to, ", ") + "."
+}
+
+// waitingLines is the board's place before a game: how it starts (the
+// ready check, or the host's start), the keys, and for a table with a
+// join code the links and the number and code to share.
+func (m *tmodel) waitingLines(t segment.TableBody, seat int) []string {
+	hostStarts := tableOption(t, "start") == "host"
+	host := slices.IndexFunc(t.Seats, func(s segment.SeatInfo) bool { return s.Name != "" && s.Flags&segment.SeatBot == 0 })
+	out := []string{"", "  Waiting for every seat to fill and be ready.", "", "  r  ready (start when everyone is)"}
+	switch {
+	case hostStarts && seat == host:
+		out = []string{"", "  Waiting for every seat to fill; then you start.", "", "  r  start the game (once every seat is filled)"}
+	case hostStarts:
+		out = []string{"", "  Waiting for every seat to fill and the host", "  to start the game.", "  r  ready (the host starts)"}
+	}
+	out = append(out, "  b  give the computer an empty seat", "  i  invite a user", "  t  chat with the table", "  q  leave")
+	if t.Code != "" && seat >= 0 {
+		base := webBase(m.cfg)
+		out = append(out, "", "  Share to invite (J or W in the lobby: "+fmt.Sprintf("%d %s", t.ID, t.Code)+"):",
+			"  "+inviteLink(base, t.ID, t.Code, false), "  "+inviteLink(base, t.ID, t.Code, true))
+	}
+	return out
+}
+
+// tableOption is the value of a table's option key ("" if unset).
+func tableOption(t segment.TableBody, key string) string {
+	for _, kv := range t.Options {
+		if kv.Key == key {
+			return kv.Value
+		}
+	}
+	return ""
 }

@@ -92,6 +92,9 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 		albert.create(t, "dots", map[string]string{"rows": "3", "cols": "3"}, false)
 		albert.click(`[data-bot="1"]`)
 		albert.wait("the computer seated", `document.querySelector('#seats [data-seat="1"]').textContent.includes('🤖')`)
+		if eval[bool](albert, `!!document.querySelector('#seats [data-bot="1"]')`) {
+			t.Error("Add computer is still offered on the seat the computer holds")
+		}
 		albert.wait("the board", `!!document.querySelector('#board-svg')`)
 		playUntilEnd(t, []*page{albert}, func(p *page) {
 			p.clickJS(`#board-svg g.hot[data-line]`)
@@ -207,6 +210,10 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 		if n := eval[int](albert, `document.querySelectorAll('#board-svg [data-grid="1"] .cell-miss').length`); n != 1 {
 			t.Errorf("Albert sees %d misses on Beth's grid, want 1", n)
 		}
+		// after the end the loser sees where the winner's planes were
+		// (her plane 52-82, never found: its head and its tail's middle)
+		albert.wait("Beth's unfound plane shown to Albert", `(() => { const c = (n) => document.querySelector('#board-svg [data-grid="1"] [data-cell="' + n + '"]').classList; return c('52').contains('cell-head') && c('82').contains('cell-plane'); })()`)
+		albert.screenshot("bomber-loser")
 		beth.screenshot("bomber")
 		beth.phoneShot("bomber")
 		leaveAll(albert, beth)
@@ -318,11 +325,14 @@ func (p *page) joinFromList(id int) {
 	p.wait("the table", `document.body.dataset.screen === 'table'`)
 }
 
-// startGame has both players press Ready and waits for the board.
+// startGame has the host press Start game (the form's default) or every
+// player press Ready, and waits for the board.
 func startGame(pages ...*page) {
 	for _, p := range pages {
 		p.wait("a full table", `(window.bomberApp.client.table?.seats ?? []).every(s => s.name)`)
-		p.click("#ready")
+		if eval[bool](p, `!document.querySelector('#ready').hidden`) {
+			p.click("#ready")
+		}
 	}
 	for _, p := range pages {
 		p.wait("the board", `!!document.querySelector('#board-svg')`)

@@ -102,7 +102,12 @@ func TestClickTheCentreOfEveryTarget(t *testing.T) {
 				}
 				p.mouse(`#board-svg g[data-sq]:has(rect.ck-hint)`)
 				p.wait("the move played", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q`, seq))
+				for _, q := range players { // both see the move's two squares marked
+					q.wait("the last move marked", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q && document.querySelectorAll('#board-svg .ck-last').length === 2`, seq))
+				}
 			}
+			// the board in play, as the player to move sees it
+			mover(t).screenshotOf(".board-card", "checkers-inplay-"+name)
 			leaveAll(albert, beth)
 		})
 		t.Run("paisho-"+name, func(t *testing.T) {
@@ -132,6 +137,7 @@ func TestClickTheCentreOfEveryTarget(t *testing.T) {
 			p.screenshotOf(".board-card", "targets-paisho-"+name)
 			p.mouse(`#board-svg g[data-pt]:has(.ps-target)`)
 			p.wait("the tile moved", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q`, seq))
+			mover(t).screenshotOf(".board-card", "paisho-inplay-"+name)
 			leaveAll(albert, beth)
 		})
 	}

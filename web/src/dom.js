@@ -32,13 +32,21 @@ export function svg(viewBox, label, ...kids) {
   return s('svg', { viewBox, role: 'img', 'aria-label': label, class: 'board-svg' }, ...kids);
 }
 
-/** activate makes an SVG element clickable and keyboard-operable. */
+/**
+ * activate makes an SVG element clickable and keyboard-operable. A mouse
+ * button or a finger acts when it is let go: boards are drawn anew on
+ * every message, and a press before a redraw with its release after it
+ * makes no click (the two land on different elements), so such clicks
+ * were lost. Clicks that no pointer made (detail 0: from the keyboard or
+ * a script) still act.
+ */
 export function activate(node, label, fn) {
   node.setAttribute('tabindex', '0');
   node.setAttribute('role', 'button');
   node.setAttribute('aria-label', label);
   node.classList.add('hot');
-  node.addEventListener('click', (e) => { e.stopPropagation(); fn(); });
+  node.addEventListener('pointerup', (e) => { if (e.button !== 0) return; e.stopPropagation(); fn(); });
+  node.addEventListener('click', (e) => { e.stopPropagation(); if (e.detail === 0) fn(); });
   node.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); fn(); }
   });

@@ -276,8 +276,9 @@ function optionsText(t) {
   if (m['clock.increment']) clock.push(`+${m['clock.increment']} s a move`);
   if (clock.length) out.push('clock ' + clock.join(', '));
   if (m.rows || m.cols) out.push(`${m.rows || '?'}×${m.cols || '?'} dots`);
-  if (m.start === 'host') out.push('the host starts');
-  if (m.chat === 'separate') out.push('watchers chat apart');
+  // both room options, in words, whichever way the table was made
+  out.push(m.start === 'host' ? 'the host starts' : 'starts when all are ready');
+  out.push(m.chat === 'separate' ? 'watchers chat apart' : 'one chat for players and watchers');
   for (const [k, v] of pairs) {
     if (k.startsWith('clock.') || k === 'rows' || k === 'cols' || k === 'start' || k === 'chat') continue;
     const words = k.replace(/[-_.]/g, ' ');
@@ -454,6 +455,8 @@ function renderBoard(t, seat) {
     legal: !replaying && app.client.legal?.table === t.id && app.client.legal.seq === view.seq ? app.client.legal.moves : null,
     lastMove: lastMovePath(replaying ? app.replay : app.history.length - 1),
     lastSteps: app.history[replaying ? app.replay : app.history.length - 1]?.steps || [],
+    // the moves played ({seat, notation}), with the secret ones the server reveals after the end
+    moves: app.history.filter((x) => x.move).map((x) => x.move),
     sendMove: (m) => act(() => app.client.move(m)),
     seatName: (i) => seatLabel(t, i),
     option: (k) => option(t, k),
@@ -760,7 +763,8 @@ function createRequest() {
     if (v) options['clock.' + k] = v;
   }
   Object.assign(options, extraOptions($('#opt-extra').value));
-  if ($('#start-mode').value === 'host') options.start = 'host';
+  // the seeds' host starts; the form says so whichever the server's default
+  options.start = $('#start-mode').value;
   if ($('#chat-separate').checked) options.chat = 'separate';
   return { game: g.name, seats: Number($('#seats-n').value), private: $('#private').checked, watch: Number($('#watch').value), options };
 }

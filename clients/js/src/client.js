@@ -43,6 +43,23 @@ export class TimeoutError extends Error {
 /** How long a request waits for its answer by default (ms). */
 export const REQUEST_TIMEOUT_MS = 30000;
 
+/**
+ * SEGMENT_RATE and SEGMENT_BURST are bomberd's default limits.segment_rate
+ * (segments a second, on average) and limits.segment_burst (at once): the
+ * server closes a connection that sends faster. The client paces what it
+ * sends to stay under them.
+ */
+export const SEGMENT_RATE = 50;
+export const SEGMENT_BURST = 200;
+
+// segmentCount is the number of segments in encoded bytes (3-byte headers,
+// the third the payload's length).
+function segmentCount(buf) {
+  let n = 0;
+  for (let off = 0; off + 3 <= buf.length; off += 3 + buf[off + 2]) n++;
+  return n;
+}
+
 // timer runs fn after ms without keeping a Node process alive for it.
 function timer(fn, ms) {
   const t = setTimeout(fn, ms);
@@ -81,13 +98,22 @@ export class BomberClient extends EventTarget {
    * with a TimeoutError; 0: forever), pingInterval and pingTimeout (ms;
    * with FEATURE_PING the client pings after pingInterval without hearing
    * from the server, and closes the connection when nothing came
-   * pingTimeout after the Ping; pingInterval 0: no pinging).
+   * pingTimeout after the Ping; pingInterval 0: no pinging), segmentRate
+   * and segmentBurst (the server's limits.segment_rate and segment_burst,
+   * default SEGMENT_RATE and SEGMENT_BURST: sends beyond the burst wait
+   * their turn, at nine tenths of the rate; segmentRate 0: no pacing).
    */
   constructor(transport, {
     features = FEATURES_ALL, requestTimeout = REQUEST_TIMEOUT_MS,
     pingInterval = PING_INTERVAL_MS, pingTimeout = PING_TIMEOUT_MS,
+    segmentRate = SEGMENT_RATE, segmentBurst = SEGMENT_BURST,
   } = {}) {
     super();
+    this._rate = segmentRate * 0.9; // a margin for the server's clock and ours
+    this._burst = segmentBurst;
+    this._tokens = segmentBurst;
+    this._refilled = Date.now();
+    this._paceTimer = null; // timer: the next paced flush
     this._requestTimeout = requestTimeout;
     this._pingInterval = pingInterval;
     this._pingTimeout = pingTimeout;
@@ -192,7 +218,7 @@ export class BomberClient extends EventTarget {
   /** Closes the connection. */
   close() {
     if (this._ending) return;
-    this._flush();
+    this._flush(true);
     this._ending = true; // what is sent from now on goes nowhere; requests are refused
     this._t.close();
   }
@@ -267,7 +293,7 @@ export class BomberClient extends EventTarget {
   signUp(name, password) {
     if (!(this.welcome?.features & FEATURE_SIGNUP)) return Promise.reject(new Error('the server does not speak SignUp (feature 256)'));
     if (this.user != null || this._login) return Promise.reject(new Error('sign up before logging in'));
-    return this._request(T.SignUp, encodeSignUp({ name, password }), (k, m) => (k === T.Ack && m.req === T.SignUp ? true : undefined));
+    return this._request(T.SignUp, () => encodeSignUp({ name, password }), (k, m) => (k === T.Ack && m.req === T.SignUp ? true : undefined));
   }
 
   /** The games of the catalog. */
@@ -298,27 +324,31 @@ export class BomberClient extends EventTarget {
   createTable({ game, seats = 2, private: priv = false, watch = 'anyone', options = {} }) {
     const opts = Array.isArray(options) ? options : Object.entries(options).map(([key, value]) => ({ key, value: String(value) }));
     const flags = (priv ? FLAG_PRIVATE : 0) | (lookup(WATCH, watch, 'watch policy') << 1);
-    return this._request(T.Create, encodeCreate({ game, seats, flags, options: opts }), this._joinedThenTable());
+    return this._request(T.Create, () => encodeCreate({ game, seats, flags, options: opts }), this._joinedThenTable());
   }
 
   /** Sits at a table (seat: any free one unless given); resolves with its Table. */
   join(tableId, { seat = SEAT_ANY, code = '' } = {}) {
-    return this._request(T.Join, encodeJoin({ table: tableId, seat, code }), this._joinedThenTable());
+    return this._request(T.Join, () => encodeJoin({ table: tableId, seat, code }), this._joinedThenTable());
   }
 
   /** Watches a table; resolves with its Table. */
   watch(tableId, { code = '' } = {}) {
-    return this._request(T.Watch, encodeWatch({ table: tableId, code }), this._joinedThenTable());
+    return this._request(T.Watch, () => encodeWatch({ table: tableId, code }), this._joinedThenTable());
   }
 
   /** Leaves the table (resigning a running game you play). */
   leave() {
-    return this._request(T.Leave, new Uint8Array(0), (k, m) => (k === T.Joined && m.table === 0 ? true : undefined));
+    // settled by the answer to this Leave, not by the first Joined table=0:
+    // a table that closes (its watchers get Joined table=0 unasked) while
+    // the Leave is on its way answers it NotAtTable, which is success here;
+    // the ViewReq behind it (a barrier) proves the Leave was answered
+    return this._request(T.Leave, new Uint8Array(0), null, true).then(() => true);
   }
 
   /** Invites a user to the table you sit at. */
   invite(user) {
-    return this._request(T.Invite, encodeInvite({ user }), null, true);
+    return this._request(T.Invite, () => encodeInvite({ user }), null, true);
   }
 
   /** Says you are ready; resolves once the table shows it (or the game started). */
@@ -333,12 +363,12 @@ export class BomberClient extends EventTarget {
 
   /** Plays a move {kind, arg}; resolves with its Moved. */
   move({ kind, arg = [] }) {
-    return this._request(T.Move, encodeMove({ kind, arg }), this._movedBySeat());
+    return this._request(T.Move, () => encodeMove({ kind, arg }), this._movedBySeat());
   }
 
   /** Plays a move in the game's notation ("11-15", "a1-b1"); resolves with its Moved. */
   moveText(text) {
-    return this._request(T.MoveText, encodeMoveText({ notation: text }), this._movedBySeat());
+    return this._request(T.MoveText, () => encodeMoveText({ notation: text }), this._movedBySeat());
   }
 
   /**
@@ -364,8 +394,8 @@ export class BomberClient extends EventTarget {
   offer(what, answer = 'propose') {
     const w = lookup(OFFER_WHAT, what, 'offer');
     const a = lookup(OFFER_ANSWER, answer, 'answer');
-    if (a === OfferAnswer.Accept) return this._request(T.Offer, encodeOfferRequest({ what: w, answer: a }), null, true);
-    return this._request(T.Offer, encodeOfferRequest({ what: w, answer: a }),
+    if (a === OfferAnswer.Accept) return this._request(T.Offer, () => encodeOfferRequest({ what: w, answer: a }), null, true);
+    return this._request(T.Offer, () => encodeOfferRequest({ what: w, answer: a }),
       (k, m) => (k === T.Offer && m.what === w && m.seat === this.seat ? m : undefined));
   }
 
@@ -383,7 +413,7 @@ export class BomberClient extends EventTarget {
   chat(scope, text) {
     const s = lookup(SCOPES, scope, 'scope');
     const room = (m) => m.scope === s || (s === Scope.Watchers && m.scope === Scope.Table);
-    return this._request(T.Chat, encodeChat({ scope: s, text }),
+    return this._request(T.Chat, () => encodeChat({ scope: s, text }),
       (k, m) => (k === T.ChatMsg && m.from === this.user && room(m) && m.text === text ? m : undefined));
   }
 
@@ -391,7 +421,7 @@ export class BomberClient extends EventTarget {
 
   /** Gives an empty seat (255: every empty seat) of your waiting table to the computer. */
   addBot(seat = SEAT_ANY) {
-    return this._request(T.Bot, encodeBot({ seat }), null, true);
+    return this._request(T.Bot, () => encodeBot({ seat }), null, true);
   }
 
   /**
@@ -401,7 +431,7 @@ export class BomberClient extends EventTarget {
    */
   resume({ table, seat, token, lastSeq } = {}) {
     const s = this.seated ?? {};
-    return this._request(T.Resume, encodeResume({
+    return this._request(T.Resume, () => encodeResume({
       table: table ?? s.table, seat: seat ?? s.seat, token: token ?? s.token, lastSeq: lastSeq ?? this.lastSeq,
     }), this._joinedThenTable());
   }
@@ -490,13 +520,17 @@ export class BomberClient extends EventTarget {
   }
 
   // _request sends a request and settles its promise: rejected by an Error
-  // naming its type, resolved by the first message match accepts. The hub
+  // naming its type, resolved by the first message match accepts. body is
+  // the encoded body or a function encoding it: what the encoder refuses
+  // (a chat line or move too long for the message) rejects the promise
+  // rather than throwing at the caller. The hub
   // answers requests in order, so any answer to a later request proves an
   // earlier one without an answer of its own went through; requests with no
   // answer on success (barrier) are followed by a ViewReq for that proof.
   _request(type, body, match, barrier = false) {
     if (this.closed || this._ending) return Promise.reject(new ClosedError());
     return new Promise((resolve, reject) => {
+      if (typeof body === 'function') body = body(); // a throw here rejects
       const p = { type, match, resolve, reject };
       if (this._requestTimeout > 0) {
         // the request stays in line (later answers are matched in order)
@@ -526,22 +560,35 @@ export class BomberClient extends EventTarget {
   _send(type, body) {
     if (this._ending || this.closed) return;
     this._out.push(encodeMessage(type, body));
-    if (!this._flushing) {
+    if (!this._flushing && !this._paceTimer) {
       this._flushing = true;
       queueMicrotask(() => this._flush());
     }
   }
 
   // _flush writes what was queued since the last flush in one write (one
-  // WebSocket message).
-  _flush() {
+  // WebSocket message): as many whole messages as the pacing allows (all
+  // of them when closing), the rest by a timer when enough time passed.
+  _flush(all = false) {
     this._flushing = false;
     if (this._out.length === 0 || this.closed) { this._out = []; return; }
-    const n = this._out.reduce((s, b) => s + b.length, 0);
-    const buf = new Uint8Array(n);
+    let k = this._out.length;
+    if (this._rate > 0 && !all) {
+      const now = Date.now();
+      this._tokens = Math.min(this._burst, this._tokens + (now - this._refilled) * this._rate / 1000);
+      this._refilled = now;
+      k = 0;
+      for (let c; k < this._out.length && (c = segmentCount(this._out[k])) <= this._tokens; k++) this._tokens -= c;
+      if (k < this._out.length && !this._paceTimer) {
+        const wait = Math.ceil((segmentCount(this._out[k]) - this._tokens) * 1000 / this._rate);
+        this._paceTimer = setTimeout(() => { this._paceTimer = null; this._flush(); }, wait);
+      }
+      if (k === 0) return;
+    }
+    const out = this._out.splice(0, k);
+    const buf = new Uint8Array(out.reduce((s, b) => s + b.length, 0));
     let off = 0;
-    for (const b of this._out) { buf.set(b, off); off += b.length; }
-    this._out = [];
+    for (const b of out) { buf.set(b, off); off += b.length; }
     this._t.send(buf);
   }
 
@@ -577,6 +624,8 @@ export class BomberClient extends EventTarget {
     clearTimeout(this._idle);
     clearTimeout(this._dead);
     clearTimeout(this._welcomeTimer);
+    clearTimeout(this._paceTimer);
+    this._paceTimer = null;
     const err = new ClosedError(error ? `connection closed: ${error.message}` : 'connection closed');
     this._welcomeRej(err);
     if (this._login) { clearTimeout(this._login.timer); this._login.reject(err); this._login = null; }
@@ -718,6 +767,10 @@ export class BomberClient extends EventTarget {
       case T.Error: {
         m = decodeError(body);
         const i = this._pending.findIndex((p) => p.type === m.req);
+        if (i >= 0 && m.req === T.Leave && m.code === ErrCode.NotAtTable) {
+          this._settle(i, true, true); // out already: what leave() wanted
+          return;
+        }
         if (i >= 0) {
           this._settle(i, false, new RequestError(m.req, m.code, m.text)); // a barrier's error is nobody's business
           return;

@@ -19,6 +19,10 @@ export declare class ClosedError extends Error {}
 export declare class TimeoutError extends Error {}
 /** How long a request waits for its answer by default (ms). */
 export declare const REQUEST_TIMEOUT_MS: 30000;
+/** bomberd's default limits.segment_rate: segments a second a connection may send on average. */
+export declare const SEGMENT_RATE: 50;
+/** bomberd's default limits.segment_burst: segments a connection may send at once. */
+export declare const SEGMENT_BURST: 200;
 
 /** Options of a client: see the BomberClient constructor. */
 export interface ClientOptions {
@@ -29,6 +33,10 @@ export interface ClientOptions {
   pingInterval?: number;
   /** ms after a Ping with nothing from the server after which the connection is given up. */
   pingTimeout?: number;
+  /** the server's limits.segment_rate; the client paces its sends under it (0: no pacing). */
+  segmentRate?: number;
+  /** the server's limits.segment_burst. */
+  segmentBurst?: number;
 }
 
 /** A cell (x the row, y the column, 0..9) of the reference Bomber board. */

@@ -38,6 +38,11 @@ export function describe(m, steps) {
   return '';
 }
 
+// LOST_ROLL_MS is how long a roll that cannot move stays by its roller's camp.
+const LOST_ROLL_MS = 1500;
+// lostRoll is the lost roll being shown (table/seq) and until when.
+const lostRoll = { key: '', until: 0 };
+
 const polar = (r, deg) => [r * Math.cos((deg - 90) * Math.PI / 180), r * Math.sin((deg - 90) * Math.PI / 180)];
 const trackAngle = (i) => i * STEP;
 
@@ -58,7 +63,9 @@ export function render(ctx, ui) {
   const { view } = ctx;
   const N = view.extra[0], actor = view.extra[1], phase = view.extra[2], face = view.extra[3];
   const mine = ctx.canMove && ctx.seat === actor;
-  const kids = [s('circle', { cx: 0, cy: 0, r: R + 12, class: 'ae-ring' })];
+  // the seed's blue and white: a blue sky, a white ring
+  const kids = [s('rect', { x: -R - 82, y: -R - 82, width: 2 * R + 164, height: 2 * R + 164, rx: 12, class: 'ae-sky' }),
+    s('circle', { cx: 0, cy: 0, r: R + 12, class: 'ae-ring' })];
   for (let i = 0; i < 52; i++) {
     const [x, y] = polar(R, trackAngle(i));
     kids.push(s('circle', { cx: x, cy: y, r: 8, fill: SEAT_COLORS[(i + 3) % 4], class: 'ae-space', 'data-track': i }));
@@ -72,7 +79,7 @@ export function render(ctx, ui) {
     const [fx, fy] = polar(R, trackAngle((13 * c + 17) % 52)), [tx, ty] = polar(R, trackAngle((13 * c + 29) % 52));
     kids.push(s('line', { x1: fx, y1: fy, x2: tx, y2: ty, stroke: SEAT_COLORS[c], class: 'ae-flight' }));
     const [cx, cy] = polar(R + 38, trackAngle(13 * c) - 18);
-    kids.push(s('rect', { x: cx - 19, y: cy - 19, width: 38, height: 38, rx: 6, fill: SEAT_COLORS[c], class: 'ae-camp' }));
+    kids.push(s('rect', { x: cx - 19, y: cy - 19, width: 38, height: 38, rx: 6, fill: SEAT_COLORS[c], class: 'ae-camp', 'data-camp': c }));
     // the player's name just outside its camp, underlined while it is their turn
     const [nx, ny] = polar(R + 68, trackAngle(13 * c) - 18);
     if (c < N) kids.push(s('text', { x: nx, y: ny + 4, class: 'ae-name' + (c === actor && phase !== 2 ? ' ae-turn' : ''), 'data-camp': c }, ctx.seatName(c).slice(0, 10)));
@@ -103,12 +110,27 @@ export function render(ctx, ui) {
   const last = ctx.lastSteps?.find((st) => st.kind === STEP_ROLL);
   const shown = face || last?.a || 0;
   const lost = !face && ctx.lastSteps?.some((st) => st.kind === STEP_NO_MOVE || st.kind === STEP_THREE_SIXES);
-  kids.push(s('g', { class: 'ae-die', 'data-face': shown, 'data-lost': lost ? 1 : 0 },
-    s('rect', { x: -R - 45, y: -R - 45, width: 34, height: 34, rx: 6 }),
-    s('text', { x: -R - 28, y: -R - 21 }, shown ? String(shown) : '–'),
-    lost ? s('text', { x: -R - 28, y: -R + 4, class: 'ae-lost' }, 'no move') : null));
-  const controls = h('div', { class: 'controls' });
   const canRoll = mine && (ctx.legal || []).some((m) => m.kind === 1);
+  // as in seed 000 the die sits by the camp of the player to roll or move,
+  // "Roll" on it until the player rolls, and a click on it rolls; a lost
+  // roll stays by the roller's camp a while, so its number is seen
+  const key = `${ctx.table?.id}/${view.seq}`;
+  if (lost && lostRoll.key !== key) {
+    lostRoll.key = key; lostRoll.until = performance.now() + LOST_ROLL_MS;
+    setTimeout(ctx.redraw, LOST_ROLL_MS + 20);
+  }
+  const lingering = lost && last && performance.now() < lostRoll.until;
+  const at = lingering ? last.player : actor;
+  const [dx, dy] = polar(R + 40, trackAngle(13 * at) + 8);
+  const die = s('g', { class: 'ae-die' + (canRoll ? ' ae-die-roll' : ''), 'data-face': shown, 'data-lost': lost ? 1 : 0, 'data-camp': at },
+    s('rect', { x: dx - 17, y: dy - 17, width: 34, height: 34, rx: 6 }),
+    canRoll && !lingering
+      ? s('text', { x: dx, y: dy + 4, class: 'ae-die-ask' }, 'Roll')
+      : s('text', { x: dx, y: dy + 8 }, shown ? String(shown) : '–'),
+    lingering ? s('text', { x: dx, y: dy + 28, class: 'ae-lost' }, 'no move') : null);
+  if (canRoll) activate(die, 'roll the die', () => ctx.send('roll'));
+  kids.push(die);
+  const controls = h('div', { class: 'controls' });
   if (canRoll) controls.append(h('button', { id: 'ae-roll', onclick: () => ctx.send('roll') }, 'Roll (r)'));
   if (mine && phase === 1) controls.append(h('span', {}, `You rolled ${face}: click a piece or press 1-4.`));
   ui.keys = (e) => {
@@ -122,6 +144,6 @@ export function render(ctx, ui) {
     board: svg(`${-R - 82} ${-R - 82} ${2 * R + 164} ${2 * R + 164}`, 'Aeroplane Chess board', ...kids),
     controls,
     info: `${who} · home: ${view.scores.map((v, i) => `${NAMES[i]} ${v}/4`).join(', ')}`,
-    hint: 'Notation: roll, move 0..3.',
+    hint: 'Keys: r rolls (or click the die), 1-4 move the piece so numbered. Notation: roll, move 0..3.',
   };
 }

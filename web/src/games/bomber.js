@@ -38,6 +38,18 @@ export function render(ctx, ui) {
   ui.pick = ui.pick ?? -1;
   ui.mode = ui.mode || 'single';
   const used = new Set(ui.planes.flatMap(([a, b]) => planeCells(a, b)));
+  // after the end the server sends the boards it kept secret (as moves in
+  // notation): the planes nobody found show where they were
+  const shown = [new Map(), new Map()];
+  if (phase === 2) {
+    for (const m of ctx.moves || []) {
+      if (m.seat > 1 || !/^\d\d-\d\d( \d\d-\d\d){2}$/.test(m.notation || '')) continue;
+      for (const pl of m.notation.split(' ')) {
+        const [hd, tl] = pl.split('-').map(Number);
+        (planeCells(hd, tl) || []).forEach((c, i) => shown[m.seat].set(c, i === 0 ? 'cell-head' : 'cell-plane'));
+      }
+    }
+  }
   const grid = (seat, x0, title) => {
     const g = s('g', { 'data-grid': seat });
     g.append(s('text', { x: x0 + 5 * C, y: 14, class: 'grid-title' }, title));
@@ -49,6 +61,7 @@ export function render(ctx, ui) {
       const x = x0 + (c % 10) * C, y = 36 + Math.floor(c / 10) * C;
       let v = view.cells[seat * 100 + c];
       let cls = FILL[v] || 'cell-unknown';
+      if (v === 0 && shown[seat].has(c)) cls = shown[seat].get(c) + ' cell-revealed';
       if (placing && seat === me) cls = used.has(c) ? (ui.planes.some(([a]) => a === c) ? 'cell-head' : 'cell-plane') : 'cell-unknown';
       if (ui.pick === c && ((placing && seat === me) || (guessing && seat !== me))) cls += ' cell-pick';
       const r = s('rect', { x, y, width: C - 2, height: C - 2, class: 'bcell ' + cls, 'data-cell': cellName(c), 'data-v': v });
