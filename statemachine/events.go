@@ -284,6 +284,10 @@ func (h *Hub) shutdown(now int64) {
 	clear(h.sessions)
 	clear(h.users)
 	clear(h.checks)
+	for _, sk := range h.seekers {
+		sk.s.x.seek = nil
+	}
+	h.seekers, h.pairAt = nil, 0
 	if h.cfg.Casts {
 		for _, s := range h.online {
 			h.cast(Cast{Kind: CastLeave, Conn: s.conn})
