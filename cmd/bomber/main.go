@@ -36,6 +36,7 @@ type config struct {
 	think    time.Duration // bot: pause before each guess, so people can follow
 	tables   bool          // the extended protocol: lobby, tables, every game
 	replay   string        // a game record file to replay
+	play     string        // the tables client seeks this game at login ("GAME [MINUTES] [rated]")
 }
 
 // defaultThink is the bot's pause before each guess: long enough to see
@@ -74,6 +75,10 @@ Flags:
   --mono             no colours (also when NO_COLOR is set)
   --tables           the tables client (extended protocol): the lobby of
                      tables, chat, every game of the server's catalogue
+  --play "GAME [MINUTES[+INC]] [rated]"
+                     tables client: play GAME now once logged in (quick
+                     pairing with someone of close rating; the key p does
+                     the same from the lobby), e.g. --play "dots 3 rated"
   --replay FILE      step through an exported game record (JSON) instead
                      of connecting
   --version          print the version
@@ -139,6 +144,7 @@ func flagSet(cfg *config) (fs *flag.FlagSet, level *string) {
 	fs.BoolVar(&cfg.mono, "mono", false, "no colours")
 	fs.BoolVar(&cfg.tables, "tables", false, "tables client")
 	fs.StringVar(&cfg.replay, "replay", "", "replay a game record")
+	fs.StringVar(&cfg.play, "play", "", "tables client: play this game now")
 	level = fs.String("level", "easy", "bot: easy, medium or hard")
 	fs.DurationVar(&cfg.think, "think", defaultThink, "bot: pause before each guess")
 	return fs, level
@@ -186,7 +192,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cfg.bot {
 		return botMain(cfg)
 	}
-	if cfg.tables || cfg.replay != "" {
+	if cfg.tables || cfg.replay != "" || cfg.play != "" {
 		return tablesMain(cfg)
 	}
 	return playMain(cfg)

@@ -51,6 +51,7 @@ const (
 	pNotation
 	pCode
 	pInvite
+	pPlay
 )
 
 type tmodel struct {
@@ -84,6 +85,7 @@ type tmodel struct {
 	suggest string // Bomber: the random board enter places, in notation
 
 	botsWanted bool      // give the empty seats to the computer once the table is ours
+	played     bool      // --play sought its game
 	clockAt    time.Time // when the last Clock arrived
 	ticking    bool      // a clockTick is on its way
 	status     []string
@@ -158,6 +160,10 @@ func (m *tmodel) apply(o ext.Out) tea.Cmd {
 		case ext.EvChat, ext.EvOnline, ext.EvView, ext.EvTable, ext.EvCatalog, ext.EvTables, ext.EvWelcome:
 		default:
 			m.say(e.Text)
+		}
+		if e.Kind == ext.EvLoggedIn && m.cfg.play != "" && !m.played {
+			m.played = true // once: a reconnect does not seek again
+			m.play(m.cfg.play)
 		}
 		if e.Kind == ext.EvJoined && m.botsWanted {
 			m.botsWanted = false
@@ -386,6 +392,8 @@ func (m *tmodel) submit(kind promptKind, text string) {
 		m.act(m.c.MoveText(text))
 	case pInvite:
 		m.act(m.c.Invite(text))
+	case pPlay:
+		m.play(text)
 	case pCode:
 		// "ID" or "ID CODE"
 		f := strings.Fields(text)
@@ -428,6 +436,12 @@ func (m *tmodel) lobbyKey(key string) tea.Cmd {
 		}
 	case "J":
 		m.ask(pCode, "table number and join code (e.g. 7 ABC234): ")
+	case "p":
+		m.ask(pPlay, "play now: game, minutes each, rated? (e.g. dots 3 rated): ")
+	case "x":
+		m.act(m.c.CancelSeek())
+	case "o":
+		m.act(m.c.PlayComputer())
 	case "a":
 		if n := len(m.c.Invites); n > 0 {
 			inv := m.c.Invites[n-1]
