@@ -26,7 +26,7 @@ const (
 	More Type = 0x80
 
 	extFirst Type = 0x20 // first extended descriptor
-	extLast  Type = 0x47 // last extended descriptor (0x42 is unassigned)
+	extLast  Type = 0x49 // last extended descriptor (0x42 is unassigned)
 )
 
 // Feature bits of Hello and Welcome (u32).
@@ -212,6 +212,7 @@ var caps = [extLast - extFirst + 1]int16{
 	Bot - extFirst: 1 + 1, Seated - extFirst: 29 + 1, Resume - extFirst: 29 + 1,
 	Clock - extFirst: 64 + 1, Away - extFirst: 29 + 1, Bye - extFirst: 0 + 1,
 	Legal - extFirst: 1024 + 1, SignUp - extFirst: 64 + 1,
+	Seek - extFirst: 256 + 1, Seeking - extFirst: 256 + 1,
 }
 
 // extNames are the spec's names (what transcripts and people read).
@@ -221,9 +222,10 @@ var extNames = [extLast - extFirst + 1]string{
 	"Chat", "Table", "Joined", "Started", "Step", "Moved", "View", "GameEnd",
 	"Error", "ChatMsg", "Invited", "Commit", "Ping", "Pong", "SignUp", "Ack",
 	"Bot", "Seated", "", "Resume", "Clock", "Away", "Bye", "Legal",
+	"Seek", "Seeking",
 }
 
-// Extended reports whether t lies in the extended range 0x20..0x47, with or
+// Extended reports whether t lies in the extended range 0x20..0x49, with or
 // without the More bit (assigned or not; see KnownExtended).
 func (t Type) Extended() bool { b := t &^ More; return b >= extFirst && b <= extLast }
 

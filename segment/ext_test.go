@@ -19,7 +19,7 @@ var assigned = map[Type]int{
 	Watch: 64, Leave: 0, Invite: 32, Ready: 0, Move: 18, MoveText: 64, ViewReq: 0, Offer: 8,
 	Resign: 0, Chat: 300, TableInfo: 512, Joined: 29, Started: 64, StepMsg: 29, Moved: 96,
 	ViewMsg: 1024, GameEnd: 128, ErrorMsg: 64, ChatMsg: 340, Invited: 96, Commit: 64, Ack: 29,
-	Bot: 1, Seated: 29, Resume: 29, Clock: 64, Away: 29, Bye: 0, Ping: 4, Pong: 4, SignUp: 64, Legal: 1024,
+	Bot: 1, Seated: 29, Resume: 29, Clock: 64, Away: 29, Bye: 0, Ping: 4, Pong: 4, SignUp: 64, Legal: 1024, Seek: 256, Seeking: 256,
 }
 
 func TestExtendedDescriptors(t *testing.T) {
@@ -38,7 +38,7 @@ func TestExtendedDescriptors(t *testing.T) {
 		if ty.KnownExtended() != (ok || frag) {
 			t.Errorf("%#x KnownExtended = %v", d, ty.KnownExtended())
 		}
-		if ty.Extended() != (d&0x7f >= 0x20 && d&0x7f <= 0x47) {
+		if ty.Extended() != (d&0x7f >= 0x20 && d&0x7f <= 0x49) {
 			t.Errorf("%#x Extended = %v", d, ty.Extended())
 		}
 		if ty.Extended() && ty.Known() {

@@ -1166,6 +1166,10 @@ func DecodeMessage(t Type, body []byte) (Message, error) {
 		return DecodeSignUpMsg(body)
 	case Legal:
 		return DecodeLegalBody(body)
+	case Seek:
+		return DecodeSeekMsg(body)
+	case Seeking:
+		return DecodeSeekingBody(body)
 	case Ack:
 		return DecodeAckBody(body)
 	}

@@ -71,6 +71,8 @@ func samples() []Message {
 		CommitBody{Table: 7, Seat: 1, Hash: hash(200)},
 		AckBody{Req: CatalogReq},
 		PingMsg{Nonce: 7}, PongBody{Nonce: 0xfeedbeef}, SignUpMsg{Name: "Ada", Password: "secret-pw1"},
+		SeekMsg{Action: SeekPlay, Game: "dots", Options: []KV{{"clock.total", "180"}}}, SeekMsg{Action: SeekCancel},
+		SeekingBody{State: SeekWaiting, Flags: SeekProvisional, Game: "dots", Rated: 1, Rating: 1500, Low: 1200, High: 1800, Options: []KV{{"clock.total", "180"}}},
 	}
 }
 

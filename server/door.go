@@ -85,6 +85,12 @@ func (d *door) Kick(ctx context.Context, user string) (ok bool, err error) {
 	return ok, err
 }
 
+// Pools implements Transport.
+func (d *door) Pools(ctx context.Context) (out []statemachine.PoolInfo, err error) {
+	err = d.do(ctx, func() { out = d.eng.hub.Pools(nil) })
+	return out, err
+}
+
 // Stats implements Transport.
 func (d *door) Stats(ctx context.Context) (s statemachine.Stats, err error) {
 	err = d.do(ctx, func() { s = *d.eng.hub.Stats() })

@@ -259,6 +259,8 @@ type Transport interface {
 	Kick(ctx context.Context, user string) (bool, error)
 	// Stats copies the hub's counters.
 	Stats(ctx context.Context) (statemachine.Stats, error)
+	// Pools lists the quick-pairing pools with players waiting (for metrics).
+	Pools(ctx context.Context) ([]statemachine.PoolInfo, error)
 	// Reconfigure changes hub behaviour and limits on the running loop.
 	Reconfigure(ctx context.Context, f func(*Config)) error
 }

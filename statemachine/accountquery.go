@@ -11,5 +11,9 @@ package statemachine
 // ignored.
 func (h *Hub) replied(now int64, s *session, a Answer, asked CheckKind, data string) {
 	switch asked {
+	case Ratings:
+		if s.x != nil && s.x.seek != nil && !s.x.seek.known {
+			h.seekRated(now, s, a, data) // asked for a seek (pairing.go)
+		}
 	}
 }

@@ -224,7 +224,8 @@ func (h *Hub) answer(now int64, in *Input) {
 // their TTL are withdrawn; seats held for a dropped player past the resume
 // grace are freed, lost or taken over by the computer; turn clocks that ran
 // out take their timeout action; password checks held back by throttling
-// whose turn has come are handed to the shell; reference invitations past
+// whose turn has come are handed to the shell; a pairing round runs when
+// its time has come; reference invitations past
 // tables.offer_ttl are refused; kicked connections past
 // their grace period are closed; connections that did not log in in time
 // are closed.
@@ -234,6 +235,7 @@ func (h *Hub) tick(now int64) {
 	h.expireAways(now)
 	h.expireClocks(now)
 	h.releaseHeld(now)
+	h.pairRound(now)
 	for {
 		c, ok := h.kicks.pop(now)
 		if !ok {
@@ -282,6 +284,10 @@ func (h *Hub) shutdown(now int64) {
 	clear(h.sessions)
 	clear(h.users)
 	clear(h.checks)
+	for _, sk := range h.seekers {
+		sk.s.x.seek = nil
+	}
+	h.seekers, h.pairAt = nil, 0
 	if h.cfg.Casts {
 		for _, s := range h.online {
 			h.cast(Cast{Kind: CastLeave, Conn: s.conn})
@@ -328,6 +334,7 @@ func (h *Hub) removeOnline(s *session) {
 // leave releases whoever s was inviting, answering or playing, because s
 // went offline or was kicked.
 func (h *Hub) leave(now int64, s *session) {
+	h.leavePool(s)
 	switch s.state {
 	case WaitInvitationResponse:
 		// the invitee's client still shows the invitation; its answer is

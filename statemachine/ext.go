@@ -11,7 +11,7 @@ import (
 // descriptor.
 
 // Features the hub offers.
-const hubFeatures = segment.FeatureTables | segment.FeatureChat | segment.FeatureResume | segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts | segment.FeaturePing | segment.FeatureSignUp | segment.FeatureLegal
+const hubFeatures = segment.FeatureTables | segment.FeatureChat | segment.FeatureResume | segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts | segment.FeaturePing | segment.FeatureSignUp | segment.FeatureLegal | segment.FeaturePairing
 
 // extSession is what the hub keeps for an extended-protocol connection.
 type extSession struct {
@@ -19,7 +19,8 @@ type extSession struct {
 	asm        segment.Assembler
 	chatCredit int64 // chat rate limit: nanoseconds of allowance saved up
 	chatLast   int64
-	bye        bool // the client said it is closing on purpose
+	seek       *seeker // quick pairing: the player's seek (pairing.go)
+	bye        bool    // the client said it is closing on purpose
 }
 
 // extSegment handles an extended segment from s.
@@ -162,6 +163,8 @@ func (h *Hub) message(now int64, s *session, t segment.Type, body []byte) {
 		h.resume(now, s, body)
 	case segment.Bye:
 		s.x.bye = true
+	case segment.Seek:
+		h.seek(now, s, body)
 	default:
 		// a server-to-client type sent by a client
 		h.fail(s, t, segment.ErrCodeBadRequest, "not a request")

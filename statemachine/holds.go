@@ -125,6 +125,7 @@ func (h *Hub) resume(now int64, s *session, body []byte) {
 	if !h.seatTo(t, int(m.Seat), lifePerson, s) {
 		return
 	}
+	h.cancelSeek(s)
 	s.table, s.seat, s.state = t, rules.Player(m.Seat), AtTable
 	h.stats.Resumes++
 	h.sendMsg(s, segment.Joined, segment.JoinedBody{Table: t.id, Seat: m.Seat}.Append(h.body()))

@@ -136,6 +136,17 @@ type Config struct {
 	SignUpClosed      bool
 	SignUpsPerAddress int
 	SignUpsPerHour    int
+	// Quick pairing (pairing.go): a pairing round runs every PairRound
+	// while someone waits; a player accepts opponents within PairRange
+	// rating points at first (twice that with a provisional rating),
+	// PairWiden more per second of waiting, at most PairRangeCap; after
+	// PairComputerAfter a computer opponent is offered too. 0 means the
+	// defaults (1s, 100, 10, 500, 20s).
+	PairRound         time.Duration
+	PairRange         int
+	PairWiden         int
+	PairRangeCap      int
+	PairComputerAfter time.Duration
 }
 
 // Defaults for the table limits.
@@ -161,6 +172,11 @@ func (c Config) withDefaults() Config {
 	orDefault(&c.OfferTTL, DefaultOfferTTL)
 	orDefault(&c.ResumeGrace, DefaultResumeGrace)
 	orDefault(&c.ResumeGraceBye, DefaultResumeGraceBye)
+	orDefault(&c.PairRound, DefaultPairRound)
+	orDefault(&c.PairRange, DefaultPairRange)
+	orDefault(&c.PairWiden, DefaultPairWiden)
+	orDefault(&c.PairRangeCap, DefaultPairRangeCap)
+	orDefault(&c.PairComputerAfter, DefaultPairComputerAfter)
 	return c
 }
 
@@ -227,6 +243,8 @@ type Hub struct {
 	offerTimers timerQueue        // offer expiries, by table id
 	awayTimers  [2]timerQueue     // seats held for their players (table id<<8 | seat), without and after Bye
 	clockTables []uint32          // tables with a time control
+	seekers     []*seeker         // quick pairing: the pools' players in the order they came (pairing.go)
+	pairAt      int64             // the next pairing round, while anyone waits
 	toMove      []rules.Player    // reused by ToMove
 	legal       []rules.Move      // reused by Legal (legal.go)
 	// rng draws table seeds, join codes and resume tokens: seeded by

@@ -32,6 +32,7 @@ func (h *Hub) CheckInvariants() error {
 			bad("%q at a table that does not hold it", s.name)
 		}
 	}
+	h.checkPairing(bad)
 	for id, s := range h.checks {
 		// a closed session's check waits for its answer, which still counts
 		if s.check != id {
@@ -196,5 +197,47 @@ func (h *Hub) checkTurn(bad badFunc, id uint32, t *table) {
 		if moving := slices.Contains(toMove, rules.Player(i)); moving != t.seats[i].ticking {
 			bad("table %d seat %d: to move %v, clock running %v", id, i, moving, t.seats[i].ticking)
 		}
+	}
+}
+
+// checkPairing checks the pairing pools: a seeker is logged in and seated
+// nowhere; one whose ratings arrived is in the pools once, one still waiting
+// for them is not and waits for a check; the pools hold seeks and nothing
+// else, and a round is due while anyone waits.
+func (h *Hub) checkPairing(bad badFunc) {
+	inPool := make(map[*seeker]int, len(h.seekers))
+	for _, sk := range h.seekers {
+		inPool[sk]++
+		if sk.s.x == nil || sk.s.x.seek != sk {
+			bad("%q is in a pairing pool without seeking", sk.s.name)
+		}
+	}
+	for _, s := range h.sessions {
+		if s.x == nil || s.x.seek == nil {
+			continue
+		}
+		sk := s.x.seek
+		switch {
+		case sk.s != s:
+			bad("%q holds another session's seek", s.name)
+		case !s.state.LoggedIn() || s.closed:
+			bad("%q seeks without being logged in", s.name)
+		case s.table != nil:
+			bad("%q seeks while at table %d", s.name, s.table.id)
+		case sk.known && inPool[sk] != 1:
+			bad("%q is in the pools %d times", s.name, inPool[sk])
+		case !sk.known && (inPool[sk] != 0 || s.check == 0):
+			bad("%q is pooled before its ratings came", s.name)
+		case h.games[sk.game] == nil:
+			bad("%q seeks %q, which is not offered", s.name, sk.game)
+		}
+	}
+	for sk := range inPool {
+		if h.sessions[sk.s.conn] != sk.s {
+			bad("the pools hold %q, which is gone", sk.s.name)
+		}
+	}
+	if len(h.seekers) > 0 && h.pairAt == 0 {
+		bad("%d players wait and no pairing round is due", len(h.seekers))
 	}
 }

@@ -72,7 +72,8 @@ func TestModelTables(t *testing.T) {
 		n    int
 	}{{"games started", total.started}, {"games recorded", total.records}, {"moves", total.moves},
 		{"computer moves", total.botMoves}, {"offers carried out", total.carried}, {"takebacks", total.takebacks},
-		{"resumes", total.resumes}, {"restarts", total.restarts}, {"clock expiries", total.expiries}} {
+		{"resumes", total.resumes}, {"restarts", total.restarts}, {"clock expiries", total.expiries},
+		{"pairings", total.pairings}, {"computer games from a seek", total.computerGames}} {
 		if c.n == 0 {
 			t.Errorf("the model never saw %s", c.what)
 		}
@@ -90,6 +91,7 @@ func FuzzModelTables(f *testing.F) {
 // modelCounts is what a run reached, so the log says how much was checked.
 type modelCounts struct {
 	steps, started, records, moves, botMoves, carried, takebacks, resumes, restarts, expiries int
+	pairings, computerGames                                                                   int
 }
 
 func (c *modelCounts) add(o modelCounts) {
@@ -103,11 +105,13 @@ func (c *modelCounts) add(o modelCounts) {
 	c.resumes += o.resumes
 	c.restarts += o.restarts
 	c.expiries += o.expiries
+	c.pairings += o.pairings
+	c.computerGames += o.computerGames
 }
 
 func (c modelCounts) String() string {
-	return fmt.Sprintf("%d steps: %d games started, %d recorded, %d moves (%d by computers), %d offers carried out (%d takebacks), %d resumes, %d restarts, %d clock expiries",
-		c.steps, c.started, c.records, c.moves, c.botMoves, c.carried, c.takebacks, c.resumes, c.restarts, c.expiries)
+	return fmt.Sprintf("%d steps: %d games started, %d recorded, %d moves (%d by computers), %d offers carried out (%d takebacks), %d resumes, %d restarts, %d clock expiries, %d pairings, %d computer games from a seek",
+		c.steps, c.started, c.records, c.moves, c.botMoves, c.carried, c.takebacks, c.resumes, c.restarts, c.expiries, c.pairings, c.computerGames)
 }
 
 // modelUser is one person and the client they use.
@@ -166,7 +170,7 @@ type modelOffer struct {
 func newModel(t testing.TB, seed uint64, steps int) *modelRun {
 	cfg := Config{Games: Catalogue(), MaxTables: 6, MaxTablesPerUser: 2, MaxWatchers: 2,
 		OfferTTL: 10 * time.Second, ResumeGrace: 20 * time.Second, ResumeGraceBye: 5 * time.Second,
-		KickGrace: time.Minute, LoginTimeout: time.Minute, ChatRate: 100, ChatBurst: 100}
+		KickGrace: time.Minute, LoginTimeout: time.Minute, ChatRate: 100, ChatBurst: 100, PairComputerAfter: 3 * time.Second}
 	m := &modelRun{t: t, seed: seed, limit: steps, rng: rand.New(rand.NewPCG(seed, 0x6d6f64656c)), cfg: cfg,
 		node: 1, started: map[[32]byte]bool{}, records: map[[32]byte]int{}, consent: map[uint32]*modelOffer{}}
 	for _, n := range []string{"Albert", "Beth", "Cindy", "Dora", "Ed"} {
@@ -201,6 +205,7 @@ func (m *modelRun) run() {
 			m.fail("table %d's offer %d still stands after its time", id, o.what)
 		}
 	}
+	m.counts.pairings, m.counts.computerGames = int(m.h.stats.Pairing.Pairings), int(m.h.stats.Pairing.ComputerGames)
 	m.step(Input{Kind: InShutdown}, "shutdown")
 	for seed := range m.started {
 		if m.records[seed] != 1 {
@@ -270,6 +275,8 @@ func (m *modelRun) act() {
 	t := s.table
 	r := m.rng.IntN(100)
 	switch {
+	case s.x != nil && s.x.seek != nil && r < 80:
+		m.seek(u) // mostly waits to be paired
 	case r < 4:
 		m.drop(u, m.rng.IntN(3) == 0)
 	case r < 6:
@@ -284,8 +291,10 @@ func (m *modelRun) act() {
 		switch {
 		case r < 50:
 			m.create(u)
-		case r < 90:
+		case r < 86:
 			m.join(u)
+		case r < 92:
+			m.seek(u)
 		default:
 			if id := m.anyTable(); id != 0 {
 				m.send(u, segment.Watch, segment.WatchMsg{Table: id, Code: m.h.tables[id].code}.Append(nil), fmt.Sprintf("watch %d", id))
@@ -322,6 +331,30 @@ func (m *modelRun) act() {
 	}
 }
 
+// seek has u press "Play now" for a game that pairs, rated or not, with
+// one of two time controls or none; cancel its seek; or accept the
+// computer (offered or not).
+func (m *modelRun) seek(u *modelUser) {
+	switch m.rng.IntN(6) {
+	case 2, 3, 4:
+		if s := m.h.sessions[u.conn]; s.x != nil && s.x.seek != nil {
+			return // waits
+		}
+	case 0:
+		m.send(u, segment.Seek, segment.SeekMsg{Action: segment.SeekCancel}.Append(nil), "cancel its seek")
+		return
+	case 1:
+		m.send(u, segment.Seek, segment.SeekMsg{Action: segment.SeekComputer}.Append(nil), "accept the computer")
+		return
+	}
+	games := []string{"dots", "dots", "dots", "checkers"} // mostly one pool, so pairs happen
+	sk := segment.SeekMsg{Game: games[m.rng.IntN(len(games))], Rated: uint8(m.rng.IntN(2))}
+	if m.rng.IntN(4) == 0 {
+		sk.Options = []segment.KV{{Key: "clock.total", Value: "20"}}
+	}
+	m.send(u, segment.Seek, sk.Append(nil), fmt.Sprintf("seek %s rated=%d %v", sk.Game, sk.Rated, sk.Options))
+}
+
 // offer has u propose an offer that fits where its table stands (now and
 // then one that does not), or answer (mostly accept) the standing one.
 func (m *modelRun) offer(u *modelUser, t *table) {
@@ -349,7 +382,7 @@ func (m *modelRun) login(u *modelUser) {
 	u.conn = c
 	m.step(Input{Kind: InOpen, Conn: c, Text: "127.0.0.1"}, u.name+": connect")
 	hello := segment.HelloMsg{Version: 1, Features: segment.FeatureTables | segment.FeatureChat | segment.FeatureResume |
-		segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts}
+		segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts | segment.FeaturePairing}
 	m.send(u, segment.Hello, hello.Append(nil), "hello")
 	if u.conn != 0 {
 		m.step(Input{Kind: InReceive, Conn: c, Seg: segment.Name(segment.Info, u.name)}, u.name+": name")
@@ -501,6 +534,11 @@ func (m *modelRun) answerCheck() {
 	}
 	c := m.checks[0]
 	m.checks = m.checks[1:]
+	if c.Kind == Ratings { // for a seek: a rating for some games, none for the others
+		data := fmt.Sprintf("dots %d 60 12\ncheckers %d 200 2\n", 1450+m.rng.IntN(100), 1300+m.rng.IntN(400))
+		m.step(Input{Kind: InReply, Check: c.ID, Answer: Found, Asked: Ratings, Text: data}, "store tells "+c.User+"'s ratings")
+		return
+	}
 	m.step(Input{Kind: InAnswer, Check: c.ID, Answer: Found}, "store answers "+c.User)
 }
 

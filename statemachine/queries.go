@@ -26,6 +26,9 @@ func (h *Hub) NextDeadline() (int64, bool) {
 	if len(h.failures) > 0 {
 		take(h.sweepAt)
 	}
+	if len(h.seekers) > 0 {
+		take(h.pairAt) // the next pairing round
+	}
 	for _, id := range h.clockTables {
 		t := h.tables[id]
 		if t == nil || t.clock == nil || t.phase != phasePlaying {

@@ -263,8 +263,22 @@ type Stats struct {
 	HoldsExpired  uint64
 	Resumes       uint64
 	ClockExpiries uint64
-	BadInputs     uint64 // inputs that could not apply (settings that do not parse, a reused connection id)
-	SeatsRefused  uint64 // seat changes the seat's life forbids, refused (a bug in the hub)
+	BadInputs     uint64       // inputs that could not apply (settings that do not parse, a reused connection id)
+	SeatsRefused  uint64       // seat changes the seat's life forbids, refused (a bug in the hub)
+	Pairing       PairingStats // last: a snapshot from before it restores with it at zero
+}
+
+// PairingStats are quick pairing's counters: seeks made, cancelled (asked
+// for, or the player sat elsewhere), pairs made, computers offered and
+// accepted, and how long paired players waited (buckets of PairWaitBounds
+// seconds).
+type PairingStats struct {
+	Seeks          uint64
+	SeeksCancelled uint64
+	Pairings       uint64
+	ComputerOffers uint64
+	ComputerGames  uint64
+	PairWaits      [len(pairWaitBounds) + 1]uint64
 }
 
 // Stats returns the hub's counters.

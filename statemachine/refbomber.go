@@ -32,6 +32,7 @@ func (h *Hub) refStart(now int64, inviter, invitee *session) {
 	h.entropy(t.seed[:]) // Bomber draws nothing, but the record's seed identifies the game
 	for i, p := range []*session{inviter, invitee} {
 		h.seatTo(t, i, lifePerson, p)
+		h.cancelSeek(p)
 		p.state, p.table, p.seat = Draw, t, rules.Player(i)
 	}
 	h.stats.GamesStarted++

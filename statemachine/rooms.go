@@ -132,6 +132,7 @@ func (h *Hub) sit(s *session, t *table, i int) {
 	if s.has(segment.FeatureResume) {
 		h.entropy(t.seats[i].token[:])
 	}
+	h.cancelSeek(s)
 	s.table, s.seat, s.state = t, rules.Player(i), AtTable
 	h.sendMsg(s, segment.Joined, segment.JoinedBody{Table: t.id, Seat: uint8(i)}.Append(h.body()))
 	h.sendSeated(s, t, i)
@@ -287,6 +288,7 @@ func (h *Hub) watchTable(now int64, s *session, body []byte) {
 		return
 	}
 	t.watchers = append(t.watchers, s)
+	h.cancelSeek(s)
 	s.table, s.seat, s.state = t, rules.Spectator, AtTable
 	h.stats.Watches++
 	h.sendMsg(s, segment.Joined, segment.JoinedBody{Table: t.id, Seat: 0xFF}.Append(h.body()))

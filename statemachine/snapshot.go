@@ -33,6 +33,8 @@ import (
 //	online, users, checks, timers, kicks, offer and away timers (each
 //	queue's deadline and key in the order they fire), failures, held
 //	checks, codes, clockTables, the table map (as table indices)
+//	pairing  the next round's time, then the pools' sessions in the order
+//	         they came (each session's seek is written with the session)
 //
 // Integers are varints (zig-zag for signed), strings and lists carry a
 // uvarint length, and a reference to a session or table is its index + 1
@@ -41,12 +43,22 @@ import (
 
 // snapshotVersion is the format's first byte; a change of format (or of
 // Stats, whose size is also stored) takes a new one.
-const snapshotVersion = 4
+const snapshotVersion = 5
 
 // snapshotVersionNoSignUps is the format before the sign-up settings were
 // in the hub's Config; it restores with them at their defaults (the shell
 // puts its settings in the log as it starts, so they apply next).
 const snapshotVersionNoSignUps = 3
+
+// snapshotVersionPairing is the first format with quick pairing: its
+// settings, the pools and the pairing counters at the end of Stats. An
+// older snapshot restores with the settings at their defaults, nobody
+// waiting and the counters at zero.
+const snapshotVersionPairing = 5
+
+// statsNoPairing is the size of Stats before the pairing counters, which
+// follow every older field.
+var statsNoPairing = binary.Size(Stats{}) - binary.Size(PairingStats{})
 
 // maxRNGState bounds the generator's state in a snapshot (ChaCha8's binary
 // form: its seed and position, with the unread part of its block).
@@ -144,6 +156,11 @@ func (h *Hub) Snapshot() ([]byte, error) {
 	for _, id := range ids {
 		w.uv(uint64(e.tabRef(h.tables[id])))
 	}
+	w.iv(h.pairAt)
+	w.uv(uint64(len(h.seekers)))
+	for _, sk := range h.seekers {
+		w.uv(uint64(e.sessRef(sk.s)))
+	}
 	if e.err != nil {
 		return nil, e.err
 	}
@@ -235,6 +252,11 @@ func (e *snapEncoder) config(c Config) {
 	w.bool(c.SignUpClosed)
 	w.iv(int64(c.SignUpsPerAddress))
 	w.iv(int64(c.SignUpsPerHour))
+	w.iv(int64(c.PairRound))
+	w.iv(int64(c.PairComputerAfter))
+	for _, n := range []int{c.PairRange, c.PairWiden, c.PairRangeCap} {
+		w.iv(int64(n))
+	}
 }
 
 // Session flags.
@@ -246,6 +268,7 @@ const (
 	sfBye
 	sfAsmPending
 	sfAsmFailed
+	sfSeek
 )
 
 func (e *snapEncoder) session(s *session) {
@@ -273,6 +296,9 @@ func (e *snapEncoder) session(s *session) {
 		if asm.Failed {
 			f |= sfAsmFailed
 		}
+		if s.x.seek != nil {
+			f |= sfSeek
+		}
 	}
 	w.u8(f)
 	w.uv(uint64(s.conn))
@@ -299,6 +325,21 @@ func (e *snapEncoder) session(s *session) {
 		if asm.Pending {
 			w.u8(uint8(asm.Type))
 			w.bytes(asm.Body)
+		}
+		if sk := s.x.seek; sk != nil {
+			w.str(sk.game)
+			w.str(sk.clock)
+			var sf uint8
+			for i, b := range []bool{sk.rated, sk.known, sk.prov, sk.offered} {
+				if b {
+					sf |= 1 << i
+				}
+			}
+			w.u8(sf)
+			w.iv(int64(sk.rating))
+			w.iv(sk.since)
+			w.iv(sk.last)
+			w.iv(int64(sk.sent))
 		}
 	}
 }
@@ -577,8 +618,8 @@ func (r *snapReader) player(n int) rules.Player {
 func Restore(cfg Config, snap []byte) (*Hub, error) {
 	r := &snapReader{b: snap}
 	v := r.u8()
-	if r.err == nil && v != snapshotVersion && v != snapshotVersionNoSignUps {
-		return nil, fmt.Errorf("%w: version %d, want %d", ErrSnapshot, v, snapshotVersion)
+	if r.err == nil && (v < snapshotVersionNoSignUps || v > snapshotVersion) {
+		return nil, fmt.Errorf("%w: version %d, want %d to %d", ErrSnapshot, v, snapshotVersionNoSignUps, snapshotVersion)
 	}
 	c := readConfig(r, v)
 	c.Games, c.Casts = cfg.Games, cfg.Casts
@@ -586,11 +627,18 @@ func Restore(cfg Config, snap []byte) (*Hub, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	if n := r.uv(); r.err == nil && n != uint64(binary.Size(h.stats)) {
-		return nil, fmt.Errorf("%w: stats of %d bytes, want %d", ErrSnapshot, n, binary.Size(h.stats))
+	size := binary.Size(h.stats)
+	if v < snapshotVersionPairing {
+		size = statsNoPairing
 	}
-	if p := r.raw(binary.Size(h.stats)); r.err == nil {
-		if _, err := binary.Decode(p, binary.LittleEndian, &h.stats); err != nil {
+	if n := r.uv(); r.err == nil && n != uint64(size) {
+		return nil, fmt.Errorf("%w: stats of %d bytes, want %d", ErrSnapshot, n, size)
+	}
+	if p := r.raw(size); r.err == nil {
+		// an older Stats lacks the pairing counters at its end: they start at zero
+		full := make([]byte, binary.Size(h.stats))
+		copy(full, p)
+		if _, err := binary.Decode(full, binary.LittleEndian, &h.stats); err != nil {
 			return nil, fmt.Errorf("%w: stats: %w", ErrSnapshot, err)
 		}
 	}
@@ -604,7 +652,7 @@ func Restore(cfg Config, snap []byte) (*Hub, error) {
 			return nil, fmt.Errorf("%w: generator: %w", ErrSnapshot, err)
 		}
 	}
-	d := snapDecoder{r: r, h: h}
+	d := snapDecoder{r: r, h: h, version: v}
 	if err := d.body(); err != nil {
 		return nil, err
 	}
@@ -633,18 +681,26 @@ func readConfig(r *snapReader, version uint8) Config {
 		c.SignUpsPerAddress = r.small()
 		c.SignUpsPerHour = r.small()
 	}
+	if version >= snapshotVersionPairing {
+		c.PairRound = time.Duration(r.iv())
+		c.PairComputerAfter = time.Duration(r.iv())
+		for _, n := range []*int{&c.PairRange, &c.PairWiden, &c.PairRangeCap} {
+			*n = r.small()
+		}
+	}
 	return c
 }
 
 // snapDecoder reads sessions and tables, then links their references.
 type snapDecoder struct {
-	r     *snapReader
-	h     *Hub
-	sess  []*session
-	tabs  []*table
-	links []sessLinks
-	seats [][]int // per table: session refs of its seats
-	watch [][]int // per table: session refs of its watchers
+	r       *snapReader
+	h       *Hub
+	version uint8
+	sess    []*session
+	tabs    []*table
+	links   []sessLinks
+	seats   [][]int // per table: session refs of its seats
+	watch   [][]int // per table: session refs of its watchers
 }
 
 // sessLinks are a session's references, resolved once everything is read.
@@ -763,7 +819,16 @@ func (d *snapDecoder) session(i int) uint64 {
 				r.fail("session %d: %v", i, err)
 			}
 		}
-	} else if f&(sfBye|sfAsmPending|sfAsmFailed) != 0 {
+		if f&sfSeek != 0 {
+			sk := &seeker{s: s, game: r.str(), clock: r.str()}
+			sf := r.u8()
+			sk.rated, sk.known, sk.prov, sk.offered = sf&1 != 0, sf&2 != 0, sf&4 != 0, sf&8 != 0
+			sk.rating = r.small()
+			sk.since, sk.last = r.iv(), r.iv()
+			sk.sent = r.small()
+			s.x.seek = sk
+		}
+	} else if f&(sfBye|sfAsmPending|sfAsmFailed|sfSeek) != 0 {
 		r.fail("session %d has extended flags without the extended protocol", i)
 	}
 	return tab
@@ -1083,5 +1148,21 @@ func (d *snapDecoder) maps() {
 			r.fail("join code %q of a table that is not open", code)
 			return
 		}
+	}
+	if d.version < snapshotVersionPairing {
+		return // nobody waits to be paired
+	}
+	h.pairAt = r.iv()
+	n = r.count(1)
+	for range n {
+		s := sess()
+		if r.err != nil {
+			return
+		}
+		if s.x == nil || s.x.seek == nil || !s.x.seek.known {
+			r.fail("session %d in a pairing pool without a seek", s.conn)
+			return
+		}
+		h.seekers = append(h.seekers, s.x.seek)
 	}
 }

@@ -280,7 +280,8 @@ func everyFieldHub(tb testing.TB) *Hub {
 		SegmentRate: 1000, SegmentBurst: 1000, Games: Catalogue(), Casts: true,
 		MaxTables: 50, MaxTablesPerUser: 4, MaxWatchers: 9, ChatRate: 100, ChatBurst: 100,
 		OfferTTL: time.Minute, ResumeGrace: 2 * time.Minute, ResumeGraceBye: 20 * time.Second,
-		SignUpClosed: true, SignUpsPerAddress: 5, SignUpsPerHour: 100}
+		SignUpClosed: true, SignUpsPerAddress: 5, SignUpsPerHour: 100,
+		PairRound: 2 * time.Second, PairRange: 150, PairWiden: 20, PairRangeCap: 400, PairComputerAfter: 5 * time.Second}
 	r := &rig{tb: tb, h: New(cfg), now: int64(time.Second)}
 	h := r.h
 	h.Step(0, SeedInput(1))
@@ -363,6 +364,20 @@ func everyFieldHub(tb testing.TB) *Hub {
 	r.h.Step(r.now, Input{Kind: InClosed, Conn: 31})
 	r.step()
 
+	// quick pairing: Pia waits alone in a rated pool long enough to be
+	// offered the computer; Quin's seek waits for the store's ratings
+	r.login(40, "Pia", ext)
+	r.msg(40, segment.Seek, segment.SeekMsg{Game: "dots", Rated: 1, Options: []segment.KV{{Key: "clock.total", Value: "60"}}}.Append(nil))
+	for _, c := range slices.Clone(r.checks) {
+		r.h.Step(r.now, Input{Kind: InReply, Check: c.ID, Answer: Found, Asked: c.Kind, Text: "dots 1610 180 2\n"})
+		r.step()
+	}
+	r.now += int64(6 * time.Second)
+	r.h.Step(r.now, Input{Kind: InTick})
+	r.step()
+	r.login(41, "Quin", ext)
+	r.msg(41, segment.Seek, segment.SeekMsg{Game: "checkers"}.Append(nil))
+
 	// what no sequence of inputs leaves standing between two steps, set by
 	// hand: the encoder writes it all the same
 	sl := &t1.seats[3]
@@ -375,20 +390,24 @@ func everyFieldHub(tb testing.TB) *Hub {
 			}
 		}
 	}
-	st := reflect.ValueOf(&h.stats).Elem()
 	n := uint64(1)
-	for i := range st.NumField() {
-		f := st.Field(i)
-		if f.Kind() == reflect.Array {
-			for k := range f.Len() {
-				f.Index(k).SetUint(n)
-				n++
+	var fill func(f reflect.Value) // every counter a number of its own
+	fill = func(f reflect.Value) {
+		switch f.Kind() {
+		case reflect.Struct:
+			for i := range f.NumField() {
+				fill(f.Field(i))
 			}
-		} else {
+		case reflect.Array:
+			for k := range f.Len() {
+				fill(f.Index(k))
+			}
+		default:
 			f.SetUint(n)
 			n++
 		}
 	}
+	fill(reflect.ValueOf(&h.stats).Elem())
 	if err := h.CheckInvariants(); err != nil {
 		tb.Fatal(err)
 	}

@@ -177,6 +177,16 @@ func scenarioLine(t *testing.T, r *replay.Runner, l string) []transcript.Entry {
 		t8 = segment.Bye
 	case "signup": // signup NAME PASSWORD
 		t8, body = segment.SignUp, segment.SignUpMsg{Name: args[0], Password: str(1)}.Append(nil)
+	case "seek": // seek ACTION [GAME RATED key=value...]
+		m := segment.SeekMsg{Action: uint8(num(0)), Game: str(1)}
+		if len(args) > 2 {
+			m.Rated = uint8(num(2))
+			for _, kv := range args[3:] {
+				k, v, _ := strings.Cut(kv, "=")
+				m.Options = append(m.Options, segment.KV{Key: k, Value: v})
+			}
+		}
+		t8, body = segment.Seek, m.Append(nil)
 	case "chat": // chat SCOPE TEXT...
 		t8, body = segment.Chat, segment.ChatBody{Scope: uint8(num(0)), Text: rest(1)}.Append(nil)
 	default:

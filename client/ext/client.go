@@ -139,7 +139,8 @@ type Client struct {
 	resuming bool       // Resume sent, the seat not back yet
 	clock    *segment.ClockBody
 	away     map[int]uint32
-	Errors   []segment.ErrorBody // errors the server answered
+	seeking  *segment.SeekingBody // our seek while it waits (pairing.go)
+	Errors   []segment.ErrorBody  // errors the server answered
 }
 
 // maxLog is how many lines each log keeps.

@@ -85,6 +85,9 @@ func (c *Client) handle(o *Out, t segment.Type, body []byte) error {
 	if done, err := c.handleGame(o, t, body); done {
 		return err
 	}
+	if done, err := c.handlePairing(o, t, body); done {
+		return err
+	}
 	_, err := c.handleSeats(o, t, body)
 	return err
 }

@@ -38,6 +38,7 @@ type config struct {
 	replay   string        // a game record file to replay
 	web      string        // tables: the web page invite links point at
 	join     string        // tables: an invitation to follow once logged in
+	play     string        // the tables client seeks this game at login ("GAME [MINUTES] [rated]")
 }
 
 // defaultThink is the bot's pause before each guess: long enough to see
@@ -76,6 +77,10 @@ Flags:
   --mono             no colours (also when NO_COLOR is set)
   --tables           the tables client (extended protocol): the lobby of
                      tables, chat, every game of the server's catalogue
+  --play "GAME [MINUTES[+INC]] [rated]"
+                     tables client: play GAME now once logged in (quick
+                     pairing with someone of close rating; the key p does
+                     the same from the lobby), e.g. --play "dots 3 rated"
   --replay FILE      step through an exported game record (JSON) instead
                      of connecting
   --join LINK        tables: once logged in, join the table of an invite
@@ -153,6 +158,7 @@ func flagSet(cfg *config) (fs *flag.FlagSet, level *string) {
 	fs.StringVar(&cfg.replay, "replay", "", "replay a game record")
 	fs.StringVar(&cfg.web, "web", "", "tables: the web page for invite links")
 	fs.StringVar(&cfg.join, "join", "", "tables: join or watch a table by link or number and code")
+	fs.StringVar(&cfg.play, "play", "", "tables client: play this game now")
 	level = fs.String("level", "easy", "bot: easy, medium or hard")
 	fs.DurationVar(&cfg.think, "think", defaultThink, "bot: pause before each guess")
 	return fs, level
@@ -206,7 +212,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cfg.bot {
 		return botMain(cfg)
 	}
-	if cfg.tables || cfg.replay != "" {
+	if cfg.tables || cfg.replay != "" || cfg.play != "" {
 		return tablesMain(cfg)
 	}
 	return playMain(cfg)

@@ -52,6 +52,7 @@ const (
 	pCode
 	pInvite
 	pWatchCode
+	pPlay
 )
 
 type tmodel struct {
@@ -86,6 +87,7 @@ type tmodel struct {
 
 	botsWanted bool      // give the empty seats to the computer once the table is ours
 	joinWanted *invite   // --join: the table to join or watch once logged in
+	played     bool      // --play sought its game
 	clockAt    time.Time // when the last Clock arrived
 	ticking    bool      // a clockTick is on its way
 	status     []string
@@ -168,6 +170,10 @@ func (m *tmodel) apply(o ext.Out) tea.Cmd {
 			inv := *m.joinWanted
 			m.joinWanted = nil
 			m.follow(inv)
+		}
+		if e.Kind == ext.EvLoggedIn && m.cfg.play != "" && !m.played {
+			m.played = true // once: a reconnect does not seek again
+			m.play(m.cfg.play)
 		}
 		if e.Kind == ext.EvJoined && m.botsWanted {
 			m.botsWanted = false
@@ -396,6 +402,8 @@ func (m *tmodel) submit(kind promptKind, text string) {
 		m.act(m.c.MoveText(text))
 	case pInvite:
 		m.act(m.c.Invite(text))
+	case pPlay:
+		m.play(text)
 	case pCode, pWatchCode:
 		// an invite link, or "ID" or "ID CODE"
 		inv, err := parseInvite(text)
@@ -445,6 +453,12 @@ func (m *tmodel) lobbyKey(key string) tea.Cmd {
 		m.ask(pCode, "invite link, or table number and join code (7 ABC234): ")
 	case "W":
 		m.ask(pWatchCode, "watch: invite link, or table number and code: ")
+	case "p":
+		m.ask(pPlay, "play now: game, minutes each, rated? (e.g. dots 3 rated): ")
+	case "x":
+		m.act(m.c.CancelSeek())
+	case "o":
+		m.act(m.c.PlayComputer())
 	case "a":
 		if n := len(m.c.Invites); n > 0 {
 			inv := m.c.Invites[n-1]

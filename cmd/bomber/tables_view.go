@@ -226,8 +226,10 @@ func (m *tmodel) renderLobby() []string {
 	if n := len(m.c.Invites); n > 0 {
 		inv := m.c.Invites[n-1]
 		out[20] = m.st.ok.Render(fmt.Sprintf("%s invites you to table #%d (%s): a accepts", segment.SafeText(inv.From), inv.Table, m.title(inv.Game)))
+	} else if l := m.seekLine(); l != "" {
+		out[20] = l
 	}
-	return append(out, m.footer("up/down choose  enter join  w watch  c create  J join by code  t chat  q quit")...)
+	return append(out, m.footer("up/down choose  enter join  w watch  c create  J join by code  p play now  t chat  q quit")...)
 }
 
 // columns puts two blocks side by side, the left one padded to width w.

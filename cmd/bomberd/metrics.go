@@ -110,6 +110,9 @@ type hubCollector struct {
 	segIn    *prometheus.Desc
 	segOut   *prometheus.Desc
 	ended    *prometheus.Desc
+	pools    *prometheus.Desc
+	pairWait *prometheus.Desc
+	pairing  *prometheus.Desc
 }
 
 func newHubCollector(tr func() server.Transport) *hubCollector {
@@ -125,6 +128,9 @@ func newHubCollector(tr func() server.Transport) *hubCollector {
 		segIn:    prometheus.NewDesc("bomber_segments_in_total", "Segments received, by type.", []string{"type"}, nil),
 		segOut:   prometheus.NewDesc("bomber_segments_out_total", "Segments sent, by type.", []string{"type"}, nil),
 		ended:    prometheus.NewDesc("bomber_games_finished_total", "Games ended, by reason.", []string{"reason"}, nil),
+		pools:    prometheus.NewDesc("bomber_pairing_waiting", "Players waiting to be paired (Play now), by game.", []string{"game"}, nil),
+		pairWait: prometheus.NewDesc("bomber_pairing_wait_seconds", "How long paired players (or those who took the computer) waited.", nil, nil),
+		pairing:  prometheus.NewDesc("bomber_pairing_total", "Quick pairing: seeks, seeks cancelled, pairs made, computers offered and computer games taken.", []string{"event"}, nil),
 	}
 }
 
@@ -139,6 +145,9 @@ func (c *hubCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.segIn
 	ch <- c.segOut
 	ch <- c.ended
+	ch <- c.pools
+	ch <- c.pairWait
+	ch <- c.pairing
 }
 
 func (c *hubCollector) Collect(ch chan<- prometheus.Metric) {
@@ -169,6 +178,7 @@ func (c *hubCollector) Collect(ch chan<- prometheus.Metric) {
 	for i, r := range record.Reasons {
 		ch <- prometheus.MustNewConstMetric(c.ended, prometheus.CounterValue, float64(st.GamesEnded[i]), r.String())
 	}
+	c.collectPairing(ctx, ch, tr, &st)
 	by, err := tr.CountStates(ctx)
 	if err != nil {
 		return
@@ -217,4 +227,39 @@ func (m *metrics) cluster(n *cluster.Node) {
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "bomber_cluster_log_restored_entries_total", Help: "Entries this node put back into a shared log that had lost them."},
 			func() float64 { return float64(n.Stats().Restored) }),
 	)
+}
+
+// collectPairing reports the pairing pools' sizes by game (every game of
+// the catalogue, 0 when nobody waits), the waits of paired players and the
+// pairing counters.
+func (c *hubCollector) collectPairing(ctx context.Context, ch chan<- prometheus.Metric, tr server.Transport, st *statemachine.Stats) {
+	for _, ev := range []struct {
+		name string
+		n    uint64
+	}{{"seek", st.Pairing.Seeks}, {"cancelled", st.Pairing.SeeksCancelled}, {"paired", st.Pairing.Pairings}, {"computer_offered", st.Pairing.ComputerOffers}, {"computer_game", st.Pairing.ComputerGames}} {
+		ch <- prometheus.MustNewConstMetric(c.pairing, prometheus.CounterValue, float64(ev.n), ev.name)
+	}
+	buckets := map[float64]uint64{}
+	var n uint64
+	for i, b := range statemachine.PairWaitBounds() {
+		n += st.Pairing.PairWaits[i]
+		buckets[float64(b)] = n
+	}
+	n += st.Pairing.PairWaits[len(st.Pairing.PairWaits)-1]
+	// the sum is not kept: the buckets are what a wait's quantiles need
+	ch <- prometheus.MustNewConstHistogram(c.pairWait, n, 0, buckets)
+	pools, err := tr.Pools(ctx)
+	if err != nil {
+		return
+	}
+	waiting := map[string]int{}
+	for _, e := range statemachine.Catalogue() {
+		waiting[e.Spec.Name] = 0
+	}
+	for _, p := range pools {
+		waiting[p.Game] += p.Waiting
+	}
+	for g, w := range waiting {
+		ch <- prometheus.MustNewConstMetric(c.pools, prometheus.GaugeValue, float64(w), g)
+	}
 }

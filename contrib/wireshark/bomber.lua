@@ -60,12 +60,13 @@ local ext = {
   [0x3f] = { "Ack", 29 },        [0x40] = { "Bot", 1 },
   [0x41] = { "Seated", 29 },     [0x43] = { "Resume", 29 },   [0x44] = { "Clock", 64 },
   [0x45] = { "Away", 29 },       [0x46] = { "Bye", 0 },       [0x47] = { "Legal", 1024 },
+  [0x48] = { "Seek", 256 },      [0x49] = { "Seeking", 256 },
 }
 
 -- ext_base is t without the More bit when t is in the extended range
 local function ext_base(t)
   local b = t >= MORE and t - MORE or t
-  if b >= 0x20 and b <= 0x47 then return b end
+  if b >= 0x20 and b <= 0x49 then return b end
   return nil
 end
 
@@ -211,6 +212,9 @@ local layouts = {
   [0x45] = { { "table", "u32" }, { "seat", "u8" }, { "grace", "u32" } },
   [0x47] = { { "table", "u32" }, { "seq", "u32" }, { "seat", "u8" }, { "flags", "u8" }, { "groups", "legal" } },
   [0x3e] = { { "name", "str" }, { "password", "str" } },
+  [0x48] = { { "action", "u8" }, { "game", "str" }, { "rated", "u8" }, kvs("options") },
+  [0x49] = { { "state", "u8" }, { "flags", "u8" }, { "game", "str" }, { "rated", "u8" }, { "rating", "u16" }, { "low", "u16" },
+    { "high", "u16" }, { "waited", "u16" }, kvs("options") },
 }
 -- Offer: a client answers (what, answer); the server tells (what, state, seat)
 local offer_request = { { "what", "u8" }, { "answer", "u8" } }

@@ -10,6 +10,7 @@ import * as dots from './games/dots.js';
 import * as aeroplane from './games/aeroplane.js';
 import * as paisho from './games/paisho.js';
 import * as duel from './duel.js';
+import * as playNow from './playnow.js';
 
 // GAMES draws each game's board; everything else about a game (its title,
 // seat range, options and the offers it allows) comes from the server's
@@ -46,7 +47,7 @@ async function connect(name, password, { signUp = false } = {}) {
   app.kicked = false;
   for (const ev of ['users', 'online', 'offline', 'table', 'joined', 'started', 'moved', 'step', 'view',
     'gameEnd', 'commit', 'offer', 'chat', 'invited', 'error', 'close', 'seated', 'clock', 'away',
-    'recvInvite', 'inviteAnswer', 'refuse', 'board', 'guess', 'gameOver', 'legal', 'takeback']) {
+    'recvInvite', 'inviteAnswer', 'refuse', 'board', 'guess', 'gameOver', 'legal', 'takeback', 'seeking']) {
     client.addEventListener(ev, (e) => handle(ev, e.detail ?? {}));
   }
   if (signUp) await client.signUp(name, password);
@@ -109,6 +110,9 @@ function redraw() {
 function handle(ev, d) {
   const c = app.client;
   switch (ev) {
+    case 'seeking':
+      if (playNow.ended(d)) addLobbyNote(playNow.ended(d));
+      renderPlayNow(); break;
     case 'users': case 'online': case 'offline':
       renderUsers(); break;
     case 'table':
@@ -233,6 +237,7 @@ function showScreen(name) {
 }
 
 function renderAll() {
+  renderPlayNow();
   renderUsers();
   renderTables();
   renderTable();
@@ -707,6 +712,8 @@ function addLobbyNote(text) {
   log.append(h('li', { class: 'sys' }, text));
   log.scrollTop = log.scrollHeight;
 }
+
+function renderPlayNow() { playNow.render(app, act, title); }
 
 // ---------- create form ----------
 

@@ -6,7 +6,7 @@
 import {
   T, MORE, FEATURES_ALL, PROTOCOL_VERSION, SEAT_ANY, SEAT_WATCHER, encodeBot, encodeResume,
   decodeSeated, decodeClock, decodeAway, decodeLegal, LEGAL_MORE, LEGAL_TOO_MANY, FEATURE_LEGAL,
-  FEATURE_SIGNUP, encodeSignUp,
+  FEATURE_SIGNUP, encodeSignUp, FEATURE_PAIRING, encodeSeek, decodeSeeking, SeekAction, SeekState,
   FLAG_PRIVATE, Phase, SeatFlag, OfferWhat, OfferAnswer, OfferState, Scope, ErrCode,
   MessageDecoder, encodeMessage, encodeHello, decodeWelcome, decodeGame, encodeCreate,
   encodeJoin, encodeWatch, encodeInvite, encodeMove, encodeMoveText, encodeOfferRequest,
@@ -294,6 +294,31 @@ export class BomberClient extends EventTarget {
     if (!(this.welcome?.features & FEATURE_SIGNUP)) return Promise.reject(new Error('the server does not speak SignUp (feature 256)'));
     if (this.user != null || this._login) return Promise.reject(new Error('sign up before logging in'));
     return this._request(T.SignUp, () => encodeSignUp({ name, password }), (k, m) => (k === T.Ack && m.req === T.SignUp ? true : undefined));
+  }
+
+  /**
+   * Play now (FEATURE_PAIRING): enters the pool of game, its time control
+   * (clock options: {'clock.total': 180, 'clock.increment': 2}) and rated
+   * flag; resolves with the first Seeking (waiting, with the player's
+   * rating and the range accepted). What follows comes as 'seeking' events
+   * (the range widening, a computer offered: flags & SEEK_COMPUTER_OFFERED;
+   * paired, then 'joined' and 'started' as after a join; cancelled), and
+   * this.seeking holds the latest (null once it ended).
+   */
+  seek(game, { rated = false, clock = {} } = {}) {
+    if (!(this.welcome?.features & FEATURE_PAIRING)) return Promise.reject(new Error('the server does not speak Seek (feature 512)'));
+    const options = Object.entries(clock).map(([key, value]) => ({ key, value: String(value) }));
+    return this._request(T.Seek, encodeSeek({ action: SeekAction.Play, game, rated, options }), (k, m) => (k === T.Seeking ? m : undefined));
+  }
+
+  /** Leaves the pool; resolves with the Seeking that says so. */
+  cancelSeek() {
+    return this._request(T.Seek, encodeSeek({ action: SeekAction.Cancel }), (k, m) => (k === T.Seeking && m.state === SeekState.Cancelled ? m : undefined));
+  }
+
+  /** Takes the computer opponent the server offered; resolves with the new table's Table. */
+  playComputer() {
+    return this._request(T.Seek, encodeSeek({ action: SeekAction.Computer }), this._joinedThenTable());
   }
 
   /** The games of the catalog. */
@@ -756,6 +781,11 @@ export class BomberClient extends EventTarget {
         break;
       case T.ChatMsg: m = decodeChatMsg(body); this._emit('chat', m); break;
       case T.Invited: m = decodeInvited(body); this._emit('invited', m); break;
+      case T.Seeking:
+        m = decodeSeeking(body);
+        this.seeking = m.state === SeekState.Waiting ? m : null;
+        this._emit('seeking', m);
+        break;
       case T.Ack: m = decodeAck(body); break;
       case T.Pong: {
         // answers a Ping, never a request: kept out of the request line

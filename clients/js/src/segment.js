@@ -27,8 +27,15 @@ export const FEATURE_PING = 64;
 export const FEATURE_LEGAL = 128;
 /** SignUp: make an account before logging in (section 8.4, "SignUp"). */
 export const FEATURE_SIGNUP = 256;
+/** Quick pairing, "Play <game> now": Seek and Seeking (section 8.4, "Seek"). */
+export const FEATURE_PAIRING = 512;
 /** Every feature this library speaks (what it asks for in Hello). */
-export const FEATURES_ALL = 511;
+export const FEATURES_ALL = 1023;
+/** Seek actions; Seeking states and flags. */
+export const SeekAction = Object.freeze({ Play: 0, Cancel: 1, Computer: 2 });
+export const SeekState = Object.freeze({ Waiting: 0, Paired: 1, Cancelled: 2 });
+export const SEEK_COMPUTER_OFFERED = 1;
+export const SEEK_PROVISIONAL = 2;
 /** Liveness (segment.PingInterval, PingTimeout): ping after this long without hearing from the server... */
 export const PING_INTERVAL_MS = 15000;
 /** ...and give the connection up when nothing came this long after the Ping. */
@@ -54,7 +61,7 @@ export const T = Object.freeze({
   Joined: 0x32, Started: 0x33, Step: 0x34, Moved: 0x35, View: 0x36, GameEnd: 0x37,
   Error: 0x38, ChatMsg: 0x39, Invited: 0x3a, Commit: 0x3b, Ping: 0x3c, Pong: 0x3d, SignUp: 0x3e, Ack: 0x3f,
   Bot: 0x40, Seated: 0x41, Resume: 0x43, Clock: 0x44, Away: 0x45, Bye: 0x46,
-  Legal: 0x47,
+  Legal: 0x47, Seek: 0x48, Seeking: 0x49,
 });
 
 const NAMES = Object.fromEntries(Object.entries(T).map(([k, v]) => [v, k]));
@@ -78,7 +85,7 @@ const CAPS = {
   0x29: 32, 0x2a: 0, 0x2b: 18, 0x2c: 64, 0x2d: 0, 0x2e: 8, 0x2f: 0, 0x30: 300, 0x31: 512,
   0x32: 29, 0x33: 64, 0x34: 29, 0x35: 96, 0x36: 1024, 0x37: 128, 0x38: 64, 0x39: 340,
   0x3a: 96, 0x3b: 64, 0x3c: 4, 0x3d: 4, 0x3e: 64, 0x3f: 29,
-  0x40: 1, 0x41: 29, 0x43: 29, 0x44: 64, 0x45: 29, 0x46: 0, 0x47: 1024,
+  0x40: 1, 0x41: 29, 0x43: 29, 0x44: 64, 0x45: 29, 0x46: 0, 0x47: 1024, 0x48: 256, 0x49: 256,
 };
 
 /** Error codes of the extended protocol (section 8.5). */
@@ -125,7 +132,7 @@ export class BodyError extends Error {
 }
 
 /** Whether t lies in the extended range 0x20..0x46, with or without the More bit. */
-export function isExtended(t) { const b = t & ~MORE; return b >= 0x20 && b <= 0x47; }
+export function isExtended(t) { const b = t & ~MORE; return b >= 0x20 && b <= 0x49; }
 
 /** The largest body of t's base type, or -1 when t is no extended message type. */
 export function messageCap(t) {
@@ -737,6 +744,35 @@ export function decodeSignUp(body) {
   return m;
 }
 
+/** Seek (C→S): {action, game, rated, options: [{key, value}]} (FEATURE_PAIRING; options: clock keys only). */
+export function encodeSeek({ action = SeekAction.Play, game = '', rated = false, options = [] }) {
+  const w = new Writer(T.Seek).u8(action).str(game).u8(rated ? 1 : 0);
+  kvs(w, options);
+  return w.done();
+}
+export function decodeSeek(body) {
+  const r = new Reader(T.Seek, body);
+  const m = { action: r.u8(), game: r.str(), rated: r.u8() === 1, options: readKVs(r) };
+  r.done();
+  return m;
+}
+
+/**
+ * Seeking (S→C): {state, flags, game, rated, rating, low, high, waited, options}:
+ * the player's seek (SeekState), its rating and the opponents' ratings accepted now.
+ */
+export function encodeSeeking({ state, flags = 0, game, rated = false, rating, low, high, waited = 0, options = [] }) {
+  const w = new Writer(T.Seeking).u8(state).u8(flags).str(game).u8(rated ? 1 : 0).u16(rating).u16(low).u16(high).u16(waited);
+  kvs(w, options);
+  return w.done();
+}
+export function decodeSeeking(body) {
+  const r = new Reader(T.Seeking, body);
+  const m = { state: r.u8(), flags: r.u8(), game: r.str(), rated: r.u8() === 1, rating: r.u16(), low: r.u16(), high: r.u16(), waited: r.u16(), options: readKVs(r) };
+  r.done();
+  return m;
+}
+
 /** Pong (S→C): {nonce} (the Ping's). */
 export function encodePong({ nonce }) { return new Writer(T.Pong).u32(nonce).done(); }
 export function decodePong(body) {
@@ -862,6 +898,7 @@ const DECODERS = {
   [T.Ready]: decodeEmpty, [T.ViewReq]: decodeEmpty, [T.Resign]: decodeEmpty,
   [T.Bot]: decodeBot, [T.Seated]: decodeSeated, [T.Resume]: decodeResume, [T.Clock]: decodeClock,
   [T.Away]: decodeAway, [T.Bye]: decodeEmpty, [T.Ping]: decodePing, [T.Pong]: decodePong, [T.SignUp]: decodeSignUp, [T.Legal]: decodeLegal,
+  [T.Seek]: decodeSeek, [T.Seeking]: decodeSeeking,
 };
 
 /**

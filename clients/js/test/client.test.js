@@ -335,3 +335,30 @@ test('signUp makes an account to log in with, over TCP and WebSocket; a look-ali
   await assert.rejects(b.signUp('Js2', 'short'), (e) => e.code === ErrCode.BadPassword);
   closeAll();
 });
+
+test('Play now: two players seeking the same game and time control are paired at one table, whose game starts', async () => {
+  const a = await tcp('Albert');
+  const b = await websocket('Beth');
+  const first = await a.seek('dots', { clock: { 'clock.total': 120 } });
+  assert.equal(first.state, 0);
+  assert.equal(first.rating, 1500);
+  assert.ok(first.low < 1500 && first.high > 1500, `range ${first.low}..${first.high}`);
+  assert.deepEqual(a.seeking, first);
+  const paired = [a.next('seeking', (m) => m.state === 1), b.next('seeking', (m) => m.state === 1)];
+  const started = [a.next('started'), b.next('started')];
+  await b.seek('dots', { clock: { 'clock.total': 120 } });
+  await Promise.all(paired);
+  const [sa, sb] = await Promise.all(started);
+  assert.equal(sa.table, sb.table);
+  assert.equal(a.tableId, b.tableId);
+  assert.equal(a.seeking, null);
+  await a.resign();
+  await a.leave();
+  await b.leave();
+  // a seek can be cancelled
+  await a.seek('checkers', { rated: true });
+  const c = await a.cancelSeek();
+  assert.equal(c.state, 2);
+  await rejects(a.cancelSeek(), ErrCode.BadRequest, T.Seek);
+  closeAll();
+});

@@ -33,7 +33,7 @@ const ENCODERS = {
   [S.T.Ack]: S.encodeAck, [S.T.Bot]: S.encodeBot, [S.T.Seated]: S.encodeSeated,
   [S.T.Resume]: S.encodeResume, [S.T.Clock]: S.encodeClock, [S.T.Away]: S.encodeAway,
   [S.T.Ping]: S.encodePing, [S.T.Pong]: S.encodePong, [S.T.SignUp]: S.encodeSignUp,
-  [S.T.Legal]: S.encodeLegal,
+  [S.T.Legal]: S.encodeLegal, [S.T.Seek]: S.encodeSeek, [S.T.Seeking]: S.encodeSeeking,
 };
 
 function reencode(type, msg, body) {
@@ -135,10 +135,19 @@ test('Legal decodes as docs/protocol.md section 10 shows it', () => {
   assert.deepEqual(S.decodeLegal(S.fromHex('00 00 00 02 00 00 00 00 00 02 00')), { table: 2, seq: 0, seat: 0, flags: S.LEGAL_TOO_MANY, groups: [], moves: [] });
 });
 
+test('Seeking reads as the protocol document shows it', () => {
+  const m = S.decodeSeeking(S.fromHex('00 02 04 64 6f 74 73 00 05 dc 05 14 06 a4 00 00 01 0b 63 6c 6f 63 6b 2e 74 6f 74 61 6c 03 31 38 30'));
+  assert.deepEqual(m, { state: S.SeekState.Waiting, flags: S.SEEK_PROVISIONAL, game: 'dots', rated: false, rating: 1500, low: 1300, high: 1700, waited: 0, options: [{ key: 'clock.total', value: '180' }] });
+  assert.deepEqual(S.decodeSeeking(S.encodeSeeking(m)), m);
+});
+
 test('encoders produce the transcripts\' requests', () => {
   const hex = (t, body) => S.toHex(S.encodeMessage(t, body));
   assert.equal(hex(S.T.Hello, S.encodeHello()), '20 00 05 01 00 00 00 03');
-  assert.equal(hex(S.T.Hello, S.encodeHello({ features: S.FEATURES_ALL })), '20 00 05 01 00 00 01 ff');
+  assert.equal(hex(S.T.Hello, S.encodeHello({ features: S.FEATURES_ALL })), '20 00 05 01 00 00 03 ff');
+  assert.equal(hex(S.T.Seek, S.encodeSeek({ game: 'dots', options: [{ key: 'clock.total', value: '180' }] })),
+    '48 00 18 00 04 64 6f 74 73 00 01 0b 63 6c 6f 63 6b 2e 74 6f 74 61 6c 03 31 38 30');
+  assert.equal(hex(S.T.Seek, S.encodeSeek({ action: S.SeekAction.Cancel })), '48 00 04 01 00 00 00');
   assert.equal(hex(S.T.Ping, S.encodePing({ nonce: 7 })), '3c 00 04 00 00 00 07');
   assert.equal(hex(S.T.Pong, S.encodePong({ nonce: 7 })), '3d 00 04 00 00 00 07');
   assert.equal(hex(S.T.Create, S.encodeCreate({ game: 'checkers', seats: 2 })), '24 00 0c 08 63 68 65 63 6b 65 72 73 02 00 00');

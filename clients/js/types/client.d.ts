@@ -2,7 +2,7 @@
 import type {
   Game, Table, JoinedBody, StartedBody, StepBody, MovedBody, ViewBody, GameEndBody,
   CommitBody, OfferBody, ChatMsgBody, InvitedBody, WelcomeBody, ErrorBody, KV,
-  SeatedBody, ClockBody, AwayBody,
+  SeatedBody, ClockBody, AwayBody, SeekingBody,
 } from './segment.js';
 
 /** A request the server refused. */
@@ -69,6 +69,8 @@ export interface BomberEvents {
   seated: SeatedBody;
   clock: ClockBody;
   legal: LegalMoves;
+  /** The player's seek (Play now): waiting (its range widening, a computer offered), paired, cancelled. */
+  seeking: SeekingBody;
   /** An agreed takeback undid this move (client.moves no longer has it). */
   takeback: MovedBody;
   away: AwayBody;
@@ -118,6 +120,14 @@ export declare class BomberClient extends EventTarget {
   /** Makes an account (FEATURE_SIGNUP) before logging in; rejects with a RequestError (NameTaken, BadName, BadPassword, SignUpClosed, RateLimited, Unavailable). */
   signUp(name: string, password: string): Promise<true>;
   login(name: string, password: string): Promise<void>;
+  /** Play now (FEATURE_PAIRING): enters the pool of game, time control (clock options) and rated flag; resolves with the first Seeking. */
+  seek(game: string, opts?: { rated?: boolean; clock?: Record<string, number | string> }): Promise<SeekingBody>;
+  /** Leaves the pool; resolves with the Seeking that says so. */
+  cancelSeek(): Promise<SeekingBody>;
+  /** Takes the computer opponent the server offered; resolves with the new table. */
+  playComputer(): Promise<Table>;
+  /** The player's seek while it waits, else null. */
+  readonly seeking: SeekingBody | null;
   catalog(): Promise<Game[]>;
   listTables(): Promise<Table[]>;
   createTable(opts: CreateOptions): Promise<Table>;

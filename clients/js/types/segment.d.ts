@@ -15,7 +15,12 @@ export declare const FEATURE_BOTS: 8;
 export declare const FEATURE_CLOCKS: 16;
 export declare const FEATURE_GAME_FACTS: 32;
 export declare const FEATURE_SIGNUP: 256;
-export declare const FEATURES_ALL: 511;
+export declare const FEATURE_PAIRING: 512;
+export declare const FEATURES_ALL: 1023;
+export declare const SeekAction: { readonly Play: 0; readonly Cancel: 1; readonly Computer: 2 };
+export declare const SeekState: { readonly Waiting: 0; readonly Paired: 1; readonly Cancelled: 2 };
+export declare const SEEK_COMPUTER_OFFERED: 1;
+export declare const SEEK_PROVISIONAL: 2;
 export declare const FEATURE_PING: 64;
 export declare const PING_INTERVAL_MS: 15000;
 export declare const PING_TIMEOUT_MS: 10000;
@@ -39,6 +44,8 @@ export declare const T: Readonly<{
   Error: 0x38; ChatMsg: 0x39; Invited: 0x3a; Commit: 0x3b; Ping: 0x3c; Pong: 0x3d; SignUp: 0x3e; Ack: 0x3f;
   Bot: 0x40; Seated: 0x41; Resume: 0x43; Clock: 0x44; Away: 0x45; Bye: 0x46;
   Legal: 0x47;
+  Seek: 0x48;
+  Seeking: 0x49;
 }>;
 
 export declare const ErrCode: Readonly<{
@@ -209,6 +216,14 @@ export declare function decodeAck(body: Uint8Array): AckBody;
 export interface SignUpBody { name: string; password: string }
 export declare function encodeSignUp(m: SignUpBody): Uint8Array;
 export declare function decodeSignUp(body: Uint8Array): SignUpBody;
+/** Seek (C→S): play now (action 0, the game, rated, the clock options), cancel (1), take the computer offered (2). */
+export interface SeekBody { action?: number; game?: string; rated?: boolean; options?: { key: string; value: string }[] }
+export declare function encodeSeek(m: SeekBody): Uint8Array;
+export declare function decodeSeek(body: Uint8Array): Required<SeekBody>;
+/** Seeking (S→C): the state of the player's seek (SeekState), flags (SEEK_COMPUTER_OFFERED, SEEK_PROVISIONAL), the ratings accepted now. */
+export interface SeekingBody { state: number; flags: number; game: string; rated: boolean; rating: number; low: number; high: number; waited: number; options: { key: string; value: string }[] }
+export declare function encodeSeeking(m: SeekingBody): Uint8Array;
+export declare function decodeSeeking(body: Uint8Array): SeekingBody;
 export interface PingBody { nonce: number }
 export declare function encodePing(m: PingBody): Uint8Array;
 export declare function decodePing(body: Uint8Array): PingBody;

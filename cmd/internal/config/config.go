@@ -30,6 +30,7 @@ type Config struct {
 	Protocol        Protocol      `mapstructure:"protocol"`
 	Limits          Limits        `mapstructure:"limits"`
 	Tables          Tables        `mapstructure:"tables"`
+	Pairing         Pairing       `mapstructure:"pairing"`
 	Log             Log           `mapstructure:"log"`
 	Capture         Capture       `mapstructure:"capture"`
 	Admin           Admin         `mapstructure:"admin"`
@@ -107,6 +108,16 @@ type Tables struct {
 	BotWorkers       int           `mapstructure:"bot_workers"`
 	BotQueue         int           `mapstructure:"bot_queue"`
 	BotBudget        time.Duration `mapstructure:"bot_budget"`
+}
+
+// Pairing is quick pairing ("Play <game> now"): its rounds, the rating
+// ranges and the computer offer (statemachine.Config's Pair* fields).
+type Pairing struct {
+	Round         time.Duration `mapstructure:"round"`
+	Range         int           `mapstructure:"range"`
+	Widen         int           `mapstructure:"widen"`
+	RangeCap      int           `mapstructure:"range_cap"`
+	ComputerAfter time.Duration `mapstructure:"computer_after"`
 }
 
 // Log sets logging.
@@ -250,6 +261,11 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("tables.bot_workers", 2)
 	v.SetDefault("tables.bot_queue", 1024)
 	v.SetDefault("tables.bot_budget", 200*time.Millisecond)
+	v.SetDefault("pairing.round", statemachine.DefaultPairRound)
+	v.SetDefault("pairing.range", statemachine.DefaultPairRange)
+	v.SetDefault("pairing.widen", statemachine.DefaultPairWiden)
+	v.SetDefault("pairing.range_cap", statemachine.DefaultPairRangeCap)
+	v.SetDefault("pairing.computer_after", statemachine.DefaultPairComputerAfter)
 	v.SetDefault("log.level", "info")
 	v.SetDefault("log.format", "json")
 	v.SetDefault("capture.enabled", false)
@@ -539,6 +555,13 @@ func (c *Config) Validate() error {
 	if t.BotBudget < time.Millisecond {
 		bad("tables.bot_budget: %s (want at least 1ms)", t.BotBudget)
 	}
+	p := c.Pairing
+	if p.Round < 100*time.Millisecond || p.ComputerAfter < p.Round {
+		bad("pairing.round: %s, pairing.computer_after: %s (want a round of at least 100ms, and the computer offered no sooner than a round)", p.Round, p.ComputerAfter)
+	}
+	if p.Range < 1 || p.Widen < 0 || p.RangeCap < p.Range || p.RangeCap > 65535 {
+		bad("pairing.range: %d, widen: %d, range_cap: %d (want range at least 1, widen 0 or more, range_cap from range to 65535)", p.Range, p.Widen, p.RangeCap)
+	}
 	if c.Log.Format != "json" && c.Log.Format != "console" {
 		bad("log.format: %q (want json or console)", c.Log.Format)
 	}
@@ -610,5 +633,10 @@ func (c *Config) Hub() statemachine.Config {
 		SignUpClosed:      c.Accounts.Registration != "open",
 		SignUpsPerAddress: c.Accounts.SignUpsPerAddress,
 		SignUpsPerHour:    c.Accounts.SignUpsPerHour,
+		PairRound:         c.Pairing.Round,
+		PairRange:         c.Pairing.Range,
+		PairWiden:         c.Pairing.Widen,
+		PairRangeCap:      c.Pairing.RangeCap,
+		PairComputerAfter: c.Pairing.ComputerAfter,
 	}
 }

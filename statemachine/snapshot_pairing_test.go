@@ -1,0 +1,62 @@
+package statemachine
+
+import (
+	"bytes"
+	"encoding/binary"
+	"testing"
+	"time"
+)
+
+// TestRestoreBeforePairing: a snapshot in the format before quick pairing
+// (4: no pairing settings, no pairing counters at the end of Stats, no
+// pools) restores with the settings at their defaults, nobody waiting and
+// the counters at zero, and everything else as it was.
+func TestRestoreBeforePairing(t *testing.T) {
+	r := &rig{tb: t, h: New(Config{Games: Catalogue(), PairRange: 70}), now: int64(time.Second)}
+	r.login(1, "Albert", hubFeatures)
+	r.login(2, "Beth", hubFeatures)
+	h := r.h
+	h.stats.LoginsOK, h.stats.Pairing.Pairings = 7, 3
+	snap, err := h.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// cut the format-5 parts out: the pairing settings ending the config,
+	// the pairing counters ending Stats, the pools ending the snapshot
+	var cfg, pair snapEncoder
+	cfg.config(h.cfg)
+	pair.w.iv(int64(h.cfg.PairRound))
+	pair.w.iv(int64(h.cfg.PairComputerAfter))
+	for _, n := range []int{h.cfg.PairRange, h.cfg.PairWiden, h.cfg.PairRangeCap} {
+		pair.w.iv(int64(n))
+	}
+	end := 1 + len(cfg.w.b)
+	if !bytes.Equal(snap[end-len(pair.w.b):end], pair.w.b) {
+		t.Fatal("the pairing settings do not end the config")
+	}
+	size, n := binary.Uvarint(snap[end:])
+	stats := snap[end+n : end+n+int(size)]
+	rest := snap[end+n+int(size):]
+	if !bytes.HasSuffix(rest, []byte{0, 0}) {
+		t.Fatal("no empty pool at the end")
+	}
+	old := []byte{4}
+	old = append(old, snap[1:end-len(pair.w.b)]...)
+	old = binary.AppendUvarint(old, uint64(statsNoPairing))
+	old = append(old, stats[:statsNoPairing]...)
+	old = append(old, rest[:len(rest)-2]...)
+
+	got, err := Restore(Config{Games: Catalogue()}, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.cfg.PairRange != DefaultPairRange || got.cfg.PairComputerAfter != DefaultPairComputerAfter {
+		t.Errorf("pairing settings %d %v, want the defaults", got.cfg.PairRange, got.cfg.PairComputerAfter)
+	}
+	if got.stats.LoginsOK != 7 || got.stats.Pairing.Pairings != 0 {
+		t.Errorf("stats: logins %d, pairings %d; want 7 and 0", got.stats.LoginsOK, got.stats.Pairing.Pairings)
+	}
+	if got.Online() != 2 || len(got.seekers) != 0 {
+		t.Errorf("%d online, %d waiting; want 2 and 0", got.Online(), len(got.seekers))
+	}
+}
