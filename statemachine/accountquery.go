@@ -11,5 +11,11 @@ package statemachine
 // ignored.
 func (h *Hub) replied(now int64, s *session, a Answer, asked CheckKind, data string) {
 	switch asked {
+	case Profile, GamesPage, RatingHist, Leaders:
+		h.historyRows(s, a, asked, data)
+	case ReplayGame:
+		h.replayed(s, a, data)
+	case ChangePassword, DeleteAccount:
+		h.accountDone(now, s, a, asked)
 	}
 }
