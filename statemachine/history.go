@@ -168,3 +168,34 @@ func (h *Hub) replayed(s *session, a Answer, data string) {
 	h.sendMsg(s, segment.Replay, b.Append(h.body()))
 	h.sendMsg(s, segment.ViewMsg, viewBody(g.Observe(rules.Spectator), uint32(ply)).Append(h.body()))
 }
+
+// GameRowFor is record g as a GameRow shows it to user: their result, the
+// other seats' players, and change, what it did to their rating.
+func GameRowFor(g record.Game, user string, change int16) segment.GameRowBody {
+	row := segment.GameRowBody{ID: g.ID, Game: g.Game, Result: segment.GameNoResult, Change: change,
+		Ended: uint32(max(g.End/1e9, 0)), Moves: uint16(min(g.MoveCount, 0xFFFF)), Reason: string(g.Reason)}
+	if g.Rated() {
+		row.Flags |= segment.RowRated
+	}
+	seat := rules.Spectator
+	for i, st := range g.Seats {
+		if st.Bot {
+			row.Flags |= segment.RowBot
+		}
+		if st.Name == user && seat == rules.Spectator {
+			seat = rules.Player(i)
+		} else {
+			row.Opponents = append(row.Opponents, st.Name)
+		}
+	}
+	switch {
+	case !g.Reason.HasResult():
+	case g.Outcome.Status == rules.Drawn:
+		row.Result = segment.GameDrawn
+	case g.Outcome.Status == rules.Won && slices.Contains(g.Outcome.Winners, seat):
+		row.Result = segment.GameWon
+	case g.Outcome.Status == rules.Won:
+		row.Result = segment.GameLost
+	}
+	return row
+}

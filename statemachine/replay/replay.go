@@ -260,6 +260,11 @@ func (r *Runner) drain(now int64) {
 		}
 		r.hub.Advance()
 		for _, c := range checks {
+			if c.Kind.Query() {
+				a, data := r.query(c)
+				r.hub.Step(now, statemachine.Input{Kind: statemachine.InReply, Check: c.ID, Answer: a, Asked: c.Kind, Text: data})
+				continue
+			}
 			r.hub.Step(now, statemachine.Input{Kind: statemachine.InAnswer, Check: c.ID, Answer: r.answer(c)})
 		}
 		for _, b := range bots {
