@@ -33,7 +33,9 @@ const ENCODERS = {
   [S.T.Ack]: S.encodeAck, [S.T.Bot]: S.encodeBot, [S.T.Seated]: S.encodeSeated,
   [S.T.Resume]: S.encodeResume, [S.T.Clock]: S.encodeClock, [S.T.Away]: S.encodeAway,
   [S.T.Ping]: S.encodePing, [S.T.Pong]: S.encodePong, [S.T.SignUp]: S.encodeSignUp,
-  [S.T.Legal]: S.encodeLegal,
+  [S.T.Legal]: S.encodeLegal, [S.T.HistoryReq]: S.encodeHistoryReq, [S.T.RatingRow]: S.encodeRatingRow,
+  [S.T.GameRow]: S.encodeGameRow, [S.T.ReplayReq]: S.encodeReplayReq, [S.T.Replay]: S.encodeReplay,
+  [S.T.Account]: S.encodeAccount,
 };
 
 function reencode(type, msg, body) {
@@ -138,7 +140,7 @@ test('Legal decodes as docs/protocol.md section 10 shows it', () => {
 test('encoders produce the transcripts\' requests', () => {
   const hex = (t, body) => S.toHex(S.encodeMessage(t, body));
   assert.equal(hex(S.T.Hello, S.encodeHello()), '20 00 05 01 00 00 00 03');
-  assert.equal(hex(S.T.Hello, S.encodeHello({ features: S.FEATURES_ALL })), '20 00 05 01 00 00 01 ff');
+  assert.equal(hex(S.T.Hello, S.encodeHello({ features: S.FEATURES_ALL })), '20 00 05 01 00 00 0f ff');
   assert.equal(hex(S.T.Ping, S.encodePing({ nonce: 7 })), '3c 00 04 00 00 00 07');
   assert.equal(hex(S.T.Pong, S.encodePong({ nonce: 7 })), '3d 00 04 00 00 00 07');
   assert.equal(hex(S.T.Create, S.encodeCreate({ game: 'checkers', seats: 2 })), '24 00 0c 08 63 68 65 63 6b 65 72 73 02 00 00');
