@@ -274,12 +274,18 @@ export class BomberClient extends EventTarget {
   _history(what, user, game, page) {
     if (!(this.welcome?.features & FEATURE_HISTORY)) return Promise.reject(new Error('the server does not speak HistoryReq (feature 1024)'));
     const rows = [];
-    return this._request(T.HistoryReq, encodeHistoryReq({ what, user, game, page }), (k, m) => {
+    const match = (k, m) => {
+      // every pending request sees each message: the rows belong to the oldest HistoryReq
+      if (!this._first(T.HistoryReq, match)) return undefined;
       if (k === T.RatingRow || k === T.GameRow) { rows.push(m); return undefined; }
       if (k === T.Ack && m.req === T.HistoryReq) return rows;
       return undefined;
-    });
+    };
+    return this._request(T.HistoryReq, encodeHistoryReq({ what, user, game, page }), match);
   }
+
+  // _first reports whether match is that of the oldest pending request of type.
+  _first(type, match) { return this._pending.find((p) => p.type === type)?.match === match; }
 
   /**
    * A player's profile (FEATURE_HISTORY; user '' or omitted: yourself):
@@ -312,11 +318,13 @@ export class BomberClient extends EventTarget {
   replay(id, ply = 0) {
     if (!(this.welcome?.features & FEATURE_HISTORY)) return Promise.reject(new Error('the server does not speak ReplayReq (feature 1024)'));
     let replay = null;
-    return this._request(T.ReplayReq, encodeReplayReq({ id, ply }), (k, m) => {
+    const match = (k, m) => {
+      if (!this._first(T.ReplayReq, match)) return undefined;
       if (k === T.Replay) { replay = m; return undefined; }
       if (k === T.View && replay) return { replay, view: m };
       return undefined;
-    });
+    };
+    return this._request(T.ReplayReq, encodeReplayReq({ id, ply }), match);
   }
 
   _account(what, password, fresh) {

@@ -367,6 +367,9 @@ test('profiles, histories, replay and account care: a rated game between two new
   assert.ok(pa.ratings[0].rating < 1500 && pb.ratings[0].rating > 1500, `${JSON.stringify([pa, pb])}`);
   assert.ok(pa.ratings[0].provisional);
   assert.equal(pb.games, 1);
+  // requests in flight together each get their own rows
+  const [both, mine] = await Promise.all([b.ratingHistory(), b.games(), b.profile()]).then(([h, gs]) => [h, gs]);
+  assert.ok(both.every((r) => r.gameID === g.id) && mine.every((x) => Array.isArray(x.opponents)), JSON.stringify([both, mine]));
   const hist = await a.ratingHistory('', 'checkers');
   assert.equal(hist[0].gameID, g.id);
   assert.equal(hist[0].before, 1500);
