@@ -140,6 +140,7 @@ type Client struct {
 	clock    *segment.ClockBody
 	away     map[int]uint32
 	Errors   []segment.ErrorBody // errors the server answered
+	hist     history
 }
 
 // maxLog is how many lines each log keeps.

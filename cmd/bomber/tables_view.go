@@ -70,6 +70,8 @@ func (m *tmodel) render() string {
 		lines = append(lines, m.status...)
 	case m.creating != nil:
 		lines = m.renderCreate()
+	case m.prof != nil && m.c.State() == ext.Lobby:
+		lines = m.renderProfile()
 	case m.c.Table() != nil:
 		lines = m.renderTable()
 	default:
@@ -227,7 +229,7 @@ func (m *tmodel) renderLobby() []string {
 		inv := m.c.Invites[n-1]
 		out[20] = m.st.ok.Render(fmt.Sprintf("%s invites you to table #%d (%s): a accepts", segment.SafeText(inv.From), inv.Table, m.title(inv.Game)))
 	}
-	return append(out, m.footer("up/down choose  enter join  w watch  c create  J join by code  t chat  q quit")...)
+	return append(out, m.footer("up/down choose  enter join  w watch  c create  J join by code  p profile  t chat  q quit")...)
 }
 
 // columns puts two blocks side by side, the left one padded to width w.
