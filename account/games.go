@@ -399,8 +399,8 @@ func (s *sqlStore) Games(ctx context.Context, f GameFilter) ([]record.Game, erro
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
-	q += " ORDER BY r.ended_at DESC, r.id DESC LIMIT ?"
-	args = append(args, limit)
+	q += " ORDER BY r.ended_at DESC, r.id DESC LIMIT ? OFFSET ?"
+	args = append(args, limit, max(f.Skip, 0))
 
 	ctx, cancel := s.op(ctx)
 	defer cancel()

@@ -2,6 +2,7 @@ package account
 
 import (
 	"fmt"
+	"github.com/bomber-game/bomber/rules/record"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -35,7 +36,7 @@ func ValidPassword(password string) bool {
 }
 
 func checkName(name string) error {
-	if !ValidName(name) {
+	if !ValidName(name) || name == record.DeletedPlayer {
 		return fmt.Errorf("%w: %s", ErrBadName, quoteName(name))
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/bomber-game/bomber/rules/record"
 	"strings"
 	"sync"
 	"time"
@@ -260,6 +261,9 @@ func (s *sqlStore) Delete(ctx context.Context, name string) error {
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM name_keys WHERE name = ?", name); err != nil {
 		return unavailable("delete name key", err)
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE game_seats SET name = ? WHERE name = ?", record.DeletedPlayer, name); err != nil {
+		return unavailable("anonymise games", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return unavailable("delete", err)

@@ -25,7 +25,8 @@ type Store interface {
 	// it (NameKey) is taken.
 	Register(ctx context.Context, name, password string) error
 	// Delete removes an account, its ratings and their history:
-	// ErrNoUser. Its recorded games stay.
+	// ErrNoUser. Its recorded games stay, anonymised: their seats name
+	// record.DeletedPlayer instead, and the name is free again.
 	Delete(ctx context.Context, name string) error
 	// SetPassword replaces an account's password: ErrNoUser, ErrBadPassword.
 	SetPassword(ctx context.Context, name, password string) error
@@ -95,6 +96,7 @@ type GameFilter struct {
 	Game  string // only games of this name; "" for all
 	User  string // only games with a seat held by this user; "" for all
 	Limit int    // at most this many; 0 (or more than MaxGames) for MaxGames
+	Skip  int    // leave out this many of the newest first (paging)
 }
 
 // Limits of a stored game record (see CheckGame).

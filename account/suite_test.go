@@ -43,6 +43,8 @@ func runStoreSuite(t *testing.T, open opener) {
 		{"Ratings", testRatings},
 		{"RatingsRecordedAtOnce", testRatingsRecordedAtOnce},
 		{"Register", testRegister},
+		{"GamePages", testGamePages},
+		{"DeleteAnonymises", testDeleteAnonymises},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.run(t, open) })

@@ -37,7 +37,8 @@
 // Passwd payload is written as '*' (0x2a), keeping the length so the framing
 // of the recorded stream stays valid, and the comment reads "Passwd (masked)".
 // A SignUp keeps its name; every byte after it (the password and its
-// length) is written as '*'.
+// length) is written as '*'. An Account message keeps its first byte (what
+// it asks); both passwords and their lengths are written as '*'.
 //
 // Files are named capture-<UTC time>-<sequence>.txt and rotated when the next
 // line would take one past Config.MaxFileBytes; beyond Config.MaxFiles the

@@ -26,7 +26,7 @@ const (
 	More Type = 0x80
 
 	extFirst Type = 0x20 // first extended descriptor
-	extLast  Type = 0x49 // last extended descriptor (0x42 is unassigned)
+	extLast  Type = 0x4F // last extended descriptor (0x42 is unassigned)
 )
 
 // Feature bits of Hello and Welcome (u32).
@@ -213,6 +213,8 @@ var caps = [extLast - extFirst + 1]int16{
 	Clock - extFirst: 64 + 1, Away - extFirst: 29 + 1, Bye - extFirst: 0 + 1,
 	Legal - extFirst: 1024 + 1, SignUp - extFirst: 64 + 1,
 	Seek - extFirst: 256 + 1, Seeking - extFirst: 256 + 1,
+	HistoryReq - extFirst: 64 + 1, RatingRow - extFirst: 96 + 1, GameRow - extFirst: 200 + 1,
+	ReplayReq - extFirst: 10 + 1, Replay - extFirst: 512 + 1, Account - extFirst: 64 + 1,
 }
 
 // extNames are the spec's names (what transcripts and people read).
@@ -222,10 +224,10 @@ var extNames = [extLast - extFirst + 1]string{
 	"Chat", "Table", "Joined", "Started", "Step", "Moved", "View", "GameEnd",
 	"Error", "ChatMsg", "Invited", "Commit", "Ping", "Pong", "SignUp", "Ack",
 	"Bot", "Seated", "", "Resume", "Clock", "Away", "Bye", "Legal",
-	"Seek", "Seeking",
+	"Seek", "Seeking", "HistoryReq", "RatingRow", "GameRow", "ReplayReq", "Replay", "Account",
 }
 
-// Extended reports whether t lies in the extended range 0x20..0x49, with or
+// Extended reports whether t lies in the extended range 0x20..0x4F, with or
 // without the More bit (assigned or not; see KnownExtended).
 func (t Type) Extended() bool { b := t &^ More; return b >= extFirst && b <= extLast }
 

@@ -20,6 +20,7 @@ var assigned = map[Type]int{
 	Resign: 0, Chat: 300, TableInfo: 512, Joined: 29, Started: 64, StepMsg: 29, Moved: 96,
 	ViewMsg: 1024, GameEnd: 128, ErrorMsg: 64, ChatMsg: 340, Invited: 96, Commit: 64, Ack: 29,
 	Bot: 1, Seated: 29, Resume: 29, Clock: 64, Away: 29, Bye: 0, Ping: 4, Pong: 4, SignUp: 64, Legal: 1024, Seek: 256, Seeking: 256,
+	HistoryReq: 64, RatingRow: 96, GameRow: 200, ReplayReq: 10, Replay: 512, Account: 64,
 }
 
 func TestExtendedDescriptors(t *testing.T) {
@@ -38,7 +39,7 @@ func TestExtendedDescriptors(t *testing.T) {
 		if ty.KnownExtended() != (ok || frag) {
 			t.Errorf("%#x KnownExtended = %v", d, ty.KnownExtended())
 		}
-		if ty.Extended() != (d&0x7f >= 0x20 && d&0x7f <= 0x49) {
+		if ty.Extended() != (d&0x7f >= 0x20 && d&0x7f <= 0x4f) {
 			t.Errorf("%#x Extended = %v", d, ty.Extended())
 		}
 		if ty.Extended() && ty.Known() {
@@ -74,7 +75,7 @@ func TestExtendedDescriptors(t *testing.T) {
 }
 
 // TestDocExamples checks every hex example beside the extended constants
-// in ext.go and seats.go: it parses as one segment whose type is the one the comment
+// in ext.go, seats.go and history.go: it parses as one segment whose type is the one the comment
 // names, and single-segment messages decode.
 func TestDocExamples(t *testing.T) {
 	a, err := os.ReadFile("ext.go")
@@ -85,7 +86,11 @@ func TestDocExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := bytes.NewReader(append(a, b...))
+	c, err := os.ReadFile("history.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := bytes.NewReader(append(append(a, b...), c...))
 	example := regexp.MustCompile(`^\t//   ((?:[0-9a-f]{2}(?:×[0-9]+)?(?: |$))+)\s*(?:\((?:C→S|S→C)\)\s+)?(\S*)`)
 	sc := bufio.NewScanner(f)
 	count := 0

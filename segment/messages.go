@@ -142,7 +142,7 @@ var errCodeNames = [...]string{"", "BadRequest", "NoTable", "TableFull", "NotAtT
 	"Illegal", "NotYourTurn", "GameOver", "BadOption", "TooManyTables", "NotAllowed",
 	"ChatBadUTF8", "ChatTooLong", "ChatFlood", "NoUser", "NotLoggedIn", "BadNotation",
 	"NoOffer", "UnknownGame", "NotSeated", "NameTaken", "BadName", "BadPassword", "SignUpClosed",
-	"RateLimited", "Unavailable"}
+	"RateLimited", "Unavailable", "WrongPassword"}
 
 // ErrCodeName names an Error code as the spec does ("TableFull").
 func ErrCodeName(c uint8) string {
@@ -1170,6 +1170,18 @@ func DecodeMessage(t Type, body []byte) (Message, error) {
 		return DecodeSeekMsg(body)
 	case Seeking:
 		return DecodeSeekingBody(body)
+	case HistoryReq:
+		return DecodeHistoryReqMsg(body)
+	case RatingRow:
+		return DecodeRatingRowBody(body)
+	case GameRow:
+		return DecodeGameRowBody(body)
+	case ReplayReq:
+		return DecodeReplayReqMsg(body)
+	case Replay:
+		return DecodeReplayBody(body)
+	case Account:
+		return DecodeAccountMsg(body)
 	case Ack:
 		return DecodeAckBody(body)
 	}

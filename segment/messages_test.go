@@ -73,6 +73,12 @@ func samples() []Message {
 		PingMsg{Nonce: 7}, PongBody{Nonce: 0xfeedbeef}, SignUpMsg{Name: "Ada", Password: "secret-pw1"},
 		SeekMsg{Action: SeekPlay, Game: "dots", Options: []KV{{"clock.total", "180"}}}, SeekMsg{Action: SeekCancel},
 		SeekingBody{State: SeekWaiting, Flags: SeekProvisional, Game: "dots", Rated: 1, Rating: 1500, Low: 1200, High: 1800, Options: []KV{{"clock.total", "180"}}},
+		HistoryReqMsg{What: HistGames, User: "Ada", Game: "dots", Page: 3},
+		RatingRowBody{What: HistRatings, User: "Ada", Game: "checkers", Rating: 1612, Deviation: 80, Flags: RowProvisional, At: 1764201600, GameID: 1 << 40, Before: 1590},
+		GameRowBody{ID: 7, Game: "dots", Result: GameWon, Flags: RowRated | RowBot, Change: -12, Ended: 1764201600, Moves: 30, Reason: "resigned", Opponents: []string{"Beth", "", strings.Repeat("z", 20)}},
+		ReplayReqMsg{ID: 1<<64 - 1, Ply: 65535},
+		ReplayBody{ID: 7, Game: "aeroplane", Ply: 2, Plies: 30, Seat: -1, Notation: "h1", Status: EndWon, Reason: "resigned", Seats: []string{"Ada", "", "Beth", "Cy"}, Options: []KV{{"size", "7"}, {"rated", "true"}}},
+		AccountMsg{What: AccountPassword, Password: "secret-pw1", New: "secret-pw2"},
 	}
 }
 
@@ -251,8 +257,8 @@ func TestReaderNeverPanics(t *testing.T) {
 
 func TestErrCodeNames(t *testing.T) {
 	if ErrCodeName(ErrCodeBadRequest) != "BadRequest" || ErrCodeName(ErrCodeNotSeated) != "NotSeated" ||
-		ErrCodeName(ErrCodeChatFlood) != "ChatFlood" || ErrCodeName(ErrCodeNameTaken) != "NameTaken" || ErrCodeName(27) != "code27" {
-		t.Errorf("names: %s %s %s %s", ErrCodeName(1), ErrCodeName(20), ErrCodeName(14), ErrCodeName(27))
+		ErrCodeName(ErrCodeChatFlood) != "ChatFlood" || ErrCodeName(ErrCodeNameTaken) != "NameTaken" || ErrCodeName(ErrCodeWrongPassword) != "WrongPassword" || ErrCodeName(28) != "code28" {
+		t.Errorf("names: %s %s %s %s", ErrCodeName(1), ErrCodeName(20), ErrCodeName(14), ErrCodeName(28))
 	}
 	if WatchPolicy(FlagPrivate|WatchNobody<<1) != WatchNobody {
 		t.Error("watch policy bits")

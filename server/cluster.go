@@ -110,8 +110,9 @@ type clusterState struct {
 	secrets   map[string]string
 	byConn    map[statemachine.ConnID][]string
 	secretSeq uint64
-	// signUps holds the segments of a SignUp still coming, per connection:
-	// its password is swapped for a stand-in once the message is whole.
+	// signUps holds the segments of a SignUp or an Account message still
+	// coming, per connection: its passwords are swapped for stand-ins once
+	// the message is whole.
 	signUps map[statemachine.ConnID][]segment.Segment
 }
 
@@ -145,7 +146,8 @@ func (e *engine) secretToken(c statemachine.ConnID, password string) string {
 	return tok
 }
 
-// maxSignUpParts: a SignUp (cap 64) comes in at most three segments.
+// maxSignUpParts: a SignUp or an Account message (cap 64) comes in at
+// most three segments.
 const maxSignUpParts = 3
 
 // signUpStandIn takes the segments of a SignUp as they come and returns
@@ -165,12 +167,35 @@ func (e *engine) signUpStandIn(c statemachine.ConnID, seg segment.Segment) []seg
 	for _, p := range parts {
 		body = append(body, p.Payload()...)
 	}
+	if seg.Type.Fragment() || slices.ContainsFunc(parts, func(p segment.Segment) bool { return p.Type.Base() != seg.Type.Base() }) {
+		return blanked(parts)
+	}
+	if seg.Type.Base() == segment.Account {
+		return e.accountStandIn(c, parts, body)
+	}
 	m, err := segment.DecodeSignUpMsg(body)
-	if err != nil || seg.Type.Fragment() {
+	if err != nil {
 		return blanked(parts)
 	}
 	m.Password = e.secretToken(c, m.Password)
 	return segment.AppendMessage(nil, segment.SignUp, m.Append(nil))
+}
+
+// accountStandIn is signUpStandIn for an Account message (body, whole, in
+// parts): both its passwords, the current and the new, go in as stand-ins
+// (an empty one stays empty, so the hub still refuses it).
+func (e *engine) accountStandIn(c statemachine.ConnID, parts []segment.Segment, body []byte) []segment.Segment {
+	m, err := segment.DecodeAccountMsg(body)
+	if err != nil {
+		return blanked(parts)
+	}
+	if m.Password != "" {
+		m.Password = e.secretToken(c, m.Password)
+	}
+	if m.New != "" {
+		m.New = e.secretToken(c, m.New)
+	}
+	return segment.AppendMessage(nil, segment.Account, m.Append(nil))
 }
 
 // brokenSignUp returns the segments of c's SignUp in progress, zeroed,
@@ -295,7 +320,7 @@ func (e *engine) inReceive(now int64, c statemachine.ConnID, seg segment.Segment
 	switch {
 	case seg.Type == segment.Passwd:
 		seg = e.standIn(c, seg)
-	case seg.Type.Extended() && seg.Type.Base() == segment.SignUp:
+	case seg.Type.Extended() && (seg.Type.Base() == segment.SignUp || seg.Type.Base() == segment.Account):
 		for _, s := range e.signUpStandIn(c, seg) {
 			e.in(now, statemachine.Input{Kind: statemachine.InReceive, Conn: c, Seg: s})
 		}

@@ -416,8 +416,12 @@ func (e *engine) act() {
 		}
 		for _, ch := range b.Checks {
 			c := e.conns[ch.Conn]
-			if (ch.Kind == statemachine.Verify || ch.Kind == statemachine.Register) && c != nil {
+			if (ch.Kind == statemachine.Verify || ch.Kind == statemachine.Register ||
+				ch.Kind == statemachine.ChangePassword || ch.Kind == statemachine.DeleteAccount) && c != nil {
 				ch.Password = e.secret(ch.Conn, ch.Password) // the log had a stand-in
+			}
+			if ch.Kind == statemachine.ChangePassword && c != nil {
+				ch.Arg = e.secret(ch.Conn, ch.Arg) // the new password too
 			}
 			switch {
 			case !e.local(ch.Conn):

@@ -243,8 +243,9 @@ func sameAct(got, want *statemachine.Input) bool {
 	if got.Seg.Type == segment.Passwd && want.Seg.Type == segment.Passwd {
 		return true
 	}
-	if got.Seg.Type.Extended() && want.Seg.Type.Extended() && got.Seg.Type.Base() == segment.SignUp && want.Seg.Type.Base() == segment.SignUp {
-		return true // a SignUp's password is a stand-in too
+	if got.Seg.Type.Extended() && want.Seg.Type.Extended() && got.Seg.Type.Base() == want.Seg.Type.Base() &&
+		(got.Seg.Type.Base() == segment.SignUp || got.Seg.Type.Base() == segment.Account) {
+		return true // a SignUp's or an Account message's passwords are stand-ins too
 	}
 	return got.Seg.Type == want.Seg.Type && bytes.Equal(got.Seg.Payload(), want.Seg.Payload())
 }

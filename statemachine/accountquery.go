@@ -15,5 +15,11 @@ func (h *Hub) replied(now int64, s *session, a Answer, asked CheckKind, data str
 		if s.x != nil && s.x.seek != nil && !s.x.seek.known {
 			h.seekRated(now, s, a, data) // asked for a seek (pairing.go)
 		}
+	case Profile, GamesPage, RatingHist, Leaders:
+		h.historyRows(s, a, asked, data)
+	case ReplayGame:
+		h.replayed(s, a, data)
+	case ChangePassword, DeleteAccount:
+		h.accountDone(now, s, a, asked)
 	}
 }

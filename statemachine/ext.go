@@ -11,7 +11,8 @@ import (
 // descriptor.
 
 // Features the hub offers.
-const hubFeatures = segment.FeatureTables | segment.FeatureChat | segment.FeatureResume | segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts | segment.FeaturePing | segment.FeatureSignUp | segment.FeatureLegal | segment.FeaturePairing
+const hubFeatures = segment.FeatureTables | segment.FeatureChat | segment.FeatureResume | segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts | segment.FeaturePing | segment.FeatureSignUp | segment.FeatureLegal | segment.FeaturePairing |
+	segment.FeatureHistory | segment.FeatureAccount
 
 // extSession is what the hub keeps for an extended-protocol connection.
 type extSession struct {
@@ -103,7 +104,7 @@ func (h *Hub) message(now int64, s *session, t segment.Type, body []byte) {
 		return
 	}
 	switch t {
-	case segment.CatalogReq, segment.ListReq, segment.Chat, segment.Bye:
+	case segment.CatalogReq, segment.ListReq, segment.Chat, segment.Bye, segment.HistoryReq, segment.ReplayReq:
 	default:
 		if s.state == Responding {
 			// a reference invitation this client did not answer: going on
@@ -165,6 +166,12 @@ func (h *Hub) message(now int64, s *session, t segment.Type, body []byte) {
 		s.x.bye = true
 	case segment.Seek:
 		h.seek(now, s, body)
+	case segment.HistoryReq:
+		h.historyReq(s, body)
+	case segment.ReplayReq:
+		h.replayReq(s, body)
+	case segment.Account:
+		h.account(now, s, body)
 	default:
 		// a server-to-client type sent by a client
 		h.fail(s, t, segment.ErrCodeBadRequest, "not a request")

@@ -28,6 +28,21 @@ const (
 	// InReply whose Text is the store's data, in the form the kind's
 	// comment gives (the hub acts on it in queries.go).
 	Ratings // User's ratings: a line "game rating deviation games" per rated game (rounded)
+	// History queries (history.go) answer with JSON: a list of
+	// segment.RatingRowBody (Profile, RatingHist, Leaders) or
+	// segment.GameRowBody (GamesPage); NotFound for an unknown user.
+	Profile    // User's ratings, one row per game
+	GamesPage  // User's games: Arg "page game" (game "" for all), HistPage rows, newest first
+	RatingHist // User's rating history in game Arg ("" all), newest first
+	Leaders    // game Arg's leaderboard, highest first
+	// ReplayGame: Arg "id ply"; the reply is the ply asked, a newline, and
+	// the stored record (record.Game) as JSON with its moves; NotFound for
+	// a game the store does not hold.
+	ReplayGame
+	// Account care (accountcare.go): Password is the current password.
+	// Found when done; WrongPassword, BadSignupPass, NotFound.
+	ChangePassword // set User's password to Arg, by the sign-up rules
+	DeleteAccount  // delete User's account; its recorded games name a placeholder
 )
 
 // Query reports whether k is a query (answered with an InReply).
@@ -40,7 +55,8 @@ func (k CheckKind) String() string {
 	return fmt.Sprintf("CheckKind(%d)", k)
 }
 
-var checkKindNames = [...]string{"lookup", "verify", "register", "ratings"}
+var checkKindNames = [...]string{"lookup", "verify", "register", "ratings",
+	"profile", "games", "rating-history", "leaderboard", "replay", "password", "delete-account"}
 
 // Check is an account question for the shell to answer off the hub's
 // goroutine; it answers with Hub.Answer and the same ID.

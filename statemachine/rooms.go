@@ -474,16 +474,20 @@ func (h *Hub) sendStarted(s *session, t *table) {
 
 // sendView sends s what its seat (or a watcher) may see of t's game.
 func (h *Hub) sendView(s *session, t *table) {
-	v := t.game.Observe(s.seat)
-	b := segment.ViewBody{Seq: t.seq, Viewer: int8(v.Viewer), Status: uint8(v.Status), Cells: v.Cells, Extra: v.Extra}
+	h.sendMsg(s, segment.ViewMsg, viewBody(t.game.Observe(s.seat), t.seq).Append(h.body()))
+	h.sendLegal(s, t)
+}
+
+// viewBody is View's body for the rules' view v of update seq.
+func viewBody(v rules.View, seq uint32) segment.ViewBody {
+	b := segment.ViewBody{Seq: seq, Viewer: int8(v.Viewer), Status: uint8(v.Status), Cells: v.Cells, Extra: v.Extra}
 	for _, p := range v.ToMove {
 		b.ToMove = append(b.ToMove, uint8(p))
 	}
 	for _, sc := range v.Scores {
 		b.Scores = append(b.Scores, int16(sc))
 	}
-	h.sendMsg(s, segment.ViewMsg, b.Append(h.body()))
-	h.sendLegal(s, t)
+	return b
 }
 
 // moveMsg: a move in binary form.

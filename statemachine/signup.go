@@ -55,10 +55,13 @@ const (
 	DefaultSignUpsPerHour    = 300 // per hour, from everyone
 )
 
-// signUpKey is the bucket of sign-ups from an address ("" for everyone's).
-// The buckets live among the login failure counters, so snapshots and
-// sweeping carry them without a format of their own.
+// signUpKey is the bucket of sign-ups from an address, signUpsAll everyone's
+// (no address has its form). The buckets live among the login failure
+// counters, so snapshots and sweeping carry them without a format of their
+// own.
 func signUpKey(source string) string { return "signup\x00" + source }
+
+const signUpsAll = "signups"
 
 // signUpAllowed takes a token for a sign-up from source at now: an address
 // may sign up its whole hourly allowance at once, everyone together a
@@ -70,7 +73,7 @@ func (h *Hub) signUpAllowed(now int64, source string) bool {
 	perAddr := cmp.Or(h.cfg.SignUpsPerAddress, DefaultSignUpsPerAddress)
 	total := cmp.Or(h.cfg.SignUpsPerHour, DefaultSignUpsPerHour)
 	hour := int64(time.Hour)
-	everyone := h.failures[signUpKey("")]
+	everyone := h.failures[signUpsAll]
 	// the address's token first, and only if everyone's bucket has one: a
 	// refused address does not spend everyone's allowance, and an empty
 	// global bucket remembers no new address
@@ -81,7 +84,7 @@ func (h *Hub) signUpAllowed(now int64, source string) bool {
 	if !h.take(addr, now, hour/int64(perAddr), perAddr) {
 		return false
 	}
-	return h.take(h.bucket(signUpKey(""), now), now, hour/int64(total), max(total/12, 1))
+	return h.take(h.bucket(signUpsAll, now), now, hour/int64(total), max(total/12, 1))
 }
 
 // bucket is the counter under key, made empty-handed (a full bucket) if

@@ -187,6 +187,13 @@ func scenarioLine(t *testing.T, r *replay.Runner, l string) []transcript.Entry {
 			}
 		}
 		t8, body = segment.Seek, m.Append(nil)
+	case "history": // history WHAT USER|- GAME|- PAGE
+		dash := func(i int) string { return strings.TrimPrefix(str(i), "-") }
+		t8, body = segment.HistoryReq, segment.HistoryReqMsg{What: uint8(num(0)), User: dash(1), Game: dash(2), Page: uint16(num(3))}.Append(nil)
+	case "replay": // replay GAMEID PLY
+		t8, body = segment.ReplayReq, segment.ReplayReqMsg{ID: uint64(num(0)), Ply: uint16(num(1))}.Append(nil)
+	case "account": // account WHAT PASSWORD [NEW]
+		t8, body = segment.Account, segment.AccountMsg{What: uint8(num(0)), Password: str(1), New: str(2)}.Append(nil)
 	case "chat": // chat SCOPE TEXT...
 		t8, body = segment.Chat, segment.ChatBody{Scope: uint8(num(0)), Text: rest(1)}.Append(nil)
 	default:

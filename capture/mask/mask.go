@@ -9,8 +9,9 @@ import "github.com/bomber-game/bomber/segment"
 const MaskByte = '*'
 
 // Masker follows one client-to-server byte stream, in any split, and hides
-// the payload of every Passwd segment, and the password of every SignUp
-// (the bytes after its name, across its fragments: the name is kept). It reads headers the way
+// the payload of every Passwd segment, the password of every SignUp (the
+// bytes after its name, across its fragments: the name is kept) and both
+// passwords of every Account message (every byte after its first, what). It reads headers the way
 // segment.Decoder does, so it stops masking exactly where the daemon stops
 // decoding: after a framing error nothing more is interpreted.
 type Masker struct {
@@ -21,7 +22,8 @@ type Masker struct {
 	broken bool // a framing error was seen
 	seen   bool // a segment header was read (Hello counts only as the first)
 	ext    bool // the stream began with Hello: extended descriptors follow
-	signUp bool // the current payload is part of a SignUp
+	signUp bool // the current payload is part of a SignUp or an Account message
+	acct   bool // ... of an Account message
 	sCont  bool // the SignUp's last segment has not come yet
 	sPos   int  // body bytes of the SignUp seen
 	sName  int  // its name's length (the body's first byte)
@@ -46,7 +48,9 @@ func (m *Masker) Mask(dst, src []byte) []byte {
 				b = MaskByte
 			case m.signUp:
 				if m.sPos == 0 {
-					m.sName = int(b)
+					if !m.acct {
+						m.sName = int(b)
+					}
 				} else if m.sPos > m.sName {
 					b = MaskByte
 				}
@@ -73,9 +77,9 @@ func (m *Masker) Mask(dst, src []byte) []byte {
 			}
 			m.seen = true
 			m.remain, m.passwd = l, t == segment.Passwd
-			if m.signUp = m.ext && t.Base() == segment.SignUp; m.signUp {
+			if m.signUp = m.ext && (t.Base() == segment.SignUp || t.Base() == segment.Account); m.signUp {
 				if !m.sCont {
-					m.sPos = 0
+					m.sPos, m.sName, m.acct = 0, 0, t.Base() == segment.Account
 				}
 				m.sCont = t.Fragment()
 			}

@@ -55,6 +55,9 @@ func TestMaskerHidesOnlyPasswords(t *testing.T) {
 		// SignUp's password is masked, its name kept, across fragments
 		{"SignUp", cat(seg(segment.Hello, "\x01\x00\x00\x01\x00"), seg(segment.SignUp, "\x03Ada\x0asecret-pw1"), seg(segment.SignUp|segment.More, "\x14Adalongername_abcdef\x0bsecret-"), seg(segment.SignUp, "pw1x")),
 			cat(seg(segment.Hello, "\x01\x00\x00\x01\x00"), seg(segment.SignUp, "\x03Ada***********"), seg(segment.SignUp|segment.More, "\x14Adalongername_abcdef********"), seg(segment.SignUp, "****"))},
+		// an Account message's passwords are masked, what is kept; a SignUp after it keeps its name
+		{"Account", cat(seg(segment.Hello, "\x01\x00\x00\x01\x00"), seg(segment.Account, "\x01\x0asecret-pw1\x0asecret-pw2"), seg(segment.SignUp, "\x03Ada\x02pw")),
+			cat(seg(segment.Hello, "\x01\x00\x00\x01\x00"), seg(segment.Account, "\x01**********************"), seg(segment.SignUp, "\x03Ada***"))},
 		{"Hello not first is a framing error", cat(seg(segment.Info, "Beth"), seg(segment.Hello, "\x01\x00\x00\x00\x03"), seg(segment.Passwd, "123")),
 			cat(seg(segment.Info, "Beth"), seg(segment.Hello, "\x01\x00\x00\x00\x03"), seg(segment.Passwd, "123"))},
 	}

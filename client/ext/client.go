@@ -141,6 +141,7 @@ type Client struct {
 	away     map[int]uint32
 	seeking  *segment.SeekingBody // our seek while it waits (pairing.go)
 	Errors   []segment.ErrorBody  // errors the server answered
+	hist     history
 }
 
 // maxLog is how many lines each log keeps.

@@ -79,6 +79,9 @@ func (c *Client) handle(o *Out, t segment.Type, body []byte) error {
 	if done, err := c.handleLogin(o, t, body); done {
 		return err
 	}
+	if done, err := c.handleHistory(o, t, body); done {
+		return err
+	}
 	if done, err := c.handleLobby(o, t, body); done {
 		return err
 	}

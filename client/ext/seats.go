@@ -13,7 +13,8 @@ import (
 
 // Features is what this client asks for in Hello.
 const Features = segment.FeatureTables | segment.FeatureChat | segment.FeatureResume |
-	segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts | segment.FeaturePing | segment.FeaturePairing
+	segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts | segment.FeaturePing | segment.FeaturePairing |
+	segment.FeatureHistory
 
 // Event kinds of seats that survive.
 const (

@@ -53,6 +53,8 @@ const (
 	pInvite
 	pWatchCode
 	pPlay
+	pProfile
+	pLeaders
 )
 
 type tmodel struct {
@@ -81,6 +83,7 @@ type tmodel struct {
 	cycle  int
 	hint   *rules.Move // the move tab showed: enter plays it
 	replay *replayer
+	prof   *profileView // the profile screen, when shown
 
 	rng     *rand.Rand
 	suggest string // Bomber: the random board enter places, in notation
@@ -147,7 +150,7 @@ func (m *tmodel) apply(o ext.Out) tea.Cmd {
 			m.pass, m.focus = "", 1
 			m.err = segment.SafeText(e.Text)
 		case ext.EvStarted, ext.EvJoined:
-			m.from, m.cycle, m.replay = nil, 0, nil
+			m.from, m.cycle, m.replay, m.prof = nil, 0, nil, nil
 			if e.Kind == ext.EvStarted || m.suggest == "" {
 				m.suggest = boardText(bot.RandomBoard(m.rng)) // a board of its own for each game
 			}
@@ -162,6 +165,8 @@ func (m *tmodel) apply(o ext.Out) tea.Cmd {
 			if m.net != nil {
 				m.net.Close()
 			}
+		case ext.EvHistory, ext.EvReplay:
+			m.historyEvent(e)
 		case ext.EvChat, ext.EvOnline, ext.EvView, ext.EvTable, ext.EvCatalog, ext.EvTables, ext.EvWelcome:
 		default:
 			m.say(e.Text)
@@ -344,6 +349,8 @@ func (m *tmodel) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case m.creating != nil:
 		m.createKey(key)
+	case m.prof != nil:
+		return m.profileKey(key)
 	case m.c.Table() != nil:
 		return m.tableKey(k, confirm)
 	default:
@@ -404,6 +411,13 @@ func (m *tmodel) submit(kind promptKind, text string) {
 		m.act(m.c.Invite(text))
 	case pPlay:
 		m.play(text)
+	case pProfile:
+		m.openProfile(text)
+	case pLeaders:
+		if m.prof != nil {
+			m.prof.board = text
+			m.act(m.c.RequestHistory(segment.HistLeaders, "", text, 0))
+		}
 	case pCode, pWatchCode:
 		// an invite link, or "ID" or "ID CODE"
 		inv, err := parseInvite(text)
@@ -470,6 +484,8 @@ func (m *tmodel) lobbyKey(key string) tea.Cmd {
 		m.ask(pLobbyChat, "say to the lobby: ")
 	case "r":
 		m.act(m.c.RequestList())
+	case "i":
+		m.openProfile("")
 	case "q", "esc":
 		return m.quit()
 	}

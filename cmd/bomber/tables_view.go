@@ -70,6 +70,8 @@ func (m *tmodel) render() string {
 		lines = append(lines, m.status...)
 	case m.creating != nil:
 		lines = m.renderCreate()
+	case m.prof != nil && m.c.State() == ext.Lobby:
+		lines = m.renderProfile()
 	case m.c.Table() != nil:
 		lines = m.renderTable()
 	default:
@@ -229,7 +231,7 @@ func (m *tmodel) renderLobby() []string {
 	} else if l := m.seekLine(); l != "" {
 		out[20] = l
 	}
-	return append(out, m.footer("up/down choose  enter join  w watch  c create  J join by code  p play now  t chat  q quit")...)
+	return append(out, m.footer("up/down choose  enter join  w watch  c create  J join by code  p play now  i profile  t chat  q quit")...)
 }
 
 // columns puts two blocks side by side, the left one padded to width w.

@@ -28,6 +28,9 @@ func querier(store account.Store) server.Querier {
 			}
 			return statemachine.Found, b.String()
 		}
+		if a, data, ok := historyQuery(ctx, store, c); ok {
+			return a, data
+		}
 		return statemachine.Unavailable, ""
 	}
 }

@@ -61,12 +61,14 @@ local ext = {
   [0x41] = { "Seated", 29 },     [0x43] = { "Resume", 29 },   [0x44] = { "Clock", 64 },
   [0x45] = { "Away", 29 },       [0x46] = { "Bye", 0 },       [0x47] = { "Legal", 1024 },
   [0x48] = { "Seek", 256 },      [0x49] = { "Seeking", 256 },
+  [0x4a] = { "HistoryReq", 64 }, [0x4b] = { "RatingRow", 96 }, [0x4c] = { "GameRow", 200 },
+  [0x4d] = { "ReplayReq", 10 },  [0x4e] = { "Replay", 512 },  [0x4f] = { "Account", 64 },
 }
 
 -- ext_base is t without the More bit when t is in the extended range
 local function ext_base(t)
   local b = t >= MORE and t - MORE or t
-  if b >= 0x20 and b <= 0x49 then return b end
+  if b >= 0x20 and b <= 0x4f then return b end
   return nil
 end
 
@@ -167,7 +169,7 @@ local function cell(c) return string.format("(%d,%d)", c.x, c.y) end
 -- Message bodies (segment/messages.go, segment/seats.go), described as
 -- transcript comments describe them (segment.DescribeMessage): the type's
 -- name and "field=value" for each field in order. Field kinds: u8 u16 u32
--- i8 i16 i32; str (u8 length, bytes); rest (the rest of the body, text);
+-- u64 i8 i16 i32; str (u8 length, bytes); rest (the rest of the body, text);
 -- type (u8, a descriptor's name); h32 and tok (32 and 16 raw bytes, shown
 -- by their first four); u8s and i16s (u8 count, items); b16 (u16 length,
 -- bytes); move (kind u8, len u8 at most 16, arg[len]); strs (u8 count,
@@ -215,6 +217,15 @@ local layouts = {
   [0x48] = { { "action", "u8" }, { "game", "str" }, { "rated", "u8" }, kvs("options") },
   [0x49] = { { "state", "u8" }, { "flags", "u8" }, { "game", "str" }, { "rated", "u8" }, { "rating", "u16" }, { "low", "u16" },
     { "high", "u16" }, { "waited", "u16" }, kvs("options") },
+  [0x4a] = { { "what", "u8" }, { "user", "str" }, { "game", "str" }, { "page", "u16" } },
+  [0x4b] = { { "what", "u8" }, { "user", "str" }, { "game", "str" }, { "rating", "u16" }, { "deviation", "u16" },
+    { "games", "u32" }, { "flags", "u8" }, { "at", "u32" }, { "gameID", "u64" }, { "before", "u16" } },
+  [0x4c] = { { "id", "u64" }, { "game", "str" }, { "result", "u8" }, { "flags", "u8" }, { "change", "i16" },
+    { "ended", "u32" }, { "moves", "u16" }, { "reason", "str" }, { "opponents", "strs" } },
+  [0x4d] = { { "id", "u64" }, { "ply", "u16" } },
+  [0x4e] = { { "id", "u64" }, { "game", "str" }, { "ply", "u16" }, { "plies", "u16" }, { "seat", "i8" },
+    { "notation", "str" }, { "status", "u8" }, { "reason", "str" }, { "seats", "strs" }, kvs("options") },
+  [0x4f] = { { "what", "u8" }, { "password", "str" }, { "new", "str" } },
 }
 -- Offer: a client answers (what, answer); the server tells (what, state, seat)
 local offer_request = { { "what", "u8" }, { "answer", "u8" } }
@@ -275,8 +286,8 @@ local function fields(r, layout, out)
   end
   for _, fd in ipairs(layout) do
     local name, kind, from = fd[1], fd[2], r.pos
-    if kind == "u8" or kind == "u16" or kind == "u32" then
-      put(name, string.format("%d", r.uint(({ u8 = 1, u16 = 2, u32 = 4 })[kind])), from)
+    if kind == "u8" or kind == "u16" or kind == "u32" or kind == "u64" then
+      put(name, string.format("%d", r.uint(({ u8 = 1, u16 = 2, u32 = 4, u64 = 8 })[kind])), from)
     elseif kind == "i8" or kind == "i16" or kind == "i32" then
       put(name, string.format("%d", r.int(({ i8 = 1, i16 = 2, i32 = 4 })[kind])), from)
     elseif kind == "type" then

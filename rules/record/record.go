@@ -15,6 +15,14 @@ import (
 	"github.com/bomber-game/bomber/rules"
 )
 
+// DeletedPlayer is the name a record's seat shows once its player deleted
+// their account: the game stays (their opponents' history and ratings
+// rest on it) but no longer names them. No account can have this name
+// (sign-up names start with a letter; operators' are refused it), so the
+// name a deleted account had is free to be taken again and its new owner
+// inherits no games.
+const DeletedPlayer = "(deleted)"
+
 // Seat is one seat of a recorded game.
 type Seat struct {
 	Name string // the user who sat there ("" for a seat that stayed empty)

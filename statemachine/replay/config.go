@@ -16,7 +16,7 @@ import (
 // (reference|document), first (inviter|invitee), kick-grace and
 // login-timeout (Go durations), hide-unknown-users (true|false),
 // login-failures, login-window, login-lockout, segment-rate, segment-burst,
-// and seed (read by SeedOf and fed to the hub by the Runner where the note
+// signups-per-address, signups-per-hour, and seed (read by SeedOf and fed to the hub by the Runner where the note
 // stands: the seed of the generator every table's seed, join code and
 // resume token come from; a transcript replays only with the seed it was
 // recorded with; 0 when absent).
@@ -59,6 +59,10 @@ func ConfigFromNotes(entries []transcript.Entry) (statemachine.Config, error) {
 				cfg.SegmentRate, err = strconv.Atoi(v)
 			case "segment-burst":
 				cfg.SegmentBurst, err = strconv.Atoi(v)
+			case "signups-per-address":
+				cfg.SignUpsPerAddress, err = strconv.Atoi(v)
+			case "signups-per-hour":
+				cfg.SignUpsPerHour, err = strconv.Atoi(v)
 			case "seed":
 				_, err = strconv.ParseUint(v, 10, 64)
 			default:

@@ -260,13 +260,12 @@ func (r *Runner) drain(now int64) {
 		}
 		r.hub.Advance()
 		for _, c := range checks {
-			in := statemachine.Input{Kind: statemachine.InAnswer, Check: c.ID, Answer: r.answer(c)}
 			if c.Kind.Query() {
-				// the demo accounts have played no rated game: a query's
-				// data is empty (a Ratings reply lists no game)
-				in.Kind, in.Asked = statemachine.InReply, c.Kind
+				a, data := r.query(c)
+				r.hub.Step(now, statemachine.Input{Kind: statemachine.InReply, Check: c.ID, Answer: a, Asked: c.Kind, Text: data})
+				continue
 			}
-			r.hub.Step(now, in)
+			r.hub.Step(now, statemachine.Input{Kind: statemachine.InAnswer, Check: c.ID, Answer: r.answer(c)})
 		}
 		for _, b := range bots {
 			// the computer answers at once; the answer is written down as an

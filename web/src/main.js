@@ -11,6 +11,7 @@ import * as aeroplane from './games/aeroplane.js';
 import * as paisho from './games/paisho.js';
 import * as duel from './duel.js';
 import * as playNow from './playnow.js';
+import { initHistory } from './history.js';
 
 // GAMES draws each game's board; everything else about a game (its title,
 // seat range, options and the offers it allows) comes from the server's
@@ -899,6 +900,7 @@ async function sendChat(scope, f) {
 }
 
 wire();
+initHistory({ app, GAMES, title, showError, showScreen });
 showScreen('login');
 // The server tells only a table's members about it: the lobby asks for the
 // list again every 15 s while it is on screen.

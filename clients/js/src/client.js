@@ -7,6 +7,8 @@ import {
   T, MORE, FEATURES_ALL, PROTOCOL_VERSION, SEAT_ANY, SEAT_WATCHER, encodeBot, encodeResume,
   decodeSeated, decodeClock, decodeAway, decodeLegal, LEGAL_MORE, LEGAL_TOO_MANY, FEATURE_LEGAL,
   FEATURE_SIGNUP, encodeSignUp, FEATURE_PAIRING, encodeSeek, decodeSeeking, SeekAction, SeekState,
+  FEATURE_HISTORY, FEATURE_ACCOUNT, Hist, AccountWhat, encodeHistoryReq,
+  decodeRatingRow, decodeGameRow, encodeReplayReq, decodeReplay, encodeAccount,
   FLAG_PRIVATE, Phase, SeatFlag, OfferWhat, OfferAnswer, OfferState, Scope, ErrCode,
   MessageDecoder, encodeMessage, encodeHello, decodeWelcome, decodeGame, encodeCreate,
   encodeJoin, encodeWatch, encodeInvite, encodeMove, encodeMoveText, encodeOfferRequest,
@@ -320,6 +322,73 @@ export class BomberClient extends EventTarget {
   playComputer() {
     return this._request(T.Seek, encodeSeek({ action: SeekAction.Computer }), this._joinedThenTable());
   }
+
+  _history(what, user, game, page) {
+    if (!(this.welcome?.features & FEATURE_HISTORY)) return Promise.reject(new Error('the server does not speak HistoryReq (feature 1024)'));
+    const rows = [];
+    const match = (k, m) => {
+      // every pending request sees each message: the rows belong to the oldest HistoryReq
+      if (!this._first(T.HistoryReq, match)) return undefined;
+      if (k === T.RatingRow || k === T.GameRow) { rows.push(m); return undefined; }
+      if (k === T.Ack && m.req === T.HistoryReq) return rows;
+      return undefined;
+    };
+    return this._request(T.HistoryReq, encodeHistoryReq({ what, user, game, page }), match);
+  }
+
+  // _first reports whether match is that of the oldest pending request of type.
+  _first(type, match) { return this._pending.find((p) => p.type === type)?.match === match; }
+
+  /**
+   * A player's profile (FEATURE_HISTORY; user '' or omitted: yourself):
+   * resolves with {user, ratings: [{game, rating, deviation, games,
+   * provisional, at}], games} where games is the number of rated games.
+   * Rejects with ErrCode.NoUser for a user who does not exist.
+   */
+  async profile(user = '') {
+    const ratings = await this._history(Hist.Profile, user, '', 0);
+    return { user: user || this.user, ratings, games: ratings.reduce((n, r) => n + r.games, 0) };
+  }
+
+  /** A page (10 a page, newest first; page 0 the newest) of a player's games, of one game or all: [{id, game, result, rated, change, ended, moves, reason, opponents}]. */
+  games(user = '', { game = '', page = 0 } = {}) { return this._history(Hist.Games, user, game, page); }
+
+  /** What a player's rated games did to their rating, newest first: [{game, gameID, before, rating, deviation, at}]. */
+  ratingHistory(user = '', game = '') { return this._history(Hist.Ratings, user, game, 0); }
+
+  /** A game's leaderboard, highest first, established ratings only: [{user, rating, deviation, games}]. */
+  leaderboard(game) { return this._history(Hist.Leaders, '', game, 0); }
+
+  /**
+   * One position of a stored game (FEATURE_HISTORY): resolves with {replay,
+   * view}: replay is {id, game, ply, plies, seat, notation, status, reason,
+   * seats, options} (the move that led here and who made it), view the
+   * View a watcher saw after ply moves, computed by the server's rules.
+   * Ply 0 is the start; past the last, the last. Rejects with NoTable for
+   * a game the server does not hold.
+   */
+  replay(id, ply = 0) {
+    if (!(this.welcome?.features & FEATURE_HISTORY)) return Promise.reject(new Error('the server does not speak ReplayReq (feature 1024)'));
+    let replay = null;
+    const match = (k, m) => {
+      if (!this._first(T.ReplayReq, match)) return undefined;
+      if (k === T.Replay) { replay = m; return undefined; }
+      if (k === T.View && replay) return { replay, view: m };
+      return undefined;
+    };
+    return this._request(T.ReplayReq, encodeReplayReq({ id, ply }), match);
+  }
+
+  _account(what, password, fresh) {
+    if (!(this.welcome?.features & FEATURE_ACCOUNT)) return Promise.reject(new Error('the server does not speak Account (feature 2048)'));
+    return this._request(T.Account, encodeAccount({ what, password, new: fresh }), (k, m) => (k === T.Ack && m.req === T.Account ? true : undefined));
+  }
+
+  /** Changes your password (FEATURE_ACCOUNT); rejects with WrongPassword, BadPassword (8-29 bytes, not the name), RateLimited, Unavailable. */
+  changePassword(current, fresh) { return this._account(AccountWhat.Password, current, fresh); }
+
+  /** Deletes your account (FEATURE_ACCOUNT); the server then closes the connection. Your finished games stay, naming "(deleted)". */
+  deleteAccount(password) { return this._account(AccountWhat.Delete, password, ''); }
 
   /** The games of the catalog. */
   catalog() {
@@ -758,8 +827,12 @@ export class BomberClient extends EventTarget {
         this._emit('legal', cur);
         break;
       }
+      case T.Replay: m = decodeReplay(body); this._replayView = true; break;
+      case T.RatingRow: m = decodeRatingRow(body); break;
+      case T.GameRow: m = decodeGameRow(body); break;
       case T.View:
         m = decodeView(body);
+        if (this._replayView) { this._replayView = false; break; } // a replayed position, not the table's
         this._seq(m.seq);
         if (this._takeback) { // the View of an agreed takeback: the last move is undone
           this._takeback = false;

@@ -29,13 +29,17 @@ export const FEATURE_LEGAL = 128;
 export const FEATURE_SIGNUP = 256;
 /** Quick pairing, "Play <game> now": Seek and Seeking (section 8.4, "Seek"). */
 export const FEATURE_PAIRING = 512;
-/** Every feature this library speaks (what it asks for in Hello). */
-export const FEATURES_ALL = 1023;
 /** Seek actions; Seeking states and flags. */
 export const SeekAction = Object.freeze({ Play: 0, Cancel: 1, Computer: 2 });
 export const SeekState = Object.freeze({ Waiting: 0, Paired: 1, Cancelled: 2 });
 export const SEEK_COMPUTER_OFFERED = 1;
 export const SEEK_PROVISIONAL = 2;
+/** Profiles, game histories, leaderboards and replay (section 11). */
+export const FEATURE_HISTORY = 1024;
+/** Account care: change the password, delete the account (section 11). */
+export const FEATURE_ACCOUNT = 2048;
+/** Every feature this library speaks (what it asks for in Hello). */
+export const FEATURES_ALL = 4095;
 /** Liveness (segment.PingInterval, PingTimeout): ping after this long without hearing from the server... */
 export const PING_INTERVAL_MS = 15000;
 /** ...and give the connection up when nothing came this long after the Ping. */
@@ -62,6 +66,7 @@ export const T = Object.freeze({
   Error: 0x38, ChatMsg: 0x39, Invited: 0x3a, Commit: 0x3b, Ping: 0x3c, Pong: 0x3d, SignUp: 0x3e, Ack: 0x3f,
   Bot: 0x40, Seated: 0x41, Resume: 0x43, Clock: 0x44, Away: 0x45, Bye: 0x46,
   Legal: 0x47, Seek: 0x48, Seeking: 0x49,
+  HistoryReq: 0x4a, RatingRow: 0x4b, GameRow: 0x4c, ReplayReq: 0x4d, Replay: 0x4e, Account: 0x4f,
 });
 
 const NAMES = Object.fromEntries(Object.entries(T).map(([k, v]) => [v, k]));
@@ -86,6 +91,7 @@ const CAPS = {
   0x32: 29, 0x33: 64, 0x34: 29, 0x35: 96, 0x36: 1024, 0x37: 128, 0x38: 64, 0x39: 340,
   0x3a: 96, 0x3b: 64, 0x3c: 4, 0x3d: 4, 0x3e: 64, 0x3f: 29,
   0x40: 1, 0x41: 29, 0x43: 29, 0x44: 64, 0x45: 29, 0x46: 0, 0x47: 1024, 0x48: 256, 0x49: 256,
+  0x4a: 64, 0x4b: 96, 0x4c: 200, 0x4d: 10, 0x4e: 512, 0x4f: 64,
 };
 
 /** Error codes of the extended protocol (section 8.5). */
@@ -95,6 +101,7 @@ export const ErrCode = Object.freeze({
   ChatBadUTF8: 12, ChatTooLong: 13, ChatFlood: 14, NoUser: 15, NotLoggedIn: 16,
   BadNotation: 17, NoOffer: 18, UnknownGame: 19, NotSeated: 20,
   NameTaken: 21, BadName: 22, BadPassword: 23, SignUpClosed: 24, RateLimited: 25, Unavailable: 26,
+  WrongPassword: 27,
 });
 const ERR_NAMES = Object.fromEntries(Object.entries(ErrCode).map(([k, v]) => [v, k]));
 
@@ -131,8 +138,8 @@ export class BodyError extends Error {
   constructor(message) { super(message); this.name = 'BodyError'; }
 }
 
-/** Whether t lies in the extended range 0x20..0x46, with or without the More bit. */
-export function isExtended(t) { const b = t & ~MORE; return b >= 0x20 && b <= 0x49; }
+/** Whether t lies in the extended range 0x20..0x4f, with or without the More bit. */
+export function isExtended(t) { const b = t & ~MORE; return b >= 0x20 && b <= 0x4f; }
 
 /** The largest body of t's base type, or -1 when t is no extended message type. */
 export function messageCap(t) {
@@ -357,6 +364,8 @@ export class Writer {
   u8(v) { this.b.push(v & 0xff); return this; }
   u16(v) { this.b.push((v >> 8) & 0xff, v & 0xff); return this; }
   u32(v) { this.b.push((v >>> 24) & 0xff, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff); return this; }
+  /** u64 from a Number (exact up to 2^53: game ids). */
+  u64(v) { return this.u32(Math.floor(v / 2 ** 32)).u32(v % 2 ** 32); }
   i8(v) { return this.u8(v); }
   i16(v) { return this.u16(v & 0xffff); }
   i32(v) { return this.u32(v >>> 0); }
@@ -406,6 +415,9 @@ export class Reader {
   u8() { return this.take(1)[0]; }
   u16() { const p = this.take(2); return (p[0] << 8) | p[1]; }
   u32() { const p = this.take(4); return ((p[0] << 24) | (p[1] << 16) | (p[2] << 8) | p[3]) >>> 0; }
+  /** u64 as a Number (exact up to 2^53: game ids). */
+  u64() { const hi = this.u32(); return hi * 2 ** 32 + this.u32(); }
+  strs() { const n = this.count(1); const out = []; for (let i = 0; i < n; i++) out.push(this.str()); return out; }
   i8() { return (this.u8() << 24) >> 24; }
   i16() { return (this.u16() << 16) >> 16; }
   i32() { return this.u32() | 0; }
@@ -881,6 +893,91 @@ export function decodeLegal(body) {
   return m;
 }
 
+/** What a HistoryReq asks (section 11). */
+export const Hist = Object.freeze({ Profile: 1, Games: 2, Ratings: 3, Leaders: 4 });
+/** GameRow results, for the user asked about; GameRow and RatingRow flags. */
+export const GameResult = Object.freeze({ Lost: 0, Won: 1, Drawn: 2, NoResult: 3 });
+export const ROW_PROVISIONAL = 1;
+export const ROW_RATED = 1;
+export const ROW_BOT = 2;
+/** What an Account message does. */
+export const AccountWhat = Object.freeze({ Password: 1, Delete: 2 });
+
+/** HistoryReq (C→S): {what, user, game, page} (FEATURE_HISTORY). */
+export function encodeHistoryReq({ what, user = '', game = '', page = 0 }) {
+  return new Writer(T.HistoryReq).u8(what).str(user).str(game).u16(page).done();
+}
+export function decodeHistoryReq(body) {
+  const r = new Reader(T.HistoryReq, body);
+  const m = { what: r.u8(), user: r.str(), game: r.str(), page: r.u16() };
+  r.done();
+  return m;
+}
+/** RatingRow (S→C): {what, user, game, rating, deviation, games, flags, at, gameID, before}. */
+export function encodeRatingRow(m) {
+  return new Writer(T.RatingRow).u8(m.what).str(m.user).str(m.game).u16(m.rating).u16(m.deviation).u32(m.games)
+    .u8(m.flags).u32(m.at).u64(m.gameID).u16(m.before).done();
+}
+export function decodeRatingRow(body) {
+  const r = new Reader(T.RatingRow, body);
+  const m = { what: r.u8(), user: r.str(), game: r.str(), rating: r.u16(), deviation: r.u16(), games: r.u32(),
+    flags: r.u8(), at: r.u32(), gameID: r.u64(), before: r.u16() };
+  r.done();
+  m.provisional = !!(m.flags & ROW_PROVISIONAL);
+  return m;
+}
+/** GameRow (S→C): {id, game, result, flags, change, ended, moves, reason, opponents}. */
+export function encodeGameRow(m) {
+  const w = new Writer(T.GameRow).u64(m.id).str(m.game).u8(m.result).u8(m.flags).i16(m.change).u32(m.ended)
+    .u16(m.moves).str(m.reason).count(m.opponents.length);
+  for (const o of m.opponents) w.str(o);
+  return w.done();
+}
+export function decodeGameRow(body) {
+  const r = new Reader(T.GameRow, body);
+  const m = { id: r.u64(), game: r.str(), result: r.u8(), flags: r.u8(), change: r.i16(), ended: r.u32(),
+    moves: r.u16(), reason: r.str(), opponents: r.strs() };
+  r.done();
+  m.rated = !!(m.flags & ROW_RATED);
+  return m;
+}
+/** ReplayReq (C→S): {id, ply}. */
+export function encodeReplayReq({ id, ply = 0 }) { return new Writer(T.ReplayReq).u64(id).u16(ply).done(); }
+export function decodeReplayReq(body) {
+  const r = new Reader(T.ReplayReq, body);
+  const m = { id: r.u64(), ply: r.u16() };
+  r.done();
+  return m;
+}
+/** Replay (S→C): {id, game, ply, plies, seat, notation, status, reason, seats, options}; a View follows. */
+export function encodeReplay(m) {
+  const w = new Writer(T.Replay).u64(m.id).str(m.game).u16(m.ply).u16(m.plies).i8(m.seat).str(m.notation)
+    .u8(m.status).str(m.reason).count(m.seats.length);
+  for (const x of m.seats) w.str(x);
+  w.count(m.options.length);
+  for (const { key, value } of m.options) w.str(key).str(value);
+  return w.done();
+}
+export function decodeReplay(body) {
+  const r = new Reader(T.Replay, body);
+  const m = { id: r.u64(), game: r.str(), ply: r.u16(), plies: r.u16(), seat: r.i8(), notation: r.str(),
+    status: r.u8(), reason: r.str(), seats: r.strs(), options: [] };
+  const n = r.count(2);
+  for (let i = 0; i < n; i++) m.options.push({ key: r.str(), value: r.str() });
+  r.done();
+  return m;
+}
+/** Account (C→S): {what, password, new} (FEATURE_ACCOUNT). */
+export function encodeAccount({ what, password, new: fresh = '' }) {
+  return new Writer(T.Account).u8(what).str(password).str(fresh).done();
+}
+export function decodeAccount(body) {
+  const r = new Reader(T.Account, body);
+  const m = { what: r.u8(), password: r.str(), new: r.str() };
+  r.done();
+  return m;
+}
+
 /** Checks that a body that should be empty is. */
 export function decodeEmpty(body) {
   if (body.length !== 0) throw new BodyError(`${body.length} bytes in an empty body`);
@@ -899,6 +996,8 @@ const DECODERS = {
   [T.Bot]: decodeBot, [T.Seated]: decodeSeated, [T.Resume]: decodeResume, [T.Clock]: decodeClock,
   [T.Away]: decodeAway, [T.Bye]: decodeEmpty, [T.Ping]: decodePing, [T.Pong]: decodePong, [T.SignUp]: decodeSignUp, [T.Legal]: decodeLegal,
   [T.Seek]: decodeSeek, [T.Seeking]: decodeSeeking,
+  [T.HistoryReq]: decodeHistoryReq, [T.RatingRow]: decodeRatingRow, [T.GameRow]: decodeGameRow,
+  [T.ReplayReq]: decodeReplayReq, [T.Replay]: decodeReplay, [T.Account]: decodeAccount,
 };
 
 /**

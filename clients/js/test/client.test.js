@@ -362,3 +362,62 @@ test('Play now: two players seeking the same game and time control are paired at
   await rejects(a.cancelSeek(), ErrCode.BadRequest, T.Seek);
   closeAll();
 });
+
+test('profiles, histories, replay and account care: a rated game between two new accounts', { timeout: 60000 }, async () => {
+  const a = await tcp();
+  await a.signUp('Js_Hist_a', 'js-password');
+  await a.login('Js_Hist_a', 'js-password');
+  const b = await websocket();
+  await b.signUp('Js_Hist_b', 'js-password');
+  await b.login('Js_Hist_b', 'js-password');
+  const t = await a.createTable({ game: 'checkers', seats: 2, options: { rated: 'true' } });
+  await b.join(t.id);
+  await Promise.all([a.ready(), b.ready()]);
+  await a.moveText('11-15');
+  const end = b.next('gameEnd');
+  await a.resign();
+  await end;
+  // the game is stored a moment after it ends
+  let games = [];
+  for (let i = 0; games.length === 0 && i < 100; i++) {
+    games = await b.games();
+    if (games.length === 0) await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.equal(games.length, 1);
+  const g = games[0];
+  assert.equal(g.game, 'checkers');
+  assert.ok(g.rated);
+  assert.ok(g.change > 0, `the winner's change: ${g.change}`);
+  assert.deepEqual(g.opponents, ['Js_Hist_a']);
+  const pa = await b.profile('Js_Hist_a');
+  const pb = await b.profile();
+  assert.ok(pa.ratings[0].rating < 1500 && pb.ratings[0].rating > 1500, `${JSON.stringify([pa, pb])}`);
+  assert.ok(pa.ratings[0].provisional);
+  assert.equal(pb.games, 1);
+  // requests in flight together each get their own rows
+  const [both, mine] = await Promise.all([b.ratingHistory(), b.games(), b.profile()]).then(([h, gs]) => [h, gs]);
+  assert.ok(both.every((r) => r.gameID === g.id) && mine.every((x) => Array.isArray(x.opponents)), JSON.stringify([both, mine]));
+  const hist = await a.ratingHistory('', 'checkers');
+  assert.equal(hist[0].gameID, g.id);
+  assert.equal(hist[0].before, 1500);
+  assert.deepEqual(await a.leaderboard('checkers'), []); // provisional ratings stay off it
+  await rejects(a.profile('Nobody_here'), ErrCode.NoUser, T.HistoryReq);
+
+  const start = await a.replay(g.id, 0);
+  const first = await a.replay(g.id, 1);
+  assert.equal(start.replay.plies, 2);
+  assert.equal(first.replay.notation, '11-15');
+  assert.equal(first.replay.seat, 0);
+  assert.equal(first.view.seq, 1);
+  assert.notDeepEqual(first.view.cells, start.view.cells);
+  await rejects(a.replay(999999, 0), ErrCode.NoTable, T.ReplayReq);
+
+  await rejects(a.changePassword('wrong-password', 'js-password2'), ErrCode.WrongPassword, T.Account);
+  assert.equal(await a.changePassword('js-password', 'js-password2'), true);
+  const closed = a.next('close');
+  assert.equal(await a.deleteAccount('js-password2'), true);
+  await closed;
+  const after = await b.games();
+  assert.deepEqual(after[0].opponents, ['(deleted)']);
+  closeAll();
+});

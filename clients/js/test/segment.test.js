@@ -34,6 +34,9 @@ const ENCODERS = {
   [S.T.Resume]: S.encodeResume, [S.T.Clock]: S.encodeClock, [S.T.Away]: S.encodeAway,
   [S.T.Ping]: S.encodePing, [S.T.Pong]: S.encodePong, [S.T.SignUp]: S.encodeSignUp,
   [S.T.Legal]: S.encodeLegal, [S.T.Seek]: S.encodeSeek, [S.T.Seeking]: S.encodeSeeking,
+  [S.T.Legal]: S.encodeLegal, [S.T.HistoryReq]: S.encodeHistoryReq, [S.T.RatingRow]: S.encodeRatingRow,
+  [S.T.GameRow]: S.encodeGameRow, [S.T.ReplayReq]: S.encodeReplayReq, [S.T.Replay]: S.encodeReplay,
+  [S.T.Account]: S.encodeAccount,
 };
 
 function reencode(type, msg, body) {
@@ -144,7 +147,7 @@ test('Seeking reads as the protocol document shows it', () => {
 test('encoders produce the transcripts\' requests', () => {
   const hex = (t, body) => S.toHex(S.encodeMessage(t, body));
   assert.equal(hex(S.T.Hello, S.encodeHello()), '20 00 05 01 00 00 00 03');
-  assert.equal(hex(S.T.Hello, S.encodeHello({ features: S.FEATURES_ALL })), '20 00 05 01 00 00 03 ff');
+  assert.equal(hex(S.T.Hello, S.encodeHello({ features: S.FEATURES_ALL })), '20 00 05 01 00 00 0f ff');
   assert.equal(hex(S.T.Seek, S.encodeSeek({ game: 'dots', options: [{ key: 'clock.total', value: '180' }] })),
     '48 00 18 00 04 64 6f 74 73 00 01 0b 63 6c 6f 63 6b 2e 74 6f 74 61 6c 03 31 38 30');
   assert.equal(hex(S.T.Seek, S.encodeSeek({ action: S.SeekAction.Cancel })), '48 00 04 01 00 00 00');

@@ -2,7 +2,7 @@
 import type {
   Game, Table, JoinedBody, StartedBody, StepBody, MovedBody, ViewBody, GameEndBody,
   CommitBody, OfferBody, ChatMsgBody, InvitedBody, WelcomeBody, ErrorBody, KV,
-  SeatedBody, ClockBody, AwayBody, SeekingBody,
+  SeatedBody, ClockBody, AwayBody, SeekingBody, RatingRow, GameRow, ReplayBody,
 } from './segment.js';
 
 /** A request the server refused. */
@@ -119,6 +119,20 @@ export declare class BomberClient extends EventTarget {
 
   /** Makes an account (FEATURE_SIGNUP) before logging in; rejects with a RequestError (NameTaken, BadName, BadPassword, SignUpClosed, RateLimited, Unavailable). */
   signUp(name: string, password: string): Promise<true>;
+  /** A player's ratings (FEATURE_HISTORY; no user: yourself); rejects with NoUser. */
+  profile(user?: string): Promise<{ user: string; ratings: RatingRow[]; games: number }>;
+  /** A page (10, newest first) of a player's games, of one game or all. */
+  games(user?: string, opts?: { game?: string; page?: number }): Promise<GameRow[]>;
+  /** What a player's rated games did to their rating, newest first. */
+  ratingHistory(user?: string, game?: string): Promise<RatingRow[]>;
+  /** A game's leaderboard: established ratings, highest first. */
+  leaderboard(game: string): Promise<RatingRow[]>;
+  /** The position after ply moves of a stored game, computed by the server's rules. */
+  replay(id: number, ply?: number): Promise<{ replay: ReplayBody; view: ViewBody }>;
+  /** Changes your password (FEATURE_ACCOUNT); rejects with WrongPassword, BadPassword, RateLimited. */
+  changePassword(current: string, fresh: string): Promise<true>;
+  /** Deletes your account; the server then closes the connection. */
+  deleteAccount(password: string): Promise<true>;
   login(name: string, password: string): Promise<void>;
   /** Play now (FEATURE_PAIRING): enters the pool of game, time control (clock options) and rated flag; resolves with the first Seeking. */
   seek(game: string, opts?: { rated?: boolean; clock?: Record<string, number | string> }): Promise<SeekingBody>;

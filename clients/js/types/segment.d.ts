@@ -16,11 +16,13 @@ export declare const FEATURE_CLOCKS: 16;
 export declare const FEATURE_GAME_FACTS: 32;
 export declare const FEATURE_SIGNUP: 256;
 export declare const FEATURE_PAIRING: 512;
-export declare const FEATURES_ALL: 1023;
 export declare const SeekAction: { readonly Play: 0; readonly Cancel: 1; readonly Computer: 2 };
 export declare const SeekState: { readonly Waiting: 0; readonly Paired: 1; readonly Cancelled: 2 };
 export declare const SEEK_COMPUTER_OFFERED: 1;
 export declare const SEEK_PROVISIONAL: 2;
+export declare const FEATURE_HISTORY: 1024;
+export declare const FEATURE_ACCOUNT: 2048;
+export declare const FEATURES_ALL: 4095;
 export declare const FEATURE_PING: 64;
 export declare const PING_INTERVAL_MS: 15000;
 export declare const PING_TIMEOUT_MS: 10000;
@@ -46,6 +48,7 @@ export declare const T: Readonly<{
   Legal: 0x47;
   Seek: 0x48;
   Seeking: 0x49;
+  HistoryReq: 0x4a; RatingRow: 0x4b; GameRow: 0x4c; ReplayReq: 0x4d; Replay: 0x4e; Account: 0x4f;
 }>;
 
 export declare const ErrCode: Readonly<{
@@ -54,6 +57,7 @@ export declare const ErrCode: Readonly<{
   ChatBadUTF8: 12; ChatTooLong: 13; ChatFlood: 14; NoUser: 15; NotLoggedIn: 16;
   BadNotation: 17; NoOffer: 18; UnknownGame: 19; NotSeated: 20;
   NameTaken: 21; BadName: 22; BadPassword: 23; SignUpClosed: 24; RateLimited: 25; Unavailable: 26;
+  WrongPassword: 27;
 }>;
 
 export declare const SEAT_ANY: 0xff;
@@ -250,3 +254,29 @@ export declare function toHex(bytes: ArrayLike<number>): string;
 export declare function fromHex(s: string): Uint8Array;
 /** Text from the server as it may be shown: control and bidi formatting characters replaced by U+FFFD. */
 export declare function safeText(s: string): string;
+
+/** What a HistoryReq asks; GameRow results; what an Account message does (section 11). */
+export declare const Hist: { readonly Profile: 1; readonly Games: 2; readonly Ratings: 3; readonly Leaders: 4 };
+export declare const GameResult: { readonly Lost: 0; readonly Won: 1; readonly Drawn: 2; readonly NoResult: 3 };
+export declare const AccountWhat: { readonly Password: 1; readonly Delete: 2 };
+export declare const ROW_PROVISIONAL: 1;
+export declare const ROW_RATED: 1;
+export declare const ROW_BOT: 2;
+export interface HistoryReqBody { what: number; user?: string; game?: string; page?: number }
+export interface RatingRow { what: number; user: string; game: string; rating: number; deviation: number; games: number; flags: number; at: number; gameID: number; before: number; provisional?: boolean }
+export interface GameRow { id: number; game: string; result: number; flags: number; change: number; ended: number; moves: number; reason: string; opponents: string[]; rated?: boolean }
+export interface ReplayReqBody { id: number; ply?: number }
+export interface ReplayBody { id: number; game: string; ply: number; plies: number; seat: number; notation: string; status: number; reason: string; seats: string[]; options: KV[] }
+export interface AccountBody { what: number; password: string; new?: string }
+export declare function encodeHistoryReq(m: HistoryReqBody): Uint8Array;
+export declare function decodeHistoryReq(body: Uint8Array): Required<HistoryReqBody>;
+export declare function encodeRatingRow(m: RatingRow): Uint8Array;
+export declare function decodeRatingRow(body: Uint8Array): RatingRow;
+export declare function encodeGameRow(m: GameRow): Uint8Array;
+export declare function decodeGameRow(body: Uint8Array): GameRow;
+export declare function encodeReplayReq(m: ReplayReqBody): Uint8Array;
+export declare function decodeReplayReq(body: Uint8Array): Required<ReplayReqBody>;
+export declare function encodeReplay(m: ReplayBody): Uint8Array;
+export declare function decodeReplay(body: Uint8Array): ReplayBody;
+export declare function encodeAccount(m: AccountBody): Uint8Array;
+export declare function decodeAccount(body: Uint8Array): Required<AccountBody>;
