@@ -11,6 +11,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/bomber-game/bomber/bench/load"
 	"github.com/bomber-game/bomber/client/ext"
 	"github.com/bomber-game/bomber/segment"
 )
@@ -33,7 +34,7 @@ func dialer(src string) *net.Dialer {
 	d := &net.Dialer{Timeout: 5 * time.Second}
 	if src != "" && src != witnessSource { // the witnesses take the kernel's choice, 127.0.0.1
 		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(src)}
-		d.Control = bindNoPort
+		d.Control = load.BindNoPort
 	}
 	return d
 }

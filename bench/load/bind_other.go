@@ -4,5 +4,5 @@ package load
 
 import "syscall"
 
-// bindNoPort: elsewhere than Linux the port is taken at bind(2).
-func bindNoPort(_, _ string, _ syscall.RawConn) error { return nil }
+// BindNoPort: elsewhere than Linux the port is taken at bind(2).
+func BindNoPort(_, _ string, _ syscall.RawConn) error { return nil }

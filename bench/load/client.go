@@ -95,12 +95,12 @@ func (c *client) run(ctx context.Context, sem chan struct{}, done chan<- error) 
 }
 
 // dialer is how client i connects: from its source address, if the fleet
-// has any, with the port left to connect(2) (bindNoPort).
+// has any, with the port left to connect(2) (BindNoPort).
 func (f *Fleet) dialer(i int) net.Dialer {
 	d := net.Dialer{Timeout: f.cfg.LoginTimeout}
 	if src := f.cfg.Sources; len(src) > 0 {
 		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(src[i%len(src)])}
-		d.Control = bindNoPort
+		d.Control = BindNoPort
 	}
 	return d
 }
