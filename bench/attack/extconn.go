@@ -21,12 +21,11 @@ import (
 // client that stops calling pump stops reading, and what the server sends
 // stays in the kernels.
 type extConn struct {
-	nc     net.Conn
-	c      *ext.Client
-	d      segment.Decoder
-	onSeg  func(segment.Segment) // sees every segment before the client does (Pong is no event)
-	wmu    sync.Mutex
-	closed bool
+	nc    net.Conn
+	c     *ext.Client
+	d     segment.Decoder
+	onSeg func(segment.Segment) // sees every segment before the client does (Pong is no event)
+	wmu   sync.Mutex
 }
 
 // dialer is a dialer from source address src ("" for the kernel's choice).
