@@ -188,7 +188,14 @@ func TestIdleReadersCostNoAllocation(t *testing.T) {
 		drain()
 	}
 	round() // the log's arrays
-	if allocs := testing.AllocsPerRun(100, round); allocs > 0 {
+	// AllocsPerRun counts the whole process's allocations, the reactor's
+	// other goroutines' too (on a loaded machine one of them may allocate
+	// during a run): the rounds allocate if every try saw allocations
+	allocs := testing.AllocsPerRun(100, round)
+	for try := 1; try < 5 && allocs > 0; try++ {
+		allocs = min(allocs, testing.AllocsPerRun(100, round))
+	}
+	if allocs > 0 {
 		t.Fatalf("a round of one notice to %d idle readers allocated %.1f times", readers, allocs)
 	}
 }
