@@ -20,13 +20,7 @@ func TestTmuxInviteLinkAndRoomOptions(t *testing.T) {
 		t.Skip("end-to-end test skipped in -short mode")
 	}
 	tmux := needTmux(t)
-	dir := t.TempDir()
-	bomberd, bomber := filepath.Join(dir, "bomberd"), filepath.Join(dir, "bomber")
-	for out, pkg := range map[string]string{bomberd: "../bomberd", bomber: "."} {
-		if b, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", pkg, err, b)
-		}
-	}
+	dir, bomberd, bomber := buildBoth(t)
 	addr := startBomberd(t, bomberd, dir)
 	term := func(user string, args ...string) *tmuxClient {
 		c := &tmuxClient{t: t, tmux: tmux, sock: filepath.Join(t.TempDir(), "tmux.sock"), deadline: time.Now().Add(60 * time.Second)}

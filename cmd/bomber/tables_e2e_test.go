@@ -105,13 +105,7 @@ func TestTmuxTables(t *testing.T) {
 		t.Skip("end-to-end test skipped in -short mode")
 	}
 	tmux := needTmux(t)
-	dir := t.TempDir()
-	bomberd, bomber := filepath.Join(dir, "bomberd"), filepath.Join(dir, "bomber")
-	for out, pkg := range map[string]string{bomberd: "../bomberd", bomber: "."} {
-		if b, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", pkg, err, b)
-		}
-	}
+	dir, bomberd, bomber := buildBoth(t)
 	addr := startBomberd(t, bomberd, dir)
 	px := startProxy(t, addr)
 	c := &tmuxClient{t: t, tmux: tmux, sock: filepath.Join(t.TempDir(), "tmux.sock"), deadline: time.Now().Add(100 * time.Second)}
@@ -340,13 +334,7 @@ func TestTmuxTablesWide(t *testing.T) {
 		t.Skip("end-to-end test skipped in -short mode")
 	}
 	tmux := needTmux(t)
-	dir := t.TempDir()
-	bomberd, bomber := filepath.Join(dir, "bomberd"), filepath.Join(dir, "bomber")
-	for out, pkg := range map[string]string{bomberd: "../bomberd", bomber: "."} {
-		if b, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", pkg, err, b)
-		}
-	}
+	dir, bomberd, bomber := buildBoth(t)
 	addr := startBomberd(t, bomberd, dir)
 	c := &tmuxClient{t: t, tmux: tmux, sock: filepath.Join(t.TempDir(), "tmux.sock"), deadline: time.Now().Add(30 * time.Second), width: 120}
 	c.run("new-session", "-d", "-s", "play", "-x", "120", "-y", "24", bomber+" --tables --mono --addr "+addr+" --user Albert --password 123")
@@ -496,4 +484,18 @@ func (p *proxy) cut() {
 		c.Close()
 	}
 	p.conns = nil
+}
+
+// buildBoth builds bomberd and this client into a test directory and
+// returns it with their paths.
+func buildBoth(t *testing.T) (dir, bomberd, bomber string) {
+	t.Helper()
+	dir = t.TempDir()
+	bomberd, bomber = filepath.Join(dir, "bomberd"), filepath.Join(dir, "bomber")
+	for out, pkg := range map[string]string{bomberd: "../bomberd", bomber: "."} {
+		if b, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+		}
+	}
+	return dir, bomberd, bomber
 }
