@@ -239,7 +239,7 @@ func awaitReady(t *testing.T, admin string, ready bool) {
 
 // awaitMetric polls a daemon's /metrics until the counter on the line
 // that starts with prefix reaches at least want.
-func awaitMetric(t *testing.T, admin, prefix string, want float64) {
+func awaitMetric(t testing.TB, admin, prefix string, want float64) {
 	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); ; {
 		got, _ := strconv.ParseFloat(scrape(t, admin, "/metrics", prefix), 64)
@@ -258,7 +258,7 @@ const scrapeToken = "scrape"
 
 // scrape GETs path from an admin listener and returns the value of the
 // line that starts with prefix (the whole body, trimmed, for "").
-func scrape(t *testing.T, admin, path, prefix string) string {
+func scrape(t testing.TB, admin, path, prefix string) string {
 	t.Helper()
 	req, _ := http.NewRequest("GET", "http://"+admin+path, nil)
 	req.Header.Set("Authorization", "Bearer "+scrapeToken) // /metrics needs it; /readyz ignores it
