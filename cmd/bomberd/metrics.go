@@ -181,7 +181,7 @@ func (c *hubCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.refused, prometheus.CounterValue, float64(st.SeatsRefused))
 	ch <- prometheus.MustNewConstMetric(c.kicks, prometheus.CounterValue, float64(st.Kicks))
 	ch <- prometheus.MustNewConstMetric(c.throttle, prometheus.CounterValue, float64(st.Throttled))
-	for t := segment.Type(0); t < 64; t++ {
+	for t := segment.Type(0); t < segment.Type(len(st.SegmentsIn)); t++ {
 		if t.Known() || t.KnownExtended() {
 			ch <- prometheus.MustNewConstMetric(c.segIn, prometheus.CounterValue, float64(st.SegmentsIn[t]), t.String())
 			ch <- prometheus.MustNewConstMetric(c.segOut, prometheus.CounterValue, float64(st.SegmentsOut[t]), t.String())
