@@ -1,0 +1,107 @@
+package server_test
+
+import (
+	"net"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/bomber-game/bomber/segment"
+	"github.com/bomber-game/bomber/server"
+	"github.com/bomber-game/bomber/server/journal"
+	"github.com/bomber-game/bomber/statemachine"
+)
+
+// countingJournal is a daemon's journal that counts the batches written
+// into it: one write(2) each.
+type countingJournal struct {
+	*journal.Journal
+	appends atomic.Int64
+}
+
+func (j *countingJournal) Append(batch []byte) {
+	j.appends.Add(1)
+	j.Journal.Append(batch)
+}
+
+// TestNetReadsTogetherOneJournalWrite: on the net transport, segments that
+// arrive on many connections at once go into the journal together, as on
+// the reactor, instead of one write(2) to the journal (and one pass of the
+// loop) per connection read. One P, as the bench's daemon has: each
+// reader's post would otherwise wake the loop before the other readers ran.
+func TestNetReadsTogetherOneJournalWrite(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	j, err := journal.Open(t.TempDir(), journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() }) // after the transport's shutdown (cleanups run last first)
+	log := &countingJournal{Journal: j}
+	f := start(t, netpkg, statemachine.Config{}, func(c *server.Config) {
+		c.Log = log
+		c.TickEvery = time.Hour // no ticks in the journal meanwhile
+	})
+	const conns = 64
+	hello := []byte{0x20, 0x00, 0x05, 0x01, 0x00, 0x00, 0x00, 0x43} // Hello v1 tables|chat|ping
+	ping := []byte{0x3c, 0x00, 0x04, 0x00, 0x00, 0x00, 0x07}        // Ping nonce 7
+	ncs := make([]net.Conn, conns)
+	for i := range ncs {
+		nc, err := net.Dial("tcp", f.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { nc.Close() })
+		ncs[i] = nc
+		// answered: the connection's reader is waiting for its next read
+		writeRaw(t, nc, hello)
+		readExt(t, nc, segment.Welcome)
+	}
+	before := log.appends.Load()
+	for _, nc := range ncs {
+		writeRaw(t, nc, ping)
+	}
+	for _, nc := range ncs {
+		readExt(t, nc, segment.Pong)
+	}
+	if n := log.appends.Load() - before; n > conns/8 {
+		t.Fatalf("%d Pings arriving together took %d journal writes; want at most %d", conns, n, conns/8)
+	} else {
+		t.Logf("%d Pings arriving together: %d journal writes", conns, n)
+	}
+}
+
+// readExt reads extended-protocol segments from nc until one of type want.
+func readExt(t *testing.T, nc net.Conn, want segment.Type) {
+	t.Helper()
+	var d segment.Decoder
+	d.SetDialect(segment.DialectExtended)
+	nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+	defer nc.SetReadDeadline(time.Time{})
+	for {
+		n, err := nc.Read(d.Free())
+		if err != nil {
+			t.Fatalf("reading for %v: %v", want, err)
+		}
+		d.Commit(n)
+		for {
+			s, ok, err := d.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				break
+			}
+			if s.Type == want {
+				return
+			}
+		}
+	}
+}
+
+func writeRaw(t *testing.T, nc net.Conn, b []byte) {
+	t.Helper()
+	if _, err := nc.Write(b); err != nil {
+		t.Fatal(err)
+	}
+}
