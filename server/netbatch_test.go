@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"net"
 	"runtime"
 	"sync/atomic"
@@ -72,7 +73,7 @@ func TestNetReadsTogetherOneJournalWrite(t *testing.T) {
 }
 
 // readExt reads extended-protocol segments from nc until one of type want.
-func readExt(t *testing.T, nc net.Conn, want segment.Type) {
+func readExt(t testing.TB, nc net.Conn, want segment.Type) {
 	t.Helper()
 	var d segment.Decoder
 	d.SetDialect(segment.DialectExtended)
@@ -99,9 +100,57 @@ func readExt(t *testing.T, nc net.Conn, want segment.Type) {
 	}
 }
 
-func writeRaw(t *testing.T, nc net.Conn, b []byte) {
+func writeRaw(t testing.TB, nc net.Conn, b []byte) {
 	t.Helper()
 	if _, err := nc.Write(b); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// BenchmarkNetPingRound is 64 connections each sending a Ping at once and
+// reading its Pong on the net transport with one P, its journal on disk:
+// journal-writes/op is the batches written for a round's 64 inputs.
+func BenchmarkNetPingRound(b *testing.B) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	j, err := journal.Open(b.TempDir(), journal.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { j.Close() })
+	log := &countingJournal{Journal: j}
+	tr := server.NewNetTransport(server.Config{Log: log, TickEvery: time.Hour})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	go tr.Serve(l)
+	b.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		tr.Shutdown(ctx)
+	})
+	hello := []byte{0x20, 0x00, 0x05, 0x01, 0x00, 0x00, 0x00, 0x43}
+	ping := []byte{0x3c, 0x00, 0x04, 0x00, 0x00, 0x00, 0x07}
+	ncs := make([]net.Conn, 64)
+	for i := range ncs {
+		if ncs[i], err = net.Dial("tcp", l.Addr().String()); err != nil {
+			b.Fatal(err)
+		}
+		defer ncs[i].Close()
+		writeRaw(b, ncs[i], hello)
+		readExt(b, ncs[i], segment.Welcome)
+	}
+	before := log.appends.Load()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		for _, nc := range ncs {
+			writeRaw(b, nc, ping)
+		}
+		for _, nc := range ncs {
+			readExt(b, nc, segment.Pong)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(log.appends.Load()-before)/float64(b.N), "journal-writes/op")
 }
