@@ -29,8 +29,8 @@ func (j *countingJournal) Append(batch []byte) {
 // TestNetReadsTogetherOneJournalWrite: on the net transport, segments that
 // arrive on many connections at once go into the journal together, as on
 // the reactor, instead of one write(2) to the journal (and one pass of the
-// loop) per connection read. One P, as the bench's daemon has: each
-// reader's post would otherwise wake the loop before the other readers ran.
+// loop) per connection read. With one P, as the bench's daemon has, the
+// first reader's post would run the loop before the other readers posted.
 func TestNetReadsTogetherOneJournalWrite(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	j, err := journal.Open(t.TempDir(), journal.Options{})
