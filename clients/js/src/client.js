@@ -5,7 +5,7 @@
 
 import {
   T, MORE, FEATURES_ALL, PROTOCOL_VERSION, SEAT_ANY, SEAT_WATCHER, encodeBot, encodeResume,
-  decodeSeated, decodeClock, decodeAway, decodeLegal, LEGAL_MORE, LEGAL_TOO_MANY, FEATURE_LEGAL,
+  decodeSeated, decodeClock, decodeAway, decodeLegal, decodeHints, encodeHintReq, LEGAL_MORE, LEGAL_TOO_MANY, FEATURE_LEGAL,
   FEATURE_SIGNUP, encodeSignUp, FEATURE_PAIRING, encodeSeek, decodeSeeking, SeekAction, SeekState,
   FEATURE_HISTORY, FEATURE_ACCOUNT, Hist, AccountWhat, encodeHistoryReq,
   decodeRatingRow, decodeGameRow, encodeReplayReq, decodeReplay, encodeAccount,
@@ -484,6 +484,35 @@ export class BomberClient extends EventTarget {
     });
   }
 
+  /**
+   * Asks for the legal next parts of a move built in parts (FEATURE_LEGAL):
+   * chosen is the bytes of the parts drawn so far. Resolves with {table,
+   * seq, seat, moves: [{kind, arg}]}, each arg one legal next part; rejects
+   * with NotYourTurn when your seat builds no such move now, Illegal when
+   * no move completes the chosen parts.
+   */
+  hints(chosen = []) {
+    if (!((this.welcome?.features ?? 0) & FEATURE_LEGAL)) return Promise.reject(new Error('the server does not speak HintReq (feature 128)'));
+    return this._request(T.HintReq, () => encodeHintReq({ table: this.tableId ?? 0, chosen }), (k, m) => (k === T.Hints && m.whole ? m : undefined));
+  }
+
+  /**
+   * Bomber placement hints: planes is the planes drawn so far ([[head,
+   * tail], ...], cells x*10+y). Resolves with a Map from each cell where
+   * the next plane's head may go to the cells its tail may go to.
+   */
+  async planeHints(planes = []) {
+    const xy = (c) => (typeof c === 'number' ? [Math.floor(c / 10), c % 10] : cell(c));
+    const h = await this.hints(planes.flatMap(([hd, tl]) => [...xy(hd), ...xy(tl)]));
+    const heads = new Map();
+    for (const { arg } of h.moves) {
+      const hd = arg[0] * 10 + arg[1];
+      if (!heads.has(hd)) heads.set(hd, []);
+      heads.get(hd).push(arg[2] * 10 + arg[3]);
+    }
+    return heads;
+  }
+
   /** Proposes or answers an offer: what 'draw' | 'rematch' | 'takeback', answer 'propose' | 'accept' | 'decline'. */
   offer(what, answer = 'propose') {
     const w = lookup(OFFER_WHAT, what, 'offer');
@@ -825,6 +854,17 @@ export class BomberClient extends EventTarget {
         this._legalParts = null;
         this.legal = cur;
         this._emit('legal', cur);
+        break;
+      }
+      case T.Hints: {
+        // one answer may come in several messages (LEGAL_MORE): the
+        // request is answered by the last
+        const d = decodeHints(body);
+        const p = this._hintParts;
+        m = p && p.seq === d.seq && p.table === d.table ? p : { table: d.table, seq: d.seq, seat: d.seat, moves: [], whole: false };
+        m.moves.push(...d.moves);
+        m.whole = !(d.flags & LEGAL_MORE);
+        this._hintParts = m.whole ? null : m;
         break;
       }
       case T.Replay: m = decodeReplay(body); this._replayView = true; break;

@@ -153,6 +153,10 @@ export declare class BomberClient extends EventTarget {
   move(m: { kind: number; arg?: ArrayLike<number> }): Promise<MovedBody>;
   moveText(text: string): Promise<MovedBody>;
   requestView(): Promise<ViewBody>;
+  /** The legal next parts of a move built in parts (FEATURE_LEGAL), given the bytes of the parts chosen so far. */
+  hints(chosen?: ArrayLike<number>): Promise<{ table: number; seq: number; seat: number; moves: { kind: number; arg: number[] }[] }>;
+  /** Bomber: from the planes drawn so far ([head, tail] cells x*10+y), each cell a head may take and its tails. */
+  planeHints(planes?: [number, number][]): Promise<Map<number, number[]>>;
   offer(what: 'draw' | 'rematch' | 'takeback' | number, answer?: 'propose' | 'accept' | 'decline' | number): Promise<OfferBody | undefined>;
   resign(): Promise<void>;
   chat(scope: 'lobby' | 'table' | 'watchers' | number, text: string): Promise<ChatMsgBody>;
