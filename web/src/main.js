@@ -204,8 +204,8 @@ function askView() {
   }, 0);
 }
 
-// keepUI keeps the Bomber planes being drawn and the guess mode across moves.
-const keepUI = (ui) => ({ planes: ui.planes, mode: ui.mode });
+// keepUI keeps the Bomber planes being drawn, their placement hints and the guess mode across moves.
+const keepUI = (ui) => ({ planes: ui.planes, mode: ui.mode, hints: ui.hints });
 
 function snapshot(view) {
   if (!view) return;
@@ -464,6 +464,8 @@ function renderBoard(t, seat) {
     // the moves played ({seat, notation}), with the secret ones the server reveals after the end
     moves: app.history.filter((x) => x.move).map((x) => x.move),
     sendMove: (m) => act(() => app.client.move(m)),
+    // Bomber: where the next plane may go, from the server (a Map head -> tails)
+    planeHints: (planes) => app.client.planeHints(planes),
     seatName: (i) => seatLabel(t, i),
     option: (k) => option(t, k),
     send: (text) => act(() => app.client.moveText(text)),
