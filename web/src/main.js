@@ -2,7 +2,7 @@
 // open tables, create a table), a table (seats, board, moves, chat,
 // offers) and a step-by-step replay of finished games. Built on the
 // BomberClient library of clients/js; every board is SVG.
-import { BomberClient, GAME_TAKEBACK, GAME_DRAWS, safeText } from 'bomber-client';
+import { BomberClient, ErrCode, GAME_TAKEBACK, GAME_DRAWS, safeText } from 'bomber-client';
 import { h } from './dom.js';
 import * as bomber from './games/bomber.js';
 import * as checkers from './games/checkers.js';
@@ -162,6 +162,10 @@ function handle(ev, d) {
       // login another tab took over has said what happened already
       if (c !== app.client || !c.user || app.kicked) break;
       document.body.classList.add('offline');
+      if (d.reason?.code === ErrCode.RateLimited) { // the server said why: no blind reconnecting
+        showError({ text: 'The server closed the connection because this page sent too much too fast. Reload the page to go on.' });
+        break;
+      }
       reconnect(d.error);
       break;
     case 'refuse':

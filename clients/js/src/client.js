@@ -128,6 +128,7 @@ export class BomberClient extends EventTarget {
     this._out = [];
     this._flushing = false;
     this._pending = [];
+    this._closing = null; // the RequestError the server gave as its reason to close, if the last message was one
     this._login = null;
     this._ending = false;
     this._features = features;
@@ -749,7 +750,11 @@ export class BomberClient extends EventTarget {
     clearTimeout(this._welcomeTimer);
     clearTimeout(this._paceTimer);
     this._paceTimer = null;
-    const err = new ClosedError(error ? `connection closed: ${error.message}` : 'connection closed');
+    // the server's last word before it closed, when it named why (sending
+    // too fast: an Error RateLimited just before the close)
+    const why = this._closing;
+    const err = new ClosedError(why ? `connection closed by the server: ${why.text || 'sending too fast'}` : error ? `connection closed: ${error.message}` : 'connection closed');
+    if (why) err.reason = why;
     this._welcomeRej(err);
     if (this._login) { clearTimeout(this._login.timer); this._login.reject(err); this._login = null; }
     const pend = this._pending;
@@ -757,10 +762,11 @@ export class BomberClient extends EventTarget {
     for (const p of pend) { clearTimeout(p.timer); p.reject(err); }
     for (const p of this._pings.values()) { clearTimeout(p.timer); p.reject(err); }
     this._pings.clear();
-    this._emit('close', { error });
+    this._emit('close', { error: error ?? (why ? err : null), reason: why ?? null });
   }
 
   _message(type, body) {
+    if (type !== T.Error) this._closing = null; // only the very last message says why the server closed
     switch (type) {
       case T.Welcome:
         this.welcome = decodeWelcome(body);
@@ -909,6 +915,9 @@ export class BomberClient extends EventTarget {
       }
       case T.Error: {
         m = decodeError(body);
+        // RateLimited for anything but a SignUp is the server's reason for
+        // the close that follows: the requests still waiting hear it too
+        this._closing = m.code === ErrCode.RateLimited && m.req !== T.SignUp ? new RequestError(m.req, m.code, m.text) : null;
         const i = this._pending.findIndex((p) => p.type === m.req);
         if (i >= 0 && m.req === T.Leave && m.code === ErrCode.NotAtTable) {
           this._settle(i, true, true); // out already: what leave() wanted

@@ -14,7 +14,8 @@ export declare class RequestError extends Error {
   text: string;
 }
 /** The connection closed before the answer came. */
-export declare class ClosedError extends Error {}
+/** reason: the server's Error just before it closed the connection (RateLimited: sent too fast), when it gave one. */
+export declare class ClosedError extends Error { reason?: RequestError }
 /** The server did not answer a request, the Welcome, a login or a Ping in time. */
 export declare class TimeoutError extends Error {}
 /** How long a request waits for its answer by default (ms). */
@@ -59,7 +60,7 @@ export interface BomberEvents {
   chat: ChatMsgBody;
   invited: InvitedBody;
   error: { error: Error; type?: number } & Partial<ErrorBody>;
-  close: { error: Error | null };
+  close: { error: Error | null; reason: RequestError | null };
   refuse: { code: number };
   recvInvite: { from: string };
   inviteAnswer: { code: number; accepted: boolean };
