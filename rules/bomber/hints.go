@@ -2,6 +2,7 @@ package bomber
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/bomber-game/bomber/rules"
 )
@@ -35,18 +36,34 @@ func (g *Game) NextParts(p rules.Player, chosen []byte, buf []rules.Move) ([]rul
 		}
 		used = used.Union(s)
 	}
-	left := 3 - len(chosen)/4 // planes still to place, the next one included
+	if len(chosen) == 0 {
+		// the same for every board, and the dearest to work out (a
+		// search of three planes from each of the 168): worked out once
+		return append(buf, firstParts()...), nil
+	}
+	n := len(buf)
+	buf = nextParts(used, 3-len(chosen)/4, buf)
+	if len(buf) == n {
+		return buf, fmt.Errorf("%w: no plane completes this board", rules.ErrIllegal)
+	}
+	return buf, nil
+}
+
+// nextParts appends the placements clear of used that leave room for
+// left-1 more planes after them.
+func nextParts(used Set, left int, buf []rules.Move) []rules.Move {
 	for i, pl := range placements {
 		if fits(used, i, left) {
 			buf = append(buf, rules.Move{Kind: KindBoard, Len: 4, Arg: [rules.MoveArgs]uint8{
 				uint8(pl.Head.X()), uint8(pl.Head.Y()), uint8(pl.Tail.X()), uint8(pl.Tail.Y())}})
 		}
 	}
-	if len(buf) == 0 {
-		return buf, fmt.Errorf("%w: no plane completes this board", rules.ErrIllegal)
-	}
-	return buf, nil
+	return buf
 }
+
+// firstParts is nextParts on an empty board, built on first use and never
+// changed.
+var firstParts = sync.OnceValue(func() []rules.Move { return nextParts(Set{}, 3, nil) })
 
 // fits reports whether placement i, clear of used, leaves room for left-1
 // more planes clear of each other.

@@ -94,3 +94,21 @@ func TestNextPartsRefuses(t *testing.T) {
 		t.Errorf("the other seat, still drawing: %d planes, %v", len(ms), err)
 	}
 }
+
+// BenchmarkNextParts: the hub works out placement hints on its loop, once
+// per HintReq: with no plane chosen (the list every board starts with),
+// one, and two.
+func BenchmarkNextParts(b *testing.B) {
+	g := New(0)
+	for _, c := range []struct {
+		name   string
+		chosen []byte
+	}{{"none", nil}, {"one", []byte{0, 2, 3, 2}}, {"two", []byte{0, 2, 3, 2, 0, 7, 3, 7}}} {
+		b.Run(c.name, func(b *testing.B) {
+			buf := make([]rules.Move, 0, 168)
+			for b.Loop() {
+				buf, _ = g.NextParts(0, c.chosen, buf[:0])
+			}
+		})
+	}
+}
