@@ -13,10 +13,9 @@ import (
 )
 
 // ProvisionalDeviation is the rating deviation above which a rating is
-// provisional (as on lichess): the player has played too few rated games,
-// or not for a long time, for the rating to say much. Provisional ratings
-// are shown marked and left off leaderboards.
-const ProvisionalDeviation = 110.0
+// provisional (glicko2's). Provisional ratings are shown marked and left
+// off leaderboards.
+const ProvisionalDeviation = glicko2.ProvisionalDeviation
 
 // RatingPeriod is how long a player must be idle for the deviation to grow
 // by one rating period's volatility (glicko2.Idle): a player back after a

@@ -1,11 +1,16 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -140,4 +145,121 @@ func BenchmarkCatchUp(b *testing.B) {
 func caughtUp(ctx context.Context, n *testNode, want statemachine.Stats) bool {
 	st, err := n.tr.Stats(ctx)
 	return err == nil && st.TableMoves >= want.TableMoves
+}
+
+// BenchmarkFollow measures what following the world costs a node: two
+// bomberd processes on one nats-server, one serving BENCH_CLUSTER_GAMES
+// games (default 100) at BENCH_CLUSTER_RATE guesses a second (default
+// 2000) for BENCH_CLUSTER_WINDOW (default 5s), the other with no client
+// at all. It reports the idle node's CPU (idle-cpu-%), its CPU per input it
+// applied (follow-µs/input: a in docs/operations.md's capacity model), the
+// serving node's CPU per relayed guess beyond that (serve-µs/guess: s),
+// and the inputs the idle node applied per guess. Run it with
+//
+//	go test -run XXX -bench Follow -benchtime 1x ./cluster
+func BenchmarkFollow(b *testing.B) {
+	needNATS(b)
+	games, window, rate := 100, 5*time.Second, 2000
+	fmt.Sscan(os.Getenv("BENCH_CLUSTER_GAMES"), &games)
+	fmt.Sscan(os.Getenv("BENCH_CLUSTER_RATE"), &rate)
+	if d, err := time.ParseDuration(os.Getenv("BENCH_CLUSTER_WINDOW")); err == nil {
+		window = d
+	}
+	db := filepath.Join(b.TempDir(), "bomber.db")
+	h := account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)
+	s, err := account.OpenSQLite(context.Background(), db, h)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range 2 * games {
+		if err := s.Add(context.Background(), load.Name(i), "123"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s.Close()
+	env := []string{"BOMBER_LIMITS_LOGIN_FAILURES=0", "BOMBER_STORE_DEMO_ACCOUNTS=false", "BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0"}
+	ns := processNATS(b)
+	world := fmt.Sprintf("f%d", time.Now().UnixNano()%1e9)
+	serve := daemonNode(b, ns.url, world, "serve", db, env...)
+	idle := daemonNode(b, ns.url, world, "idle", db, env...)
+	applied := func() float64 {
+		var n float64
+		for _, scope := range []string{"table", "world"} {
+			v, _ := strconv.ParseFloat(scrape(b, idle.admin, "/metrics", `bomber_inputs_applied_total{scope="`+scope+`"} `), 64)
+			n += v
+		}
+		return n
+	}
+	for range b.N {
+		f := load.New(load.Config{Addrs: []string{serve.addr}, Seed: 1})
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		if err := f.Games(ctx, 0, games); err != nil {
+			cancel()
+			b.Fatal(err)
+		}
+		cancel()
+		f.SetRate(float64(rate))
+		time.Sleep(window / 5) // the schedule settles
+		c0, in0 := f.Counters(), applied()
+		cpuServe0, cpuIdle0 := processCPU(b, serve.cmd.Process.Pid), processCPU(b, idle.cmd.Process.Pid)
+		start := time.Now()
+		if out := os.Getenv("BENCH_FOLLOW_PROFILE"); out != "" {
+			profile(b, idle, window, out) // takes the window
+		} else {
+			time.Sleep(window) // the measuring window: the load runs meanwhile
+		}
+		cpuServe, cpuIdle := processCPU(b, serve.cmd.Process.Pid)-cpuServe0, processCPU(b, idle.cmd.Process.Pid)-cpuIdle0
+		elapsed := time.Since(start)
+		guesses := float64(f.Counters().Sub(c0).Relayed)
+		f.Close(10 * time.Second)
+		inputs := applied() - in0
+		if guesses == 0 || inputs == 0 {
+			b.Fatalf("%v guesses relayed, %v inputs applied by the idle node", guesses, inputs)
+		}
+		a := cpuIdle.Seconds() / inputs
+		b.ReportMetric(float64(guesses)/elapsed.Seconds(), "guesses/s")
+		b.ReportMetric(100*cpuIdle.Seconds()/elapsed.Seconds(), "idle-cpu-%")
+		b.ReportMetric(a*1e6, "follow-µs/input")
+		b.ReportMetric((cpuServe.Seconds()-a*inputs)/guesses*1e6, "serve-µs/guess")
+		b.ReportMetric(inputs/guesses, "inputs/guess")
+	}
+}
+
+// profile writes a CPU profile of daemon d over window to file out
+// (BenchmarkFollow's BENCH_FOLLOW_PROFILE, for the idle node).
+func profile(t testing.TB, d daemon, window time.Duration, out string) {
+	t.Helper()
+	token, err := os.ReadFile(filepath.Join(d.cmd.Dir, "var", "admin.token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("GET", fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", d.admin, int(window.Seconds())), nil)
+	req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(string(token)))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("profile: %s: %s", resp.Status, body)
+	}
+	if err := os.WriteFile(out, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// processCPU is the CPU time process pid has used (user and system, all
+// its threads), from /proc/PID/stat in clock ticks of 10 ms.
+func processCPU(t testing.TB, pid int) time.Duration {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the command name, in parentheses, may hold spaces: fields count after it
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	utime, _ := strconv.Atoi(f[11])
+	stime, _ := strconv.Atoi(f[12])
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }

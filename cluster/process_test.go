@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -150,6 +151,10 @@ func TestSIGKILLedNodeProcess(t *testing.T) {
 	r.StartCheckers(a, b)
 	r.Until("ten moves", servertest.Moves(a, 10))
 	table := a.C.Table().ID
+	// every node applies every input of the world, the table's moves too
+	for _, d := range []daemon{owner, other} {
+		awaitMetric(t, d.admin, `bomber_inputs_applied_total{scope="table"} `, 10)
+	}
 	owner.cmd.Process.Signal(syscall.SIGKILL)
 	r.Until("Albert's connection to drop", func() bool { return a.NC == nil })
 	r.Reconnect(a, otherAddr)
@@ -232,12 +237,28 @@ func awaitReady(t *testing.T, admin string, ready bool) {
 	}
 }
 
+// awaitMetric polls a daemon's /metrics until the counter on the line
+// that starts with prefix reaches at least want.
+func awaitMetric(t testing.TB, admin, prefix string, want float64) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		got, _ := strconv.ParseFloat(scrape(t, admin, "/metrics", prefix), 64)
+		if got >= want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s on %s is %v, want at least %v", prefix, admin, got, want)
+		}
+		time.Sleep(50 * time.Millisecond) // another process: nothing to wait on but its metrics
+	}
+}
+
 // scrapeToken is the nodes' admin.metrics_token.
 const scrapeToken = "scrape"
 
 // scrape GETs path from an admin listener and returns the value of the
 // line that starts with prefix (the whole body, trimmed, for "").
-func scrape(t *testing.T, admin, path, prefix string) string {
+func scrape(t testing.TB, admin, path, prefix string) string {
 	t.Helper()
 	req, _ := http.NewRequest("GET", "http://"+admin+path, nil)
 	req.Header.Set("Authorization", "Bearer "+scrapeToken) // /metrics needs it; /readyz ignores it

@@ -398,6 +398,15 @@ func (a *Assembler) Buffered() int {
 	return len(a.buf)
 }
 
+// Body is the body held for the message in progress (empty when none);
+// it aliases the assembler's buffer until the next Add.
+func (a *Assembler) Body() []byte {
+	if !a.pending {
+		return nil
+	}
+	return a.buf
+}
+
 // Err is the framing error that stopped the assembler, or nil.
 func (a *Assembler) Err() error { return a.err }
 

@@ -32,6 +32,7 @@ func (o *loopObserver) LoopLatency(d time.Duration) {
 }
 
 func (o *loopObserver) BotMove(string, time.Duration, bool) { o.moves.Add(1) }
+func (o *loopObserver) InputApplied(bool)                   {}
 func (o *loopObserver) ConnOpened()                         {}
 func (o *loopObserver) ConnClosed(server.CloseReason)       {}
 func (o *loopObserver) ConnRejected(string)                 {}

@@ -449,6 +449,7 @@ func (e *engine) apply(at int64, in *statemachine.Input) {
 	if e.cfg.Tap != nil {
 		e.cfg.Tap.Input(now, in)
 	}
+	e.obs.InputApplied(e.hub.TableOf(in) != 0)
 	e.hub.Step(now, *in)
 	switch in.Kind {
 	case statemachine.InReceive:

@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -38,9 +39,14 @@ type Reactor struct {
 	pool *pool
 	epfd int
 	evfd int
-	tfd  int                   // timerfd: wakes the loop between presence slices (epoll_wait counts whole milliseconds)
-	fds  []*rconn              // by descriptor: the kernel hands out the lowest free one, so this stays dense
-	iov  [maxIovecs]unix.Iovec // the loop's scratch for a connection's next write (gather)
+	// woken is set by the first wake after the loop last read evfd: later
+	// wakes until the loop reads it again have nothing to add (the loop
+	// takes everything waiting once it runs), and skip the system call
+	// (a clustered node is woken for every log entry NATS delivers)
+	woken atomic.Bool
+	tfd   int                   // timerfd: wakes the loop between presence slices (epoll_wait counts whole milliseconds)
+	fds   []*rconn              // by descriptor: the kernel hands out the lowest free one, so this stays dense
+	iov   [maxIovecs]unix.Iovec // the loop's scratch for a connection's next write (gather)
 
 	stopfd    int // eventfd: readable once the reactor is stopping
 	mu        sync.Mutex
@@ -159,6 +165,9 @@ func NewReactor(cfg Config) (*Reactor, error) {
 
 // wake interrupts epoll_wait; safe from any goroutine.
 func (r *Reactor) wake() {
+	if r.woken.Swap(true) {
+		return // a wake-up is pending: the loop has not read evfd since
+	}
 	var one = [8]byte{1, 0, 0, 0, 0, 0, 0, 0}
 	unix.Write(r.evfd, one[:]) // EAGAIN means a wake-up is already pending
 }
@@ -321,6 +330,9 @@ func (r *Reactor) loop() {
 				unix.Read(r.tfd, b[:])
 				woke--
 			case fd == r.evfd:
+				// cleared before what woke the loop is taken below, so a
+				// wake for anything handed over after this point writes again
+				r.woken.Store(false)
 				var b [8]byte
 				unix.Read(r.evfd, b[:])
 			default:

@@ -30,11 +30,12 @@ func FitFileLimit(listeners int) (FileLimit, error) {
 	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &rl); err != nil {
 		return FileLimit{}, fmt.Errorf("getrlimit: %w", err)
 	}
-	fl := FileLimit{Soft: rl.Cur, Hard: rl.Max}
+	// the fields are uint64 on Linux, int64 on the BSDs
+	fl := FileLimit{Soft: uint64(rl.Cur), Hard: uint64(rl.Max)}
 	if rl.Cur < rl.Max {
 		raised := unix.Rlimit{Cur: rl.Max, Max: rl.Max}
 		if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &raised); err == nil {
-			fl.Soft, fl.Raised = rl.Max, true
+			fl.Soft, fl.Raised = uint64(rl.Max), true
 		}
 	}
 	fit := int64(min(fl.Soft, 1<<40)) - int64(listeners) - ReservedDescriptors

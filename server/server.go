@@ -88,6 +88,10 @@ type Observer interface {
 	// BotMove: a computer player chose a move in d (from a bot worker);
 	// ok is false when it failed or ran over its budget.
 	BotMove(game string, d time.Duration, ok bool)
+	// InputApplied: the hub applied one input from the log; table says
+	// whether it concerned one table (statemachine's Hub.TableOf) rather
+	// than the world's sessions, lobby and time.
+	InputApplied(table bool)
 }
 
 type nopObserver struct{}
@@ -100,6 +104,7 @@ func (nopObserver) ProtocolError(string)                                        
 func (nopObserver) LoopLatency(time.Duration)                                               {}
 func (nopObserver) CheckLatency(statemachine.CheckKind, time.Duration, statemachine.Answer) {}
 func (nopObserver) BotMove(string, time.Duration, bool)                                     {}
+func (nopObserver) InputApplied(bool)                                                       {}
 
 // Tap sees every connection's traffic, for capture. Its methods are called
 // on the engine goroutine in the order things happen and must not block for

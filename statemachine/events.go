@@ -151,7 +151,7 @@ func (h *Hub) receive(now int64, c ConnID, seg segment.Segment) {
 	if s == nil {
 		return // closed by the hub; the shell may still deliver what it read
 	}
-	h.stats.SegmentsIn[seg.Type.Base()&63]++
+	h.stats.SegmentsIn[seg.Type.Base()&127]++
 	if h.cfg.SegmentRate > 0 && !h.allow(now, s) {
 		h.stats.RateLimited++
 		h.notice(s, NoticeRateLimited)

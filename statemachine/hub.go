@@ -340,7 +340,7 @@ func (h *Hub) CountStates() (n [NumStates]int) {
 // send queues seg for conn c.
 func (h *Hub) send(s *session, seg segment.Segment) {
 	h.ready.Sends = append(h.ready.Sends, Send{Conn: s.conn, Seg: seg})
-	h.stats.SegmentsOut[seg.Type.Base()&63]++
+	h.stats.SegmentsOut[seg.Type.Base()&127]++
 }
 
 // cast queues presence output for the shell to fan out.
@@ -363,7 +363,7 @@ func (h *Hub) notifyOnline(seg segment.Segment, except *session) {
 	if except != nil {
 		n, c = n-1, except.conn
 	}
-	h.stats.SegmentsOut[seg.Type.Base()&63] += uint64(n)
+	h.stats.SegmentsOut[seg.Type.Base()&127] += uint64(n)
 	h.cast(Cast{Kind: CastNotice, Seg: seg, Except: c})
 }
 

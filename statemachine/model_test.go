@@ -606,8 +606,11 @@ func (m *modelRun) step(in Input, what string) {
 		}
 	}
 	stats := *m.h.Stats()
+	scope := m.h.TableOf(&in)
+	people := m.people(scope)
 	m.h.Step(m.now, in)
 	rd := m.h.Ready()
+	m.checkScope(in, scope, people, before, rd)
 	m.checks = append(m.checks, rd.Checks...)
 	m.bots = append(m.bots, rd.Bots...)
 	records := slices.Clone(rd.Records)
@@ -708,6 +711,48 @@ func (m *modelRun) step(in Input, what string) {
 		} else if mo := m.consent[id]; mo == nil || mo.o != a.offer {
 			// a new offer: its proposer agreed by proposing
 			m.consent[id] = &modelOffer{o: a.offer, yes: map[rules.Player]bool{a.offer.by: true}}
+		}
+	}
+}
+
+// people is the connections at table id (seated or watching), for
+// checkScope: an input that concerns one table speaks to them only.
+func (m *modelRun) people(id uint32) map[ConnID]bool {
+	out := map[ConnID]bool{}
+	for c, s := range m.h.sessions {
+		if s.table != nil && s.table.id == id {
+			out[c] = true
+		}
+	}
+	return out
+}
+
+// checkScope checks the line Hub.TableOf draws: an input that concerns
+// one table changes no other table and speaks only to its sender, the
+// people at that table (before or after it) and, with presence, to those
+// who see who is busy; a message that concerns no table plays no move
+// anywhere.
+func (m *modelRun) checkScope(in Input, scope uint32, people map[ConnID]bool, before map[uint32]tableView, rd *Ready) {
+	if in.Kind != InReceive && in.Kind != InBot {
+		return
+	}
+	for id, b := range before {
+		t := m.h.tables[id]
+		switch {
+		case scope == 0 && t != nil && t.seed == b.seed && len(t.moves) > b.moves:
+			m.fail("%v classed as concerning no table played a move at table %d", in.Kind, id)
+		case scope != 0 && id != scope && (t == nil || t.seed != b.seed || len(t.moves) != b.moves || t.phase != b.phase):
+			m.fail("%v classed as concerning table %d changed table %d", in.Kind, scope, id)
+		}
+	}
+	if scope == 0 {
+		return
+	}
+	after := m.people(scope)
+	for _, snd := range rd.Sends {
+		presence := snd.Seg.Type == segment.NewOnline || snd.Seg.Type == segment.NewOffline
+		if snd.Conn != in.Conn && !people[snd.Conn] && !after[snd.Conn] && !presence {
+			m.fail("%v at table %d spoke to connection %d, who is not there (segment %v)", in.Kind, scope, snd.Conn, snd.Seg.Type)
 		}
 	}
 }

@@ -36,11 +36,10 @@ const (
 	DefaultPairComputerAfter = 20 * time.Second // then a computer is offered
 )
 
-// ProvisionalDeviation is the rating deviation above which the store calls
-// a rating provisional (account.ProvisionalDeviation; a test of the daemon,
-// which sees both, holds them equal). A provisional player's range starts
-// twice as wide: its rating says less.
-const ProvisionalDeviation = 110
+// ProvisionalDeviation is the rating deviation above which a rating is
+// provisional, for the hub as for the store (glicko2's). A provisional
+// player's range starts twice as wide: its rating says less.
+const ProvisionalDeviation = glicko2.ProvisionalDeviation
 
 // The rating of a player with none for the game: Glicko-2's starting one,
 // provisional.

@@ -250,8 +250,8 @@ func ParseDialect(s string) (Dialect, error) {
 
 // Stats are counters the shell exports as metrics.
 type Stats struct {
-	SegmentsIn    [64]uint64 // by base descriptor (a fragment counts as its message type)
-	SegmentsOut   [64]uint64
+	SegmentsIn    [128]uint64 // by base descriptor (a fragment counts as its message type)
+	SegmentsOut   [128]uint64
 	Ignored       uint64 // well-formed segments that meant nothing in their state
 	LoginsOK      uint64
 	LoginsFailed  uint64 // wrong password or unknown user

@@ -43,7 +43,7 @@ import (
 
 // snapshotVersion is the format's first byte; a change of format (or of
 // Stats, whose size is also stored) takes a new one.
-const snapshotVersion = 5
+const snapshotVersion = 6
 
 // snapshotVersionNoSignUps is the format before the sign-up settings were
 // in the hub's Config; it restores with them at their defaults (the shell
@@ -55,6 +55,16 @@ const snapshotVersionNoSignUps = 3
 // older snapshot restores with the settings at their defaults, nobody
 // waiting and the counters at zero.
 const snapshotVersionPairing = 5
+
+// snapshotVersionSegments64 is the last format whose Stats counted
+// segments in 64 slots by descriptor modulo 64 (the extended descriptors
+// from 0x40 shared the reference ones' slots); it restores with those
+// counts in the low slots and the rest at zero.
+const snapshotVersionSegments64 = 5
+
+// statsSegments64 is how many bytes shorter Stats was with 64 slots for
+// each of its two segment counters.
+var statsSegments64 = 2 * 8 * (len(Stats{}.SegmentsIn) - 64)
 
 // statsNoPairing is the size of Stats before the pairing counters, which
 // follow every older field.
@@ -631,13 +641,24 @@ func Restore(cfg Config, snap []byte) (*Hub, error) {
 	if v < snapshotVersionPairing {
 		size = statsNoPairing
 	}
+	if v <= snapshotVersionSegments64 {
+		size -= statsSegments64
+	}
 	if n := r.uv(); r.err == nil && n != uint64(size) {
 		return nil, fmt.Errorf("%w: stats of %d bytes, want %d", ErrSnapshot, n, size)
 	}
 	if p := r.raw(size); r.err == nil {
-		// an older Stats lacks the pairing counters at its end: they start at zero
+		// an older Stats lacks the pairing counters at its end: they start at
+		// zero; one with 64 slots a segment counter has its slots widened
 		full := make([]byte, binary.Size(h.stats))
-		copy(full, p)
+		if v <= snapshotVersionSegments64 {
+			const old, slots = 64 * 8, len(Stats{}.SegmentsIn) * 8
+			copy(full, p[:old])
+			copy(full[slots:], p[old:2*old])
+			copy(full[2*slots:], p[2*old:])
+		} else {
+			copy(full, p)
+		}
 		if _, err := binary.Decode(full, binary.LittleEndian, &h.stats); err != nil {
 			return nil, fmt.Errorf("%w: stats: %w", ErrSnapshot, err)
 		}

@@ -20,6 +20,10 @@ const (
 	// Tau constrains how fast volatility changes; Glickman suggests 0.3 to
 	// 1.2, lichess uses 0.75.
 	Tau = 0.75
+	// ProvisionalDeviation is the deviation above which a rating is
+	// provisional (as on lichess): the player has played too few rated
+	// games, or not for a long time, for the rating to say much.
+	ProvisionalDeviation = 110.0
 )
 
 // Rating is one player's rating on the Glicko scale.

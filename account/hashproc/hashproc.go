@@ -35,7 +35,6 @@ import (
 	"sync"
 
 	"go.uber.org/zap"
-	"golang.org/x/sys/unix"
 
 	"github.com/bomber-game/bomber/account"
 )
@@ -272,23 +271,22 @@ func (c *Client) take() (*child, error) {
 	return ch, nil
 }
 
-// spawn starts a child on two blocking pipes (os.Pipe's would be
-// non-blocking, read through the poller).
+// spawn starts a child on two pipes (blocking ones where the system has
+// pipe2: see pipe).
 func (c *Client) spawn() (*child, error) {
-	var toChild, fromChild [2]int
-	if err := unix.Pipe2(toChild[:], unix.O_CLOEXEC); err != nil {
+	stdin, req, err := pipe("hashproc-stdin", "hashproc-requests")
+	if err != nil {
 		return nil, fmt.Errorf("hashproc: pipe: %w", err)
 	}
-	if err := unix.Pipe2(fromChild[:], unix.O_CLOEXEC); err != nil {
-		unix.Close(toChild[0])
-		unix.Close(toChild[1])
+	res, stdout, err := pipe("hashproc-answers", "hashproc-stdout")
+	if err != nil {
+		stdin.Close()
+		req.Close()
 		return nil, fmt.Errorf("hashproc: pipe: %w", err)
 	}
-	stdin, req := os.NewFile(uintptr(toChild[0]), "hashproc-stdin"), os.NewFile(uintptr(toChild[1]), "hashproc-requests")
-	res, stdout := os.NewFile(uintptr(fromChild[0]), "hashproc-answers"), os.NewFile(uintptr(fromChild[1]), "hashproc-stdout")
 	cmd := c.start()
 	cmd.Stdin, cmd.Stdout = stdin, stdout
-	err := cmd.Start()
+	err = cmd.Start()
 	stdin.Close() // the child's ends: its copies stay open in it
 	stdout.Close()
 	if err != nil {

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command bomber-attack runs the hardening attack set against one bomberd
 // on loopback and measures, during each attack, what honest users notice:
 // a witness logging in every 500 ms (login latency and failures), a pair

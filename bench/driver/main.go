@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command driver is `make bench`: it starts bomberd once per transport
 // (epoll reactor, net package), drives it with the load generator (package
 // bench/load) and prints one markdown table with both transports side by

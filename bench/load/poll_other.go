@@ -22,3 +22,6 @@ func (p *poller) after(int64, *client, timerKind) {}
 func (p *poller) write(int, []byte) error         { return errors.New("no poll loop on this system") }
 func (p *poller) awaiting(*client)                {}
 func (c *client) answered()                       {}
+
+// awaitBelow: without a poll loop no answer is awaited first.
+const awaitBelow = 0

@@ -35,6 +35,7 @@ type metrics struct {
 	store       *prometheus.HistogramVec
 	bots        *prometheus.HistogramVec
 	rated       *prometheus.CounterVec
+	applied     [2]prometheus.Counter // inputs the hub applied: for the world, for one table
 }
 
 func newMetrics() *metrics {
@@ -64,6 +65,10 @@ func newMetrics() *metrics {
 		Buckets: prometheus.ExponentialBuckets(1e-4, 3, 10)}, []string{"game", "ok"})
 	m.rated = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_rated_games_recorded_total",
 		Help: "Rated games with a result stored, by game (each updated its players' ratings)."}, []string{"game"})
+	inputs := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bomber_inputs_applied_total",
+		Help: "Inputs this node's state machine applied from the log, by scope: a table's (moves, offers, seats, its chat, computer moves) or the world's (connections, logins, lobby, ticks). In a cluster every node applies every input."}, []string{"scope"})
+	m.applied = [2]prometheus.Counter{inputs.WithLabelValues("world"), inputs.WithLabelValues("table")}
+	reg.MustRegister(inputs)
 	reg.MustRegister(m.conns, m.accepted, m.closed, m.rejected, m.acceptErrs, m.protoErrors, m.loop, m.store, m.bots, m.rated)
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "bomber_build_info", Help: "Build information (always 1).",
 		ConstLabels: prometheus.Labels{"version": cli.Version()}}, func() float64 { return 1 }))
@@ -89,6 +94,13 @@ func (m *metrics) ConnRejected(limit string)   { m.rejected.WithLabelValues(limi
 func (m *metrics) AcceptFailed(reason string)  { m.acceptErrs.WithLabelValues(reason).Inc() }
 func (m *metrics) ProtocolError(reason string) { m.protoErrors.WithLabelValues(reason).Inc() }
 func (m *metrics) LoopLatency(d time.Duration) { m.loop.Observe(d.Seconds()) }
+func (m *metrics) InputApplied(table bool) {
+	if table {
+		m.applied[1].Inc()
+	} else {
+		m.applied[0].Inc()
+	}
+}
 func (m *metrics) BotMove(game string, d time.Duration, ok bool) {
 	m.bots.WithLabelValues(game, strconv.FormatBool(ok)).Observe(d.Seconds())
 }
@@ -169,7 +181,7 @@ func (c *hubCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.refused, prometheus.CounterValue, float64(st.SeatsRefused))
 	ch <- prometheus.MustNewConstMetric(c.kicks, prometheus.CounterValue, float64(st.Kicks))
 	ch <- prometheus.MustNewConstMetric(c.throttle, prometheus.CounterValue, float64(st.Throttled))
-	for t := segment.Type(0); t < 64; t++ {
+	for t := segment.Type(0); t < segment.Type(len(st.SegmentsIn)); t++ {
 		if t.Known() || t.KnownExtended() {
 			ch <- prometheus.MustNewConstMetric(c.segIn, prometheus.CounterValue, float64(st.SegmentsIn[t]), t.String())
 			ch <- prometheus.MustNewConstMetric(c.segOut, prometheus.CounterValue, float64(st.SegmentsOut[t]), t.String())

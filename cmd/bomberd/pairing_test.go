@@ -5,19 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/segment"
-	"github.com/bomber-game/bomber/statemachine"
 )
-
-// TestPairingProvisionalAgrees: the hub widens the range of a player whose
-// rating the store calls provisional; it reads that from the deviation the
-// Ratings query carries, so both must draw the line at the same place.
-func TestPairingProvisionalAgrees(t *testing.T) {
-	if statemachine.ProvisionalDeviation != account.ProvisionalDeviation {
-		t.Errorf("the hub takes deviations above %v as provisional, the store above %v", float64(statemachine.ProvisionalDeviation), account.ProvisionalDeviation)
-	}
-}
 
 // message reads segments until a whole message of type want arrives and
 // returns its body.
