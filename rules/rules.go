@@ -277,3 +277,16 @@ type SecretMoves interface {
 // and the game goes on without it (its turns are skipped; its pieces leave
 // the board or stay, as the game documents); when one seat is left it wins.
 // Every game accepts KindResign from any seat still playing, on turn or not.
+
+// PartHints is implemented by games whose move a seat builds in parts (a
+// Bomber board, plane by plane): given the parts chosen so far, it lists
+// every legal next part, so a client can show where a piece may go when
+// the whole moves are too many to list.
+type PartHints interface {
+	// NextParts lists, appended to buf, every part seat p may add to
+	// chosen (the first parts of its move's argument) such that the move
+	// can still be completed; each is a Move of the whole move's kind whose
+	// Arg holds the part alone. It fails when p is not building such a move
+	// now or chosen is not a legal start of one.
+	NextParts(p Player, chosen []byte, buf []Move) ([]Move, error)
+}

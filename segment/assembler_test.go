@@ -134,7 +134,7 @@ func TestAssemblerFramingErrors(t *testing.T) {
 		{"28-byte fragment after a good one", []Segment{chat[0], short}, 1, ErrFragment},
 		{"empty last segment after fragments", []Segment{chat[0], {Type: Chat}}, 1, ErrFragment},
 		{"fragment of a type capped at 0", []Segment{{Type: Leave | More, n: 29}}, 0, ErrFragment},
-		{"unassigned extended type", []Segment{{Type: 0x42}}, 0, ErrUnknownType},
+		{"unassigned type", []Segment{{Type: 0x51}}, 0, ErrUnknownType},
 		{"unknown reference descriptor", []Segment{{Type: 0x05}}, 0, ErrUnknownType},
 	}
 	for _, tt := range tests {
@@ -236,7 +236,7 @@ func TestDecoderDialects(t *testing.T) {
 		{"negotiate: extended without Hello", DialectNegotiate, [][]byte{chat}, 0, ErrUnknownType},
 		{"negotiate: Hello after a reference segment", DialectNegotiate, [][]byte{info, hello}, 1, ErrUnknownType},
 		{"negotiate: reference client", DialectNegotiate, [][]byte{info, info}, 2, nil},
-		{"negotiate: 0x42 stays unknown after Hello", DialectNegotiate, [][]byte{hello, {0x42}}, 1, ErrUnknownType},
+		{"negotiate: 0x51 stays unknown after Hello", DialectNegotiate, [][]byte{hello, {0x51}}, 1, ErrUnknownType},
 		{"reference: Hello is unknown", DialectReference, [][]byte{hello}, 0, ErrUnknownType},
 		{"extended: from the first byte", DialectExtended, [][]byte{chat, hello, info}, 3, nil},
 	}

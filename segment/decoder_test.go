@@ -73,7 +73,7 @@ func TestDecoderRejectsHeaderBeforePayload(t *testing.T) {
 		in   []byte
 		err  error
 	}{
-		{"unknown descriptor alone", []byte{0x42}, ErrUnknownType},
+		{"unknown descriptor alone", []byte{0x51}, ErrUnknownType},
 		{"unused 0x05", []byte{0x05}, ErrUnknownType},
 		{"over-long length, no payload yet", []byte{0x00, 0x00, 0x1e}, ErrLength},
 		{"huge length", []byte{0x0c, 0xff, 0xff}, ErrLength},

@@ -26,7 +26,7 @@ const (
 	More Type = 0x80
 
 	extFirst Type = 0x20 // first extended descriptor
-	extLast  Type = 0x4F // last extended descriptor (0x42 is unassigned)
+	extLast  Type = 0x50 // last extended descriptor
 )
 
 // Feature bits of Hello and Welcome (u32).
@@ -215,6 +215,7 @@ var caps = [extLast - extFirst + 1]int16{
 	Seek - extFirst: 256 + 1, Seeking - extFirst: 256 + 1,
 	HistoryReq - extFirst: 64 + 1, RatingRow - extFirst: 96 + 1, GameRow - extFirst: 200 + 1,
 	ReplayReq - extFirst: 10 + 1, Replay - extFirst: 512 + 1, Account - extFirst: 64 + 1,
+	HintReq - extFirst: 29 + 1, Hints - extFirst: 1024 + 1,
 }
 
 // extNames are the spec's names (what transcripts and people read).
@@ -223,11 +224,12 @@ var extNames = [extLast - extFirst + 1]string{
 	"Leave", "Invite", "Ready", "Move", "MoveText", "ViewReq", "Offer", "Resign",
 	"Chat", "Table", "Joined", "Started", "Step", "Moved", "View", "GameEnd",
 	"Error", "ChatMsg", "Invited", "Commit", "Ping", "Pong", "SignUp", "Ack",
-	"Bot", "Seated", "", "Resume", "Clock", "Away", "Bye", "Legal",
+	"Bot", "Seated", "HintReq", "Resume", "Clock", "Away", "Bye", "Legal",
 	"Seek", "Seeking", "HistoryReq", "RatingRow", "GameRow", "ReplayReq", "Replay", "Account",
+	"Hints",
 }
 
-// Extended reports whether t lies in the extended range 0x20..0x4F, with or
+// Extended reports whether t lies in the extended range 0x20..0x50, with or
 // without the More bit (assigned or not; see KnownExtended).
 func (t Type) Extended() bool { b := t &^ More; return b >= extFirst && b <= extLast }
 
@@ -243,7 +245,7 @@ func (t Type) Base() Type {
 }
 
 // KnownExtended reports whether t is a message type of extended protocol v1
-// (base or fragment form). Unassigned 0x42 is not.
+// (base or fragment form).
 func (t Type) KnownExtended() bool { return MessageCap(t) >= 0 }
 
 // MessageCap is the largest body of t's base type (Chat and Chat|More: 300),

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ var assigned = map[Type]int{
 	Resign: 0, Chat: 300, TableInfo: 512, Joined: 29, Started: 64, StepMsg: 29, Moved: 96,
 	ViewMsg: 1024, GameEnd: 128, ErrorMsg: 64, ChatMsg: 340, Invited: 96, Commit: 64, Ack: 29,
 	Bot: 1, Seated: 29, Resume: 29, Clock: 64, Away: 29, Bye: 0, Ping: 4, Pong: 4, SignUp: 64, Legal: 1024, Seek: 256, Seeking: 256,
-	HistoryReq: 64, RatingRow: 96, GameRow: 200, ReplayReq: 10, Replay: 512, Account: 64,
+	HistoryReq: 64, RatingRow: 96, GameRow: 200, ReplayReq: 10, Replay: 512, Account: 64, HintReq: 29, Hints: 1024,
 }
 
 func TestExtendedDescriptors(t *testing.T) {
@@ -39,7 +40,7 @@ func TestExtendedDescriptors(t *testing.T) {
 		if ty.KnownExtended() != (ok || frag) {
 			t.Errorf("%#x KnownExtended = %v", d, ty.KnownExtended())
 		}
-		if ty.Extended() != (d&0x7f >= 0x20 && d&0x7f <= 0x4f) {
+		if ty.Extended() != (d&0x7f >= 0x20 && d&0x7f <= 0x50) {
 			t.Errorf("%#x Extended = %v", d, ty.Extended())
 		}
 		if ty.Extended() && ty.Known() {
@@ -66,8 +67,8 @@ func TestExtendedDescriptors(t *testing.T) {
 			}
 		}
 	}
-	if s := Type(0x42).String(); s != "Type(0x42)" {
-		t.Errorf("0x42 prints as %s", s)
+	if s := Type(0x51).String(); s != "Type(0x51)" {
+		t.Errorf("0x51 prints as %s", s)
 	}
 	if GameInfo.String() != "Game" || (ViewMsg|More).String() != "View|More" {
 		t.Errorf("names: %v %v", GameInfo, ViewMsg|More)
@@ -75,7 +76,7 @@ func TestExtendedDescriptors(t *testing.T) {
 }
 
 // TestDocExamples checks every hex example beside the extended constants
-// in ext.go, seats.go and history.go: it parses as one segment whose type is the one the comment
+// in ext.go, seats.go, history.go and legal.go: it parses as one segment whose type is the one the comment
 // names, and single-segment messages decode.
 func TestDocExamples(t *testing.T) {
 	a, err := os.ReadFile("ext.go")
@@ -90,7 +91,11 @@ func TestDocExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := bytes.NewReader(append(append(a, b...), c...))
+	d, err := os.ReadFile("legal.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := bytes.NewReader(slices.Concat(a, b, c, d))
 	example := regexp.MustCompile(`^\t//   ((?:[0-9a-f]{2}(?:×[0-9]+)?(?: |$))+)\s*(?:\((?:C→S|S→C)\)\s+)?(\S*)`)
 	sc := bufio.NewScanner(f)
 	count := 0

@@ -18,9 +18,28 @@ const (
 	// checkers square, a Pai Sho tile or point); each move's argument is
 	// prefix ‖ suffix (its destination). The offer and resign kinds (250 and
 	// up) are not listed: every seat may always use them.
-	//   47 00 0f 00 00 00 01 00 00 00 03 00 00 01 01 02 01 0b 02 0f 10
+	//   47 00 11 00 00 00 01 00 00 00 03 00 00 01 01 02 0b 02 0f 10
 	//                                    Legal table 1 seq 3 seat 0: kind 1 11-15, 11-16
 	Legal Type = 0x47
+
+	// HintReq 0x42 C→S, cap 29: table u32, n u8, chosen [n]byte (the first
+	// parts of the move the seat builds in parts, at most MaxMoveArg
+	// bytes; for a Bomber board 0, 4 or 8 bytes: head x, y, tail x, y of
+	// each plane drawn so far). With FeatureLegal, while the seat builds
+	// such a move (a Bomber board while boards are placed) the server
+	// answers with Hints; otherwise with Error (NotAtTable, NotSeated,
+	// GameOver, NotYourTurn, Illegal for chosen parts no move completes).
+	//   42 00 09 00 00 00 02 04 00 02 03 02 HintReq table 2 chosen 02-32
+	HintReq Type = 0x42
+	// Hints 0x50 S→C, cap 1024: Legal's layout (table, seq, seat, flags,
+	// groups), listing each legal next part as a move of the whole move's
+	// kind whose argument is the part: for Bomber, kind 1 with len 4,
+	// prefix the head x, y and suffixes the tails x, y of each plane that
+	// still completes a board. LegalMore as in Legal; sent only to the
+	// seat that asked.
+	//   50 00 14 00 00 00 02 00 00 00 00 00 00 01 01 04 04 04 02 07 04 04 01
+	//                                    Hints table 2 seq 0 seat 0: planes 44-74, 44-41
+	Hints Type = 0x50
 )
 
 // Legal flags.
@@ -57,8 +76,10 @@ func (LegalBody) Type() Type { return Legal }
 
 // Encode appends the body. Every group's prefix must be Len/2 bytes and
 // every suffix Len-Len/2.
-func (m LegalBody) Encode(dst []byte) ([]byte, error) {
-	w := newWriter(dst, Legal)
+func (m LegalBody) Encode(dst []byte) ([]byte, error) { return m.encode(dst, Legal) }
+
+func (m LegalBody) encode(dst []byte, t Type) ([]byte, error) {
+	w := newWriter(dst, t)
 	w.u32(m.Table)
 	w.u32(m.Seq)
 	w.u8(m.Seat)
@@ -87,8 +108,10 @@ func (m LegalBody) Encode(dst []byte) ([]byte, error) {
 func (m LegalBody) Append(dst []byte) []byte { b, _ := m.Encode(dst); return b }
 
 // DecodeLegalBody reads a Legal body.
-func DecodeLegalBody(body []byte) (m LegalBody, err error) {
-	r := reader(Legal, body)
+func DecodeLegalBody(body []byte) (m LegalBody, err error) { return decodeLegal(Legal, body) }
+
+func decodeLegal(t Type, body []byte) (m LegalBody, err error) {
+	r := reader(t, body)
 	m.Table, m.Seq, m.Seat, m.Flags = r.U32(), r.U32(), r.U8(), r.U8()
 	n := r.Count(3)
 	for range n {
@@ -115,4 +138,59 @@ func (g LegalGroup) Moves() [][]byte {
 		out = append(out, append(append([]byte{}, g.Prefix...), s...))
 	}
 	return out
+}
+
+// HintsBody is Hints' body: Legal's fields.
+type HintsBody LegalBody
+
+// Type is Hints.
+func (HintsBody) Type() Type { return Hints }
+
+// Encode appends the body, as LegalBody.Encode does.
+func (m HintsBody) Encode(dst []byte) ([]byte, error) { return LegalBody(m).encode(dst, Hints) }
+
+// Append appends the body.
+func (m HintsBody) Append(dst []byte) []byte { b, _ := m.Encode(dst); return b }
+
+// DecodeHintsBody reads a Hints body.
+func DecodeHintsBody(body []byte) (HintsBody, error) {
+	m, err := decodeLegal(Hints, body)
+	return HintsBody(m), err
+}
+
+// HintReqMsg is HintReq's body.
+type HintReqMsg struct {
+	Table  uint32
+	Chosen []byte
+}
+
+// Type is HintReq.
+func (HintReqMsg) Type() Type { return HintReq }
+
+// Encode appends the body.
+func (m HintReqMsg) Encode(dst []byte) ([]byte, error) {
+	w := newWriter(dst, HintReq)
+	w.u32(m.Table)
+	if len(m.Chosen) > MaxMoveArg {
+		w.fail(fmt.Errorf("%w: HintReq with %d chosen bytes (at most %d)", ErrTooLong, len(m.Chosen), MaxMoveArg))
+	}
+	w.u8(uint8(len(m.Chosen)))
+	w.raw(m.Chosen)
+	return w.done()
+}
+
+// Append appends the body.
+func (m HintReqMsg) Append(dst []byte) []byte { b, _ := m.Encode(dst); return b }
+
+// DecodeHintReqMsg reads a HintReq body.
+func DecodeHintReqMsg(body []byte) (m HintReqMsg, err error) {
+	r := reader(HintReq, body)
+	m.Table = r.U32()
+	n := int(r.U8())
+	if n > MaxMoveArg {
+		r.Fail("HintReq with %d chosen bytes (at most %d)", n, MaxMoveArg)
+	} else {
+		m.Chosen = cloneBytes(r.take(n))
+	}
+	return m, r.Done()
 }

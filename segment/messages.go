@@ -1166,6 +1166,10 @@ func DecodeMessage(t Type, body []byte) (Message, error) {
 		return DecodeSignUpMsg(body)
 	case Legal:
 		return DecodeLegalBody(body)
+	case HintReq:
+		return DecodeHintReqMsg(body)
+	case Hints:
+		return DecodeHintsBody(body)
 	case Seek:
 		return DecodeSeekMsg(body)
 	case Seeking:

@@ -51,6 +51,8 @@ func samples() []Message {
 		ResumeMsg{Table: 1, Seat: 2, Token: [TokenLen]byte{9, 15: 1}, LastSeq: 77},
 		ClockBody{Table: 3, Seats: []ClockSeat{{Left: 30000, Flags: ClockRunning}, {Left: -1}, {Left: 5, Flags: ClockPaused}}},
 		AwayBody{Table: 3, Seat: 1, Grace: 60000},
+		HintReqMsg{Table: 2, Chosen: []byte{0, 2, 3, 2}},
+		HintsBody{Table: 2, Seq: 1, Seat: 1, Groups: []LegalGroup{{Kind: 1, Len: 4, Prefix: []byte{4, 4}, Suffixes: [][]byte{{7, 4}, {4, 1}}}}},
 		LegalBody{Table: 3, Seq: 7, Seat: 1, Flags: LegalMore, Groups: []LegalGroup{{Kind: 1, Len: 2, Prefix: []byte{11}, Suffixes: [][]byte{{15}, {16}}}, {Kind: 1}, {Kind: 2, Len: 3, Prefix: []byte{4}, Suffixes: [][]byte{{0, 1}}}}},
 		EmptyMsg{Bye},
 		ChatBody{Scope: ScopeTable, Text: "héllo"},
@@ -228,8 +230,8 @@ func TestDecodeRejectsMalformed(t *testing.T) {
 			t.Errorf("%s: err %v, want ErrBody", tt.name, err)
 		}
 	}
-	if _, err := DecodeMessage(0x42, nil); !errors.Is(err, ErrUnknownType) {
-		t.Errorf("0x42: %v", err)
+	if _, err := DecodeMessage(0x51, nil); !errors.Is(err, ErrUnknownType) {
+		t.Errorf("0x51: %v", err)
 	}
 }
 

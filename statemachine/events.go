@@ -155,6 +155,11 @@ func (h *Hub) receive(now int64, c ConnID, seg segment.Segment) {
 	if h.cfg.SegmentRate > 0 && !h.allow(now, s) {
 		h.stats.RateLimited++
 		h.notice(s, NoticeRateLimited)
+		if s.x != nil {
+			// a client of the extended protocol reads why before the close;
+			// the reference dialect has no such message and stays as it was
+			h.sendMsg(s, segment.ErrorMsg, segment.ErrorBody{Req: seg.Type.Base(), Code: segment.ErrCodeRateLimited, Text: "sending too fast"}.Append(h.body()))
+		}
 		h.close(now, s)
 		return
 	}

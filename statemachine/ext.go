@@ -172,6 +172,8 @@ func (h *Hub) message(now int64, s *session, t segment.Type, body []byte) {
 		h.replayReq(s, body)
 	case segment.Account:
 		h.account(now, s, body)
+	case segment.HintReq:
+		h.hintReq(s, body)
 	default:
 		// a server-to-client type sent by a client
 		h.fail(s, t, segment.ErrCodeBadRequest, "not a request")

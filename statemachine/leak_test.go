@@ -163,7 +163,26 @@ func TestRandomGamesKeepSecrets(t *testing.T) {
 				}
 				d := tables.New(e.Spec, opts, n, uint64(g))
 				d.Text, d.MaxMoves = g%2 == 0, 150
-				x.play(d, players)
+				// before each move every player and watcher asks for
+				// placement hints with planes of its own choosing
+				var asks []hintAsk
+				conns := append(slices.Clone(players), w1, w2)
+				x.playWith(d, players, func(moves int) {
+					r := rand.New(rand.NewPCG(uint64(g), uint64(moves)))
+					for _, c := range conns {
+						var chosen []byte
+						for range r.IntN(3) {
+							p := bomber.Placements()[r.IntN(168)]
+							chosen = append(chosen, byte(p.Head.X()), byte(p.Head.Y()), byte(p.Tail.X()), byte(p.Tail.Y()))
+						}
+						x.take(c) // a watcher's updates (x.all keeps them)
+						x.send(c, segment.HintReq, segment.HintReqMsg{Table: 1, Chosen: chosen}.Append(nil))
+						asks = append(asks, hintAsk{c, moves, chosen, x.take(c)})
+					}
+				})
+				if len(d.Errors) > 0 {
+					t.Fatalf("the server refused moves of a replica in step: %v", d.Errors)
+				}
 				seatOf := map[statemachine.ConnID]int{w1: -1, w2: -1}
 				for i, p := range players {
 					seatOf[p] = i
@@ -186,6 +205,7 @@ func TestRandomGamesKeepSecrets(t *testing.T) {
 					t.Fatalf("game %d: %d records", g, len(x.records))
 				}
 				checkLegalKeptSecret(t, e.Spec, x.records[0], x.all, seatOf)
+				checkHintsKeptSecret(t, e.Spec, x.records[0], asks, seatOf)
 				if _, err := record.Replay(e.Spec, &x.records[0]); err != nil {
 					t.Fatalf("game %d: %v", g, err)
 				}
@@ -283,5 +303,97 @@ func checkLegalKeptSecret(t *testing.T, spec rules.Spec, rec record.Game, all ma
 				}
 			}
 		}
+	}
+}
+
+// hintAsk is one HintReq of the random games: who sent it, after how many
+// moves, the parts it named, and everything the hub sent back.
+type hintAsk struct {
+	c      statemachine.ConnID
+	moves  int
+	chosen []byte
+	got    []msg
+}
+
+// checkHintsKeptSecret replays rec and checks the answer to every HintReq:
+// a watcher or a seat not building a move in parts got an Error and no
+// Hints; a seat that was got Hints naming it, for that update, listing
+// exactly the parts its own redacted game (rules.SeatOf) gives for the
+// parts it chose, so it says nothing the seat may not know.
+func checkHintsKeptSecret(t *testing.T, spec rules.Spec, rec record.Game, asks []hintAsk, seatOf map[statemachine.ConnID]int) {
+	t.Helper()
+	g, err := spec.New(len(rec.Seats), rec.Options, record.Rand(rec.Seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hinted := 0
+	check := func(k int) {
+		for _, a := range asks {
+			if a.moves != k {
+				continue
+			}
+			var want []string
+			wantErr := seatOf[a.c] < 0
+			if !wantErr {
+				p := rules.Player(seatOf[a.c])
+				ph, ok := rules.SeatOf(g, p).Game().(rules.PartHints)
+				var ms []rules.Move
+				if ok {
+					ms, err = ph.NextParts(p, a.chosen, nil)
+				}
+				wantErr = !ok || err != nil
+				for _, m := range ms {
+					want = append(want, fmt.Sprint(m.Kind, m.Arg[:m.Len]))
+				}
+				slices.Sort(want)
+			}
+			var got []string
+			errs, whole := 0, false
+			for _, m := range a.got {
+				switch m.t {
+				case segment.ErrorMsg:
+					errs++
+				case segment.Hints:
+					l, err := segment.DecodeHintsBody(m.body)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if int(l.Seat) != seatOf[a.c] || int(l.Seq) != k {
+						t.Fatalf("connection %d (seat %d) was sent seat %d's hints for update %d after %d moves", a.c, seatOf[a.c], l.Seat, l.Seq, k)
+					}
+					for _, gr := range l.Groups {
+						for _, m := range gr.Moves() {
+							got = append(got, fmt.Sprint(gr.Kind, m))
+						}
+					}
+					whole = l.Flags&segment.LegalMore == 0
+				default:
+					t.Fatalf("connection %d was sent %v in answer to HintReq", a.c, m.t)
+				}
+			}
+			slices.Sort(got)
+			switch {
+			case wantErr && (errs != 1 || got != nil):
+				t.Fatalf("connection %d (seat %d) after %d moves, chosen %v: %d errors and hints %v, want one error", a.c, seatOf[a.c], k, a.chosen, errs, got)
+			case !wantErr && (errs != 0 || !whole || !slices.Equal(got, want)):
+				t.Fatalf("connection %d (seat %d) after %d moves, chosen %v: %d errors, hints\n%v\nits own game has\n%v", a.c, seatOf[a.c], k, a.chosen, errs, got, want)
+			case !wantErr:
+				hinted++
+			}
+		}
+	}
+	check(0)
+	for i, m := range rec.Moves {
+		mv, err := g.ParseMove(m.Seat, m.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.Play(m.Seat, mv, nil); err != nil {
+			t.Fatal(err)
+		}
+		check(i + 1)
+	}
+	if _, ok := g.(rules.PartHints); ok && hinted == 0 {
+		t.Fatalf("no seat of a %s game was ever sent hints", spec.Name)
 	}
 }

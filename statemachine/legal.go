@@ -41,6 +41,14 @@ func (h *Hub) sendLegal(s *session, t *table) {
 		h.sendMsg(s, segment.Legal, b.Append(h.body()))
 		return
 	}
+	h.sendMoves(s, segment.Legal, b, ms)
+}
+
+// sendMoves sends s the moves ms as messages of type ty (Legal or Hints)
+// with b's header: grouped by kind, length and the first half of their
+// argument, cut into as few messages as they fit, all but the last with
+// LegalMore.
+func (h *Hub) sendMoves(s *session, ty segment.Type, b segment.LegalBody, ms []rules.Move) {
 	slices.SortFunc(ms, func(a, b rules.Move) int {
 		if a.Kind != b.Kind {
 			return int(a.Kind) - int(b.Kind)
@@ -58,7 +66,7 @@ func (h *Hub) sendLegal(s *session, t *table) {
 		m := &ms[i]
 		p := int(m.Len) / 2
 		g := segment.LegalGroup{Kind: m.Kind, Len: m.Len, Prefix: m.Arg[:p:p]}
-		for ; i < len(ms) && len(g.Suffixes) < 255 && legalHeader+legalGroupSize(int(m.Len), len(g.Suffixes)+1) <= segment.MessageCap(segment.Legal); i++ {
+		for ; i < len(ms) && len(g.Suffixes) < 255 && legalHeader+legalGroupSize(int(m.Len), len(g.Suffixes)+1) <= segment.MessageCap(ty); i++ {
 			n := &ms[i]
 			if n.Kind != m.Kind || n.Len != m.Len || !bytes.Equal(n.Arg[:p], m.Arg[:p]) {
 				break
@@ -72,7 +80,7 @@ func (h *Hub) sendLegal(s *session, t *table) {
 		size, n := legalHeader, 0
 		for n < len(groups) && n < 255 {
 			gs := legalGroupSize(int(groups[n].Len), len(groups[n].Suffixes))
-			if size+gs > segment.MessageCap(segment.Legal) {
+			if size+gs > segment.MessageCap(ty) {
 				break
 			}
 			size += gs
@@ -83,7 +91,7 @@ func (h *Hub) sendLegal(s *session, t *table) {
 		if len(groups) > 0 {
 			b.Flags = segment.LegalMore
 		}
-		h.sendMsg(s, segment.Legal, b.Append(h.body()))
+		h.sendMsg(s, ty, b.Append(h.body()))
 	}
 }
 
@@ -98,4 +106,39 @@ func (h *Hub) sendLegalToMove(t *table) {
 			h.sendLegal(sl.s, t)
 		}
 	}
+}
+
+// hintReq answers a HintReq: the legal next parts of the move s's seat
+// builds in parts (a Bomber board, plane by plane), given the parts it
+// has chosen. They are the seat's own business: only the seat that asks
+// gets them, and only while it builds such a move; the rules compute them
+// from that seat's redacted game, which holds nothing another seat hides.
+func (h *Hub) hintReq(s *session, body []byte) {
+	m, err := segment.DecodeHintReqMsg(body)
+	switch {
+	case !s.has(segment.FeatureLegal):
+		h.fail(s, segment.HintReq, segment.ErrCodeBadRequest, "HintReq needs feature 128")
+		return
+	case err != nil:
+		h.fail(s, segment.HintReq, segment.ErrCodeBadRequest, "malformed HintReq")
+		return
+	case !h.playing(s, segment.HintReq):
+		return
+	case m.Table != s.table.id:
+		h.fail(s, segment.HintReq, segment.ErrCodeNotAtTable, "not playing at that table")
+		return
+	}
+	t := s.table
+	ph, ok := rules.SeatOf(t.game, s.seat).Game().(rules.PartHints)
+	if !ok {
+		h.fail(s, segment.HintReq, segment.ErrCodeIllegal, "this game's moves are not built in parts")
+		return
+	}
+	ms, err := ph.NextParts(s.seat, m.Chosen, h.legal[:0])
+	if err != nil {
+		h.fail(s, segment.HintReq, moveError(err), trim(err.Error()))
+		return
+	}
+	h.legal = ms[:0]
+	h.sendMoves(s, segment.Hints, segment.LegalBody{Table: t.id, Seq: t.seq, Seat: uint8(s.seat)}, ms)
 }

@@ -287,6 +287,10 @@ func (m *modelRun) act() {
 		m.offer(u, t)
 	case r < 14:
 		m.send(u, segment.Leave, nil, "leave")
+	case r < 15 && t != nil:
+		// placement hints: the seat's own business at its table (most
+		// games have none to give: Error)
+		m.send(u, segment.HintReq, segment.HintReqMsg{Table: t.id}.Append(nil), "placement hints")
 	case t == nil:
 		switch {
 		case r < 50:

@@ -60,7 +60,7 @@ func (s *session) tableOf(seg segment.Segment) uint32 {
 			return 0 // refused before any table is looked at
 		}
 		return binary.BigEndian.Uint32(head[:])
-	case segment.Move, segment.MoveText, segment.Ready, segment.ViewReq, segment.Offer, segment.Resign, segment.Bot, segment.Leave:
+	case segment.Move, segment.MoveText, segment.Ready, segment.ViewReq, segment.Offer, segment.Resign, segment.Bot, segment.Leave, segment.HintReq:
 		return at
 	case segment.Chat:
 		if n > 0 && head[0] != 0 {

@@ -194,6 +194,12 @@ func scenarioLine(t *testing.T, r *replay.Runner, l string) []transcript.Entry {
 		t8, body = segment.ReplayReq, segment.ReplayReqMsg{ID: uint64(num(0)), Ply: uint16(num(1))}.Append(nil)
 	case "account": // account WHAT PASSWORD [NEW]
 		t8, body = segment.Account, segment.AccountMsg{What: uint8(num(0)), Password: str(1), New: str(2)}.Append(nil)
+	case "hints": // hints TABLE [HEXCHOSEN...]
+		chosen, err := hex.DecodeString(strings.Join(args[1:], ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t8, body = segment.HintReq, segment.HintReqMsg{Table: uint32(num(0)), Chosen: chosen}.Append(nil)
 	case "chat": // chat SCOPE TEXT...
 		t8, body = segment.Chat, segment.ChatBody{Scope: uint8(num(0)), Text: rest(1)}.Append(nil)
 	default:

@@ -130,6 +130,7 @@ type Client struct {
 	table       *segment.TableBody  // the table we sit or watch at
 	seat        int
 	game        *Game
+	hints       hintState
 
 	LobbyChat []ChatLine // lobby lines received, oldest first
 	TableChat []ChatLine // table and watcher lines received

@@ -82,6 +82,9 @@ func (c *Client) handle(o *Out, t segment.Type, body []byte) error {
 	if done, err := c.handleHistory(o, t, body); done {
 		return err
 	}
+	if done, err := c.handleHints(o, t, body); done {
+		return err
+	}
 	if done, err := c.handleLobby(o, t, body); done {
 		return err
 	}
@@ -341,6 +344,7 @@ func (c *Client) started(o *Out, st segment.StartedBody) {
 		return // the game we were playing: the moves we missed follow
 	}
 	g := &Game{Seats: int(st.Seats), table: st.Table}
+	c.hints = hintState{asked: c.hints.asked} // the last game's hints are no answer in this one
 	if c.table != nil {
 		g.Options = options(gameOptions(c.table.Options))
 		if spec, ok := c.specs[c.table.Game]; ok {

@@ -14,7 +14,7 @@ import (
 // Features is what this client asks for in Hello.
 const Features = segment.FeatureTables | segment.FeatureChat | segment.FeatureResume |
 	segment.FeatureBots | segment.FeatureClocks | segment.FeatureGameFacts | segment.FeaturePing | segment.FeaturePairing |
-	segment.FeatureHistory
+	segment.FeatureHistory | segment.FeatureLegal
 
 // Event kinds of seats that survive.
 const (

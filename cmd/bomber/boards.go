@@ -8,6 +8,7 @@ import (
 
 	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/rules/aeroplane"
+	"github.com/bomber-game/bomber/rules/bomber"
 	"github.com/bomber-game/bomber/rules/checkers"
 	"github.com/bomber-game/bomber/rules/dots"
 	"github.com/bomber-game/bomber/rules/paisho"
@@ -607,12 +608,19 @@ func (paishoBoard) info(v rules.View, u boardUI) []string {
 
 type bomberBoard struct {
 	suggest string // a random board, in notation, that enter places
+	// while our seat draws its board: the planes drawn so far and the
+	// server's hints for the next (nil until they came)
+	draw  *tdraw
+	heads map[bomber.Cell][]bomber.Cell
 }
 
 func (bomberBoard) bounds(rules.View) (int, int)   { return 10, 10 }
 func (bomberBoard) origin(rules.Move) (gpos, bool) { return gpos{}, false }
 func (bomberBoard) dest(m rules.Move) gpos         { return gpos{int(m.Arg[1]), int(m.Arg[0])} }
 func (b bomberBoard) keys() string {
+	if b.draw != nil {
+		return "enter places " + b.suggest + "; p draws: + head, + tail"
+	}
 	if b.suggest == "" {
 		return ": type three planes (head-tail, e.g. 02-32); enter guess"
 	}
@@ -629,10 +637,31 @@ func (bomberBoard) info(v rules.View, u boardUI) []string {
 	return append(out, u.st.dim.Render("# plane @ head o miss x X hit"))
 }
 
-func (bomberBoard) render(v rules.View, u boardUI) []string {
+func (bb bomberBoard) render(v rules.View, u boardUI) []string {
 	me := u.me
 	if me < 0 {
 		me = 0
+	}
+	// drawing: our planes so far (# and their heads @), the cells the
+	// server offers for the next head or the picked head's tail (+), the
+	// picked head (*)
+	var drawn bomber.Set
+	var drawnHeads bomber.Set
+	offered := map[bomber.Cell]bool{}
+	if d := bb.draw; d != nil {
+		for _, p := range d.planes {
+			c, _ := p.Cells()
+			drawn, drawnHeads = drawn.Union(c), drawnHeads.Add(p.Head)
+		}
+		if d.pick == bomber.NoCell {
+			for h := range bb.heads {
+				offered[h] = true
+			}
+		} else {
+			for _, t := range bb.heads[d.pick] {
+				offered[t] = true
+			}
+		}
 	}
 	grid := func(seat int, cursor bool) []string {
 		out := []string{"   0 1 2 3 4 5 6 7 8 9"}
@@ -646,6 +675,19 @@ func (bomberBoard) render(v rules.View, u boardUI) []string {
 					val = v.Cells[i]
 				}
 				ch := string(". # @ o x X"[2*int(min(val, 5))])
+				if d := bb.draw; d != nil && seat == me {
+					c := bomber.Cell(x*10 + y)
+					switch {
+					case c == d.pick:
+						ch = "*"
+					case drawnHeads.Has(c):
+						ch = "@"
+					case drawn.Has(c):
+						ch = "#"
+					case offered[c]:
+						ch = "+"
+					}
+				}
 				if cursor && u.live && u.cur == (gpos{y, x}) {
 					b.WriteString(u.st.cursor.Render("[" + ch))
 				} else {
@@ -656,7 +698,7 @@ func (bomberBoard) render(v rules.View, u boardUI) []string {
 		}
 		return out
 	}
-	mine, theirs := grid(me, false), grid(1-me, true)
+	mine, theirs := grid(me, bb.draw != nil), grid(1-me, bb.draw == nil)
 	out := []string{" your grid               their grid"}
 	for i := range mine {
 		out = append(out, mine[i]+strings.Repeat(" ", max(0, 24-lipgloss.Width(mine[i])))+theirs[i])

@@ -136,7 +136,10 @@ Keys (--tables):
                  the game has them), y / n answer an offer, R R resign;
                  Aeroplane Chess: enter rolls, 1-4 move that piece;
                  Pai Sho: 1-7 take a tile from the hand; Bomber: enter
-                 places the random board offered, then guesses the cell
+                 places the random board offered, or draw your own: p on
+                 a + cell picks a head, p on a + tail places the plane
+                 (+ comes from the server: where a plane may go); then
+                 enter guesses the cell
   after a game   M offer a rematch, v replay the game, r ready
   replay         right/n next move, left/p previous, home/end first and
                  last position, q leave

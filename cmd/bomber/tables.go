@@ -87,6 +87,7 @@ type tmodel struct {
 
 	rng     *rand.Rand
 	suggest string // Bomber: the random board enter places, in notation
+	draw    tdraw  // Bomber: the board drawn plane by plane from the server's hints
 
 	botsWanted bool      // give the empty seats to the computer once the table is ours
 	joinWanted *invite   // --join: the table to join or watch once logged in
@@ -106,7 +107,7 @@ type tmodel struct {
 
 func newTModel(cfg config, st *tstyles, dialer func(gen int) tea.Cmd) *tmodel {
 	m := &tmodel{cfg: cfg, st: st, c: ext.New(), dialer: dialer, loginForm: loginForm{name: cfg.user, pass: cfg.password},
-		rng: rand.New(rand.NewPCG(clockSeed(), 1))}
+		rng: rand.New(rand.NewPCG(clockSeed(), 1)), draw: tdraw{pick: bomberrules.NoCell}}
 	if cfg.user != "" && cfg.password != "" {
 		m.c.Login(cfg.user, cfg.password)
 	}
@@ -190,6 +191,9 @@ func (m *tmodel) apply(o ext.Out) tea.Cmd {
 				m.ticking = true
 				cmd = m.clockTicker()
 			}
+		}
+		if e.Kind == ext.EvView || e.Kind == ext.EvStarted || e.Kind == ext.EvJoined || e.Kind == ext.EvMoved {
+			m.askHints()
 		}
 	}
 	return cmd
@@ -516,7 +520,12 @@ func (m *tmodel) board() board {
 	if t := m.c.Table(); t != nil {
 		b := boardFor(t.Game)
 		if _, ok := b.(bomberBoard); ok {
-			return bomberBoard{suggest: m.suggest}
+			bb := bomberBoard{suggest: m.suggest}
+			if m.drawing() {
+				bb.draw = &m.draw
+				bb.heads = m.heads()
+			}
+			return bb
 		}
 		return b
 	}
@@ -685,6 +694,8 @@ func (m *tmodel) tableKey(k tea.KeyPressMsg, confirm string) tea.Cmd {
 		}
 	case "enter", "space":
 		m.enter(b)
+	case "p":
+		m.plane()
 	default:
 		if len(key) == 1 && key[0] >= '1' && key[0] <= '7' {
 			m.digit(int(key[0] - '0'))

@@ -269,7 +269,67 @@ func TestTmuxTables(t *testing.T) {
 		if !strings.Contains(s, "your grid") || !strings.Contains(s, "their grid") {
 			t.Fatalf("no grids:\n%s", s)
 		}
-		c.keys(":", "02-32 07-37 52-82", "Enter")
+		// the board drawn plane by plane from the server's hints: + on
+		// our grid where the next plane's head may go, then the picked
+		// head's tails; a cell that can take no head is not offered
+		own := func(s string, row, col int) byte {
+			for _, l := range strings.Split(s, "\n") {
+				if strings.HasPrefix(l, " "+string(rune('A'+row))+" ") && len(l) > 3+2*col {
+					return l[3+2*col]
+				}
+			}
+			return 0
+		}
+		count := func(s string, ch byte) int {
+			n := 0
+			for _, l := range strings.Split(s, "\n") {
+				if regexp.MustCompile(`^ [A-J] `).MatchString(l) {
+					n += strings.Count(l[:min(24, len(l))], string(ch))
+				}
+			}
+			return n
+		}
+		offered := func(what string, want func(s string) bool) string {
+			s := c.screen()
+			for !want(s) && time.Now().Before(c.deadline) {
+				s = c.screen()
+			}
+			if !want(s) {
+				t.Fatalf("%s:\n%s", what, s)
+			}
+			return s
+		}
+		goTo := func(row, col int) {
+			for range 9 {
+				c.keys("Up", "Left")
+			}
+			for range col {
+				c.keys("Right")
+			}
+			for range row {
+				c.keys("Down")
+			}
+		}
+		for k, pl := range [][4]int{{0, 2, 3, 2}, {0, 7, 3, 7}, {5, 2, 8, 2}} {
+			s = offered("the heads offered", func(s string) bool { return own(s, pl[0], pl[1]) == '+' })
+			if own(s, 0, 0) != '.' {
+				t.Fatalf("plane %d: A0, where no plane can have its head, shows %q:\n%s", k+1, own(s, 0, 0), s)
+			}
+			if k > 0 && own(s, 1, 2) != '#' {
+				t.Fatalf("plane %d: B2, under the first plane, shows %q:\n%s", k+1, own(s, 1, 2), s)
+			}
+			goTo(pl[0], pl[1])
+			c.keys("p")
+			s = offered("the head picked and its tails offered", func(s string) bool { return own(s, pl[0], pl[1]) == '*' })
+			if k == 1 {
+				t.Logf("drawing, a head picked:\n%s", s)
+			}
+			if n := count(s, '+'); n != 1 || own(s, pl[2], pl[3]) != '+' {
+				t.Fatalf("plane %d: %d tails offered, want only %d%d:\n%s", k+1, n, pl[2], pl[3], s)
+			}
+			goTo(pl[2], pl[3])
+			c.keys("p")
+		}
 		heads := func(s string) int {
 			n := 0
 			for _, l := range strings.Split(s, "\n") {

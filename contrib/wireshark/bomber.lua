@@ -58,17 +58,18 @@ local ext = {
   [0x3b] = { "Commit", 64 },     [0x3c] = { "Ping", 4 },      [0x3d] = { "Pong", 4 },
   [0x3e] = { "SignUp", 64 },
   [0x3f] = { "Ack", 29 },        [0x40] = { "Bot", 1 },
-  [0x41] = { "Seated", 29 },     [0x43] = { "Resume", 29 },   [0x44] = { "Clock", 64 },
+  [0x41] = { "Seated", 29 },     [0x42] = { "HintReq", 29 },  [0x43] = { "Resume", 29 },   [0x44] = { "Clock", 64 },
   [0x45] = { "Away", 29 },       [0x46] = { "Bye", 0 },       [0x47] = { "Legal", 1024 },
   [0x48] = { "Seek", 256 },      [0x49] = { "Seeking", 256 },
   [0x4a] = { "HistoryReq", 64 }, [0x4b] = { "RatingRow", 96 }, [0x4c] = { "GameRow", 200 },
   [0x4d] = { "ReplayReq", 10 },  [0x4e] = { "Replay", 512 },  [0x4f] = { "Account", 64 },
+  [0x50] = { "Hints", 1024 },
 }
 
 -- ext_base is t without the More bit when t is in the extended range
 local function ext_base(t)
   local b = t >= MORE and t - MORE or t
-  if b >= 0x20 and b <= 0x4f then return b end
+  if b >= 0x20 and b <= 0x50 then return b end
   return nil
 end
 
@@ -213,6 +214,8 @@ local layouts = {
   [0x44] = { { "table", "u32" }, { "seats", "list", { { "left", "i32" }, { "flags", "u8" } }, 5 } },
   [0x45] = { { "table", "u32" }, { "seat", "u8" }, { "grace", "u32" } },
   [0x47] = { { "table", "u32" }, { "seq", "u32" }, { "seat", "u8" }, { "flags", "u8" }, { "groups", "legal" } },
+  [0x42] = { { "table", "u32" }, { "chosen", "u8s" } },
+  [0x50] = { { "table", "u32" }, { "seq", "u32" }, { "seat", "u8" }, { "flags", "u8" }, { "groups", "legal" } },
   [0x3e] = { { "name", "str" }, { "password", "str" } },
   [0x48] = { { "action", "u8" }, { "game", "str" }, { "rated", "u8" }, kvs("options") },
   [0x49] = { { "state", "u8" }, { "flags", "u8" }, { "game", "str" }, { "rated", "u8" }, { "rating", "u16" }, { "low", "u16" },

@@ -30,7 +30,7 @@ func TestParseLineExtended(t *testing.T) {
 		}
 	}
 	for _, line := range []string{
-		"c1 < 42 00 00", // still unknown
+		"c1 < 51 00 00", // unknown
 		"c1 < b6 00 1c" + strings.Repeat(" 00", 28), // a fragment must carry 29 bytes
 		"c1 < a2 00 1d" + strings.Repeat(" 00", 29), // CatalogReq (cap 0) has no fragments
 		"c1 < 2b 00 13" + strings.Repeat(" 00", 19), // Move over its cap of 18

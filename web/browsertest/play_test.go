@@ -166,6 +166,8 @@ func TestPlayAllGamesInTheBrowser(t *testing.T) {
 		planes := [][2]string{{"02", "32"}, {"07", "37"}, {"52", "82"}}
 		for i, p := range []*page{albert, beth} {
 			for k, pl := range planes {
+				// the cells are offered once the server's hints are in
+				p.wait("the head offered", fmt.Sprintf(`!!document.querySelector('#board-svg [data-grid="%d"] [data-cell="%s"].cell-hint')`, i, pl[0]))
 				p.clickJS(fmt.Sprintf(`#board-svg [data-grid="%d"] [data-cell="%s"]`, i, pl[0]))
 				p.wait("the head picked", `!!document.querySelector('#board-svg .cell-pick')`)
 				p.clickJS(fmt.Sprintf(`#board-svg [data-grid="%d"] [data-cell="%s"]`, i, pl[1]))

@@ -14,7 +14,9 @@ import (
 // phone's: on every turn the centre of every line that may be drawn, of
 // the die that may be rolled, of every piece that may move and of every
 // cell that may take a plane or a guess hits it, and the player's mouse
-// click at the centre of one plays.
+// click at the centre of one plays. Bomber's planes are drawn from the
+// server's placement hints: a highlighted head, then a highlighted tail;
+// a cell that can take no head is not offered.
 func TestClickTargetsDotsAeroBomber(t *testing.T) {
 	url, _ := startDaemon(t)
 	b := newBrowser(t)
@@ -95,13 +97,35 @@ func TestClickTargetsDotsAeroBomber(t *testing.T) {
 			planes := [][2]string{{"02", "32"}, {"07", "37"}, {"52", "82"}}
 			for i, p := range players {
 				grid := fmt.Sprintf(`#board-svg [data-grid="%d"]`, i)
-				p.wait("the grid to draw on", fmt.Sprintf(`document.querySelectorAll('%s rect.hot').length === 100`, grid))
-				hits(t, p, grid+" rect.hot", "cells that may take a plane")
 				for k, pl := range planes {
-					p.mouse(fmt.Sprintf(`%s [data-cell="%s"]`, grid, pl[0]))
-					p.wait("the head picked", `!!document.querySelector('#board-svg .cell-pick')`)
-					p.mouse(fmt.Sprintf(`%s [data-cell="%s"]`, grid, pl[1]))
+					// the server's hints: the heads the next plane may
+					// have, each cell highlighted and clickable at its
+					// centre; a cell that can take no head is not offered
+					// (a corner never; a cell of a plane drawn already)
+					p.wait("the heads offered", fmt.Sprintf(`document.querySelectorAll('%s rect.hot.cell-hint').length > 0 && !document.querySelector('%s rect.hot:not(.cell-hint)')`, grid, grid))
+					hits(t, p, grid+" rect.hot.cell-hint", "cells that may take the next plane's head")
+					if i == 0 && k == 1 {
+						p.screenshotOf(".board-card", "bomber-hints-"+name)
+					}
+					for _, no := range []string{"00", "99", "12", "32"} {
+						if k > 0 || no == "00" || no == "99" {
+							if eval[bool](p, fmt.Sprintf(`!!document.querySelector('%s [data-cell="%s"].hot')`, grid, no)) {
+								t.Fatalf("%s: cell %s is offered for plane %d's head, which it cannot take", p.name, no, k+1)
+							}
+						}
+					}
+					p.mouse(fmt.Sprintf(`%s [data-cell="%s"].cell-hint`, grid, pl[0]))
+					p.wait("the head picked", fmt.Sprintf(`!!document.querySelector('%s [data-cell="%s"].cell-pick')`, grid, pl[0]))
+					// then its tails alone: a head in row 0 points one way
+					hits(t, p, grid+" rect.hot.cell-hint", "cells that may take the tail")
+					if n := eval[int](p, fmt.Sprintf(`document.querySelectorAll('%s rect.hot.cell-hint').length`, grid)); n != 1 {
+						t.Errorf("%s: %d tails offered for head %s, want 1", p.name, n, pl[0])
+					}
+					p.mouse(fmt.Sprintf(`%s [data-cell="%s"].cell-hint`, grid, pl[1]))
 					p.wait("the plane drawn", fmt.Sprintf(`document.querySelector('#controls').textContent.includes('Planes drawn: %d/3')`, k+1))
+				}
+				if n := eval[int](p, fmt.Sprintf(`document.querySelectorAll('%s rect.hot').length`, grid)); n != 0 {
+					t.Errorf("%s: %d cells offered with three planes drawn", p.name, n)
 				}
 				p.mouse("#bomber-place")
 			}

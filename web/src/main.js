@@ -2,7 +2,7 @@
 // open tables, create a table), a table (seats, board, moves, chat,
 // offers) and a step-by-step replay of finished games. Built on the
 // BomberClient library of clients/js; every board is SVG.
-import { BomberClient, GAME_TAKEBACK, GAME_DRAWS, safeText } from 'bomber-client';
+import { BomberClient, ErrCode, GAME_TAKEBACK, GAME_DRAWS, safeText } from 'bomber-client';
 import { h } from './dom.js';
 import * as bomber from './games/bomber.js';
 import * as checkers from './games/checkers.js';
@@ -162,6 +162,10 @@ function handle(ev, d) {
       // login another tab took over has said what happened already
       if (c !== app.client || !c.user || app.kicked) break;
       document.body.classList.add('offline');
+      if (d.reason?.code === ErrCode.RateLimited) { // the server said why: no blind reconnecting
+        showError({ text: 'The server closed the connection because this page sent too much too fast. Reload the page to go on.' });
+        break;
+      }
       reconnect(d.error);
       break;
     case 'refuse':
@@ -204,8 +208,8 @@ function askView() {
   }, 0);
 }
 
-// keepUI keeps the Bomber planes being drawn and the guess mode across moves.
-const keepUI = (ui) => ({ planes: ui.planes, mode: ui.mode });
+// keepUI keeps the Bomber planes being drawn, their placement hints and the guess mode across moves.
+const keepUI = (ui) => ({ planes: ui.planes, mode: ui.mode, hints: ui.hints });
 
 function snapshot(view) {
   if (!view) return;
@@ -464,6 +468,8 @@ function renderBoard(t, seat) {
     // the moves played ({seat, notation}), with the secret ones the server reveals after the end
     moves: app.history.filter((x) => x.move).map((x) => x.move),
     sendMove: (m) => act(() => app.client.move(m)),
+    // Bomber: where the next plane may go, from the server (a Map head -> tails)
+    planeHints: (planes) => app.client.planeHints(planes),
     seatName: (i) => seatLabel(t, i),
     option: (k) => option(t, k),
     send: (text) => act(() => app.client.moveText(text)),

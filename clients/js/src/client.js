@@ -5,7 +5,7 @@
 
 import {
   T, MORE, FEATURES_ALL, PROTOCOL_VERSION, SEAT_ANY, SEAT_WATCHER, encodeBot, encodeResume,
-  decodeSeated, decodeClock, decodeAway, decodeLegal, LEGAL_MORE, LEGAL_TOO_MANY, FEATURE_LEGAL,
+  decodeSeated, decodeClock, decodeAway, decodeLegal, decodeHints, encodeHintReq, LEGAL_MORE, LEGAL_TOO_MANY, FEATURE_LEGAL,
   FEATURE_SIGNUP, encodeSignUp, FEATURE_PAIRING, encodeSeek, decodeSeeking, SeekAction, SeekState,
   FEATURE_HISTORY, FEATURE_ACCOUNT, Hist, AccountWhat, encodeHistoryReq,
   decodeRatingRow, decodeGameRow, encodeReplayReq, decodeReplay, encodeAccount,
@@ -128,6 +128,7 @@ export class BomberClient extends EventTarget {
     this._out = [];
     this._flushing = false;
     this._pending = [];
+    this._closing = null; // the RequestError the server gave as its reason to close, if the last message was one
     this._login = null;
     this._ending = false;
     this._features = features;
@@ -484,6 +485,35 @@ export class BomberClient extends EventTarget {
     });
   }
 
+  /**
+   * Asks for the legal next parts of a move built in parts (FEATURE_LEGAL):
+   * chosen is the bytes of the parts drawn so far. Resolves with {table,
+   * seq, seat, moves: [{kind, arg}]}, each arg one legal next part; rejects
+   * with NotYourTurn when your seat builds no such move now, Illegal when
+   * no move completes the chosen parts.
+   */
+  hints(chosen = []) {
+    if (!((this.welcome?.features ?? 0) & FEATURE_LEGAL)) return Promise.reject(new Error('the server does not speak HintReq (feature 128)'));
+    return this._request(T.HintReq, () => encodeHintReq({ table: this.tableId ?? 0, chosen }), (k, m) => (k === T.Hints && m.whole ? m : undefined));
+  }
+
+  /**
+   * Bomber placement hints: planes is the planes drawn so far ([[head,
+   * tail], ...], cells x*10+y). Resolves with a Map from each cell where
+   * the next plane's head may go to the cells its tail may go to.
+   */
+  async planeHints(planes = []) {
+    const xy = (c) => (typeof c === 'number' ? [Math.floor(c / 10), c % 10] : cell(c));
+    const h = await this.hints(planes.flatMap(([hd, tl]) => [...xy(hd), ...xy(tl)]));
+    const heads = new Map();
+    for (const { arg } of h.moves) {
+      const hd = arg[0] * 10 + arg[1];
+      if (!heads.has(hd)) heads.set(hd, []);
+      heads.get(hd).push(arg[2] * 10 + arg[3]);
+    }
+    return heads;
+  }
+
   /** Proposes or answers an offer: what 'draw' | 'rematch' | 'takeback', answer 'propose' | 'accept' | 'decline'. */
   offer(what, answer = 'propose') {
     const w = lookup(OFFER_WHAT, what, 'offer');
@@ -720,7 +750,11 @@ export class BomberClient extends EventTarget {
     clearTimeout(this._welcomeTimer);
     clearTimeout(this._paceTimer);
     this._paceTimer = null;
-    const err = new ClosedError(error ? `connection closed: ${error.message}` : 'connection closed');
+    // the server's last word before it closed, when it named why (sending
+    // too fast: an Error RateLimited just before the close)
+    const why = this._closing;
+    const err = new ClosedError(why ? `connection closed by the server: ${why.text || 'sending too fast'}` : error ? `connection closed: ${error.message}` : 'connection closed');
+    if (why) err.reason = why;
     this._welcomeRej(err);
     if (this._login) { clearTimeout(this._login.timer); this._login.reject(err); this._login = null; }
     const pend = this._pending;
@@ -728,10 +762,11 @@ export class BomberClient extends EventTarget {
     for (const p of pend) { clearTimeout(p.timer); p.reject(err); }
     for (const p of this._pings.values()) { clearTimeout(p.timer); p.reject(err); }
     this._pings.clear();
-    this._emit('close', { error });
+    this._emit('close', { error: error ?? (why ? err : null), reason: why ?? null });
   }
 
   _message(type, body) {
+    if (type !== T.Error) this._closing = null; // only the very last message says why the server closed
     switch (type) {
       case T.Welcome:
         this.welcome = decodeWelcome(body);
@@ -827,6 +862,17 @@ export class BomberClient extends EventTarget {
         this._emit('legal', cur);
         break;
       }
+      case T.Hints: {
+        // one answer may come in several messages (LEGAL_MORE): the
+        // request is answered by the last
+        const d = decodeHints(body);
+        const p = this._hintParts;
+        m = p && p.seq === d.seq && p.table === d.table ? p : { table: d.table, seq: d.seq, seat: d.seat, moves: [], whole: false };
+        m.moves.push(...d.moves);
+        m.whole = !(d.flags & LEGAL_MORE);
+        this._hintParts = m.whole ? null : m;
+        break;
+      }
       case T.Replay: m = decodeReplay(body); this._replayView = true; break;
       case T.RatingRow: m = decodeRatingRow(body); break;
       case T.GameRow: m = decodeGameRow(body); break;
@@ -869,6 +915,9 @@ export class BomberClient extends EventTarget {
       }
       case T.Error: {
         m = decodeError(body);
+        // RateLimited for anything but a SignUp is the server's reason for
+        // the close that follows: the requests still waiting hear it too
+        this._closing = m.code === ErrCode.RateLimited && m.req !== T.SignUp ? new RequestError(m.req, m.code, m.text) : null;
         const i = this._pending.findIndex((p) => p.type === m.req);
         if (i >= 0 && m.req === T.Leave && m.code === ErrCode.NotAtTable) {
           this._settle(i, true, true); // out already: what leave() wanted

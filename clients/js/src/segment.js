@@ -64,9 +64,10 @@ export const T = Object.freeze({
   MoveText: 0x2c, ViewReq: 0x2d, Offer: 0x2e, Resign: 0x2f, Chat: 0x30, Table: 0x31,
   Joined: 0x32, Started: 0x33, Step: 0x34, Moved: 0x35, View: 0x36, GameEnd: 0x37,
   Error: 0x38, ChatMsg: 0x39, Invited: 0x3a, Commit: 0x3b, Ping: 0x3c, Pong: 0x3d, SignUp: 0x3e, Ack: 0x3f,
-  Bot: 0x40, Seated: 0x41, Resume: 0x43, Clock: 0x44, Away: 0x45, Bye: 0x46,
+  Bot: 0x40, Seated: 0x41, HintReq: 0x42, Resume: 0x43, Clock: 0x44, Away: 0x45, Bye: 0x46,
   Legal: 0x47, Seek: 0x48, Seeking: 0x49,
   HistoryReq: 0x4a, RatingRow: 0x4b, GameRow: 0x4c, ReplayReq: 0x4d, Replay: 0x4e, Account: 0x4f,
+  Hints: 0x50,
 });
 
 const NAMES = Object.fromEntries(Object.entries(T).map(([k, v]) => [v, k]));
@@ -90,8 +91,8 @@ const CAPS = {
   0x29: 32, 0x2a: 0, 0x2b: 18, 0x2c: 64, 0x2d: 0, 0x2e: 8, 0x2f: 0, 0x30: 300, 0x31: 512,
   0x32: 29, 0x33: 64, 0x34: 29, 0x35: 96, 0x36: 1024, 0x37: 128, 0x38: 64, 0x39: 340,
   0x3a: 96, 0x3b: 64, 0x3c: 4, 0x3d: 4, 0x3e: 64, 0x3f: 29,
-  0x40: 1, 0x41: 29, 0x43: 29, 0x44: 64, 0x45: 29, 0x46: 0, 0x47: 1024, 0x48: 256, 0x49: 256,
-  0x4a: 64, 0x4b: 96, 0x4c: 200, 0x4d: 10, 0x4e: 512, 0x4f: 64,
+  0x40: 1, 0x41: 29, 0x42: 29, 0x43: 29, 0x44: 64, 0x45: 29, 0x46: 0, 0x47: 1024, 0x48: 256, 0x49: 256,
+  0x4a: 64, 0x4b: 96, 0x4c: 200, 0x4d: 10, 0x4e: 512, 0x4f: 64, 0x50: 1024,
 };
 
 /** Error codes of the extended protocol (section 8.5). */
@@ -138,8 +139,8 @@ export class BodyError extends Error {
   constructor(message) { super(message); this.name = 'BodyError'; }
 }
 
-/** Whether t lies in the extended range 0x20..0x4f, with or without the More bit. */
-export function isExtended(t) { const b = t & ~MORE; return b >= 0x20 && b <= 0x4f; }
+/** Whether t lies in the extended range 0x20..0x50, with or without the More bit. */
+export function isExtended(t) { const b = t & ~MORE; return b >= 0x20 && b <= 0x50; }
 
 /** The largest body of t's base type, or -1 when t is no extended message type. */
 export function messageCap(t) {
@@ -862,8 +863,9 @@ export function decodeAway(body) {
  * Legal (S→C): {table, seq, seat, flags, groups: [{kind, len, prefix, suffixes}]}
  * and moves: every listed move as {kind, arg} (arg = prefix then suffix).
  */
-export function encodeLegal({ table, seq, seat, flags = 0, groups = [] }) {
-  const w = new Writer(T.Legal).u32(table).u32(seq).u8(seat).u8(flags).count(groups.length);
+export function encodeLegal(m, type = T.Legal) {
+  const { table, seq, seat, flags = 0, groups = [] } = m;
+  const w = new Writer(type).u32(table).u32(seq).u8(seat).u8(flags).count(groups.length);
   for (const g of groups) {
     w.u8(g.kind).u8(g.len).raw(Uint8Array.from(g.prefix));
     w.count(g.suffixes.length);
@@ -871,8 +873,8 @@ export function encodeLegal({ table, seq, seat, flags = 0, groups = [] }) {
   }
   return w.done();
 }
-export function decodeLegal(body) {
-  const r = new Reader(T.Legal, body);
+export function decodeLegal(body, type = T.Legal) {
+  const r = new Reader(type, body);
   const m = { table: r.u32(), seq: r.u32(), seat: r.u8(), flags: r.u8(), groups: [], moves: [] };
   const n = r.count(3);
   for (let i = 0; i < n; i++) {
@@ -892,6 +894,26 @@ export function decodeLegal(body) {
   r.done();
   return m;
 }
+
+/**
+ * HintReq (C→S, FEATURE_LEGAL): {table, chosen}, chosen the bytes of the
+ * parts of the move drawn so far (Bomber: head x, y, tail x, y per plane).
+ */
+export function encodeHintReq({ table, chosen = [] }) {
+  if (chosen.length > MAX_MOVE_ARG) throw new BodyError(`HintReq with ${chosen.length} chosen bytes`);
+  return new Writer(T.HintReq).u32(table).u8(chosen.length).raw(Uint8Array.from(chosen)).done();
+}
+export function decodeHintReq(body) {
+  const r = new Reader(T.HintReq, body);
+  const table = r.u32(), n = r.u8();
+  if (n > MAX_MOVE_ARG) throw new BodyError(`HintReq with ${n} chosen bytes`);
+  const m = { table, chosen: Array.from(r.take(n)) };
+  r.done();
+  return m;
+}
+/** Hints (S→C): Legal's layout; each move is a legal next part. */
+export function encodeHints(m) { return encodeLegal(m, T.Hints); }
+export function decodeHints(body) { return decodeLegal(body, T.Hints); }
 
 /** What a HistoryReq asks (section 11). */
 export const Hist = Object.freeze({ Profile: 1, Games: 2, Ratings: 3, Leaders: 4 });
@@ -994,7 +1016,7 @@ const DECODERS = {
   [T.CatalogReq]: decodeEmpty, [T.ListReq]: decodeEmpty, [T.Leave]: decodeEmpty,
   [T.Ready]: decodeEmpty, [T.ViewReq]: decodeEmpty, [T.Resign]: decodeEmpty,
   [T.Bot]: decodeBot, [T.Seated]: decodeSeated, [T.Resume]: decodeResume, [T.Clock]: decodeClock,
-  [T.Away]: decodeAway, [T.Bye]: decodeEmpty, [T.Ping]: decodePing, [T.Pong]: decodePong, [T.SignUp]: decodeSignUp, [T.Legal]: decodeLegal,
+  [T.Away]: decodeAway, [T.Bye]: decodeEmpty, [T.Ping]: decodePing, [T.Pong]: decodePong, [T.SignUp]: decodeSignUp, [T.Legal]: decodeLegal, [T.HintReq]: decodeHintReq, [T.Hints]: decodeHints,
   [T.Seek]: decodeSeek, [T.Seeking]: decodeSeeking,
   [T.HistoryReq]: decodeHistoryReq, [T.RatingRow]: decodeRatingRow, [T.GameRow]: decodeGameRow,
   [T.ReplayReq]: decodeReplayReq, [T.Replay]: decodeReplay, [T.Account]: decodeAccount,

@@ -228,6 +228,34 @@ test('legal moves: the seat to move gets them with every update, the other seat 
   closeAll();
 });
 
+test('placement hints: a seat drawing its Bomber board asks where the next plane may go', async () => {
+  const a = await websocket('Albert');
+  const b = await tcp('Beth');
+  const w = await tcp('Cindy');
+  const t = await a.createTable({ game: 'bomber', seats: 2 });
+  await b.join(t.id);
+  await w.watch(t.id);
+  await Promise.all([a.ready(), b.ready()]);
+  await a.requestView();
+  const first = await a.planeHints([]);
+  assert.equal(first.size, 84, 'every head of the 168 planes');
+  assert.deepEqual(first.get(2), [32], 'a head in row 0 points up only');
+  assert.deepEqual(first.get(44).sort(), [14, 41, 47, 74]);
+  assert.ok(!first.has(0), 'no plane has its head in a corner');
+  const third = await a.planeHints([[2, 32], [7, 37]]);
+  assert.ok(!third.has(2) && !third.has(12), 'cells the first planes cover take no head');
+  assert.ok(third.has(52) && third.get(52).includes(82));
+  const raw = await a.hints([0, 2, 3, 2]);
+  assert.equal(raw.seat, 0);
+  assert.ok(raw.moves.every((m) => m.kind === 1 && m.arg.length === 4));
+  await rejects(a.planeHints([[2, 32], [12, 42]]), ErrCode.Illegal, T.HintReq);
+  await rejects(w.planeHints([]), ErrCode.NotSeated, T.HintReq);
+  await a.moveText('02-32 07-37 52-82');
+  await rejects(a.planeHints([]), ErrCode.NotYourTurn, T.HintReq);
+  assert.equal((await b.planeHints([])).size, 84, 'Beth, still drawing, gets her own');
+  closeAll();
+});
+
 test('resigning ends the game for the other seat', async () => {
   const a = await tcp('Albert');
   const b = await websocket('Beth');

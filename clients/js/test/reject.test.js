@@ -3,7 +3,7 @@
 // throwing at the caller; the client goes on working.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BomberClient } from '../src/index.js';
+import { BomberClient, RequestError, ClosedError, ErrCode } from '../src/index.js';
 import { startDaemon } from './daemon.js';
 
 let d;
@@ -31,4 +31,23 @@ test('a chat line or a move too long for its message rejects the promise; the cl
   }
   const said = await c.chat('lobby', 'still here');
   assert.equal(said.text, 'still here');
+});
+
+test('a connection the server closes for sending too fast says so: its promises and its close name RateLimited', async () => {
+  // no pacing: the client sends as fast as its caller asks
+  const c = await BomberClient.connectTCP({ ...d.tcp, segmentRate: 0 });
+  open.push(c);
+  await c.login('Beth', '123');
+  const closed = c.next('close');
+  const all = await Promise.allSettled(Array.from({ length: 400 }, () => c.listTables()));
+  const { reason } = await closed;
+  assert.ok(reason instanceof RequestError, `close event reason ${reason}`);
+  assert.equal(reason.code, ErrCode.RateLimited);
+  const rejected = all.filter((r) => r.status === 'rejected').map((r) => r.reason);
+  assert.ok(rejected.length > 0, 'every request answered');
+  for (const e of rejected) {
+    assert.ok(e.code === ErrCode.RateLimited || e.reason?.code === ErrCode.RateLimited, `${e}`);
+    assert.match(e.message, /too fast/);
+  }
+  assert.ok(rejected.some((e) => e instanceof ClosedError), 'the requests still waiting are rejected at the close');
 });

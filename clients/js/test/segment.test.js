@@ -36,7 +36,7 @@ const ENCODERS = {
   [S.T.Legal]: S.encodeLegal, [S.T.Seek]: S.encodeSeek, [S.T.Seeking]: S.encodeSeeking,
   [S.T.Legal]: S.encodeLegal, [S.T.HistoryReq]: S.encodeHistoryReq, [S.T.RatingRow]: S.encodeRatingRow,
   [S.T.GameRow]: S.encodeGameRow, [S.T.ReplayReq]: S.encodeReplayReq, [S.T.Replay]: S.encodeReplay,
-  [S.T.Account]: S.encodeAccount,
+  [S.T.Account]: S.encodeAccount, [S.T.HintReq]: S.encodeHintReq, [S.T.Hints]: S.encodeHints,
 };
 
 function reencode(type, msg, body) {
@@ -138,6 +138,19 @@ test('Legal decodes as docs/protocol.md section 10 shows it', () => {
   assert.deepEqual(S.decodeLegal(S.fromHex('00 00 00 02 00 00 00 00 00 02 00')), { table: 2, seq: 0, seat: 0, flags: S.LEGAL_TOO_MANY, groups: [], moves: [] });
 });
 
+test('HintReq and Hints read as docs/protocol.md section 10 shows them', () => {
+  const dec = new S.MessageDecoder();
+  let msgs = dec.push(S.fromHex('42 00 09 00 00 00 02 04 00 02 03 02'));
+  assert.deepEqual(S.decodeHintReq(msgs[0].body), { table: 2, chosen: [0, 2, 3, 2] });
+  assert.deepEqual(S.encodeHintReq({ table: 2, chosen: [0, 2, 3, 2] }), msgs[0].body);
+  msgs = dec.push(S.fromHex('50 00 14 00 00 00 02 00 00 00 00 00 00 01 01 04 04 04 02 07 04 04 01'));
+  assert.equal(msgs[0].type, S.T.Hints);
+  const m = S.decodeHints(msgs[0].body);
+  assert.deepEqual(m.moves.map((x) => x.arg.join('')), ['4474', '4441']);
+  assert.deepEqual(S.encodeHints(m), msgs[0].body);
+  assert.throws(() => S.encodeHintReq({ table: 1, chosen: new Array(17).fill(0) }));
+});
+
 test('Seeking reads as the protocol document shows it', () => {
   const m = S.decodeSeeking(S.fromHex('00 02 04 64 6f 74 73 00 05 dc 05 14 06 a4 00 00 01 0b 63 6c 6f 63 6b 2e 74 6f 74 61 6c 03 31 38 30'));
   assert.deepEqual(m, { state: S.SeekState.Waiting, flags: S.SEEK_PROVISIONAL, game: 'dots', rated: false, rating: 1500, low: 1300, high: 1700, waited: 0, options: [{ key: 'clock.total', value: '180' }] });
@@ -188,8 +201,8 @@ test('framing errors are found before anything is buffered', () => {
     assert.throws(() => dec.push(S.fromHex('08 00 00')), S.FramingError, 'a decoder that failed stays failed');
   };
   fails('05', 'unknown_type'); // at its first byte
-  fails('42', 'unknown_type');
-  fails('c2', 'unknown_type');
+  fails('51', 'unknown_type');
+  fails('d1', 'unknown_type');
   fails('b0 00 1c', 'length'); // a fragment of 28 bytes, at its header
   fails('a0 00 1d', 'length'); // Hello has no fragments
   fails('2b 00 13', 'length'); // Move with 19 bytes

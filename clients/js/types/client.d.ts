@@ -14,7 +14,8 @@ export declare class RequestError extends Error {
   text: string;
 }
 /** The connection closed before the answer came. */
-export declare class ClosedError extends Error {}
+/** reason: the server's Error just before it closed the connection (RateLimited: sent too fast), when it gave one. */
+export declare class ClosedError extends Error { reason?: RequestError }
 /** The server did not answer a request, the Welcome, a login or a Ping in time. */
 export declare class TimeoutError extends Error {}
 /** How long a request waits for its answer by default (ms). */
@@ -59,7 +60,7 @@ export interface BomberEvents {
   chat: ChatMsgBody;
   invited: InvitedBody;
   error: { error: Error; type?: number } & Partial<ErrorBody>;
-  close: { error: Error | null };
+  close: { error: Error | null; reason: RequestError | null };
   refuse: { code: number };
   recvInvite: { from: string };
   inviteAnswer: { code: number; accepted: boolean };
@@ -153,6 +154,10 @@ export declare class BomberClient extends EventTarget {
   move(m: { kind: number; arg?: ArrayLike<number> }): Promise<MovedBody>;
   moveText(text: string): Promise<MovedBody>;
   requestView(): Promise<ViewBody>;
+  /** The legal next parts of a move built in parts (FEATURE_LEGAL), given the bytes of the parts chosen so far. */
+  hints(chosen?: ArrayLike<number>): Promise<{ table: number; seq: number; seat: number; moves: { kind: number; arg: number[] }[] }>;
+  /** Bomber: from the planes drawn so far ([head, tail] cells x*10+y), each cell a head may take and its tails. */
+  planeHints(planes?: [number, number][]): Promise<Map<number, number[]>>;
   offer(what: 'draw' | 'rematch' | 'takeback' | number, answer?: 'propose' | 'accept' | 'decline' | number): Promise<OfferBody | undefined>;
   resign(): Promise<void>;
   chat(scope: 'lobby' | 'table' | 'watchers' | number, text: string): Promise<ChatMsgBody>;

@@ -44,11 +44,12 @@ export declare const T: Readonly<{
   MoveText: 0x2c; ViewReq: 0x2d; Offer: 0x2e; Resign: 0x2f; Chat: 0x30; Table: 0x31;
   Joined: 0x32; Started: 0x33; Step: 0x34; Moved: 0x35; View: 0x36; GameEnd: 0x37;
   Error: 0x38; ChatMsg: 0x39; Invited: 0x3a; Commit: 0x3b; Ping: 0x3c; Pong: 0x3d; SignUp: 0x3e; Ack: 0x3f;
-  Bot: 0x40; Seated: 0x41; Resume: 0x43; Clock: 0x44; Away: 0x45; Bye: 0x46;
+  Bot: 0x40; Seated: 0x41; HintReq: 0x42; Resume: 0x43; Clock: 0x44; Away: 0x45; Bye: 0x46;
   Legal: 0x47;
   Seek: 0x48;
   Seeking: 0x49;
   HistoryReq: 0x4a; RatingRow: 0x4b; GameRow: 0x4c; ReplayReq: 0x4d; Replay: 0x4e; Account: 0x4f;
+  Hints: 0x50;
 }>;
 
 export declare const ErrCode: Readonly<{
@@ -169,6 +170,13 @@ export interface LegalBody { table: number; seq: number; seat: number; flags: nu
 
 export declare function encodeLegal(m: Omit<LegalBody, 'moves'>): Uint8Array;
 export declare function decodeLegal(body: Uint8Array): LegalBody;
+/** HintReq (C→S): the parts of a move chosen so far (Bomber: head x, y, tail x, y per plane). */
+export interface HintReqMsg { table: number; chosen: number[] }
+export declare function encodeHintReq(m: HintReqMsg): Uint8Array;
+export declare function decodeHintReq(body: Uint8Array): HintReqMsg;
+/** Hints (S→C): Legal's layout; each move is a legal next part. */
+export declare function encodeHints(m: Omit<LegalBody, 'moves'>): Uint8Array;
+export declare function decodeHints(body: Uint8Array): LegalBody;
 export declare function encodeHello(m?: Partial<HelloMsg>): Uint8Array;
 export declare function decodeHello(body: Uint8Array): HelloMsg;
 export declare function encodeWelcome(m: WelcomeBody): Uint8Array;

@@ -1,6 +1,9 @@
 // Bomber: draw three planes (click a head, then its tail three cells
 // away), then guess on the enemy grid: one cell, or a whole plane (head
-// then tail) in double mode. Cells are X*10+Y, X the row.
+// then tail) in double mode. Cells are X*10+Y, X the row. While drawing,
+// the cells offered come from the server's placement hints (HintReq): the
+// heads the next plane may have, then the tails of the picked head, so a
+// plane that leaves the board or crosses another is never offered.
 import { h, s, svg, activate } from '../dom.js';
 
 const C = 26, GAP = 30;
@@ -26,6 +29,22 @@ export function planeCells(hd, tl) {
 }
 
 const cellName = (c) => String(Math.floor(c / 10)) + String(c % 10);
+
+// hintsFor returns the server's hints for the planes drawn so far: a Map
+// from each cell the next plane's head may take to its tails; null while
+// they are asked for; 'all' when the server gives none (every cell is
+// offered and a wrong plane is refused when clicked, as before hints; so
+// in a reference-protocol duel, whose server has no hints).
+function hintsFor(ctx, ui) {
+  if (!ctx.planeHints) return 'all';
+  const key = ui.planes.map(([a, b]) => `${a}-${b}`).join(' ');
+  if (ui.hints?.key !== key) {
+    const h = { key, heads: null };
+    ui.hints = h;
+    ctx.planeHints(ui.planes).then((heads) => { h.heads = heads; }, () => { h.heads = 'all'; }).then(() => ctx.redraw());
+  }
+  return ui.hints.heads;
+}
 const FILL = ['cell-unknown', 'cell-plane', 'cell-head', 'cell-miss', 'cell-hit', 'cell-hithead'];
 
 export function render(ctx, ui) {
@@ -38,6 +57,15 @@ export function render(ctx, ui) {
   ui.pick = ui.pick ?? -1;
   ui.mode = ui.mode || 'single';
   const used = new Set(ui.planes.flatMap(([a, b]) => planeCells(a, b)));
+  const heads = placing && ui.planes.length < 3 ? hintsFor(ctx, ui) : null;
+  // offered: a cell that may be clicked while drawing (the picked head
+  // too, which a second click puts down)
+  const offered = (c) => {
+    if (!heads) return false;
+    if (heads === 'all') return true;
+    if (ui.pick < 0) return heads.has(c);
+    return c === ui.pick || (heads.get(ui.pick) || []).includes(c);
+  };
   // after the end the server sends the boards it kept secret (as moves in
   // notation): the planes nobody found show where they were
   const shown = [new Map(), new Map()];
@@ -62,10 +90,13 @@ export function render(ctx, ui) {
       let v = view.cells[seat * 100 + c];
       let cls = FILL[v] || 'cell-unknown';
       if (v === 0 && shown[seat].has(c)) cls = shown[seat].get(c) + ' cell-revealed';
-      if (placing && seat === me) cls = used.has(c) ? (ui.planes.some(([a]) => a === c) ? 'cell-head' : 'cell-plane') : 'cell-unknown';
+      if (placing && seat === me) {
+        cls = used.has(c) ? (ui.planes.some(([a]) => a === c) ? 'cell-head' : 'cell-plane') : 'cell-unknown';
+        if (heads && heads !== 'all' && offered(c) && c !== ui.pick) cls += ' cell-hint';
+      }
       if (ui.pick === c && ((placing && seat === me) || (guessing && seat !== me))) cls += ' cell-pick';
       const r = s('rect', { x, y, width: C - 2, height: C - 2, class: 'bcell ' + cls, 'data-cell': cellName(c), 'data-v': v });
-      const target = (placing && seat === me) || (guessing && seat !== me && v === 0) || (guessing && seat !== me && ui.mode === 'double');
+      const target = (placing && seat === me && offered(c)) || (guessing && seat !== me && v === 0) || (guessing && seat !== me && ui.mode === 'double');
       if (target) activate(r, `cell ${cellName(c)}`, () => click(seat, c));
       g.append(r);
     }
@@ -74,6 +105,7 @@ export function render(ctx, ui) {
   const click = (seat, c) => {
     if (placing) {
       if (ui.pick < 0) { ui.pick = c; ctx.redraw(); return; }
+      if (c === ui.pick) { ui.pick = -1; ctx.redraw(); return; }
       const cells = planeCells(ui.pick, c);
       if (!cells || cells.some((x) => used.has(x))) { ctx.error('A plane is its head and the middle of its tail, three cells apart in a row or column, on the board and clear of the others.'); ui.pick = -1; ctx.redraw(); return; }
       ui.planes.push([ui.pick, c]);
@@ -94,6 +126,7 @@ export function render(ctx, ui) {
   if (placing) {
     controls.append(
       h('span', {}, `Planes drawn: ${ui.planes.length}/3. `),
+      h('small', { id: 'bomber-hint' }, ui.planes.length === 3 ? 'Place them, or undo one. ' : ui.pick < 0 ? 'Green cells can take the next plane\'s head. ' : 'Now its tail: a green cell (or the head again to put it down). '),
       h('button', { id: 'bomber-undo', onclick: () => { ui.planes.pop(); ui.pick = -1; ctx.redraw(); } }, 'Undo plane'),
       h('button', { id: 'bomber-place', disabled: ui.planes.length !== 3, onclick: () => {
         ctx.send(ui.planes.map(([a, b]) => `${cellName(a)}-${cellName(b)}`).join(' '));
