@@ -415,7 +415,7 @@ func TestPresenceWritesAreCharged(t *testing.T) {
 		o.since = o.since.Add(-took)
 		o.mu.Unlock()
 		o.account(-len(out))
-		o.written(paced)
+		o.written(paced, out)
 		return time.Duration(tr.eng.presenceSpent.Swap(0))
 	}
 	if d := write(false, time.Millisecond); d != 0 {
@@ -506,5 +506,26 @@ func BenchmarkSweepIdleMember(b *testing.B) {
 	}
 	if l.n != b.N*len(e.fan.log) {
 		b.Fatalf("the link took %d bytes, not %d", l.n, b.N*len(e.fan.log))
+	}
+}
+
+// TestWriterReusesItsBuffer: a goroutine-served connection (the net
+// transport's, a WebSocket's) writing a game's moves one at a time
+// allocates no output buffer a write: the one written takes the next.
+func TestWriterReusesItsBuffer(t *testing.T) {
+	tr := NewNetTransport(Config{})
+	t.Cleanup(func() { tr.Shutdown(context.Background()) })
+	o := newOutbox(tr, netip.MustParseAddr("127.0.0.1"))
+	seg := segment.Name(segment.NewOnline, "Beth")
+	if n := testing.AllocsPerRun(100, func() {
+		o.send(seg)
+		out, _, paced := o.take()
+		if len(out) != seg.Size() {
+			t.Fatalf("took %d bytes, want %d", len(out), seg.Size())
+		}
+		o.account(-len(out))
+		o.written(paced, out)
+	}); n != 0 {
+		t.Errorf("a move's write allocates %v times, want 0", n)
 	}
 }

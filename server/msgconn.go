@@ -154,6 +154,7 @@ func (m *mconn) writer() {
 			return
 		}
 		out, closing, paced := m.take()
+		buf := out
 		ctx, cancel := context.Background(), context.CancelFunc(func() {})
 		if closing {
 			ctx, cancel = context.WithTimeout(ctx, 5*time.Second)
@@ -171,7 +172,7 @@ func (m *mconn) writer() {
 			m.account(-k)
 		}
 		cancel()
-		m.written(paced)
+		m.written(paced, buf)
 		if closing {
 			m.finish()
 			return

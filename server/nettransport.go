@@ -260,7 +260,7 @@ func (n *nconn) writer() {
 			return
 		}
 		out, closing, paced := n.take()
-		if len(out) > 0 {
+		if buf := out; len(out) > 0 {
 			if closing {
 				n.nc.SetWriteDeadline(time.Now().Add(5 * time.Second))
 			}
@@ -275,7 +275,7 @@ func (n *nconn) writer() {
 				out = out[k:]
 				n.account(-k)
 			}
-			n.written(paced)
+			n.written(paced, buf)
 		}
 		if closing {
 			n.finish()

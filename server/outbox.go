@@ -19,6 +19,7 @@ type outbox struct {
 	c        *conn
 	mu       sync.Mutex
 	out      []byte
+	spare    []byte // the writer's last buffer, written and given back: out's next
 	closing  bool
 	notify   chan struct{}
 	dead     chan struct{}
@@ -113,18 +114,27 @@ func (o *outbox) take() (out []byte, closing, paced bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	out, closing, paced = o.out, o.closing, o.paced
-	o.out, o.paced = nil, false
+	o.out, o.spare, o.paced = o.spare, nil, false
 	o.writing, o.since = len(out) > 0, time.Now()
 	return out, closing, paced
 }
 
+// maxSpare bounds the buffer a connection keeps between writes: a game's
+// output fits many times over, a login's user list among thousands is let go.
+const maxSpare = 4 << 10
+
 // written ends a write that take began, charging its time to presence
 // when it was the sweep's, up to maxCharge: a write that took longer
 // waited for its client (or for a CPU) rather than worked, and a client
-// that does not read must not hold up everyone's presence.
-func (o *outbox) written(paced bool) {
+// that does not read must not hold up everyone's presence. buf is the
+// buffer take handed out, written: it takes the next output, so a
+// connection's moves do not allocate a buffer a write.
+func (o *outbox) written(paced bool, buf []byte) {
 	o.mu.Lock()
 	o.writing = false
+	if cap(buf) <= maxSpare && !o.finished {
+		o.spare = buf[:0]
+	}
 	since := o.since
 	o.mu.Unlock()
 	if paced {

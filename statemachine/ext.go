@@ -83,6 +83,28 @@ func (h *Hub) sendMsg(s *session, t segment.Type, body []byte) {
 	}
 }
 
+// cut appends message t with body to h.relay as segments, to be sent to
+// several sessions by sendCut, and returns its number.
+func (h *Hub) cut(t segment.Type, body []byte) int {
+	h.relay = segment.AppendMessage(h.relay, t, body)
+	h.relayEnds = append(h.relayEnds, len(h.relay))
+	if cap(body) > cap(h.scratch) {
+		h.scratch = body[:0] // keep the grown buffer
+	}
+	return len(h.relayEnds) - 1
+}
+
+// sendCut queues message i of h.relay for s.
+func (h *Hub) sendCut(s *session, i int) {
+	from := 0
+	if i > 0 {
+		from = h.relayEnds[i-1]
+	}
+	for _, seg := range h.relay[from:h.relayEnds[i]] {
+		h.send(s, seg)
+	}
+}
+
 // fail answers request req of s with an error; nothing else changes.
 func (h *Hub) fail(s *session, req segment.Type, code uint8, text string) {
 	h.stats.ExtErrors++

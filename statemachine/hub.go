@@ -240,6 +240,8 @@ type Hub struct {
 	catalog     []*GameEntry
 	scratch     []byte            // message bodies being built
 	segs        []segment.Segment // a message cut into segments
+	relay       []segment.Segment // a move's Moved and steps, cut once for all its recipients (afterMove)
+	relayEnds   []int             // where each of them ends in relay
 	offerTimers timerQueue        // offer expiries, by table id
 	awayTimers  [2]timerQueue     // seats held for their players (table id<<8 | seat), without and after Bye
 	clockTables []uint32          // tables with a time control

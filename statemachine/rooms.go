@@ -570,15 +570,21 @@ func (h *Hub) afterMove(now int64, t *table, p rules.Player, m rules.Move) {
 		secret = sm.SecretMove(m)
 	}
 	text := t.game.FormatMove(m)
-	moved := segment.MovedBody{Seq: t.seq, Seat: uint8(p), Kind: m.Kind, Len: m.Len, Arg: m.Arg, Notation: text}
+	// every recipient gets the same bytes of the Moved and of each step it
+	// may see: each is encoded and cut into segments once, not once each
+	h.relay, h.relayEnds = h.relay[:0], h.relayEnds[:0]
+	moved := h.cut(segment.Moved, segment.MovedBody{Seq: t.seq, Seat: uint8(p), Kind: m.Kind, Len: m.Len, Arg: m.Arg, Notation: text}.Append(h.body()))
 	steps := h.steps
+	for _, st := range steps {
+		h.cut(segment.StepMsg, segment.StepBody{Seq: t.seq, Kind: st.Kind, Player: int8(st.Player), A: st.A, B: st.B, C: st.C}.Append(h.body()))
+	}
 	h.each(t, func(r *session) {
 		if !secret || r.seat == p {
-			h.sendMsg(r, segment.Moved, moved.Append(h.body()))
+			h.sendCut(r, moved)
 		}
-		for _, st := range steps {
+		for i, st := range steps {
 			if st.VisibleTo(r.seat) {
-				h.sendMsg(r, segment.StepMsg, segment.StepBody{Seq: t.seq, Kind: st.Kind, Player: int8(st.Player), A: st.A, B: st.B, C: st.C}.Append(h.body()))
+				h.sendCut(r, moved+1+i)
 			}
 		}
 	})

@@ -28,6 +28,8 @@ var snapshotLeavesOut = map[string]string{
 	"Hub.steps":      "scratch buffer for the steps of one move",
 	"Hub.scratch":    "scratch buffer for one message body",
 	"Hub.segs":       "scratch buffer for one message's segments",
+	"Hub.relay":      "scratch buffer for one move's messages to its table",
+	"Hub.relayEnds":  "scratch buffer: where each of those messages ends",
 	"Hub.toMove":     "scratch buffer for ToMove",
 	"Hub.games":      "index of Config.Games, which the restoring shell supplies",
 	"Hub.catalog":    "the same index in catalogue order",

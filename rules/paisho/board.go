@@ -1,6 +1,6 @@
 package paisho
 
-import "fmt"
+import "strconv"
 
 // The board is the 17x17 grid of intersections clipped to the disc
 // x²+y² <= 80, which keeps exactly 249 points: rows |y| <= 4 are full
@@ -29,7 +29,16 @@ func (p Point) IsTemple() bool {
 	return (p.X == 0 && (p.Y == maxCoord || p.Y == -maxCoord)) || (p.Y == 0 && (p.X == maxCoord || p.X == -maxCoord))
 }
 
-func (p Point) String() string { return fmt.Sprintf("(%d,%d)", p.X, p.Y) }
+func (p Point) String() string { return string(p.appendTo(make([]byte, 0, 8))) }
+
+// appendTo appends p as notation writes it, "(x,y)".
+func (p Point) appendTo(b []byte) []byte {
+	b = append(b, '(')
+	b = strconv.AppendInt(b, int64(p.X), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(p.Y), 10)
+	return append(b, ')')
+}
 
 // Temples lists the four temple points.
 func Temples() [4]Point {

@@ -27,11 +27,14 @@ func seatLetter(p rules.Player) byte {
 // (0,8), "(-8,0)-(-6,3)" moves the tile on (-8,0) to (-6,3), and the words
 // offer-draw, accept-draw, decline-draw and resign name the other actions.
 func MoveText(m rules.Move) string {
+	// built in one buffer: a move's text is made for every move a table
+	// relays, and a string per point would be three allocations
+	var buf [16]byte // "(-8,-8)-(-8,-8)" is the longest
 	if t, at, ok := DeployOf(m); ok && t > NoTile && t < tileKinds && at.OnBoard() {
-		return string(t.Letter()) + at.String()
+		return string(at.appendTo(append(buf[:0], t.Letter())))
 	}
 	if from, to, ok := MoveOf(m); ok && from.OnBoard() && to.OnBoard() {
-		return from.String() + "-" + to.String()
+		return string(to.appendTo(append(from.appendTo(buf[:0]), '-')))
 	}
 	if m.Len == 0 {
 		switch m.Kind {

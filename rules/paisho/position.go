@@ -306,21 +306,73 @@ func (ps *position) appendBoardMoves(p rules.Player, buf []rules.Move) []rules.M
 	return buf
 }
 
-// hasBoardMove reports whether p has any deploy or tile move.
+// hasBoardMove reports whether p has any deploy or tile move. It runs
+// after every board move (a player left without one draws), so it stops at
+// the first move it finds, and searches the Sky Bisons' flights, the
+// dearest, only when no other tile can move.
 func (ps *position) hasBoardMove(p rules.Player) bool {
 	var tmp [cells]int16
 	for t := Lotus; t < tileKinds; t++ {
-		if len(ps.deployTargets(p, t, tmp[:0])) > 0 {
+		if ps.canDeploy(p, t, &tmp) {
 			return true
 		}
 	}
+	bison := false
 	for _, i := range geo.points {
 		c := ps.board[i]
-		if c != 0 && ownerOf(c) == p && len(ps.destinations(int(i), tmp[:0])) > 0 {
+		if c == 0 || ownerOf(c) != p {
+			continue
+		}
+		if tileOf(c) == SkyBison {
+			bison = true
+			continue
+		}
+		if len(ps.destinations(int(i), tmp[:0])) > 0 {
+			return true
+		}
+	}
+	if !bison {
+		return false
+	}
+	for _, i := range geo.points {
+		if c := ps.board[i]; c == mkCell(SkyBison, p) && len(ps.destinations(int(i), tmp[:0])) > 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// canDeploy reports whether p may deploy tile t anywhere now: deployTargets
+// would list a cell, but it stops at the first (tmp is its scratch).
+func (ps *position) canDeploy(p rules.Player, t Tile, tmp *[cells]int16) bool {
+	switch {
+	case ps.lib[p][t] == 0:
+		return false
+	case t == SkyBison || t == WhiteDragon:
+		return len(ps.deployTargets(p, t, tmp[:0])) > 0
+	}
+	for _, i := range geo.points {
+		if openForDeploy(ps, int(i)) {
+			return true
+		}
+	}
+	return false
+}
+
+// canDeployAt reports whether p may deploy tile t on cell i now: whether
+// deployTargets would list i, without listing the others.
+func (ps *position) canDeployAt(p rules.Player, t Tile, i int) bool {
+	if ps.lib[p][t] == 0 {
+		return false
+	}
+	switch t {
+	case SkyBison:
+		return geo.temple[i] && ps.board[i] == 0
+	case WhiteDragon:
+		f := ps.fireLily(p)
+		return f >= 0 && distance(f, i) <= 5 && openForDeploy(ps, i)
+	}
+	return openForDeploy(ps, i)
 }
 
 // boardMoveLegal reports whether m is a deploy or tile move p may make now.
@@ -332,7 +384,7 @@ func (ps *position) boardMoveLegal(p rules.Player, m rules.Move) bool {
 			return false
 		}
 		at, ok := argPoint(m.Arg[1], m.Arg[2])
-		return ok && contains(ps.deployTargets(p, Tile(m.Arg[0]), tmp[:0]), at.index())
+		return ok && ps.canDeployAt(p, Tile(m.Arg[0]), at.index())
 	case KindMove:
 		if m.Len != 4 {
 			return false

@@ -1,0 +1,64 @@
+package server
+
+import (
+	"context"
+	"net"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestReactorWakesForEveryPost: goroutines posting to the reactor's loop
+// at once, each waiting for its last post to run before the next, as a
+// WebSocket's reader does with every message, are all served; a wake-up
+// lost between the loop's reading of its eventfd and its queue would
+// leave one waiting for good.
+func TestReactorWakesForEveryPost(t *testing.T) {
+	r, err := NewReactor(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go r.Serve(l)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		r.Shutdown(ctx)
+	})
+	const posters, posts = 4, 5000
+	ran := 0 // only the loop touches it
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range posters {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range posts {
+				done := make(chan struct{})
+				if !r.post(func() { ran++; close(done) }) {
+					t.Error("the loop stopped")
+					return
+				}
+				select {
+				case <-done:
+				case <-ctx.Done():
+					t.Error("a post was never run: its wake-up was lost")
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := r.do(ctx, func() {}); err != nil {
+		t.Fatal(err)
+	}
+	var got int
+	r.do(ctx, func() { got = ran })
+	if got != posters*posts {
+		t.Fatalf("%d posts ran, want %d", got, posters*posts)
+	}
+}
