@@ -95,7 +95,8 @@ type clusterState struct {
 	dead    map[uint32]bool // incarnations declared gone (from the log)
 	incs    map[uint32]bool // incarnations that opened connections and are not gone
 	asked   map[uint32]bool // incarnations this leader asked the log to declare gone
-	recs    []keyedRecord   // records of the last minutes, for a new leader
+	recs    []keyedRecord   // records of the last minutes not yet settled here, for a new leader
+	settled []string        // keys the recorder settled (forgetSettled's)
 	leader  bool
 	tickAt  int64              // time of the last tick this node appended
 	ticked  int64              // time of the last tick applied
@@ -577,6 +578,7 @@ func (e *engine) clusterRecord(r record.Game) {
 	cs := e.cl
 	key := fmt.Sprintf("%d.%d", cs.seq, cs.recIdx)
 	cs.recIdx++
+	e.forgetSettled()
 	i := 0
 	for i < len(cs.recs) && cs.recs[i].At < cs.applied-keepRecords {
 		i++
@@ -586,6 +588,26 @@ func (e *engine) clusterRecord(r record.Game) {
 	if cs.leader {
 		e.pool.recordOnce(key, r, e.wall(r.Start), e.wall(r.End))
 	}
+}
+
+// forgetSettled drops the records this node's recorder has settled
+// (stored, or found another node's to store): no new leader needs them
+// from this node, and a snapshot need not carry them. A node alone, always
+// its world's leader, so keeps only the games not yet in its store; at
+// hundreds of games a minute the two minutes of records it kept before
+// made each snapshot (gob) take the loop for 100-250 ms.
+func (e *engine) forgetSettled() {
+	cs := e.cl
+	cs.settled = e.pool.takeSettled(cs.settled[:0])
+	if len(cs.settled) == 0 {
+		return
+	}
+	done := make(map[string]bool, len(cs.settled))
+	for _, k := range cs.settled {
+		done[k] = true
+	}
+	cs.recs = slices.DeleteFunc(cs.recs, func(kr keyedRecord) bool { return done[kr.Key] })
+	clear(cs.settled)
 }
 
 // leave takes this node out of the world for a drain or a stop: its
@@ -635,6 +657,7 @@ const snapshotVersion = 1
 func (e *engine) snapshot(seq uint64) {
 	cs := e.cl
 	cs.snapSeq = seq
+	e.forgetSettled()
 	hub, err := e.hub.Snapshot()
 	if err != nil {
 		e.log.Error("snapshot of the world failed", zap.Error(err))

@@ -130,6 +130,7 @@ type pool struct {
 
 	mu      sync.Mutex
 	records []timedRecord
+	settled []string // keys of records stored, or claimed by another node, since the loop last took them
 	recWake chan struct{}
 	recDone chan struct{}
 	wg      sync.WaitGroup
@@ -424,6 +425,28 @@ func (p *pool) recorder() {
 }
 
 // takeRecords removes the oldest queued records, at most RecordBatch.
+// takeSettled appends to buf the keys of the records settled since the
+// last call: stored, or another node's to store. The loop forgets them.
+func (p *pool) takeSettled(buf []string) []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	buf = append(buf, p.settled...)
+	clear(p.settled)
+	p.settled = p.settled[:0]
+	return buf
+}
+
+// settle hands the keys of batch's records to the loop (takeSettled).
+func (p *pool) settle(batch []timedRecord) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, tr := range batch {
+		if tr.key != "" {
+			p.settled = append(p.settled, tr.key)
+		}
+	}
+}
+
 func (p *pool) takeRecords() []timedRecord {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -451,11 +474,16 @@ func (p *pool) store(batch []timedRecord) {
 			mine = append(mine, FinishedGame{tr.r, tr.start, tr.end})
 		}
 	}
+	if len(mine) == 0 {
+		p.settle(batch) // every one another node's
+		return
+	}
 	for len(mine) > 0 {
 		ctx, cancel := context.WithTimeout(context.Background(), p.cfg.CheckTimeout)
 		n, err := p.cfg.Record(ctx, mine)
 		cancel()
 		if err == nil {
+			p.settle(batch)
 			return
 		}
 		mine = mine[min(max(n, 0), len(mine)):]

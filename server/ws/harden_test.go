@@ -90,11 +90,12 @@ func TestWebSocketNeverReaderClosedNearTheBound(t *testing.T) {
 		bound  = 256 << 10
 		factor = 3
 	)
-	// 29-byte names: 32-byte notices; several, since the net transport may
-	// not have seen a logout yet when the same name logs in again
-	churner := func(i int) string { return fmt.Sprintf("churn-%023d", i%8) }
+	// 29-byte names: 32-byte notices; a new one for every login, since the
+	// hub may not have seen a logout yet (the net transport's reader, on a
+	// busy machine) when the same name logs in again, which is refused
+	churner := func(i int) string { return fmt.Sprintf("churn-%023d", i) }
 	accounts := replay.Accounts{"Larry": "123"}
-	for i := range 8 {
+	for i := range 2*factor*bound/64 + 1 {
 		accounts[churner(i)] = "123"
 	}
 	transports(t, func(t *testing.T, reactor bool) {
