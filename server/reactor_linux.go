@@ -330,11 +330,16 @@ func (r *Reactor) loop() {
 				unix.Read(r.tfd, b[:])
 				woke--
 			case fd == r.evfd:
-				// cleared before what woke the loop is taken below, so a
-				// wake for anything handed over after this point writes again
-				r.woken.Store(false)
+				// read, then cleared, and both before what woke the loop is
+				// taken below: a wake after the clear writes again, and one
+				// between the read and the clear skipped its write for a
+				// hand-over taken below. Cleared first, a wake between the
+				// clear and the read would have its write read away and leave
+				// the flag set, and every later wake would skip its write:
+				// the loop would sleep on posts until a socket woke it.
 				var b [8]byte
 				unix.Read(r.evfd, b[:])
+				r.woken.Store(false)
 			default:
 				var rc *rconn
 				if fd < len(r.fds) {
