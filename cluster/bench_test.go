@@ -46,22 +46,7 @@ func BenchmarkRelay(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			var addrs []string
-			db := filepath.Join(b.TempDir(), "bomber.db")
-			h := account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)
-			s, err := account.OpenSQLite(context.Background(), db, h)
-			if err != nil {
-				b.Fatal(err)
-			}
-			for i := range 2 * games {
-				if err := s.Add(context.Background(), load.Name(i), "123"); err != nil {
-					b.Fatal(err)
-				}
-			}
-			s.Close()
-			// what a bench changes: no login throttling (every login comes from
-			// 127.0.0.1), no connection limit per address, and no per-connection
-			// segment rate (closed loop)
-			env := []string{"BOMBER_LIMITS_LOGIN_FAILURES=0", "BOMBER_STORE_DEMO_ACCOUNTS=false", "BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0"}
+			db, env := benchStore(b, games)
 			if nodes == 0 {
 				addrs = append(addrs, daemonNode(b, "", "", "alone", db, env...).addr)
 			} else {
@@ -165,19 +150,7 @@ func BenchmarkFollow(b *testing.B) {
 	if d, err := time.ParseDuration(os.Getenv("BENCH_CLUSTER_WINDOW")); err == nil {
 		window = d
 	}
-	db := filepath.Join(b.TempDir(), "bomber.db")
-	h := account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)
-	s, err := account.OpenSQLite(context.Background(), db, h)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i := range 2 * games {
-		if err := s.Add(context.Background(), load.Name(i), "123"); err != nil {
-			b.Fatal(err)
-		}
-	}
-	s.Close()
-	env := []string{"BOMBER_LIMITS_LOGIN_FAILURES=0", "BOMBER_STORE_DEMO_ACCOUNTS=false", "BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0"}
+	db, env := benchStore(b, games)
 	ns := processNATS(b)
 	world := fmt.Sprintf("f%d", time.Now().UnixNano()%1e9)
 	serve := daemonNode(b, ns.url, world, "serve", db, env...)
@@ -247,6 +220,27 @@ func profile(t testing.TB, d daemon, window time.Duration, out string) {
 	if err := os.WriteFile(out, body, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// benchStore makes an SQLite store with the load generator's users for
+// games games, and returns it with the settings a bench changes on
+// bomberd: no login throttling (every login comes from 127.0.0.1) and no
+// connection limit per address (daemonNode itself turns the per-connection
+// segment rate off, for a closed loop).
+func benchStore(b *testing.B, games int) (db string, env []string) {
+	db = filepath.Join(b.TempDir(), "bomber.db")
+	h := account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)
+	s, err := account.OpenSQLite(context.Background(), db, h)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range 2 * games {
+		if err := s.Add(context.Background(), load.Name(i), "123"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s.Close()
+	return db, []string{"BOMBER_LIMITS_LOGIN_FAILURES=0", "BOMBER_STORE_DEMO_ACCOUNTS=false", "BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0"}
 }
 
 // processCPU is the CPU time process pid has used (user and system, all
