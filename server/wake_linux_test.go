@@ -40,15 +40,9 @@ func TestReactorWakesForEveryPost(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range posts {
-				done := make(chan struct{})
-				if !r.post(func() { ran++; close(done) }) {
-					t.Error("the loop stopped")
-					return
-				}
-				select {
-				case <-done:
-				case <-ctx.Done():
-					t.Error("a post was never run: its wake-up was lost")
+				// do posts and waits, as a reader does, and gives up with ctx
+				if err := r.do(ctx, func() { ran++ }); err != nil {
+					t.Errorf("a post was never run (its wake-up was lost): %v", err)
 					return
 				}
 			}
