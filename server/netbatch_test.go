@@ -45,20 +45,7 @@ func TestNetReadsTogetherOneJournalWrite(t *testing.T) {
 		c.TickEvery = time.Hour // no ticks in the journal meanwhile
 	})
 	const conns = 64
-	hello := []byte{0x20, 0x00, 0x05, 0x01, 0x00, 0x00, 0x00, 0x43} // Hello v1 tables|chat|ping
-	ping := []byte{0x3c, 0x00, 0x04, 0x00, 0x00, 0x00, 0x07}        // Ping nonce 7
-	ncs := make([]net.Conn, conns)
-	for i := range ncs {
-		nc, err := net.Dial("tcp", f.addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { nc.Close() })
-		ncs[i] = nc
-		// answered: the connection's reader is waiting for its next read
-		writeRaw(t, nc, hello)
-		readExt(t, nc, segment.Welcome)
-	}
+	ncs := welcomed(t, f.addr, conns)
 	before := log.appends.Load()
 	for _, nc := range ncs {
 		writeRaw(t, nc, ping)
@@ -71,6 +58,30 @@ func TestNetReadsTogetherOneJournalWrite(t *testing.T) {
 	} else {
 		t.Logf("%d Pings arriving together: %d journal writes", conns, n)
 	}
+}
+
+// The bytes the tests' clients send.
+var (
+	hello = []byte{0x20, 0x00, 0x05, 0x01, 0x00, 0x00, 0x00, 0x43} // Hello v1 tables|chat|ping
+	ping  = []byte{0x3c, 0x00, 0x04, 0x00, 0x00, 0x00, 0x07}       // Ping nonce 7
+)
+
+// welcomed dials n connections to addr, each said Hello to and answered
+// Welcome (its reader waits for its next read), closed when the test ends.
+func welcomed(t testing.TB, addr string, n int) []net.Conn {
+	t.Helper()
+	ncs := make([]net.Conn, n)
+	for i := range ncs {
+		nc, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { nc.Close() })
+		ncs[i] = nc
+		writeRaw(t, nc, hello)
+		readExt(t, nc, segment.Welcome)
+	}
+	return ncs
 }
 
 // readExt reads extended-protocol segments from nc until one of type want.
@@ -130,17 +141,7 @@ func BenchmarkNetPingRound(b *testing.B) {
 		defer cancel()
 		tr.Shutdown(ctx)
 	})
-	hello := []byte{0x20, 0x00, 0x05, 0x01, 0x00, 0x00, 0x00, 0x43}
-	ping := []byte{0x3c, 0x00, 0x04, 0x00, 0x00, 0x00, 0x07}
-	ncs := make([]net.Conn, 64)
-	for i := range ncs {
-		if ncs[i], err = net.Dial("tcp", l.Addr().String()); err != nil {
-			b.Fatal(err)
-		}
-		defer ncs[i].Close()
-		writeRaw(b, ncs[i], hello)
-		readExt(b, ncs[i], segment.Welcome)
-	}
+	ncs := welcomed(b, l.Addr().String(), 64)
 	before := log.appends.Load()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -164,19 +165,7 @@ func BenchmarkNetPingRound(b *testing.B) {
 func TestNetReadCostsNoBuffer(t *testing.T) {
 	f := start(t, netpkg, statemachine.Config{}, func(c *server.Config) { c.TickEvery = time.Hour })
 	const conns, rounds = 16, 200
-	hello := []byte{0x20, 0x00, 0x05, 0x01, 0x00, 0x00, 0x00, 0x43} // Hello v1 tables|chat|ping
-	ping := []byte{0x3c, 0x00, 0x04, 0x00, 0x00, 0x00, 0x07}        // Ping nonce 7
-	ncs := make([]net.Conn, conns)
-	for i := range ncs {
-		nc, err := net.Dial("tcp", f.addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { nc.Close() })
-		ncs[i] = nc
-		writeRaw(t, nc, hello)
-		readExt(t, nc, segment.Welcome)
-	}
+	ncs := welcomed(t, f.addr, conns)
 	pong := make([]byte, len(ping))
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
