@@ -538,6 +538,59 @@ func (c *natsCluster) awaitJetStream() {
 	}
 }
 
+// awaitLeaders waits until every stream of the cluster (the world's log
+// and each key-value bucket) answers from a leader other than server
+// gone: after a server is killed, the groups it led elect new leaders,
+// seconds during which their writes wait.
+func (c *natsCluster) awaitLeaders(gone int) {
+	c.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := func() error {
+			nc, err := nats.Connect(c.url())
+			if err != nil {
+				return err
+			}
+			defer nc.Close()
+			js, err := jetstream.New(nc)
+			if err != nil {
+				return err
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			names := js.StreamNames(ctx)
+			var all []string
+			for n := range names.Name() {
+				all = append(all, n)
+			}
+			if err := names.Err(); err != nil {
+				return err
+			}
+			if len(all) == 0 {
+				return fmt.Errorf("no streams listed")
+			}
+			for _, n := range all {
+				s, err := js.Stream(ctx, n)
+				if err != nil {
+					return fmt.Errorf("stream %s: %w", n, err)
+				}
+				ci := s.CachedInfo().Cluster
+				if ci == nil || ci.Leader == "" || ci.Leader == fmt.Sprintf("s%d", gone) {
+					return fmt.Errorf("stream %s has no live leader yet", n)
+				}
+			}
+			return nil
+		}()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("the NATS cluster did not elect new leaders: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond) // an election: no event to wait on
+	}
+}
+
 var (
 	natsBuildOnce sync.Once
 	natsBuilt     string

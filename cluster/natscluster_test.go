@@ -38,7 +38,11 @@ func TestNATSClusterLosesAServer(t *testing.T) {
 			nc.kill(victim)
 			r.Until("ten more moves with a NATS server down", servertest.Moves(a, 16))
 			// a move clock, with the server still down: the players stop
-			// moving (the first game waits too)
+			// moving (the first game waits too). The clocked game starts
+			// once every stream has its new leader: a move sent during an
+			// election reaches the log seconds late, after the leader's
+			// tick that ends the game on time.
+			nc.awaitLeaders(victim)
 			c := r.Join("Larry", w.nodes[2].addr)
 			d := r.Join("Novate", w.nodes[0].addr)
 			r.Hold = 4

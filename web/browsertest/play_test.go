@@ -328,11 +328,23 @@ func (p *page) joinFromList(id int) {
 }
 
 // startGame has the host press Start game (the form's default) or every
-// player press Ready, and waits for the board.
+// player press Ready, and waits for the board. It waits for what the page
+// shows, not for the client's data: the page redraws on the next animation
+// frame, so a button read or clicked right after the data arrives may still
+// be the one drawn before (a Start game still disabled, or a Ready about to
+// be hidden, which the click then waits for in vain).
 func startGame(pages ...*page) {
 	for _, p := range pages {
-		p.wait("a full table", `(window.bomberApp.client.table?.seats ?? []).every(s => s.name)`)
+		p.wait("a full table on screen", `(() => {
+			const c = window.bomberApp.client;
+			const seats = c.table?.seats ?? [];
+			const shown = Array.from(document.querySelectorAll('#seats li'));
+			return seats.length > 0 && seats.every(s => s.name) &&
+				document.querySelector('#table-title').textContent.startsWith('Table #' + c.tableId + ':') &&
+				shown.length === seats.length && !shown.some(li => li.textContent.includes('free seat'));
+		})()`)
 		if eval[bool](p, `!document.querySelector('#ready').hidden`) {
+			p.wait("the button enabled", `!document.querySelector('#ready').disabled`)
 			p.click("#ready")
 		}
 	}
