@@ -404,7 +404,8 @@ func (e *engine) applyLog() {
 			e.log.Error("skipping the rest of a log entry", zap.Uint64("seq", ent.Seq), zap.Error(err))
 		}
 		e.act()
-		if every := cs.log.SnapshotEvery(); cs.leader && every > 0 && ent.Seq >= cs.snapSeq+every {
+		if every := cs.log.SnapshotEvery(); cs.leader && every > 0 && ent.Seq >= cs.snapSeq+every &&
+			(!e.bursting() || ent.Seq >= cs.snapSeq+snapshotPatience*every) {
 			e.snapshot(ent.Seq)
 		}
 	}
@@ -651,6 +652,21 @@ const snapshotVersion = 1
 //	incs      uvarint count, then each live incarnation (uvarint)
 //	records   uvarint length, then the recent records (gob), for a new leader
 //	hub       the rest: statemachine's Snapshot
+
+// snapshotPatience bounds how long a snapshot due during a burst waits:
+// until snapshotPatience times SnapshotEvery entries have passed since the
+// last one, then it is taken anyway (a restart replays at most that many).
+const snapshotPatience = 4
+
+// bursting reports whether the loop is in a burst of logins: passwords
+// being checked, or presence notices not yet cast to everyone online. A
+// snapshot encodes the whole world in one step on the loop (about 10 ms
+// with 10,000 users online); taken in a login storm, it held up every
+// game's moves for that long, the storm's whole relay p99. It waits for
+// the burst to pass instead.
+func (e *engine) bursting() bool {
+	return e.pool.checking() || e.fan.pending()
+}
 
 // snapshot saves the world as of log entry seq (its outputs acted on: the
 // hub's Ready is empty).

@@ -222,6 +222,9 @@ func (p *pool) handOver() {
 // owes reports whether admitted checks wait for handOver.
 func (p *pool) owes() bool { return len(p.adm.outbox) > 0 }
 
+// checking reports whether any check admitted is still unanswered.
+func (p *pool) checking() bool { return len(p.adm.byID) > 0 }
+
 // answered forgets check id, admitted earlier, now answered. Called on the
 // engine goroutine.
 func (p *pool) answered(id uint64) {
