@@ -84,33 +84,24 @@ func TestPlayersDoNotTrip(t *testing.T) {
 
 	t.Run("aeroplane-roll", func(t *testing.T) {
 		use(t, albert, beth)
-		lobby(albert, beth)
-		id := albert.create(t, "aeroplane", nil, false)
-		beth.joinFromList(id)
-		startGame(albert, beth)
-		// roll until a roll cannot move (any face but a six at the start, or a third six):
-		// its face shows on the die and in the move list
-		for turn := 0; ; turn++ {
-			if turn == 20 {
-				t.Fatal("twenty rolls and every one could move")
+		// roll until a roll cannot move (any face but a six while every
+		// piece is in its camp, or a third six): its face shows on the die
+		// and in the move list. Once both players have a piece out every
+		// roll moves, so after that a new game is tried.
+		for game := 0; ; game++ {
+			if game == 6 {
+				t.Fatal("six games and every roll could move")
 			}
-			p := mover(t, []*page{albert, beth})
-			seq := boardSeq(p)
-			p.mouse("#ae-roll")
-			p.wait("the roll answered", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q`, seq))
-			if movable := eval[string](p, `document.querySelector('#board-svg g.ae-movable')?.dataset.piece ?? ''`); movable != "" {
-				seq := boardSeq(p)
-				p.mouse("#board-svg g.ae-movable")
-				p.wait("the piece moved", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q`, seq))
-				continue
+			lobby(albert, beth)
+			id := albert.create(t, "aeroplane", nil, false)
+			beth.joinFromList(id)
+			startGame(albert, beth)
+			if lostRoll(t, albert, beth) {
+				leaveAll(albert, beth)
+				break
 			}
-			// (or a third six in a row, which is lost too)
-			p.wait("the lost roll in the move list", `/rolled [1-6]: (no piece can move|three sixes, back to camp)$/.test([...document.querySelectorAll('#moves li')].at(-1)?.textContent)`)
-			face := eval[string](p, `[...document.querySelectorAll('#moves li')].at(-1).textContent.match(/rolled (\d)/)[1]`)
-			p.wait("the die showing it", fmt.Sprintf(`document.querySelector('#board-svg .ae-die').dataset.face === %q && document.querySelector('#board-svg .ae-die').textContent.startsWith(%q)`, face, face))
-			break
+			leaveAll(albert, beth)
 		}
-		leaveAll(albert, beth)
 	})
 
 	t.Run("chat", func(t *testing.T) {
@@ -185,4 +176,29 @@ func TestPlayersDoNotTrip(t *testing.T) {
 			t.Errorf("after a wrong password and a good one the page says %q and is offline: %v", eval[string](p, `document.querySelector('#toast').textContent`), eval[bool](p, `document.body.classList.contains('offline')`))
 		}
 	})
+}
+
+// lostRoll rolls for whoever is to move until a roll cannot move, and
+// checks that its face shows in the move list and on the die; false when
+// twenty rolls all moved.
+func lostRoll(t *testing.T, albert, beth *page) bool {
+	t.Helper()
+	for range 20 {
+		p := mover(t, []*page{albert, beth})
+		seq := boardSeq(p)
+		p.mouse("#ae-roll")
+		p.wait("the roll answered", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q`, seq))
+		if movable := eval[string](p, `document.querySelector('#board-svg g.ae-movable')?.dataset.piece ?? ''`); movable != "" {
+			seq := boardSeq(p)
+			p.mouse("#board-svg g.ae-movable")
+			p.wait("the piece moved", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q`, seq))
+			continue
+		}
+		// (or a third six in a row, which is lost too)
+		p.wait("the lost roll in the move list", `/rolled [1-6]: (no piece can move|three sixes, back to camp)$/.test([...document.querySelectorAll('#moves li')].at(-1)?.textContent)`)
+		face := eval[string](p, `[...document.querySelectorAll('#moves li')].at(-1).textContent.match(/rolled (\d)/)[1]`)
+		p.wait("the die showing it", fmt.Sprintf(`document.querySelector('#board-svg .ae-die').dataset.face === %q && document.querySelector('#board-svg .ae-die').textContent.startsWith(%q)`, face, face))
+		return true
+	}
+	return false
 }

@@ -256,9 +256,27 @@ func (p *page) state() string {
 	return s
 }
 
+// click clicks the centre of sel with the mouse, once the page has drawn
+// what it last received.
 func (p *page) click(sel string) {
 	p.t.Helper()
+	p.settle()
 	p.do("click "+sel, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+}
+
+// settle waits until the page has drawn what it received: it redraws on
+// the next animation frame, and the tests mostly wait on the client's data,
+// so a button found right after may still be the one drawn before (hidden,
+// disabled or elsewhere on the page a moment later, and a mouse click at
+// its old place goes astray). Two frames: the redraw asked for in this one
+// runs in the next.
+func (p *page) settle() {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, step)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, chromedp.EvalAwaitPromise)); err != nil {
+		p.t.Fatalf("%s: waiting for the page to draw: %v\n%s", p.name, err, p.state())
+	}
 }
 
 // clickJS clicks the first element matching sel through the DOM (for SVG

@@ -11,6 +11,7 @@ import (
 // sel, as a person aims: the browser decides what is hit there.
 func (p *page) mouse(sel string) {
 	p.t.Helper()
+	p.settle()
 	xy := eval[[]float64](p, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return []; e.scrollIntoView({block: 'center', inline: 'center'}); const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`, sel))
 	if len(xy) != 2 {
 		p.t.Fatalf("%s: nothing matches %s\n%s", p.name, sel, p.state())
