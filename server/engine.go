@@ -246,11 +246,20 @@ func (e *engine) drop(c *conn, reason CloseReason, kill bool) {
 	if e.cfg.Tap != nil {
 		e.cfg.Tap.Closed(c.id, reason != ReasonPeer)
 	}
+	if r, ok := c.link.(reasoned); ok {
+		r.closing(reason)
+	}
 	if kill {
 		c.link.kill()
 	} else {
 		c.link.shut()
 	}
+}
+
+// reasoned is a link that tells its peer why it is closed (a WebSocket's
+// close frame).
+type reasoned interface {
+	closing(why CloseReason)
 }
 
 // cancelChecks withdraws c's account checks that are still waiting: the

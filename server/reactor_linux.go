@@ -47,6 +47,8 @@ type Reactor struct {
 	tfd   int                   // timerfd: wakes the loop between presence slices (epoll_wait counts whole milliseconds)
 	fds   []*rconn              // by descriptor: the kernel hands out the lowest free one, so this stays dense
 	iov   [maxIovecs]unix.Iovec // the loop's scratch for a connection's next write (gather)
+	wsIov [maxIovecs + 1]unix.Iovec // the same with a WebSocket frame's header first
+	wsBuf [readBudget]byte          // the loop's scratch for a WebSocket's reads
 
 	stopfd    int // eventfd: readable once the reactor is stopping
 	mu        sync.Mutex
@@ -62,10 +64,14 @@ type Reactor struct {
 	err       error
 }
 
-// acceptedConn is a socket accepted off the loop, not yet registered.
+// acceptedConn is a socket accepted off the loop, or a WebSocket handed
+// over by the gateway (ws, with its address), not yet registered.
 type acceptedConn struct {
-	fd int
-	sa unix.Sockaddr
+	fd     int
+	sa     unix.Sockaddr
+	ws     *wsConn
+	ip     netip.Addr
+	remote string
 }
 
 // readBudget bounds the bytes read from one connection per loop iteration
@@ -103,6 +109,7 @@ type rconn struct {
 	pollOut bool   // EPOLLOUT registered: the kernel buffer was full
 	capped  bool   // the last write stopped at writeCap with output left (the engine flushes it)
 	closed  bool
+	ws      *wsConn // a WebSocket's framing (wsconn_linux.go); nil for TCP
 }
 
 // piece is output queued behind out: bytes of an array the engine shares
@@ -264,7 +271,7 @@ func (r *Reactor) acceptLoop(lfd int) {
 			unix.Close(fd)
 			return
 		}
-		r.accepted = append(r.accepted, acceptedConn{fd, sa})
+		r.accepted = append(r.accepted, acceptedConn{fd: fd, sa: sa})
 		first := len(r.accepted) == 1
 		r.mu.Unlock()
 		if first {
@@ -349,7 +356,11 @@ func (r *Reactor) loop() {
 					continue
 				}
 				if ev.Events&(unix.EPOLLIN|unix.EPOLLHUP|unix.EPOLLERR|unix.EPOLLRDHUP) != 0 {
-					r.read(rc)
+					if rc.ws != nil {
+						r.readWS(rc)
+					} else {
+						r.read(rc)
+					}
 				}
 				if ev.Events&unix.EPOLLOUT != 0 && !rc.closed {
 					rc.write()
@@ -415,25 +426,41 @@ func (r *Reactor) register() {
 	r.mu.Unlock()
 	for _, a := range batch {
 		fd, sa := a.fd, a.sa
-		ip := sockaddrIP(sa)
+		ip, remote := a.ip, a.remote
+		if a.ws == nil {
+			ip = sockaddrIP(sa)
+			remote = netip.AddrPortFrom(ip, sockaddrPort(sa)).String()
+		}
 		if reason := r.eng.admit(ip); reason != "" {
-			unix.Close(fd)
+			if a.ws != nil {
+				r.wsRefused(a)
+			} else {
+				unix.Close(fd)
+			}
 			r.eng.obs.ConnRejected(reason)
 			continue
 		}
 		tuneFD(fd, r.eng.sendBuf)
 		if err := unix.EpollCtl(r.epfd, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLRDHUP, Fd: int32(fd)}); err != nil {
 			unix.Close(fd)
+			if a.ws != nil {
+				a.ws.gone()
+			}
 			r.eng.release(ip)
 			r.cfg.Logger.Warn("epoll_ctl conn", zap.Error(err))
 			continue
 		}
-		rc := &rconn{r: r, fd: int32(fd), chunk: uint16(chunkFor(tcpMSS(fd)))}
+		rc := &rconn{r: r, fd: int32(fd), chunk: uint16(chunkFor(tcpMSS(fd))), ws: a.ws}
 		for fd >= len(r.fds) {
 			r.fds = append(r.fds, nil)
 		}
 		r.fds[fd] = rc
-		rc.c = r.eng.open(rc, ip, netip.AddrPortFrom(ip, sockaddrPort(sa)).String())
+		rc.c = r.eng.open(rc, ip, remote)
+		if w := a.ws; w != nil && len(w.in) > 0 {
+			early := w.in // what the client sent right after its handshake
+			w.in = nil
+			rc.wsInput(early)
+		}
 	}
 }
 
@@ -607,7 +634,7 @@ func contiguous(a, b []byte) bool {
 // not take the engine lends it: copied, the rest cost a storm among 10,000
 // users 45 MB a second of garbage (see catchUp).
 func (rc *rconn) writeNow(b []byte) (wrote, end int) {
-	if rc.unread() > 0 || rc.pollOut || rc.closed {
+	if rc.unread() > 0 || rc.pollOut || rc.closed || rc.ws != nil { // a WebSocket's output goes in frames
 		return 0, 0
 	}
 	for wrote < len(b) && wrote < writeCap {
@@ -641,6 +668,10 @@ func (rc *rconn) room(n int) bool {
 
 // unread implements link.
 func (rc *rconn) unread() int { return len(rc.out) - rc.sent + rc.moreLen }
+
+// owes reports whether rc has bytes to write: output, or a WebSocket's
+// own (the rest of a frame, a control frame).
+func (rc *rconn) owes() bool { return rc.unread() > 0 || rc.ws != nil && rc.ws.owes() }
 
 // flush implements link: write now, at most writeCap, unless the kernel
 // said it is full; more reports that output is left for a later flush.
@@ -737,7 +768,7 @@ func (rc *rconn) writeUpTo(limit int) {
 			rc.more[0].b = nil
 			rc.pop()
 		}
-		if rc.unread() == 0 {
+		if !rc.owes() {
 			break
 		}
 		if limit >= 0 && wrote >= limit {
@@ -746,7 +777,9 @@ func (rc *rconn) writeUpTo(limit int) {
 		}
 		var n int
 		var err error
-		if buf := rc.out[rc.sent:]; len(rc.more) == 0 {
+		if rc.ws != nil {
+			n, err = rc.wsWrite()
+		} else if buf := rc.out[rc.sent:]; len(rc.more) == 0 {
 			n, err = rawWrite(int(rc.fd), buf[:wholeSegments(buf, rc.chunkMax())]) // a player's output: one buffer
 		} else if iov := rc.gather(); len(iov) == 1 {
 			n, err = rawWrite(int(rc.fd), unsafe.Slice(iov[0].Base, iov[0].Len))
@@ -786,7 +819,7 @@ func (rc *rconn) writeUpTo(limit int) {
 	case left < cap(rc.out)/4 && cap(rc.out) > 1024:
 		rc.out, rc.sent = append([]byte(nil), rc.out[rc.sent:]...), 0
 	}
-	want := rc.unread() > 0 && !rc.capped // capped: the engine flushes the rest
+	want := rc.owes() && !rc.capped // capped: the engine flushes the rest
 	if want != rc.pollOut {
 		ev := uint32(unix.EPOLLIN | unix.EPOLLRDHUP)
 		if want {
@@ -825,6 +858,9 @@ func (rc *rconn) kill() {
 	r := rc.r
 	r.fds[rc.fd] = nil
 	r.eng.release(rc.c.ip)
+	if rc.ws != nil {
+		rc.wsClose()
+	}
 	unix.Close(int(rc.fd))
 	r.eng.loopQueued -= int64(len(rc.out) - rc.sent)
 	for len(rc.more) > 0 {
@@ -866,6 +902,9 @@ func (r *Reactor) shutdown(ctx context.Context) error {
 	r.mu.Lock()
 	for _, a := range r.accepted { // accepted after the loop's last look
 		unix.Close(a.fd)
+		if a.ws != nil {
+			a.ws.gone()
+		}
 	}
 	r.accepted = nil
 	r.mu.Unlock()

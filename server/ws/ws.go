@@ -12,17 +12,20 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"mime"
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"path"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/coder/websocket"
+	gws "github.com/gobwas/ws"
 	"go.uber.org/zap"
 
 	"github.com/bomber-game/bomber/server"
@@ -238,9 +241,16 @@ func itoa(n int) string {
 	return string(b[i:])
 }
 
-// serveWS upgrades to a WebSocket and hands it to the transport. The Origin
-// check is coder/websocket's: a browser page from another host gets 403.
+// serveWS upgrades to a WebSocket and hands it to the transport: the
+// reactor's loop reads and writes a plain socket itself (frames by
+// gobwas/ws); under TLS, or on the net transport, the connection is served
+// by goroutines (coder/websocket) through ServeMessages. Either way a
+// browser page from another host gets 403.
 func (g *Gateway) serveWS(w http.ResponseWriter, r *http.Request) {
+	if host, ok := g.cfg.Transport.(server.WebSocketHost); ok && r.TLS == nil {
+		g.serveOnLoop(host, w, r)
+		return
+	}
 	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{
 		OriginPatterns:  g.cfg.AllowedOrigins,
 		CompressionMode: websocket.CompressionDisabled, // messages are a few dozen bytes
@@ -259,6 +269,66 @@ func (g *Gateway) serveWS(w http.ResponseWriter, r *http.Request) {
 	if err != nil && !errors.Is(err, server.ErrClosed) {
 		g.cfg.Logger.Warn("websocket", zap.Error(err))
 	}
+}
+
+// serveOnLoop does the opening handshake and hands the socket to the
+// transport's loop.
+func (g *Gateway) serveOnLoop(host server.WebSocketHost, w http.ResponseWriter, r *http.Request) {
+	if err := authorizeOrigin(r, g.cfg.AllowedOrigins); err != nil {
+		g.cfg.Logger.Info("websocket refused", zap.String("remote", r.RemoteAddr), zap.String("origin", r.Header.Get("Origin")), zap.Error(err))
+		http.Error(w, err.Error(), http.StatusForbidden)
+		return
+	}
+	nc, rw, _, err := gws.HTTPUpgrader{}.Upgrade(r, w)
+	if err != nil {
+		g.cfg.Logger.Info("websocket refused", zap.String("remote", r.RemoteAddr), zap.Error(err))
+		return
+	}
+	var early []byte // what the client sent after its handshake, already read
+	if n := rw.Reader.Buffered(); n > 0 {
+		early, _ = rw.Reader.Peek(n)
+	}
+	ip := netip.Addr{}
+	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
+		ip = ap.Addr().Unmap()
+	}
+	if err := host.ServeWebSocket(nc, early, ip, "ws:"+r.RemoteAddr, int(g.cfg.MaxMessage)); err != nil {
+		if !errors.Is(err, server.ErrClosed) {
+			g.cfg.Logger.Warn("websocket not served", zap.String("remote", r.RemoteAddr), zap.Error(err))
+		}
+		f, _ := gws.CompileFrame(gws.NewCloseFrame(gws.NewCloseFrameBody(gws.StatusGoingAway, "shutting down")))
+		nc.Write(f)
+		nc.Close()
+	}
+}
+
+// authorizeOrigin lets a request through that has no Origin (not from a
+// browser), or whose Origin's host is the request's Host, or matches one
+// of patterns (path.Match, case-insensitive), as coder/websocket's Accept
+// does for the connections it serves.
+func authorizeOrigin(r *http.Request, patterns []string) error {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return nil
+	}
+	u, err := url.Parse(origin)
+	if err != nil {
+		return fmt.Errorf("failed to parse Origin header %q: %w", origin, err)
+	}
+	if strings.EqualFold(r.Host, u.Host) {
+		return nil
+	}
+	for _, p := range patterns {
+		if ok, err := path.Match(strings.ToLower(p), strings.ToLower(u.Host)); err != nil {
+			return fmt.Errorf("failed to parse path pattern %q: %w", p, err)
+		} else if ok {
+			return nil
+		}
+	}
+	if u.Host == "" {
+		return fmt.Errorf("request Origin %q is not a valid URL with a host", origin)
+	}
+	return fmt.Errorf("request Origin %q is not authorized for Host %q", u.Host, r.Host)
 }
 
 // errText: a client sent a text message; the protocol is binary.

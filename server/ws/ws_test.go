@@ -322,30 +322,34 @@ func TestPartialMessageCloses(t *testing.T) {
 
 // TestMessageCap: a message over web.max_message closes the connection.
 func TestMessageCap(t *testing.T) {
-	_, url := gateway(t, false, server.Config{}, ws.Config{MaxMessage: 64})
-	c := mustDial(t, url)
-	var b []byte
-	for range 10 { // 10 × 9 bytes: whole segments, but 90 bytes
-		b = name(segment.Info, "Novate").AppendTo(b)
-	}
-	c.raw(b)
-	if got := c.closed(); got != websocket.StatusMessageTooBig {
-		t.Fatalf("closed with %v, want %v", got, websocket.StatusMessageTooBig)
-	}
+	transports(t, func(t *testing.T, reactor bool) {
+		_, url := gateway(t, reactor, server.Config{}, ws.Config{MaxMessage: 64})
+		c := mustDial(t, url)
+		var b []byte
+		for range 10 { // 10 × 9 bytes: whole segments, but 90 bytes
+			b = name(segment.Info, "Novate").AppendTo(b)
+		}
+		c.raw(b)
+		if got := c.closed(); got != websocket.StatusMessageTooBig {
+			t.Fatalf("closed with %v, want %v", got, websocket.StatusMessageTooBig)
+		}
+	})
 }
 
 // TestTextMessageCloses: the protocol is binary.
 func TestTextMessageCloses(t *testing.T) {
-	_, url := gateway(t, false, server.Config{}, ws.Config{})
-	c := mustDial(t, url)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := c.c.Write(ctx, websocket.MessageText, []byte("hello")); err != nil {
-		t.Fatal(err)
-	}
-	if got := c.closed(); got != websocket.StatusUnsupportedData {
-		t.Fatalf("closed with %v, want %v", got, websocket.StatusUnsupportedData)
-	}
+	transports(t, func(t *testing.T, reactor bool) {
+		_, url := gateway(t, reactor, server.Config{}, ws.Config{})
+		c := mustDial(t, url)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := c.c.Write(ctx, websocket.MessageText, []byte("hello")); err != nil {
+			t.Fatal(err)
+		}
+		if got := c.closed(); got != websocket.StatusUnsupportedData {
+			t.Fatalf("closed with %v, want %v", got, websocket.StatusUnsupportedData)
+		}
+	})
 }
 
 // TestSegmentRateApplies: the hub's segment rate limit counts WebSocket
