@@ -44,9 +44,9 @@ type Reactor struct {
 	// takes everything waiting once it runs), and skip the system call
 	// (a clustered node is woken for every log entry NATS delivers)
 	woken atomic.Bool
-	tfd   int                   // timerfd: wakes the loop between presence slices (epoll_wait counts whole milliseconds)
-	fds   []*rconn              // by descriptor: the kernel hands out the lowest free one, so this stays dense
-	iov   [maxIovecs]unix.Iovec // the loop's scratch for a connection's next write (gather)
+	tfd   int                       // timerfd: wakes the loop between presence slices (epoll_wait counts whole milliseconds)
+	fds   []*rconn                  // by descriptor: the kernel hands out the lowest free one, so this stays dense
+	iov   [maxIovecs]unix.Iovec     // the loop's scratch for a connection's next write (gather)
 	wsIov [maxIovecs + 1]unix.Iovec // the same with a WebSocket frame's header first
 	wsBuf [readBudget]byte          // the loop's scratch for a WebSocket's reads
 
