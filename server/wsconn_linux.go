@@ -82,6 +82,12 @@ func (r *Reactor) ServeWebSocket(nc net.Conn, early []byte, ip netip.Addr, remot
 	if cerr := raw.Control(func(s uintptr) { fd, err = unix.FcntlInt(s, unix.F_DUPFD_CLOEXEC, 0) }); cerr != nil || err != nil {
 		return ErrNotPlainSocket
 	}
+	// the runtime's copy of the descriptor goes now, so its poller stops
+	// watching the socket (it woke for every frame the client sent, for no
+	// goroutine: a third of the server's system time); nc itself (a
+	// wrapper that counts the web listener's connections) is closed when
+	// the connection ends
+	tcp.Close()
 	w := &wsConn{max: int64(maxMessage), gone: func() { nc.Close() }}
 	if len(early) > 0 {
 		w.in = append([]byte(nil), early...)

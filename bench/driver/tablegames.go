@@ -101,6 +101,13 @@ func tableGames(ctx context.Context, o options, tr, db, tmp string, res *results
 			// rounds of o.tables games at once until their play adds up to
 			// the window; only the play is measured, not the seating
 			sum := tableResult{game: e.Spec.Name, seats: seats, tables: o.tables}
+			if path := os.Getenv("BENCH_TABLE_PROFILE"); path != "" {
+				go func() { // the first 3 s of this game's rounds
+					if err := d.cpuProfile(ctx, 3, fmt.Sprintf("%s.%s.%s", path, e.Spec.Name, strings.ToLower(via))); err != nil {
+						note("table profile: %v", err)
+					}
+				}()
+			}
 			for round := 0; sum.took < window; round++ {
 				tg := make([]*tableGame, o.tables)
 				for k := range tg {
