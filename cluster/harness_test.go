@@ -511,31 +511,10 @@ func (c *natsCluster) kill(i int) {
 // elected its meta leader).
 func (c *natsCluster) awaitJetStream() {
 	c.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		err := func() error {
-			nc, err := nats.Connect(c.url())
-			if err != nil {
-				return err
-			}
-			defer nc.Close()
-			js, err := jetstream.New(nc)
-			if err != nil {
-				return err
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			defer cancel()
-			_, err = js.AccountInfo(ctx)
-			return err
-		}()
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("the NATS cluster's JetStream did not answer: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond) // a cluster electing its leader: no event to wait on
-	}
+	c.await("the NATS cluster's JetStream did not answer", func(ctx context.Context, js jetstream.JetStream) error {
+		_, err := js.AccountInfo(ctx)
+		return err
+	})
 }
 
 // awaitLeaders waits until every stream of the cluster (the world's log
@@ -543,6 +522,36 @@ func (c *natsCluster) awaitJetStream() {
 // gone: after a server is killed, the groups it led elect new leaders,
 // seconds during which their writes wait.
 func (c *natsCluster) awaitLeaders(gone int) {
+	c.t.Helper()
+	c.await("the NATS cluster did not elect new leaders", func(ctx context.Context, js jetstream.JetStream) error {
+		names := js.StreamNames(ctx)
+		var all []string
+		for n := range names.Name() {
+			all = append(all, n)
+		}
+		if err := names.Err(); err != nil {
+			return err
+		}
+		if len(all) == 0 {
+			return fmt.Errorf("no streams listed")
+		}
+		for _, n := range all {
+			s, err := js.Stream(ctx, n)
+			if err != nil {
+				return fmt.Errorf("stream %s: %w", n, err)
+			}
+			ci := s.CachedInfo().Cluster
+			if ci == nil || ci.Leader == "" || ci.Leader == fmt.Sprintf("s%d", gone) {
+				return fmt.Errorf("stream %s has no live leader yet", n)
+			}
+		}
+		return nil
+	})
+}
+
+// await asks the cluster's JetStream, through a connection of its own,
+// until ok returns nil (failing the test after 30 s with what).
+func (c *natsCluster) await(what string, ok func(ctx context.Context, js jetstream.JetStream) error) {
 	c.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -558,36 +567,15 @@ func (c *natsCluster) awaitLeaders(gone int) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			defer cancel()
-			names := js.StreamNames(ctx)
-			var all []string
-			for n := range names.Name() {
-				all = append(all, n)
-			}
-			if err := names.Err(); err != nil {
-				return err
-			}
-			if len(all) == 0 {
-				return fmt.Errorf("no streams listed")
-			}
-			for _, n := range all {
-				s, err := js.Stream(ctx, n)
-				if err != nil {
-					return fmt.Errorf("stream %s: %w", n, err)
-				}
-				ci := s.CachedInfo().Cluster
-				if ci == nil || ci.Leader == "" || ci.Leader == fmt.Sprintf("s%d", gone) {
-					return fmt.Errorf("stream %s has no live leader yet", n)
-				}
-			}
-			return nil
+			return ok(ctx, js)
 		}()
 		if err == nil {
 			return
 		}
 		if time.Now().After(deadline) {
-			c.t.Fatalf("the NATS cluster did not elect new leaders: %v", err)
+			c.t.Fatalf("%s: %v", what, err)
 		}
-		time.Sleep(100 * time.Millisecond) // an election: no event to wait on
+		time.Sleep(100 * time.Millisecond) // a cluster electing its leaders: no event to wait on
 	}
 }
 

@@ -31,29 +31,7 @@ func (j *snapshotJournal) SaveSnapshot(seq uint64, data []byte) {
 // gets one anyway after four times the usual number of entries.
 func TestNoSnapshotInALoginBurst(t *testing.T) {
 	const every = 8
-	j, err := journal.Open(t.TempDir(), journal.Options{SnapshotEvery: every})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { j.Close() })
-	log := &snapshotJournal{Journal: j, saved: make(chan uint64, 64)}
-	release, checking := make(chan struct{}), make(chan struct{}, 1)
-	f := start(t, reactor, statemachine.Config{}, func(c *server.Config) {
-		c.Log = log
-		c.TickEvery = time.Hour // no ticks in the journal meanwhile
-		check := c.Check
-		c.Check = func(ctx context.Context, ch statemachine.Check) statemachine.Answer {
-			if ch.User == "Beth" && ch.Kind == statemachine.Verify {
-				checking <- struct{}{}
-				select { // Beth's password takes as long as the test says
-				case <-release:
-				case <-ctx.Done():
-					return statemachine.Unavailable
-				}
-			}
-			return check(ctx, ch)
-		}
-	})
+	log, f, release, checking := burstServer(t, every)
 	pinger := welcomed(t, f.addr, 1)[0]
 	pings := func(n int) {
 		for range n {
@@ -70,12 +48,7 @@ func TestNoSnapshotInALoginBurst(t *testing.T) {
 	}
 	drain(log.saved)
 
-	beth, err := net.Dial("tcp", f.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer beth.Close()
-	beth.Write(append(segment.Name(segment.Info, "Beth").AppendTo(nil), segment.Name(segment.Passwd, "123").AppendTo(nil)...))
+	beth := bethLogsIn(t, f.addr)
 	<-checking // Beth's password is being checked
 	pings(2 * every)
 	if n := drain(log.saved); n > 0 {
@@ -99,36 +72,11 @@ func TestNoSnapshotInALoginBurst(t *testing.T) {
 // is taken anyway.
 func TestSnapshotInALongBurst(t *testing.T) {
 	const every = 8
-	j, err := journal.Open(t.TempDir(), journal.Options{SnapshotEvery: every})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { j.Close() })
-	log := &snapshotJournal{Journal: j, saved: make(chan uint64, 64)}
-	release := make(chan struct{})
+	log, f, release, checking := burstServer(t, every)
 	t.Cleanup(func() { close(release) })
-	f := start(t, reactor, statemachine.Config{}, func(c *server.Config) {
-		c.Log = log
-		c.TickEvery = time.Hour
-		check := c.Check
-		c.Check = func(ctx context.Context, ch statemachine.Check) statemachine.Answer {
-			if ch.User == "Beth" && ch.Kind == statemachine.Verify {
-				select {
-				case <-release:
-				case <-ctx.Done():
-					return statemachine.Unavailable
-				}
-			}
-			return check(ctx, ch)
-		}
-	})
 	pinger := welcomed(t, f.addr, 1)[0]
-	beth, err := net.Dial("tcp", f.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer beth.Close()
-	beth.Write(append(segment.Name(segment.Info, "Beth").AppendTo(nil), segment.Name(segment.Passwd, "123").AppendTo(nil)...))
+	bethLogsIn(t, f.addr)
+	<-checking
 	for range 6 * every {
 		writeRaw(t, pinger, ping)
 		readExt(t, pinger, segment.Pong)
@@ -149,4 +97,50 @@ func drain(c chan uint64) int {
 			return n
 		}
 	}
+}
+
+// burstServer starts a reactor whose journal snapshots every few entries
+// (every) and tells the test each one, where Beth's password check waits
+// until release is closed (checking hears of it when it starts).
+func burstServer(t *testing.T, every uint64) (log *snapshotJournal, f *fixture, release, checking chan struct{}) {
+	t.Helper()
+	j, err := journal.Open(t.TempDir(), journal.Options{SnapshotEvery: every})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	log = &snapshotJournal{Journal: j, saved: make(chan uint64, 64)}
+	release, checking = make(chan struct{}), make(chan struct{}, 1)
+	f = start(t, reactor, statemachine.Config{}, func(c *server.Config) {
+		c.Log = log
+		c.TickEvery = time.Hour // no ticks in the journal meanwhile
+		check := c.Check
+		c.Check = func(ctx context.Context, ch statemachine.Check) statemachine.Answer {
+			if ch.User == "Beth" && ch.Kind == statemachine.Verify {
+				select {
+				case checking <- struct{}{}:
+				default:
+				}
+				select { // Beth's password takes as long as the test says
+				case <-release:
+				case <-ctx.Done():
+					return statemachine.Unavailable
+				}
+			}
+			return check(ctx, ch)
+		}
+	})
+	return log, f, release, checking
+}
+
+// bethLogsIn sends Beth's login on a connection of her own.
+func bethLogsIn(t *testing.T, addr string) net.Conn {
+	t.Helper()
+	beth, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { beth.Close() })
+	beth.Write(append(segment.Name(segment.Info, "Beth").AppendTo(nil), segment.Name(segment.Passwd, "123").AppendTo(nil)...))
+	return beth
 }
