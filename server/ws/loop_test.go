@@ -3,6 +3,7 @@ package ws_test
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"net"
 	"net/http"
 	"runtime"
@@ -70,12 +71,19 @@ func (w *rawWS) write(b []byte) {
 // next reads the server's next frame.
 func (w *rawWS) next() gws.Frame {
 	w.t.Helper()
-	f, err := gws.ReadFrame(w.br)
+	h, err := gws.ReadHeader(w.br)
 	if err != nil {
 		w.t.Fatalf("reading a frame: %v", err)
 	}
-	if f.Header.Masked {
+	if h.Masked {
 		w.t.Fatal("the server masked a frame")
+	}
+	if h.Length > 1<<16 {
+		w.t.Fatalf("a frame of %d bytes", h.Length)
+	}
+	f := gws.Frame{Header: h, Payload: make([]byte, h.Length)}
+	if _, err := io.ReadFull(w.br, f.Payload); err != nil {
+		w.t.Fatalf("reading a frame's payload: %v", err)
 	}
 	return f
 }

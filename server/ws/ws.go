@@ -293,10 +293,14 @@ func (g *Gateway) serveOnLoop(host server.WebSocketHost, w http.ResponseWriter, 
 		ip = ap.Addr().Unmap()
 	}
 	if err := host.ServeWebSocket(nc, early, ip, "ws:"+r.RemoteAddr, int(g.cfg.MaxMessage)); err != nil {
+		code, why := gws.StatusGoingAway, "shutting down"
 		if !errors.Is(err, server.ErrClosed) {
+			// not a TCP socket (a listener of another kind): a
+			// configuration this gateway does not serve
 			g.cfg.Logger.Warn("websocket not served", zap.String("remote", r.RemoteAddr), zap.Error(err))
+			code, why = gws.StatusInternalServerError, "cannot serve this connection"
 		}
-		f, _ := gws.CompileFrame(gws.NewCloseFrame(gws.NewCloseFrameBody(gws.StatusGoingAway, "shutting down")))
+		f, _ := gws.CompileFrame(gws.NewCloseFrame(gws.NewCloseFrameBody(code, why)))
 		nc.Write(f)
 		nc.Close()
 	}
