@@ -20,9 +20,11 @@ port=$((23000 + RANDOM % 2000)); web=$((port + 1))
 export BOMBER_STORE_SQLITE_PATH=$work/bomber.db BOMBER_STORE_DEMO_ACCOUNTS=false \
   BOMBER_HASHING_MEMORY_KIB=64 BOMBER_HASHING_ITERATIONS=1 \
   BOMBER_LISTEN=127.0.0.1:$port BOMBER_WEB_LISTEN=127.0.0.1:$web BOMBER_ADMIN_LISTEN= \
-  BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0 BOMBER_LIMITS_SEGMENT_RATE=0 BOMBER_LOG_LEVEL=warn
+  BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0 BOMBER_WEB_MAX_CONNECTIONS_PER_IP=0 \
+  BOMBER_LIMITS_SEGMENT_RATE=0 BOMBER_LOG_LEVEL=warn
 md5=$(printf 123 | md5sum | cut -d' ' -f1)
 for ((i = 0; i < 2 * GAMES; i++)); do printf 'u%06d\t%s\n' "$i" "$md5"; done > "$work/users.tsv"
+./bin/bomberctl migrate >/dev/null
 ./bin/bomberctl import-legacy --file "$work/users.tsv" >/dev/null
 srv=() load=()
 if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
@@ -35,7 +37,7 @@ for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$web) 2>/dev/null && break; 
 for mode in "" "--rate $RATE"; do
   for via in "--addr 127.0.0.1:$port" "--ws ws://127.0.0.1:$web/ws"; do
     # shellcheck disable=SC2086
-    "${load[@]}" ./bin/bomber-load $via --games "$GAMES" --duration "$DURATION" --warmup 3s --pid $pid $mode 2>/dev/null
+    "${load[@]}" ./bin/bomber-load $via --games "$GAMES" --duration "$DURATION" --warmup 3s --pid $pid $mode
   done
 done
 echo "machine: $(nproc) CPUs, $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg), pinned: ${srv[*]:-no}"
