@@ -356,11 +356,7 @@ func (r *Reactor) loop() {
 					continue
 				}
 				if ev.Events&(unix.EPOLLIN|unix.EPOLLHUP|unix.EPOLLERR|unix.EPOLLRDHUP) != 0 {
-					if rc.ws != nil {
-						r.readWS(rc)
-					} else {
-						r.read(rc)
-					}
+					r.read(rc)
 				}
 				if ev.Events&unix.EPOLLOUT != 0 && !rc.closed {
 					rc.write()
@@ -485,17 +481,25 @@ func sockaddrIP(sa unix.Sockaddr) netip.Addr {
 }
 
 // read reads straight into the connection's decoder ring, so each byte is
-// copied once, and hands the whole segments to the engine; at most
-// readBudget bytes per call.
+// copied once, and hands the whole segments to the engine (a WebSocket's
+// bytes go through wsInput, which undoes its frames); at most readBudget
+// bytes per call.
 func (r *Reactor) read(rc *rconn) {
 	c := rc.c
 	for budget := readBudget; budget > 0 && !c.gone; {
 		free := c.dec.Free()
+		if rc.ws != nil {
+			free = r.wsBuf[:] // frames, whose payloads wsInput hands the decoder
+		}
 		n, err := rawRead(int(rc.fd), free)
 		switch {
 		case n > 0:
-			c.dec.Commit(n)
-			r.eng.committed(c, free[:n])
+			if rc.ws != nil {
+				rc.wsInput(free[:n])
+			} else {
+				c.dec.Commit(n)
+				r.eng.committed(c, free[:n])
+			}
 			if n < len(free) {
 				return // the socket is most likely empty
 			}

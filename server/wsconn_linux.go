@@ -122,29 +122,6 @@ func writeClose(fd int, code gws.StatusCode, why string) {
 	}
 }
 
-// readWS reads a WebSocket's socket, at most readBudget bytes a call, and
-// hands the segments its frames carry to the engine.
-func (r *Reactor) readWS(rc *rconn) {
-	c := rc.c
-	for budget := readBudget; budget > 0 && !c.gone; {
-		buf := r.wsBuf[:]
-		n, err := rawRead(int(rc.fd), buf)
-		switch {
-		case n > 0:
-			rc.wsInput(buf[:n])
-			if n < len(buf) {
-				return
-			}
-			budget -= n
-		case n == 0 || err != nil && !errors.Is(err, unix.EAGAIN) && !errors.Is(err, unix.EINTR):
-			r.eng.closed(c, ReasonPeer)
-			return
-		default:
-			return
-		}
-	}
-}
-
 // wsInput takes bytes read from the socket: data frames' payloads go to
 // the decoder as they come, control frames are answered.
 func (rc *rconn) wsInput(p []byte) {
