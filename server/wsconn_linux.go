@@ -39,14 +39,13 @@ type wsConn struct {
 	rd    bytes.Reader
 	hbuf  [gws.MaxHeaderSize - 2]byte
 	// writing
-	pre   []byte // what goes before the rest of the frame being written: its header, or a whole control frame
-	hdrb  [gws.MaxHeaderSize]byte
-	out   int    // of the frame being written, payload bytes not yet written
-	ctrl  []byte // control frames to write once the frame being written is done
-	code  gws.StatusCode
-	why   string
-	gone  func() // closes the gateway's handle of the socket
-	wrote bool   // the close frame was written
+	pre  []byte // what goes before the rest of the frame being written: its header, or a whole control frame
+	hdrb [gws.MaxHeaderSize]byte
+	out  int    // of the frame being written, payload bytes not yet written
+	ctrl []byte // control frames to write once the frame being written is done
+	code gws.StatusCode
+	why  string
+	gone func() // closes the gateway's handle of the socket
 }
 
 // maxControl is the most a control frame's payload holds (RFC 6455 5.5).
@@ -364,16 +363,16 @@ func (s *sliceWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// wsClose writes the close frame, if no frame is half written (it would
-// land in the middle of it), and lets the gateway's handle go.
+// wsClose (from kill, once) writes the close frame, if no frame is half
+// written (it would land in the middle of it), and lets the gateway's
+// handle go.
 func (rc *rconn) wsClose() {
 	w := rc.ws
-	if w.idle() && !w.wrote {
+	if w.idle() {
 		code := w.code
-		if code == 0 {
+		if code == 0 { // killed without a reason (a node leaving the cluster)
 			code = gws.StatusNormalClosure
 		}
-		w.wrote = true
 		writeClose(int(rc.fd), code, w.why)
 	}
 	w.gone()
