@@ -4,8 +4,9 @@
 // their players to resume, moves, clocks, chat.
 //
 // A Journal is the daemon's server.Log. Every batch of the hub's inputs is
-// written to the current segment file with one write before the hub
-// applies it, so what the hub saw is in the kernel's page cache when the
+// written to the current segment file before the hub applies it (on Linux
+// copied into a mapped window of the file, elsewhere with pwrite: see
+// writer.go), so what the hub saw is in the kernel's page cache when the
 // players see its answers: a process that dies loses nothing the players
 // saw (a machine that loses power may lose the last moments: the journal
 // does not fsync each batch). Every SnapshotEvery entries the engine hands
@@ -22,10 +23,11 @@
 //	incarnation          the number of this start (decimal): connection ids carry it
 //	snapshot             8 bytes big-endian: the entry it was taken after, then the engine's snapshot
 //	log-<20 digits>      a segment: entries from that number on, each a uvarint length and a batch
-//	                     of inputs (statemachine.ReadBatch), as server.LogEntry.Data holds them
+//	                     of inputs (statemachine.ReadBatch), as server.LogEntry.Data holds them;
+//	                     a 0 byte where an entry would begin ends it (space reserved ahead)
 //
-// A segment that ends inside an entry (a write cut short by a crash) is cut
-// back to its last whole entry when the journal opens.
+// A segment that ends inside an entry (a write cut short by a crash) or in
+// reserved space is cut back to its last whole entry when the journal opens.
 package journal
 
 import (
@@ -65,8 +67,9 @@ type Journal struct {
 	log   *zap.Logger
 	inc   uint32
 	seq   uint64 // the last entry written
-	f     *os.File
-	first uint64 // the first entry of the segment f writes
+	w     writer   // the segment being written
+	f     *os.File // its file
+	first uint64   // the first entry of that segment
 
 	snapSeq  uint64
 	snapData []byte
@@ -227,18 +230,23 @@ func (j *Journal) readSegments() error {
 		}
 		seq, off := first, 0
 		for off < len(b) {
-			n, k := binary.Uvarint(b[off:])
-			if k <= 0 || n > uint64(len(b)-off-k) {
-				if i != len(firsts)-1 {
+			n := entryEnd(b[off:])
+			if n <= 0 {
+				torn := n < 0 || slices.ContainsFunc(b[off:], func(c byte) bool { return c != 0 })
+				if torn && i != len(firsts)-1 {
 					return fmt.Errorf("%w: %s is cut short at byte %d, and is not the last segment", ErrCorrupt, p, off)
 				}
-				j.log.Warn("journal: the last entry was cut short (the daemon died writing it); dropping it", zap.String("file", p), zap.Int("at", off))
+				if torn {
+					j.log.Warn("journal: the last entry was cut short (the daemon died writing it); dropping it", zap.String("file", p), zap.Int("at", off))
+				}
+				// the rest is a torn entry or space reserved and never
+				// written (writer.go)
 				if err := os.Truncate(p, int64(off)); err != nil {
 					return fmt.Errorf("journal: %w", err)
 				}
 				break
 			}
-			end := off + k + int(n)
+			end := off + n
 			if seq > j.seq {
 				j.replay = append(j.replay, server.LogEntry{Seq: seq, Data: b[off:end:end]})
 				j.seq = seq
@@ -251,17 +259,17 @@ func (j *Journal) readSegments() error {
 
 // startSegment opens a new segment for the entries from j.seq+1 on.
 func (j *Journal) startSegment() error {
-	if j.f != nil {
-		if err := j.f.Close(); err != nil {
+	if j.w != nil {
+		if err := j.w.close(); err != nil {
 			j.fail(err)
 		}
 	}
 	j.first = j.seq + 1
-	f, err := os.OpenFile(j.segmentPath(j.first), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o640)
+	w, f, err := openWriter(j.segmentPath(j.first))
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
-	j.f = f
+	j.w, j.f = w, f
 	return nil
 }
 
@@ -296,7 +304,7 @@ func (j *Journal) Resumes() bool { return true }
 // delivered as the next entry.
 func (j *Journal) Append(batch []byte) {
 	j.seq++
-	if _, err := j.f.Write(j.deliver.Add(batch)); err != nil {
+	if err := j.w.add(j.deliver.Add(batch)); err != nil {
 		j.fail(err)
 	}
 }
@@ -388,7 +396,7 @@ func (j *Journal) Err() error {
 // Close waits for a snapshot being written and closes the segment.
 func (j *Journal) Close() error {
 	j.wg.Wait()
-	if err := j.f.Close(); err != nil {
+	if err := j.w.close(); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
 	return j.Err()
