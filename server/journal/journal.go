@@ -66,7 +66,7 @@ type Journal struct {
 	opts  Options
 	log   *zap.Logger
 	inc   uint32
-	seq   uint64 // the last entry written
+	seq   uint64   // the last entry written
 	w     writer   // the segment being written
 	f     *os.File // its file
 	first uint64   // the first entry of that segment
