@@ -136,7 +136,7 @@ func (h *Hub) hintReq(s *session, body []byte) {
 	}
 	ms, err := ph.NextParts(s.seat, m.Chosen, h.legal[:0])
 	if err != nil {
-		h.fail(s, segment.HintReq, moveError(err), trim(err.Error()))
+		h.fail(s, segment.HintReq, moveError(err), refusal(err))
 		return
 	}
 	h.legal = ms[:0]

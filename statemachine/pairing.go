@@ -159,7 +159,7 @@ func (h *Hub) seekPlay(now int64, s *session, m segment.SeekMsg) {
 		opts[kv.Key] = kv.Value
 	}
 	if _, _, err := parseClock(opts); err != nil {
-		h.fail(s, segment.Seek, segment.ErrCodeBadOption, trim(err.Error()))
+		h.fail(s, segment.Seek, segment.ErrCodeBadOption, refusal(err))
 		return
 	}
 	var clock []string

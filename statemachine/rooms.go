@@ -4,6 +4,8 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/rules/record"
@@ -60,12 +62,12 @@ func (h *Hub) create(now int64, s *session, body []byte) {
 	}
 	clock, gameOpts, err := parseClock(opts)
 	if err != nil {
-		h.fail(s, segment.Create, segment.ErrCodeBadOption, trim(err.Error()))
+		h.fail(s, segment.Create, segment.ErrCodeBadOption, refusal(err))
 		return
 	}
 	// the rules validate the options: a game made now and thrown away
 	if _, err := e.Spec.New(n, gameOpts, record.Rand([32]byte{})); err != nil {
-		h.fail(s, segment.Create, segment.ErrCodeBadOption, trim(err.Error()))
+		h.fail(s, segment.Create, segment.ErrCodeBadOption, refusal(err))
 		return
 	}
 	if len(h.tables) >= h.cfg.MaxTables || h.createdBy(s.name) >= h.cfg.MaxTablesPerUser {
@@ -116,12 +118,37 @@ func (h *Hub) entropy(b []byte) {
 	_, _ = h.rng.Read(b) // ChaCha8 never fails
 }
 
-// trim cuts a reason to what an Error message carries.
+// maxReason is the most bytes of text an Error message carries.
+const maxReason = 60
+
+// trim cuts a reason to what an Error message carries: at the end of a
+// word, marked with an ellipsis.
 func trim(s string) string {
-	if len(s) > 60 {
-		return s[:60]
+	if len(s) <= maxReason {
+		return s
 	}
-	return s
+	const more = "…"
+	cut := strings.LastIndexByte(s[:maxReason-len(more)+1], ' ')
+	if cut <= 0 {
+		for cut = maxReason - len(more); cut > 0 && !utf8.RuneStart(s[cut]); cut-- {
+		}
+	}
+	return s[:cut] + more
+}
+
+// refusal is the reason a player reads when the rules refuse something
+// (err): what they say is wrong, without the name of the game's package
+// or of the kind of refusal, which the Error's code says ("a1-b1 is
+// already drawn", not "dots: illegal move: a1-b1 is already drawn").
+func refusal(err error) string {
+	text := err.Error()
+	for _, kind := range []error{rules.ErrIllegal, rules.ErrNotYourTurn, rules.ErrGameOver, rules.ErrNotation, rules.ErrOption, rules.ErrPlayers} {
+		if i := strings.Index(text, kind.Error()+": "); i >= 0 {
+			text = text[i+len(kind.Error())+2:]
+			break
+		}
+	}
+	return trim(text)
 }
 
 // sit seats s at t's seat i and tells the table.
@@ -508,7 +535,7 @@ func (h *Hub) moveText(now int64, s *session, body []byte) {
 	t := s.table
 	m, err := t.game.ParseMove(s.seat, string(body))
 	if err != nil {
-		h.fail(s, segment.MoveText, segment.ErrCodeBadNotation, trim(err.Error()))
+		h.fail(s, segment.MoveText, segment.ErrCodeBadNotation, refusal(err))
 		return
 	}
 	h.tableMove(now, s, segment.MoveText, m)
@@ -526,7 +553,7 @@ func (h *Hub) tableMove(now int64, s *session, req segment.Type, m rules.Move) {
 		return
 	}
 	if err := h.play(now, t, s.seat, m); err != nil {
-		h.fail(s, req, moveError(err), trim(err.Error()))
+		h.fail(s, req, moveError(err), refusal(err))
 		return
 	}
 	h.stats.TableMoves++
@@ -639,7 +666,7 @@ func (h *Hub) resign(now int64, s *session) {
 		return
 	}
 	if err := h.resignSeat(now, t, s.seat); err != nil {
-		h.fail(s, segment.Resign, moveError(err), trim(err.Error()))
+		h.fail(s, segment.Resign, moveError(err), refusal(err))
 	}
 }
 

@@ -34,6 +34,9 @@ func TestTablesErrorsInWords(t *testing.T) {
 	if w := errWords(segment.ErrorBody{Code: segment.ErrCodeNotYourTurn, Text: "seat 1 is to move, not 0"}); w != "not your turn" {
 		t.Errorf("another seat's turn reads %q", w)
 	}
+	if w := errWords(segment.ErrorBody{Code: segment.ErrCodeIllegal, Text: "a1-b1 is already drawn"}); w != "that move is not allowed: a1-b1 is already drawn" {
+		t.Errorf("an illegal move reads %q", w)
+	}
 	for code := uint8(1); code <= 20; code++ {
 		w := errWords(segment.ErrorBody{Code: code})
 		if w == "" || w == segment.ErrCodeName(code) || regexp.MustCompile(`^[A-Z][a-z]+[A-Z]`).MatchString(w) {

@@ -86,6 +86,17 @@ func TestTheSeedsRoomAndBoards(t *testing.T) {
 		if s := eval[string](albert, `document.querySelector('#toast').textContent`); strings.Contains(s, "Illegal") || strings.Contains(s, "seat ") {
 			t.Errorf("the refusal is in developer words: %q", s)
 		}
+		// an illegal move gives the rules' reason alone, not the names of
+		// their package and error ("dots: illegal move: ...")
+		albert.fill("#move-input", "a1-b1")
+		albert.click("#move-form button")
+		beth.wait("Albert's line", `document.querySelectorAll('#moves li').length === 1`)
+		beth.fill("#move-input", "a1-b1")
+		beth.click("#move-form button")
+		beth.wait("the rules' reason", `!document.querySelector('#toast').hidden && document.querySelector('#toast').textContent.startsWith('That move is not allowed:')`)
+		if s := eval[string](beth, `document.querySelector('#toast').textContent`); s != "That move is not allowed: a1-b1 is already drawn" {
+			t.Errorf("a line drawn twice is refused with %q, want %q", s, "That move is not allowed: a1-b1 is already drawn")
+		}
 		playUntilEnd(t, players, func(p *page) { p.mouse(`#board-svg g.hot[data-line]`) })
 		for _, p := range players {
 			// every box shows its owner's icon, and the card counts them by name
