@@ -67,6 +67,8 @@ type Game struct {
 	replica *Replica
 	table   uint32
 	stale   bool // without a replica: a move arrived, its View not yet
+	seq     uint32    // the latest update's sequence number (a move's or a View's)
+	legal   legalList // our seat's legal moves, as the server listed them
 }
 
 // Steps is what the move with sequence number seq did, as the server told
@@ -94,22 +96,6 @@ func (g *Game) Current() rules.View {
 		return g.replica.Game().Observe(g.View.Viewer)
 	}
 	return g.View
-}
-
-// Legal is the legal moves of seat p now, when the client keeps a replica
-// (nil otherwise). Offers and resigning are left out: they have their own
-// messages.
-func (g *Game) Legal(p int) []rules.Move {
-	if g.replica == nil || g.End != nil || p < 0 || g.replica.Waiting() {
-		return nil // (waiting: a roll's face is not known yet, so neither is what it allows)
-	}
-	var out []rules.Move
-	for _, m := range g.replica.Game().Legal(rules.Player(p), nil) {
-		if m.Kind < rules.KindOfferDraw {
-			out = append(out, m)
-		}
-	}
-	return out
 }
 
 // Client is one extended-protocol session's state. Use New.
@@ -210,10 +196,19 @@ func (c *Client) Facts(game string) segment.GameFacts {
 
 // MyTurn reports whether our seat may move now.
 func (c *Client) MyTurn() bool {
-	if c.game == nil || c.game.End != nil || c.seat < 0 || c.game.stale {
+	g := c.game
+	if g == nil || g.End != nil || c.seat < 0 || g.stale {
 		return false
 	}
-	return slices.Contains(c.game.Current().ToMove, rules.Player(c.seat))
+	if c.features&segment.FeatureLegal != 0 {
+		// the server lists a seat's moves whenever it is to move: our turn
+		// begins when they are in, not at the move before (the replica
+		// knows whose turn it is first), so there is always something to
+		// offer the player
+		l := &g.legal
+		return l.whole && l.seq == g.seq && l.seat == c.seat
+	}
+	return slices.Contains(g.Current().ToMove, rules.Player(c.seat))
 }
 
 // Out is what one call produced: segments to write in one write, and

@@ -85,6 +85,9 @@ func (c *Client) handle(o *Out, t segment.Type, body []byte) error {
 	if done, err := c.handleHints(o, t, body); done {
 		return err
 	}
+	if done, err := c.handleLegal(o, t, body); done {
+		return err
+	}
 	if done, err := c.handleLobby(o, t, body); done {
 		return err
 	}
@@ -369,6 +372,7 @@ func (c *Client) view(o *Out, v segment.ViewBody) {
 		return
 	}
 	g.View = ViewOf(v)
+	g.seq = v.Seq
 	if !g.viewed {
 		g.viewed = true
 		g.Earlier = max(0, int(v.Seq)-len(g.Moves))
@@ -402,6 +406,7 @@ func (c *Client) moved(o *Out, m segment.MovedBody) {
 		return
 	}
 	g.Moves = append(g.Moves, m)
+	g.seq = m.Seq
 	delete(g.steps, m.Seq) // its steps follow it (again, when a resume resends it)
 	if g.replica != nil {
 		if err := g.replica.Moved(m); err != nil {

@@ -114,8 +114,9 @@ func TestTmuxProfileReplay(t *testing.T) {
 	// the recorder stores the game a moment after it ends: open the profile until it shows
 	for {
 		c.keys("i")
-		s := c.waitFor("no games", "#1 ")
-		if strings.Contains(s, "#1 ") {
+		c.waitFor("profile of Beth")
+		s := c.waitFor("no games", "v Albert")
+		if strings.Contains(s, "v Albert") {
 			break
 		}
 		c.keys("q")

@@ -58,10 +58,11 @@ const (
 )
 
 type tmodel struct {
-	cfg    config
-	st     *tstyles
-	c      *ext.Client
-	dialer func(gen int) tea.Cmd
+	cfg          config
+	cursorWanted bool // a game began: the cursor goes to a legal move when the server lists ours
+	st           *tstyles
+	c            *ext.Client
+	dialer       func(gen int) tea.Cmd
 
 	net       sender
 	gen       int
@@ -156,7 +157,12 @@ func (m *tmodel) apply(o ext.Out) tea.Cmd {
 				m.suggest = boardText(bot.RandomBoard(m.rng)) // a board of its own for each game
 			}
 			m.cur = m.startCursor()
+			m.cursorWanted = true // again once the server lists our moves
 			m.say(e.Text)
+		case ext.EvLegal:
+			if m.cursorWanted {
+				m.cur, m.cursorWanted = m.startCursor(), false
+			}
 		case ext.EvMoved:
 			m.from = nil
 			m.say(e.Text)
@@ -1028,9 +1034,18 @@ var codeSaysAll = map[uint8]bool{
 	segment.ErrCodeChatTooLong: true, segment.ErrCodeChatFlood: true, segment.ErrCodeNotLoggedIn: true,
 }
 
-// errWords is a refusal for people: the server's own words (the rules'
-// reason for an illegal move, which option is wrong), else the code's.
+// codeAndReason are the codes whose words the server's text completes:
+// the rules' reason ("that move is not allowed: a1-b1 is already drawn").
+var codeAndReason = map[uint8]bool{
+	segment.ErrCodeIllegal: true, segment.ErrCodeBadNotation: true, segment.ErrCodeBadOption: true,
+}
+
+// errWords is a refusal for people: the code's words with the rules'
+// reason, the server's own words (which table, which user), or the code's.
 func errWords(e segment.ErrorBody) string {
+	if e.Text != "" && codeAndReason[e.Code] {
+		return errCodeWords[e.Code] + ": " + e.Text
+	}
 	if e.Text != "" && !codeSaysAll[e.Code] {
 		return e.Text
 	}
