@@ -66,7 +66,7 @@ type Game struct {
 	steps   map[uint32][]segment.StepBody // what each move did, by its sequence number
 	replica *Replica
 	table   uint32
-	stale   bool // without a replica: a move arrived, its View not yet
+	stale   bool      // without a replica: a move arrived, its View not yet
 	seq     uint32    // the latest update's sequence number (a move's or a View's)
 	legal   legalList // our seat's legal moves, as the server listed them
 }

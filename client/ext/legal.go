@@ -64,4 +64,3 @@ func (c *Client) handleLegal(o *Out, t segment.Type, body []byte) (bool, error) 
 		o.ev(Event{Kind: EvLegal, Table: b.Table})
 	})
 }
-
