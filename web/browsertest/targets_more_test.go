@@ -63,6 +63,11 @@ func TestClickTargetsDotsAeroBomber(t *testing.T) {
 			if n := eval[int](albert, `document.querySelectorAll('#board-svg [data-drawn="1"]').length`); n != 12 {
 				t.Errorf("%d lines drawn by mouse, want all 12", n)
 			}
+			for _, p := range players { // the last line drawn stands out, on both pages
+				if n := eval[int](p, `document.querySelectorAll('#board-svg g[data-last="1"] line.drawn.last').length`); n != 1 {
+					t.Errorf("%s: %d lines marked as the last one drawn, want 1", p.name, n)
+				}
+			}
 			leaveAll(albert, beth)
 		})
 		t.Run("aeroplane-"+name, func(t *testing.T) {
@@ -81,6 +86,12 @@ func TestClickTargetsDotsAeroBomber(t *testing.T) {
 					hits(t, p, `#board-svg g.ae-movable`, "pieces that may move")
 					p.mouse(`#board-svg g.ae-movable`)
 					moved++
+					played(p, seq)
+					// the piece that moved is marked, on both pages
+					for _, q := range players {
+						q.wait("the moved piece marked", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q && document.querySelectorAll('#board-svg g.ae-last').length === 1`, seq))
+					}
+					continue
 				}
 				played(p, seq)
 			}
@@ -143,6 +154,10 @@ func TestClickTargetsDotsAeroBomber(t *testing.T) {
 				seq := boardSeq(p)
 				p.mouse(sel)
 				played(p, seq)
+				// the cell just guessed is marked on the grid it was aimed at, on both pages
+				for _, q := range players {
+					q.wait("the guess marked", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q && document.querySelectorAll('#board-svg [data-grid="%d"] rect.cell-last').length === 1 && document.querySelectorAll('#board-svg rect.cell-last').length === 1`, seq, opp))
+				}
 			}
 			leaveAll(albert, beth)
 		})

@@ -138,6 +138,10 @@ func TestClickTheCentreOfEveryTarget(t *testing.T) {
 			p.screenshotOf(".board-card", "targets-paisho-"+name)
 			p.mouse(`#board-svg g[data-pt]:has(.ps-target)`)
 			p.wait("the tile moved", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q`, seq))
+			// the move just played is marked where it went from and to, on both pages
+			for _, q := range []*page{albert, beth} {
+				q.wait("the last move marked", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q && document.querySelectorAll('#board-svg g[data-last="1"] .ps-last').length === 2`, seq))
+			}
 			mover(t).screenshotOf(".board-card", "paisho-inplay-"+name)
 			leaveAll(albert, beth)
 		})

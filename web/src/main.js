@@ -464,6 +464,8 @@ function renderBoard(t, seat) {
     // the server's legal moves for this position ({kind, arg}); null until they arrive
     legal: !replaying && app.client.legal?.table === t.id && app.client.legal.seq === view.seq ? app.client.legal.moves : null,
     lastMove: lastMovePath(replaying ? app.replay : app.history.length - 1),
+    // the last move played ({seat, kind, arg, notation}), marked on every board
+    last: app.history[replaying ? app.replay : app.history.length - 1]?.move || null,
     lastSteps: app.history[replaying ? app.replay : app.history.length - 1]?.steps || [],
     // the moves played ({seat, notation}), with the secret ones the server reveals after the end
     moves: app.history.filter((x) => x.move).map((x) => x.move),

@@ -99,7 +99,8 @@ export function render(ctx, ui) {
     }
     // which pieces may move comes from the server's legal moves (kind 2, arg the piece)
     const movable = mine && seat === actor && (ctx.legal || []).some((m) => m.kind === 2 && m.arg[0] === k);
-    const g = s('g', { 'data-piece': `${seat}-${k}`, 'data-pos': v, class: movable ? 'ae-movable' : '' },
+    const last = ctx.last?.kind === 2 && ctx.last.seat === seat && ctx.last.arg?.[0] === k;
+    const g = s('g', { 'data-piece': `${seat}-${k}`, 'data-pos': v, 'data-last': last ? 1 : 0, class: (movable ? 'ae-movable' : '') + (last ? ' ae-last' : '') },
       s('circle', { cx: x, cy: y, r: 8, fill: SEAT_COLORS[seat], class: 'ae-piece' }),
       s('text', { x, y: y + 4, class: 'ae-label' }, k + 1));
     if (movable) activate(g, `move piece ${k + 1}`, () => ctx.send(`move ${k}`));

@@ -78,6 +78,10 @@ export function render(ctx, ui) {
       }
     }
   }
+  // the last guess: its cell, or the head of the plane it named, on the
+  // grid of the player it was aimed at
+  const lg = /^(\d\d)(-\d\d)?$/.exec(ctx.last?.notation || '');
+  const lastAt = lg && ctx.last.seat <= 1 ? { seat: 1 - ctx.last.seat, cell: Number(lg[1]) } : null;
   const grid = (seat, x0, title) => {
     const g = s('g', { 'data-grid': seat });
     g.append(s('text', { x: x0 + 5 * C, y: 14, class: 'grid-title' }, title));
@@ -95,6 +99,7 @@ export function render(ctx, ui) {
         if (heads && heads !== 'all' && offered(c) && c !== ui.pick) cls += ' cell-hint';
       }
       if (ui.pick === c && ((placing && seat === me) || (guessing && seat !== me))) cls += ' cell-pick';
+      if (lastAt && lastAt.seat === seat && lastAt.cell === c && phase !== 0) cls += ' cell-last';
       const r = s('rect', { x, y, width: C - 2, height: C - 2, class: 'bcell ' + cls, 'data-cell': cellName(c), 'data-v': v });
       const target = (placing && seat === me && offered(c)) || (guessing && seat !== me && v === 0) || (guessing && seat !== me && ui.mode === 'double');
       if (target) activate(r, `cell ${cellName(c)}`, () => click(seat, c));

@@ -44,9 +44,10 @@ export function render(ctx) {
     }));
     if (owner) kids.push(s('g', { 'data-box-icon': dot(r, c) }, icon(owner - 1, M + c * GAP + GAP / 2, M + r * GAP + GAP / 2, 13)));
   }
+  const last = ctx.last?.arg?.length === 4 ? `${dot(ctx.last.arg[0], ctx.last.arg[1])}-${dot(ctx.last.arg[2], ctx.last.arg[3])}` : '';
   const line = (x1, y1, x2, y2, drawn, name) => {
-    const g = s('g', { 'data-line': name, 'data-drawn': drawn ? 1 : 0 },
-      s('line', { x1, y1, x2, y2, class: drawn ? 'dots-line drawn' : 'dots-line open' }));
+    const g = s('g', { 'data-line': name, 'data-drawn': drawn ? 1 : 0, 'data-last': name === last ? 1 : 0 },
+      s('line', { x1, y1, x2, y2, class: (drawn ? 'dots-line drawn' : 'dots-line open') + (name === last ? ' last' : '') }));
     if (!drawn && myTurn) {
       g.prepend(s('line', { x1, y1, x2, y2, class: 'hit' }));
       activate(g, 'draw ' + name, () => ctx.send(name));

@@ -42,12 +42,17 @@ export function render(ctx, ui) {
     ui.from = movesFrom(x, y).length && !(ui.from && ui.from[0] === x && ui.from[1] === y) ? [x, y] : null;
     ctx.redraw();
   };
+  // the last move: where a tile was deployed, or where one moved from and to
+  const lm = ctx.last, lastAt = new Set();
+  if (lm?.kind === 1 && lm.arg.length >= 3) lastAt.add(`${lm.arg[1] - 8},${lm.arg[2] - 8}`);
+  if (lm?.kind === 2 && lm.arg.length >= 4) lastAt.add(`${lm.arg[0] - 8},${lm.arg[1] - 8}`).add(`${lm.arg[2] - 8},${lm.arg[3] - 8}`);
   for (let x = -8; x <= 8; x++) for (let y = -8; y <= 8; y++) {
     const v = view.cells[(x + 8) * 17 + (y + 8)];
     if (v === 255) continue;
     const cx = x * U, cy = -y * U;
     const temple = TEMPLES.has(`${x},${y}`);
-    const g = s('g', { 'data-pt': `${x},${y}`, 'data-tile': v });
+    const g = s('g', { 'data-pt': `${x},${y}`, 'data-tile': v, 'data-last': lastAt.has(`${x},${y}`) ? 1 : 0 });
+    if (lastAt.has(`${x},${y}`)) g.append(s('circle', { cx, cy, r: 12, class: 'ps-last' }));
     g.append(temple ? s('rect', { x: cx - 8, y: cy - 8, width: 16, height: 16, transform: `rotate(45 ${cx} ${cy})`, class: 'ps-temple' })
       : s('circle', { cx, cy, r: 3, class: 'ps-point' }));
     // a wide transparent disc takes the clicks aimed at the point
