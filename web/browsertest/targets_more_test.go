@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/input"
@@ -90,6 +91,10 @@ func TestClickTargetsDotsAeroBomber(t *testing.T) {
 					// the piece that moved is marked, on both pages
 					for _, q := range players {
 						q.wait("the moved piece marked", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q && document.querySelectorAll('#board-svg g.ae-last').length === 1`, seq))
+						// the move list numbers the piece as the board labels it
+						if said, label := eval[string](q, `[...document.querySelectorAll('#moves li')].pop()?.textContent ?? ''`), eval[string](q, `document.querySelector('#board-svg g.ae-last text.ae-label').textContent`); !strings.Contains(said, "piece "+label) {
+							t.Errorf("%s: the move list says %q of the piece labelled %s", q.name, said, label)
+						}
 					}
 					continue
 				}

@@ -138,6 +138,12 @@ func TestClickTheCentreOfEveryTarget(t *testing.T) {
 			p.screenshotOf(".board-card", "targets-paisho-"+name)
 			p.mouse(`#board-svg g[data-pt]:has(.ps-target)`)
 			p.wait("the tile moved", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q`, seq))
+			// the player who moved waits, and is told for whom
+			other := albert
+			if p == albert {
+				other = beth
+			}
+			p.wait("whose turn", fmt.Sprintf(`document.querySelector('#game-info').textContent.startsWith('Waiting for %s')`, other.name))
 			// the move just played is marked where it went from and to, on both pages
 			for _, q := range []*page{albert, beth} {
 				q.wait("the last move marked", fmt.Sprintf(`document.querySelector('#board-svg').dataset.seq !== %q && document.querySelectorAll('#board-svg g[data-last="1"] .ps-last').length === 2`, seq))
