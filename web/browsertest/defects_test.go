@@ -121,6 +121,24 @@ func TestPlayersDoNotTrip(t *testing.T) {
 		albert.click("#lobby-chat-form button")
 		beth.wait("the 50 emoji", fmt.Sprintf(`[...document.querySelectorAll('#lobby-chat-log li')].some(l => l.textContent.includes(%q))`, strings.Repeat("😀", 50)))
 		albert.wait("the box emptied once said", `document.querySelector('#lobby-chat-input').value === ''`)
+		// lines faster than the server's chat limit (a burst of 5, then 1 a
+		// second): the line it refuses stays in the box, with the reason
+		refused := false
+		for i := 0; i < 8 && !refused; i++ {
+			line := fmt.Sprintf("line %d", i)
+			albert.fill("#lobby-chat-input", line)
+			albert.click("#lobby-chat-form button")
+			albert.wait("the line said or refused", `document.querySelector('#lobby-chat-input').value === '' || (!document.querySelector('#toast').hidden && document.querySelector('#toast').textContent.includes('too fast'))`)
+			if got := eval[string](albert, `document.querySelector('#lobby-chat-input').value`); got != "" {
+				refused = true
+				if got != line {
+					t.Errorf("the box holds %q after %q was refused", got, line)
+				}
+			}
+		}
+		if !refused {
+			t.Error("eight lines in a row were all said: the chat limit was never reached")
+		}
 	})
 
 	t.Run("watch-with-code", func(t *testing.T) {
