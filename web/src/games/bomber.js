@@ -82,6 +82,21 @@ export function render(ctx, ui) {
   // grid of the player it was aimed at
   const lg = /^(\d\d)(-\d\d)?$/.exec(ctx.last?.notation || '');
   const lastAt = lg && ctx.last.seat <= 1 ? { seat: 1 - ctx.last.seat, cell: Number(lg[1]) } : null;
+  // what may be guessed is the server's legal moves: single guesses
+  // (kind 2, arg the cell's x, y) and whole planes (kind 3, head and tail).
+  // A reference duel (duel.js) has no legal moves on its protocol: any
+  // cell not guessed yet, any plane.
+  const duel = !('legal' in ctx);
+  const singles = new Set(), planes = new Map();
+  for (const m of guessing ? ctx.legal || [] : []) {
+    if (m.kind === 2 && m.arg.length === 2) singles.add(m.arg[0] * 10 + m.arg[1]);
+    if (m.kind === 3 && m.arg.length === 4) {
+      const hd = m.arg[0] * 10 + m.arg[1];
+      planes.set(hd, [...(planes.get(hd) || []), m.arg[2] * 10 + m.arg[3]]);
+    }
+  }
+  const guessable = (c, v) => duel ? ui.mode === 'double' || v === 0 : ui.mode === 'single' ? singles.has(c)
+    : ui.pick < 0 ? planes.has(c) : c === ui.pick || (planes.get(ui.pick) || []).includes(c);
   const grid = (seat, x0, title) => {
     const g = s('g', { 'data-grid': seat });
     g.append(s('text', { x: x0 + 5 * C, y: 14, class: 'grid-title' }, title));
@@ -101,7 +116,7 @@ export function render(ctx, ui) {
       if (ui.pick === c && ((placing && seat === me) || (guessing && seat !== me))) cls += ' cell-pick';
       if (lastAt && lastAt.seat === seat && lastAt.cell === c && phase !== 0) cls += ' cell-last';
       const r = s('rect', { x, y, width: C - 2, height: C - 2, class: 'bcell ' + cls, 'data-cell': cellName(c), 'data-v': v });
-      const target = (placing && seat === me && offered(c)) || (guessing && seat !== me && v === 0) || (guessing && seat !== me && ui.mode === 'double');
+      const target = (placing && seat === me && offered(c)) || (guessing && seat !== me && guessable(c, v));
       if (target) activate(r, `cell ${cellName(c)}`, () => click(seat, c));
       g.append(r);
     }

@@ -34,6 +34,10 @@ export function render(ctx) {
   const cells = view.cells;
   const hBase = 0, vBase = R * (C - 1), bBase = vBase + (R - 1) * C;
   const myTurn = ctx.canMove;
+  // the lines that may be drawn are the server's legal moves (kind 1, arg
+  // the two dots' rows and columns), not every line not yet drawn
+  const open = new Set((myTurn && ctx.legal || []).filter((m) => m.kind === 1 && m.arg.length === 4)
+    .map((m) => `${dot(m.arg[0], m.arg[1])}-${dot(m.arg[2], m.arg[3])}`));
   const kids = [];
   for (let r = 0; r + 1 < R; r++) for (let c = 0; c + 1 < C; c++) {
     const owner = cells[bBase + r * (C - 1) + c];
@@ -48,7 +52,7 @@ export function render(ctx) {
   const line = (x1, y1, x2, y2, drawn, name) => {
     const g = s('g', { 'data-line': name, 'data-drawn': drawn ? 1 : 0, 'data-last': name === last ? 1 : 0 },
       s('line', { x1, y1, x2, y2, class: (drawn ? 'dots-line drawn' : 'dots-line open') + (name === last ? ' last' : '') }));
-    if (!drawn && myTurn) {
+    if (!drawn && open.has(name)) {
       g.prepend(s('line', { x1, y1, x2, y2, class: 'hit' }));
       activate(g, 'draw ' + name, () => ctx.send(name));
     }
