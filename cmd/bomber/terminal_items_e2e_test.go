@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bomber-game/bomber/segment"
 )
 
 // TestTmuxRefusalsAndOneComputer runs bomber --tables in tmux against a
@@ -55,5 +57,48 @@ func TestTmuxRefusalsAndOneComputer(t *testing.T) {
 	if strings.Contains(s, "illegal move") || strings.Contains(s, "dots:") {
 		t.Fatalf("the reason names the rules' package or error:\n%s", s)
 	}
+	c.keys("q")
+}
+
+// TestTmuxWatcherSeesTheMoves: Cindy starts watching, in bomber --tables
+// in tmux, a game of checkers two moves in between two other clients: she
+// sees the two moves (not "moves 0"), then the next one as it is played.
+func TestTmuxWatcherSeesTheMoves(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test skipped in -short mode")
+	}
+	tmux := needTmux(t)
+	dir, bomberd, bomber := buildBoth(t)
+	addr := startBomberd(t, bomberd, dir)
+
+	a, b := dialSeat(t, addr, "Albert"), dialSeat(t, addr, "Beth")
+	a.send(segment.CreateMsg{Game: "checkers", Seats: 2})
+	j, _ := segment.DecodeJoinedBody(a.next(segment.Joined))
+	b.send(segment.JoinMsg{Table: j.Table, Seat: segment.SeatAny})
+	b.next(segment.Joined)
+	a.send(segment.EmptyMsg{T: segment.Ready})
+	b.send(segment.EmptyMsg{T: segment.Ready})
+	b.next(segment.Started)
+	a.send(segment.MoveTextMsg{Notation: "11-15"})
+	b.next(segment.Moved)
+	b.send(segment.MoveTextMsg{Notation: "22-18"})
+	a.next(segment.Moved)
+	a.next(segment.Moved)
+
+	c := &tmuxClient{t: t, tmux: tmux, sock: filepath.Join(t.TempDir(), "tmux.sock"), deadline: time.Now().Add(60 * time.Second)}
+	c.run("new-session", "-d", "-s", "play", "-x", "80", "-y", "24", bomber+" --tables --mono --addr "+addr+" --user Cindy --password 123")
+	t.Cleanup(func() { exec.Command(tmux, "-S", c.sock, "kill-server").Run() })
+	c.waitFor("Open tables")
+	c.keys("r")
+	c.waitFor("Checkers")
+	c.keys("w")
+	c.waitFor("watching")
+	s := c.waitFor("moves 2")
+	if !strings.Contains(s, "Albert 11-15") || !strings.Contains(s, "Beth 22-18") {
+		t.Fatalf("the watcher does not see the moves played before she came:\n%s", s)
+	}
+	a.send(segment.MoveTextMsg{Notation: "15x22"})
+	c.waitFor("moves 3")
+	c.waitFor("Albert 15x22")
 	c.keys("q")
 }
