@@ -1,14 +1,10 @@
 package ext
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/bomber-game/bomber/rules"
-	"github.com/bomber-game/bomber/segment"
-	"github.com/bomber-game/bomber/segment/transcript"
 )
 
 // TestLegalMovesAreTheServers: the moves a client offers its player are
@@ -17,27 +13,10 @@ import (
 // and once a move is played they are none until the server lists the next
 // position's, never the last position's.
 func TestLegalMovesAreTheServers(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "transcripts", "59_legal.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	entries, err := transcript.Parse(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	c := New()
 	c.Login("Albert", "123")
 	lists, gaps := 0, 0
-	for _, e := range entries {
-		if e.Conn != "a" || e.Op != transcript.Recv {
-			continue
-		}
-		var d segment.Decoder
-		d.SetDialect(segment.DialectExtended)
-		copy(d.Free(), e.Data)
-		d.Commit(len(e.Data))
-		s, _, _ := d.Next()
+	for i, s := range received(t, "59_legal.txt", "a") {
 		for _, ev := range c.Receive(s).Events {
 			g := c.Game()
 			switch ev.Kind {
@@ -54,11 +33,11 @@ func TestLegalMovesAreTheServers(t *testing.T) {
 				}
 				got := g.Legal(c.Seat())
 				if len(got) == 0 || len(got) != len(want) || slices.ContainsFunc(want, func(m rules.Move) bool { return !slices.Contains(got, m) }) {
-					t.Fatalf("line %d: the client offers %v, the position allows %v", e.Line, got, want)
+					t.Fatalf("segment %d: the client offers %v, the position allows %v", i+1, got, want)
 				}
 			case EvMoved:
 				if got := g.Legal(c.Seat()); got != nil {
-					t.Fatalf("line %d: after a move the client still offers %v", e.Line, got)
+					t.Fatalf("segment %d: after a move the client still offers %v", i+1, got)
 				}
 				gaps++
 			}

@@ -54,6 +54,36 @@ func session(t *testing.T, file, conn, user string) (*Client, []Event) {
 	return c, evs
 }
 
+// received is what conn received in a golden transcript, a segment a line.
+func received(t *testing.T, file, conn string) []segment.Segment {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "testdata", "transcripts", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	entries, err := transcript.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var segs []segment.Segment
+	for _, e := range entries {
+		if e.Conn != conn || e.Op != transcript.Recv {
+			continue
+		}
+		var d segment.Decoder
+		d.SetDialect(segment.DialectExtended)
+		copy(d.Free(), e.Data)
+		d.Commit(len(e.Data))
+		s, ok, err := d.Next()
+		if err != nil || !ok {
+			t.Fatalf("%s line %d: %v", file, e.Line, err)
+		}
+		segs = append(segs, s)
+	}
+	return segs
+}
+
 // TestCatalogTranscript: the catalogue of the golden session, read whole.
 func TestCatalogTranscript(t *testing.T) {
 	c, evs := session(t, "20_ext_hello.txt", "a", "Albert")
@@ -167,19 +197,8 @@ func TestTakebackRebuildsReplica(t *testing.T) {
 	// replay to just after the takeback View
 	c2 := New()
 	c2.Login("Albert", "123")
-	f, _ := os.Open(filepath.Join("..", "..", "testdata", "transcripts", "22_checkers_offers.txt"))
-	defer f.Close()
-	entries, _ := transcript.Parse(f)
 	agreed, views := false, 0
-	for _, e := range entries {
-		if e.Conn != "a" || e.Op != transcript.Recv {
-			continue
-		}
-		var d segment.Decoder
-		d.SetDialect(segment.DialectExtended)
-		copy(d.Free(), e.Data)
-		d.Commit(len(e.Data))
-		s, _, _ := d.Next()
+	for _, s := range received(t, "22_checkers_offers.txt", "a") {
 		for _, ev := range c2.Receive(s).Events {
 			if ev.Kind == EvOffer && ev.Offer.What == segment.OfferTakeback && ev.Offer.State == segment.OfferAgreed {
 				agreed = true

@@ -36,6 +36,27 @@ func dialSeat(t *testing.T, addr, user string) *rawSeat {
 	return s
 }
 
+// checkersTwoMovesIn logs Albert and Beth in over TCP, seats them at a
+// table of checkers created with opts and plays 11-15 and 22-18: Albert is
+// to move.
+func checkersTwoMovesIn(t *testing.T, addr string, opts []segment.KV) (albert, beth *rawSeat) {
+	t.Helper()
+	a, b := dialSeat(t, addr, "Albert"), dialSeat(t, addr, "Beth")
+	a.send(segment.CreateMsg{Game: "checkers", Seats: 2, Options: opts})
+	j, _ := segment.DecodeJoinedBody(a.next(segment.Joined))
+	b.send(segment.JoinMsg{Table: j.Table, Seat: segment.SeatAny})
+	b.next(segment.Joined)
+	a.send(segment.EmptyMsg{T: segment.Ready})
+	b.send(segment.EmptyMsg{T: segment.Ready})
+	b.next(segment.Started)
+	a.send(segment.MoveTextMsg{Notation: "11-15"})
+	b.next(segment.Moved)
+	b.send(segment.MoveTextMsg{Notation: "22-18"})
+	a.next(segment.Moved)
+	a.next(segment.Moved)
+	return a, b
+}
+
 func (s *rawSeat) raw(seg segment.Segment) {
 	if _, err := s.nc.Write(seg.AppendTo(nil)); err != nil {
 		s.t.Fatal(err)
@@ -91,19 +112,7 @@ func TestTmuxProfileReplay(t *testing.T) {
 	dir, bomberd, bomber := buildBoth(t)
 	addr := startBomberd(t, bomberd, dir)
 
-	a, b := dialSeat(t, addr, "Albert"), dialSeat(t, addr, "Beth")
-	a.send(segment.CreateMsg{Game: "checkers", Seats: 2, Options: []segment.KV{{Key: "rated", Value: "true"}}})
-	j, _ := segment.DecodeJoinedBody(a.next(segment.Joined))
-	b.send(segment.JoinMsg{Table: j.Table, Seat: segment.SeatAny})
-	b.next(segment.Joined)
-	a.send(segment.EmptyMsg{T: segment.Ready})
-	b.send(segment.EmptyMsg{T: segment.Ready})
-	b.next(segment.Started)
-	a.send(segment.MoveTextMsg{Notation: "11-15"})
-	b.next(segment.Moved)
-	b.send(segment.MoveTextMsg{Notation: "22-18"})
-	a.next(segment.Moved)
-	a.next(segment.Moved)
+	a, b := checkersTwoMovesIn(t, addr, []segment.KV{{Key: "rated", Value: "true"}})
 	a.send(segment.EmptyMsg{T: segment.Resign})
 	b.next(segment.GameEnd)
 

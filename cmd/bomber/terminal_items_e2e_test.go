@@ -71,19 +71,7 @@ func TestTmuxWatcherSeesTheMoves(t *testing.T) {
 	dir, bomberd, bomber := buildBoth(t)
 	addr := startBomberd(t, bomberd, dir)
 
-	a, b := dialSeat(t, addr, "Albert"), dialSeat(t, addr, "Beth")
-	a.send(segment.CreateMsg{Game: "checkers", Seats: 2})
-	j, _ := segment.DecodeJoinedBody(a.next(segment.Joined))
-	b.send(segment.JoinMsg{Table: j.Table, Seat: segment.SeatAny})
-	b.next(segment.Joined)
-	a.send(segment.EmptyMsg{T: segment.Ready})
-	b.send(segment.EmptyMsg{T: segment.Ready})
-	b.next(segment.Started)
-	a.send(segment.MoveTextMsg{Notation: "11-15"})
-	b.next(segment.Moved)
-	b.send(segment.MoveTextMsg{Notation: "22-18"})
-	a.next(segment.Moved)
-	a.next(segment.Moved)
+	a, _ := checkersTwoMovesIn(t, addr, nil)
 
 	c := &tmuxClient{t: t, tmux: tmux, sock: filepath.Join(t.TempDir(), "tmux.sock"), deadline: time.Now().Add(60 * time.Second)}
 	c.run("new-session", "-d", "-s", "play", "-x", "80", "-y", "24", bomber+" --tables --mono --addr "+addr+" --user Cindy --password 123")
