@@ -35,6 +35,12 @@ func openWriter(p string) (writer, *os.File, error) {
 	if w := mapped(f, st.Size()); w != nil {
 		return w, f, nil
 	}
+	// space reserved before a mapping failed would follow the entries
+	// pwrite appends: the file ends where they do
+	if err := f.Truncate(st.Size()); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
 	return &fileWriter{f: f, off: st.Size()}, f, nil
 }
 
