@@ -165,6 +165,11 @@ func Join(ctx context.Context, cfg Config) (*Node, error) {
 	n.synced = sync.NewCond(&n.mu)
 	opts := []nats.Option{nats.Name("bomberd " + cfg.Node), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
 		nats.RetryOnFailedConnect(false),
+		// nothing is sent for this node on a link that came back but what
+		// it sends after checking the log there: a publish the client
+		// kept while reconnecting would be appended first, at the end of a
+		// log that may have lost entries this node applied (a fork)
+		nats.ReconnectBufSize(-1),
 		nats.ClosedHandler(func(*nats.Conn) { close(n.linkClosed) }),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			if n.closing.Load() {
