@@ -11,9 +11,8 @@ import (
 	"github.com/bomber-game/bomber/segment/transcript"
 )
 
-// session feeds a Client what connection conn of a golden transcript
-// received, and records every event.
-func session(t *testing.T, file, conn, user string) (*Client, []Event) {
+// golden is the entries of a golden transcript.
+func golden(t *testing.T, file string) []transcript.Entry {
 	t.Helper()
 	f, err := os.Open(filepath.Join("..", "..", "testdata", "transcripts", file))
 	if err != nil {
@@ -24,6 +23,14 @@ func session(t *testing.T, file, conn, user string) (*Client, []Event) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return entries
+}
+
+// session feeds a Client what connection conn of a golden transcript
+// received, and records every event.
+func session(t *testing.T, file, conn, user string) (*Client, []Event) {
+	t.Helper()
+	entries := golden(t, file)
 	c := New()
 	c.Login(user, "123")
 	var evs []Event
@@ -57,15 +64,7 @@ func session(t *testing.T, file, conn, user string) (*Client, []Event) {
 // received is what conn received in a golden transcript, a segment a line.
 func received(t *testing.T, file, conn string) []segment.Segment {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "transcripts", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	entries, err := transcript.Parse(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	entries := golden(t, file)
 	var segs []segment.Segment
 	for _, e := range entries {
 		if e.Conn != conn || e.Op != transcript.Recv {
