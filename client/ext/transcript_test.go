@@ -42,15 +42,7 @@ func session(t *testing.T, file, conn, user string) (*Client, []Event) {
 		case transcript.Open:
 			evs = append(evs, c.Connected().Events...)
 		case transcript.Recv:
-			var d segment.Decoder
-			d.SetDialect(segment.DialectExtended)
-			copy(d.Free(), e.Data)
-			d.Commit(len(e.Data))
-			s, ok, err := d.Next()
-			if err != nil || !ok {
-				t.Fatalf("line %d: %v", e.Line, err)
-			}
-			evs = append(evs, c.Receive(s).Events...)
+			evs = append(evs, c.Receive(lineSegment(t, file, e)).Events...)
 		}
 	}
 	for _, e := range evs {
@@ -59,6 +51,20 @@ func session(t *testing.T, file, conn, user string) (*Client, []Event) {
 		}
 	}
 	return c, evs
+}
+
+// lineSegment is the one segment a line of a golden transcript holds.
+func lineSegment(t *testing.T, file string, e transcript.Entry) segment.Segment {
+	t.Helper()
+	var d segment.Decoder
+	d.SetDialect(segment.DialectExtended)
+	copy(d.Free(), e.Data)
+	d.Commit(len(e.Data))
+	s, ok, err := d.Next()
+	if err != nil || !ok {
+		t.Fatalf("%s line %d: %v", file, e.Line, err)
+	}
+	return s
 }
 
 // received is what conn received in a golden transcript, a segment a line.
@@ -70,15 +76,7 @@ func received(t *testing.T, file, conn string) []segment.Segment {
 		if e.Conn != conn || e.Op != transcript.Recv {
 			continue
 		}
-		var d segment.Decoder
-		d.SetDialect(segment.DialectExtended)
-		copy(d.Free(), e.Data)
-		d.Commit(len(e.Data))
-		s, ok, err := d.Next()
-		if err != nil || !ok {
-			t.Fatalf("%s line %d: %v", file, e.Line, err)
-		}
-		segs = append(segs, s)
+		segs = append(segs, lineSegment(t, file, e))
 	}
 	return segs
 }
