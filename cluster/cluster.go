@@ -504,14 +504,22 @@ func (n *Node) Alive(inc uint32) bool {
 	return now.Sub(t) < n.cfg.NodeTTL
 }
 
-// Claim implements server.Log.
+// Claim implements server.Log. The claim names this node's incarnation:
+// a claim stored whose answer was lost (the link died after NATS wrote it)
+// is found to be this node's when asked again, not another's, so the game
+// is not left unwritten by everyone.
 func (n *Node) Claim(ctx context.Context, key string) (bool, error) {
-	_, err := n.claims.Create(ctx, "g."+key, []byte(n.cfg.Node))
+	me := []byte(n.cfg.Node + " " + strconv.FormatUint(uint64(n.inc.Load()), 10))
+	_, err := n.claims.Create(ctx, "g."+key, me)
 	switch {
 	case err == nil:
 		return true, nil
 	case errors.Is(err, jetstream.ErrKeyExists):
-		return false, nil
+		e, err := n.claims.Get(ctx, "g."+key)
+		if err != nil {
+			return false, fmt.Errorf("reading the claim on record %s: %w", key, err)
+		}
+		return string(e.Value()) == string(me), nil
 	}
 	return false, fmt.Errorf("claiming record %s: %w", key, err)
 }

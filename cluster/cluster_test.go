@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -157,5 +158,21 @@ func TestCutOffShorterThanGrace(t *testing.T) {
 	r.Until("the end of the game", servertest.Over(a, b))
 	if len(a.C.Game().Moves) != len(b.C.Game().Moves) || a.C.Game().End.Status == 0 {
 		t.Fatalf("the players saw different games: %d and %d moves, end %+v", len(a.C.Game().Moves), len(b.C.Game().Moves), a.C.Game().End)
+	}
+}
+
+// TestClaimAskedAgainIsStillMine: a node that claims a game's record and
+// asks again (its first answer lost with a dying link) is told the claim
+// is its own, so it writes the game; another node is told it is not.
+func TestClaimAskedAgainIsStillMine(t *testing.T) {
+	w := newWorld(t, embeddedNATS(t), 2)
+	ctx := context.Background()
+	for i, want := range []bool{true, true} {
+		if ok, err := w.nodes[0].n.Claim(ctx, "7.0"); err != nil || ok != want {
+			t.Fatalf("claim %d by the node that made it: %v, %v; want %v", i, ok, err, want)
+		}
+	}
+	if ok, err := w.nodes[1].n.Claim(ctx, "7.0"); err != nil || ok {
+		t.Fatalf("the other node's claim: %v, %v; want false", ok, err)
 	}
 }

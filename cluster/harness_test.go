@@ -21,6 +21,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
 
+	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/server"
 	"github.com/bomber-game/bomber/statemachine"
@@ -155,25 +156,52 @@ func processNATS(t testing.TB) *natsBackend {
 		rollback: func() { stop(); copyStore(saved, dir); start() }}
 }
 
-// records counts the games the cluster's nodes recorded, all together.
+// records are the games the cluster's nodes recorded, all together, in a
+// real store (SQLite): as in production, a game stored twice (a node
+// that claimed it again after NATS lost the claim) is one row.
 type records struct {
+	store account.Store
 	mu    sync.Mutex
-	games []record.Game
+	ids   map[uint64]bool
+	games []record.Game // one a stored row, in the order first stored
 	added chan struct{}
 }
 
-func newRecords() *records { return &records{added: make(chan struct{}, 1000)} }
+func newRecords(t testing.TB) *records {
+	s, err := account.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "records.db"),
+		account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return &records{store: s, ids: map[uint64]bool{}, added: make(chan struct{}, 1000)}
+}
 
-func (r *records) record(_ context.Context, fs []server.FinishedGame) (int, error) {
-	for _, f := range fs {
+func (r *records) record(ctx context.Context, fs []server.FinishedGame) (int, error) {
+	gs := make([]record.Game, len(fs))
+	for i, f := range fs {
+		gs[i] = f.Record
+	}
+	ids, err := r.store.RecordGames(ctx, gs)
+	if err != nil {
+		return 0, err
+	}
+	for i, id := range ids {
 		r.mu.Lock()
-		r.games = append(r.games, f.Record)
+		fresh := !r.ids[id]
+		if fresh {
+			r.ids[id] = true
+			r.games = append(r.games, gs[i])
+		}
 		r.mu.Unlock()
-		r.added <- struct{}{}
+		if fresh {
+			r.added <- struct{}{}
+		}
 	}
 	return len(fs), nil
 }
 
+// count is the number of games stored.
 func (r *records) count() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -218,7 +246,7 @@ func newWorldWith(t testing.TB, nb *natsBackend, nodes int, cfg Config) *world {
 // settings changed by hub.
 func newWorldHub(t testing.TB, nb *natsBackend, nodes int, cfg Config, hub func(*statemachine.Config)) *world {
 	t.Helper()
-	w := &world{t: t, name: fmt.Sprintf("t%d", time.Now().UnixNano()%1e9), nats: nb, recs: newRecords(), cfg: cfg, hub: hub}
+	w := &world{t: t, name: fmt.Sprintf("t%d", time.Now().UnixNano()%1e9), nats: nb, recs: newRecords(t), cfg: cfg, hub: hub}
 	t.Cleanup(func() {
 		for _, n := range w.nodes {
 			w.stop(n)
@@ -444,6 +472,7 @@ func sameWorld(t *testing.T, w *world) []statemachine.Stats {
 type natsCluster struct {
 	t     testing.TB
 	urls  []string
+	logs  string // the servers' logs, s0.log and on
 	mu    sync.Mutex
 	cmds  []*exec.Cmd
 	start func(i int)
@@ -465,14 +494,19 @@ func processNATSCluster(t testing.TB, n int) *natsCluster {
 	for i := range n {
 		dirs[i] = t.TempDir()
 	}
+	c.logs = t.TempDir()
+	if d := os.Getenv("BOMBER_NATS_LOGS"); d != "" {
+		c.logs = d
+	}
 	c.start = func(i int) {
 		cmd := exec.Command(bin, "-a", "127.0.0.1", "-p", strconv.Itoa(ports[i]), "-n", fmt.Sprintf("s%d", i), "-js", "-sd", dirs[i],
 			"--cluster_name", "bomber", "--cluster", routes[i], "--routes", strings.Join(routes, ","))
-		cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
-		if d := os.Getenv("BOMBER_NATS_LOGS"); d != "" {
-			f, _ := os.OpenFile(fmt.Sprintf("%s/s%d.log", d, i), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-			cmd.Stdout, cmd.Stderr = f, f
+		f, err := os.OpenFile(filepath.Join(c.logs, fmt.Sprintf("s%d.log", i)), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatal(err)
 		}
+		defer f.Close() // the process has its own copy
+		cmd.Stdout, cmd.Stderr = f, f
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -573,10 +607,27 @@ func (c *natsCluster) await(what string, ok func(ctx context.Context, js jetstre
 			return
 		}
 		if time.Now().After(deadline) {
-			c.t.Fatalf("%s: %v", what, err)
+			c.t.Fatalf("%s: %v\n%s", what, err, c.logTails(12))
 		}
 		time.Sleep(100 * time.Millisecond) // a cluster electing its leaders: no event to wait on
 	}
+}
+
+// logTails is the last n lines of each server's log, for a test that
+// failed waiting on the cluster (a server that could not start says why).
+func (c *natsCluster) logTails(n int) string {
+	var b strings.Builder
+	for i := range c.urls {
+		name := fmt.Sprintf("s%d.log", i)
+		data, err := os.ReadFile(filepath.Join(c.logs, name))
+		if err != nil {
+			fmt.Fprintf(&b, "%s: %v\n", name, err)
+			continue
+		}
+		lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+		fmt.Fprintf(&b, "%s, its last lines:\n%s\n", name, strings.Join(lines[max(0, len(lines)-n):], "\n"))
+	}
+	return b.String()
 }
 
 var (
