@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"slices"
 	"time"
 
 	"github.com/bomber-game/bomber/segment"
-	"github.com/bomber-game/bomber/statemachine"
 )
 
 // The fan-out floor: what a table move costs a server that does nothing
@@ -35,50 +33,6 @@ func fanMessage(seq uint32, seat uint8) []byte {
 		b = s.AppendTo(b)
 	}
 	return b
-}
-
-// fanKs are the table games' recipients per move (seats and watcher), each once.
-func fanKs() []int {
-	var ks []int
-	for _, e := range statemachine.Catalogue() {
-		if k := tableSeats(e.Spec) + tableWatchers; !slices.Contains(ks, k) {
-			ks = append(ks, k)
-		}
-	}
-	slices.Sort(ks)
-	return ks
-}
-
-// fanoutPhase measures the fan-out floor at every k of the table games on
-// a fresh floor process pinned as bomberd was.
-func fanoutPhase(ctx context.Context, o options, tmp string, res *results) error {
-	d, err := startFloor("fanout", serverCPU(o), tmp)
-	if err != nil {
-		return err
-	}
-	defer d.stop()
-	res.fanFloor = map[int]tableResult{}
-	window := max(o.window/2, 3*time.Second)
-	key := 0
-	for _, k := range fanKs() {
-		seats := k - tableWatchers
-		sum := tableResult{game: "fan-out floor", seats: seats, tables: o.tables}
-		for sum.took < window {
-			groups := make([]*fanGroup, o.tables)
-			for i := range groups {
-				key++
-				groups[i] = &fanGroup{addr: d.addr, key: fmt.Sprintf("%c%d", k, key), k: k, seats: seats}
-			}
-			r, err := playFan(ctx, d, groups)
-			if err != nil {
-				return fmt.Errorf("fan-out floor, k=%d: %w (log %s)", k, err, d.log.Name())
-			}
-			sum.add(r)
-		}
-		res.fanFloor[k] = sum
-		note("fan-out floor: %d rounds of %d groups of %d: %d moves, %.1f µs floor CPU per move", sum.rounds, o.tables, k, sum.moves, sum.perMove())
-	}
-	return nil
 }
 
 // fanGroup is one table's worth of connections on the fan-out floor.

@@ -124,27 +124,21 @@ func (res *results) goals() []goalRow {
 			goalRow{goal: "3", what: "table move, WebSocket gateway ÷ TCP", value: "—", spread: "—", target: "≤ 1.50×", verdict: skipped("no table games (BENCH_TABLES=0)")})
 	}
 	for i, t := range res.tables {
+		// each the median of the ratios of rounds played one after the
+		// other (tableGames)
 		k := t.seats + tableWatchers
 		r := goalRow{goal: "3", what: fmt.Sprintf("%s move ÷ fan-out floor, k=%d", t.game, k), value: "—", spread: "—", target: "≤ 1.30×"}
-		if f, ok := res.fanFloor[k]; ok && f.perMove() > 0 && t.perMove() > 0 {
-			x := t.perMove() / f.perMove()
-			var each []float64
-			for _, v := range t.perRound {
-				each = append(each, v/f.perMove())
-			}
-			r.value, r.spread, r.verdict = times(x), spreadOf(each, times), verdict(x <= 1.3)
+		if len(t.vs) > 0 {
+			x := median(t.vs)
+			r.value, r.spread, r.verdict = times(x), spreadOf(t.vs, times), verdict(x <= 1.3)
 		} else {
 			r.verdict = skipped(fmt.Sprintf("the fan-out floor was not measured at k=%d", k))
 		}
 		rows = append(rows, r)
 		w := goalRow{goal: "3", what: fmt.Sprintf("%s move, WebSocket gateway ÷ TCP", t.game), value: "—", spread: "—", target: "≤ 1.50×"}
-		if i < len(res.wsTables) && res.wsTables[i].perMove() > 0 && t.perMove() > 0 {
-			x := res.wsTables[i].perMove() / t.perMove()
-			var each []float64
-			for _, v := range res.wsTables[i].perRound {
-				each = append(each, v/t.perMove())
-			}
-			w.value, w.spread, w.verdict = times(x), spreadOf(each, times), verdict(x <= 1.5)
+		if i < len(res.wsTables) && len(res.wsTables[i].vs) > 0 {
+			x := median(res.wsTables[i].vs)
+			w.value, w.spread, w.verdict = times(x), spreadOf(res.wsTables[i].vs, times), verdict(x <= 1.5)
 		} else {
 			w.verdict = skipped("not played through the WebSocket gateway")
 		}

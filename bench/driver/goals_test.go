@@ -35,9 +35,9 @@ func TestGoalsSayPassFailAndSkipped(t *testing.T) {
 		}}
 	res := &results{opts: options{transports: []string{"reactor"}, floor: true, storm: 1000, online: 10000, games: []int{1000}},
 		byTr: map[string]*trResult{"reactor": newTrResult()}, cpu: s, tableMemErr: "no go command",
-		tables:   []tableResult{{game: "checkers", seats: 2, moves: 100, cpu: 2 * time.Millisecond, perRound: []float64{19, 21}}},
-		wsTables: []tableResult{{game: "checkers", seats: 2, moves: 100, cpu: 4 * time.Millisecond, perRound: []float64{38, 42}}},
-		fanFloor: map[int]tableResult{3: {moves: 100, cpu: 1600 * time.Microsecond}},
+		tables:   []tableResult{{game: "checkers", seats: 2, moves: 100, cpu: 2 * time.Millisecond, perRound: []float64{19, 21, 20}, vs: []float64{1.19, 1.31, 1.25}}},
+		wsTables: []tableResult{{game: "checkers", seats: 2, moves: 100, cpu: 4 * time.Millisecond, perRound: []float64{38, 42, 40}, vs: []float64{1.9, 2.1, 2.0}}},
+		fanFloor: map[int]tableResult{3: {moves: 100, cpu: 1000 * time.Microsecond}}, // the rounds' own ratios are judged, not phase against phase
 	}
 	r := res.byTr["reactor"]
 	r.idleRSS[10000] = 1400

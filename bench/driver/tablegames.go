@@ -45,6 +45,10 @@ type tableResult struct {
 	rounds int
 	// perRound is each round's server CPU µs per move, in order
 	perRound []float64
+	// vs is each round's cost per move ÷ that of the round played beside
+	// it: over TCP the fan-out floor's with the same k, over WebSocket
+	// the same game's over TCP
+	vs []float64
 }
 
 const (
@@ -60,25 +64,28 @@ func tableUsers(tables int) int {
 	return max(4*len(statemachine.Catalogue())*tables*seatsMax, 4+latWatchers)
 }
 
-// tablePhase runs the table games on a fresh bomberd with transport tr,
-// through its TCP port and then through its WebSocket gateway, and the
-// fan-out floor with the same recipients per move as each game.
+// tablePhase runs the table games on a fresh bomberd with transport tr.
 func tablePhase(ctx context.Context, o options, tr, db, tmp string, res *results, attempt int) error {
-	if err := tableGames(ctx, o, tr, db, tmp, res); err != nil {
-		return err
-	}
-	return fanoutPhase(ctx, o, tmp, res)
+	return tableGames(ctx, o, tr, db, tmp, res)
 }
 
-// tableGames plays the table games on bomberd, through TCP and then
-// WebSocket, and the latency game.
+// tableGames plays each table game in rounds, and after each round the
+// same through the WebSocket gateway and a round of the fan-out floor
+// with the same recipients per move: the ratios the goals judge compare
+// rounds played one after the other, not phases minutes apart on a
+// machine whose speed drifts. Then the latency game.
 func tableGames(ctx context.Context, o options, tr, db, tmp string, res *results) error {
 	d, err := startDaemon(o.bomberd, tr, tr, db, serverCPU(o), tmp, true)
 	if err != nil {
 		return err
 	}
 	defer d.stop()
-	res.tables, res.wsTables, res.fanFloor = nil, nil, nil
+	fl, err := startFloor("fanout", serverCPU(o), tmp)
+	if err != nil {
+		return err
+	}
+	defer fl.stop()
+	res.tables, res.wsTables, res.fanFloor = nil, nil, map[int]tableResult{}
 	// every round takes fresh users: a user whose last connection the
 	// server has not yet seen close would be a second login
 	next := 0
@@ -90,42 +97,59 @@ func tableGames(ctx context.Context, o options, tr, db, tmp string, res *results
 		}
 		return us
 	}
+	fanKey := 0
 	window := max(o.window/2, 3*time.Second)
-	for _, ws := range []string{"", "ws://" + d.web + "/ws"} {
-		via := "TCP"
-		if ws != "" {
-			via = "WebSocket"
+	for gi, e := range statemachine.Catalogue() {
+		seats := tableSeats(e.Spec)
+		k := seats + tableWatchers
+		// rounds of o.tables games at once until their play adds up to
+		// the window; only the play is measured, not the seating
+		sum := tableResult{game: e.Spec.Name, seats: seats, tables: o.tables}
+		wsSum := sum
+		floor := res.fanFloor[k]
+		floor.game, floor.seats, floor.tables = "fan-out floor", seats, o.tables
+		if path := os.Getenv("BENCH_TABLE_PROFILE"); path != "" {
+			go func() { // the first 3 s of this game's rounds, TCP and WebSocket
+				if err := d.cpuProfile(ctx, 3, fmt.Sprintf("%s.%s", path, e.Spec.Name)); err != nil {
+					note("table profile: %v", err)
+				}
+			}()
 		}
-		for gi, e := range statemachine.Catalogue() {
-			seats := tableSeats(e.Spec)
-			// rounds of o.tables games at once until their play adds up to
-			// the window; only the play is measured, not the seating
-			sum := tableResult{game: e.Spec.Name, seats: seats, tables: o.tables}
-			if path := os.Getenv("BENCH_TABLE_PROFILE"); path != "" {
-				go func() { // the first 3 s of this game's rounds
-					if err := d.cpuProfile(ctx, 3, fmt.Sprintf("%s.%s.%s", path, e.Spec.Name, strings.ToLower(via))); err != nil {
-						note("table profile: %v", err)
-					}
-				}()
-			}
-			for round := 0; sum.took < window; round++ {
+		for round := 0; sum.took < window; round++ {
+			var tcp tableResult
+			for _, ws := range []string{"", "ws://" + d.web + "/ws"} {
 				tg := make([]*tableGame, o.tables)
-				for k := range tg {
-					tg[k] = &tableGame{addr: d.addr, ws: ws, spec: e.Spec, seats: seats, users: users(seats + tableWatchers), seed: uint64(gi*100000 + round*1000 + k)}
+				for t := range tg {
+					tg[t] = &tableGame{addr: d.addr, ws: ws, spec: e.Spec, seats: seats, users: users(seats + tableWatchers), seed: uint64(gi*100000 + round*1000 + t)}
 				}
 				r, err := playTables(ctx, d, tg)
 				if err != nil {
+					via := map[bool]string{false: "TCP", true: "WebSocket"}[ws != ""]
 					return fmt.Errorf("%s tables over %s: %w (log %s)", e.Spec.Name, via, err, d.log.Name())
 				}
-				sum.add(r)
+				if ws == "" {
+					tcp = r
+					continue
+				}
+				wsSum.add(r, tcp)
 			}
-			if ws == "" {
-				res.tables = append(res.tables, sum)
-			} else {
-				res.wsTables = append(res.wsTables, sum)
+			groups := make([]*fanGroup, o.tables)
+			for i := range groups {
+				fanKey++
+				groups[i] = &fanGroup{addr: fl.addr, key: fmt.Sprintf("%c%d", k, fanKey), k: k, seats: seats}
 			}
-			note("%s over %s: %d rounds of %d tables of %s: %d moves, %.1f µs server CPU per move", tr, via, sum.rounds, o.tables, e.Spec.Name, sum.moves, sum.perMove())
+			f, err := playFan(ctx, fl, groups)
+			if err != nil {
+				return fmt.Errorf("fan-out floor, k=%d: %w (log %s)", k, err, fl.log.Name())
+			}
+			floor.add(f, tableResult{})
+			sum.add(tcp, f)
 		}
+		res.tables = append(res.tables, sum)
+		res.wsTables = append(res.wsTables, wsSum)
+		res.fanFloor[k] = floor
+		note("%s: %d rounds of %d tables of %s: %.1f µs server CPU per move over TCP (%d moves), %.1f over WebSocket (%d), fan-out floor k=%d %.1f",
+			tr, sum.rounds, o.tables, e.Spec.Name, sum.perMove(), sum.moves, wsSum.perMove(), wsSum.moves, k, floor.perMove())
 	}
 	// the latency game: 4 players and 10 watchers, a few games in a row
 	for _, e := range statemachine.Catalogue() {
@@ -157,13 +181,18 @@ func tableSeats(spec rules.Spec) int {
 	return max(spec.MinPlayers, 2)
 }
 
-// add counts one round's play in r.
-func (r *tableResult) add(round tableResult) {
+// add counts one round's play in r, with the ratio of its cost per move
+// to that of the round it is judged against (played just before or after
+// it), when there is one.
+func (r *tableResult) add(round, against tableResult) {
 	r.moves += round.moves
 	r.cpu += round.cpu
 	r.took += round.took
 	r.rounds++
 	r.perRound = append(r.perRound, round.perMove())
+	if against.perMove() > 0 {
+		r.vs = append(r.vs, round.perMove()/against.perMove())
+	}
 }
 
 // latGame is the four-player game the latency is measured in.
@@ -516,7 +545,7 @@ func (res *results) printTables(w io.Writer) {
 		return
 	}
 	tr := res.opts.transports[0]
-	fmt.Fprintf(w, "\n**Table games on the extended protocol** (bomberd %s; per game, %d tables at once, every seat a scripted player making random legal moves as fast as the server answers, %d watcher per table; a game not over after %d moves is resigned; the fan-out floor (`bench/relay`, one read and k writes a move) with the same k recipients a move, the mover included, played alike; then the same games through the WebSocket gateway; per move, over all the rounds, then the range of the rounds' figures):\n\n",
+	fmt.Fprintf(w, "\n**Table games on the extended protocol** (bomberd %s; per game, %d tables at once, every seat a scripted player making random legal moves as fast as the server answers, %d watcher per table; a game not over after %d moves is resigned; each round followed by the same through the WebSocket gateway and a round of the fan-out floor (`bench/relay`, one read and k writes a move) with the same k recipients a move, the mover included, played alike; CPU per move over all the rounds with the range of the rounds' figures; the ratios are medians of each round's ratio to the round beside it, with their range):\n\n",
 		tr, res.opts.tables, tableWatchers, tableMaxMoves)
 	fmt.Fprintf(w, "| game | seats | moves (rounds) | play time | server CPU per move | moves/s | k | fan-out floor per move | ÷ floor (goal ≤ 1.3×) | WebSocket per move | WebSocket ÷ TCP (goal ≤ 1.5×) |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for i, r := range res.tables {
@@ -524,13 +553,17 @@ func (res *results) printTables(w io.Writer) {
 		floor, fr := "—", "—"
 		if f, ok := res.fanFloor[k]; ok && f.perMove() > 0 {
 			floor = fmt.Sprintf("%.1f µs (%s)", f.perMove(), roundsRange(f.perRound))
-			fr = fmt.Sprintf("%.2f×", r.perMove()/f.perMove())
+		}
+		if len(r.vs) > 0 {
+			fr = fmt.Sprintf("%.2f× (%s)", median(r.vs), spreadOf(r.vs, times))
 		}
 		wsc, wsr := "—", "—"
-		if i < len(res.wsTables) && res.wsTables[i].perMove() > 0 && r.perMove() > 0 {
+		if i < len(res.wsTables) && res.wsTables[i].perMove() > 0 {
 			x := res.wsTables[i]
 			wsc = fmt.Sprintf("%.1f µs (%s)", x.perMove(), roundsRange(x.perRound))
-			wsr = fmt.Sprintf("%.2f×", x.perMove()/r.perMove())
+			if len(x.vs) > 0 {
+				wsr = fmt.Sprintf("%.2f× (%s)", median(x.vs), spreadOf(x.vs, times))
+			}
 		}
 		fmt.Fprintf(w, "| %s | %d | %d (%d) | %v | %.1f µs (%s) | %.0f | %d | %s | %s | %s | %s |\n", r.game, r.seats, r.moves, r.rounds, r.took.Round(time.Millisecond),
 			r.perMove(), roundsRange(r.perRound), float64(r.moves)/r.took.Seconds(), k, floor, fr, wsc, wsr)
