@@ -310,14 +310,22 @@ func statusBytes(pid int, name string) (int64, error) {
 	return 0, fmt.Errorf("no %s for %d", name, pid)
 }
 
-// settle waits until pid uses under 5% of a CPU for half a second (the
-// user-list broadcasts of a big login wave have drained), at most max.
-func settle(pid int, max time.Duration) {
+// settle waits until the processes pids together use under 5% of a CPU
+// for quiet (a big login wave's user-list broadcasts have drained; a
+// round's game records are stored), at most max.
+func settle(quiet, max time.Duration, pids ...int) {
+	used := func() int64 {
+		var n int64
+		for _, pid := range pids {
+			c, _ := cpuNanos(pid)
+			n += c
+		}
+		return n
+	}
 	for end := time.Now().Add(max); time.Now().Before(end); {
-		a, _ := cpuTicks(pid)
-		time.Sleep(500 * time.Millisecond)
-		b, _ := cpuTicks(pid)
-		if b-a <= 2 {
+		a := used()
+		time.Sleep(quiet) // CPU time has no event to wait on
+		if used()-a <= int64(quiet)/20 {
 			return
 		}
 	}

@@ -211,7 +211,7 @@ func (res *results) goals() []goalRow {
 
 // printGoals writes the goals summary.
 func (res *results) printGoals(w io.Writer) {
-	fmt.Fprintf(w, "\n**Goals** (docs/performance.md; a figure is the median of its rounds, the range is round by round; CPU ratios from the interleaved rounds, table moves from the table-game phase):\n\n")
+	fmt.Fprintf(w, "\n**Goals** (docs/performance.md; a figure is the median of its rounds, the range is round by round; CPU ratios from the interleaved rounds, table moves from each round and the one played beside it):\n\n")
 	fmt.Fprintf(w, "| goal | measured | figure | range | target | verdict |\n| --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range res.goals() {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", r.goal, r.what, r.value, r.spread, r.target, r.verdict)

@@ -565,7 +565,7 @@ func idlePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult, 
 			return err
 		}
 		have = n
-		settle(d.pid(), 5*time.Minute)
+		settle(500*time.Millisecond, 5*time.Minute, d.pid())
 		if err := stillOnline(f, fmt.Sprintf("%d idle clients", n)); err != nil {
 			return err
 		}

@@ -118,6 +118,9 @@ func tableGames(ctx context.Context, o options, tr, db, tmp string, res *results
 		for round := 0; sum.took < window; round++ {
 			var tcp tableResult
 			for _, ws := range []string{"", "ws://" + d.web + "/ws"} {
+				// bomberd stores a round's records and closes its players'
+				// sessions after the last move: not on the next round's clock
+				settle(50*time.Millisecond, 5*time.Second, d.pid(), fl.pid())
 				tg := make([]*tableGame, o.tables)
 				for t := range tg {
 					tg[t] = &tableGame{addr: d.addr, ws: ws, spec: e.Spec, seats: seats, users: users(seats + tableWatchers), seed: uint64(gi*100000 + round*1000 + t)}
@@ -138,6 +141,7 @@ func tableGames(ctx context.Context, o options, tr, db, tmp string, res *results
 				fanKey++
 				groups[i] = &fanGroup{addr: fl.addr, key: fmt.Sprintf("%c%d", k, fanKey), k: k, seats: seats}
 			}
+			settle(50*time.Millisecond, 5*time.Second, d.pid(), fl.pid())
 			f, err := playFan(ctx, fl, groups)
 			if err != nil {
 				return fmt.Errorf("fan-out floor, k=%d: %w (log %s)", k, err, fl.log.Name())
