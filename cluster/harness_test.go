@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -474,56 +475,102 @@ type natsCluster struct {
 	urls  []string
 	logs  string // the servers' logs, s0.log and on
 	mu    sync.Mutex
-	cmds  []*exec.Cmd
-	start func(i int)
+	procs []*natsProc
+}
+
+// natsProc is a running nats-server; done is closed once it has exited.
+type natsProc struct {
+	cmd  *exec.Cmd
+	done chan struct{}
 }
 
 // processNATSCluster starts a cluster of n nats-server processes and waits
-// until JetStream answers through it.
+// until JetStream answers through it. A cluster's first start needs every
+// server its routes name: when one exits at once (a port another process
+// took between freePort and the server's bind), the cluster is started
+// again on new ports, at most three times.
 func processNATSCluster(t testing.TB, n int) *natsCluster {
 	t.Helper()
+	for try := 1; ; try++ {
+		c, err := startNATSCluster(t, n)
+		if err == nil {
+			return c
+		}
+		if try == 3 {
+			t.Fatal(err)
+		}
+		t.Logf("starting the NATS cluster again: %v", err)
+	}
+}
+
+// startNATSCluster starts n clustered servers and waits for JetStream (a
+// test failure after 30 s); an error when a server exited first.
+func startNATSCluster(t testing.TB, n int) (*natsCluster, error) {
+	t.Helper()
 	bin := clusterNATSBinary(t)
-	c := &natsCluster{t: t, cmds: make([]*exec.Cmd, n)}
+	c := &natsCluster{t: t, procs: make([]*natsProc, n), logs: t.TempDir()}
+	if d := os.Getenv("BOMBER_NATS_LOGS"); d != "" {
+		c.logs = d
+	}
 	ports, routes := make([]int, n), make([]string, n)
 	for i := range n {
 		ports[i] = freePort(t)
 		routes[i] = fmt.Sprintf("nats://127.0.0.1:%d", freePort(t))
 		c.urls = append(c.urls, fmt.Sprintf("nats://127.0.0.1:%d", ports[i]))
 	}
-	dirs := make([]string, n)
-	for i := range n {
-		dirs[i] = t.TempDir()
-	}
-	c.logs = t.TempDir()
-	if d := os.Getenv("BOMBER_NATS_LOGS"); d != "" {
-		c.logs = d
-	}
-	c.start = func(i int) {
-		cmd := exec.Command(bin, "-a", "127.0.0.1", "-p", strconv.Itoa(ports[i]), "-n", fmt.Sprintf("s%d", i), "-js", "-sd", dirs[i],
-			"--cluster_name", "bomber", "--cluster", routes[i], "--routes", strings.Join(routes, ","))
-		f, err := os.OpenFile(filepath.Join(c.logs, fmt.Sprintf("s%d.log", i)), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close() // the process has its own copy
-		cmd.Stdout, cmd.Stderr = f, f
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		c.mu.Lock()
-		c.cmds[i] = cmd
-		c.mu.Unlock()
-	}
-	for i := range n {
-		c.start(i)
-	}
 	t.Cleanup(func() {
 		for i := range n {
 			c.kill(i)
 		}
 	})
-	c.awaitJetStream()
-	return c
+	for i := range n {
+		cmd := exec.Command(bin, "-a", "127.0.0.1", "-p", strconv.Itoa(ports[i]), "-n", fmt.Sprintf("s%d", i), "-js", "-sd", t.TempDir(),
+			"--cluster_name", "bomber", "--cluster", routes[i], "--routes", strings.Join(routes, ","))
+		f, err := os.OpenFile(filepath.Join(c.logs, fmt.Sprintf("s%d.log", i)), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stdout, cmd.Stderr = f, f
+		err = cmd.Start()
+		f.Close() // the process has its own copy
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &natsProc{cmd: cmd, done: make(chan struct{})}
+		go func() {
+			cmd.Wait()
+			close(p.done)
+		}()
+		c.mu.Lock()
+		c.procs[i] = p
+		c.mu.Unlock()
+	}
+	exited := func() error {
+		c.mu.Lock()
+		procs := slices.Clone(c.procs)
+		c.mu.Unlock()
+		for i, p := range procs {
+			if p == nil {
+				continue
+			}
+			select {
+			case <-p.done:
+				return fmt.Errorf("nats-server s%d exited at its start (%v)\n%s", i, p.cmd.ProcessState, c.logTails(12))
+			default:
+			}
+		}
+		return nil
+	}
+	err := c.await("the NATS cluster's JetStream did not answer", exited, func(ctx context.Context, js jetstream.JetStream) error {
+		_, err := js.AccountInfo(ctx)
+		return err
+	})
+	if err != nil {
+		for i := range n {
+			c.kill(i)
+		}
+	}
+	return c, err
 }
 
 // url lists the servers, for a client that may use any.
@@ -532,23 +579,13 @@ func (c *natsCluster) url() string { return strings.Join(c.urls, ",") }
 // kill stops server i as SIGKILL does.
 func (c *natsCluster) kill(i int) {
 	c.mu.Lock()
-	cmd := c.cmds[i]
-	c.cmds[i] = nil
+	p := c.procs[i]
+	c.procs[i] = nil
 	c.mu.Unlock()
-	if cmd != nil {
-		cmd.Process.Kill()
-		cmd.Wait()
+	if p != nil {
+		p.cmd.Process.Kill()
+		<-p.done
 	}
-}
-
-// awaitJetStream waits until the cluster's JetStream answers (it has
-// elected its meta leader).
-func (c *natsCluster) awaitJetStream() {
-	c.t.Helper()
-	c.await("the NATS cluster's JetStream did not answer", func(ctx context.Context, js jetstream.JetStream) error {
-		_, err := js.AccountInfo(ctx)
-		return err
-	})
 }
 
 // awaitLeaders waits until every stream of the cluster (the world's log
@@ -557,7 +594,7 @@ func (c *natsCluster) awaitJetStream() {
 // seconds during which their writes wait.
 func (c *natsCluster) awaitLeaders(gone int) {
 	c.t.Helper()
-	c.await("the NATS cluster did not elect new leaders", func(ctx context.Context, js jetstream.JetStream) error {
+	c.await("the NATS cluster did not elect new leaders", nil, func(ctx context.Context, js jetstream.JetStream) error {
 		names := js.StreamNames(ctx)
 		var all []string
 		for n := range names.Name() {
@@ -584,11 +621,17 @@ func (c *natsCluster) awaitLeaders(gone int) {
 }
 
 // await asks the cluster's JetStream, through a connection of its own,
-// until ok returns nil (failing the test after 30 s with what).
-func (c *natsCluster) await(what string, ok func(ctx context.Context, js jetstream.JetStream) error) {
+// until ok returns nil (failing the test after 30 s with what), or until
+// giveUp (nil: never) returns an error, which it returns.
+func (c *natsCluster) await(what string, giveUp func() error, ok func(ctx context.Context, js jetstream.JetStream) error) error {
 	c.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
+		if giveUp != nil {
+			if err := giveUp(); err != nil {
+				return err
+			}
+		}
 		err := func() error {
 			nc, err := nats.Connect(c.url())
 			if err != nil {
@@ -604,7 +647,7 @@ func (c *natsCluster) await(what string, ok func(ctx context.Context, js jetstre
 			return ok(ctx, js)
 		}()
 		if err == nil {
-			return
+			return nil
 		}
 		if time.Now().After(deadline) {
 			c.t.Fatalf("%s: %v\n%s", what, err, c.logTails(12))
