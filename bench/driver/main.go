@@ -432,7 +432,7 @@ func run(o options) (err error) {
 	}
 	if o.tables > 0 && len(o.transports) > 0 {
 		tr := o.transports[0]
-		if err := retry(ctx, tr+" table games phase", o.attempts, func(a int) error { return tablePhase(ctx, o, tr, db, tmp, &res, a) }); err != nil {
+		if err := retry(ctx, tr+" table games phase", o.attempts, func(int) error { return tableGames(ctx, o, tr, db, tmp, &res) }); err != nil {
 			return err
 		}
 	}

@@ -64,16 +64,12 @@ func tableUsers(tables int) int {
 	return max(4*len(statemachine.Catalogue())*tables*seatsMax, 4+latWatchers)
 }
 
-// tablePhase runs the table games on a fresh bomberd with transport tr.
-func tablePhase(ctx context.Context, o options, tr, db, tmp string, res *results, attempt int) error {
-	return tableGames(ctx, o, tr, db, tmp, res)
-}
-
-// tableGames plays each table game in rounds, and after each round the
-// same through the WebSocket gateway and a round of the fan-out floor
-// with the same recipients per move: the ratios the goals judge compare
-// rounds played one after the other, not phases minutes apart on a
-// machine whose speed drifts. Then the latency game.
+// tableGames plays each table game on a fresh bomberd with transport tr,
+// in rounds, each followed by the same through the WebSocket gateway and
+// a round of the fan-out floor with the same recipients per move: the
+// ratios the goals judge compare rounds played one after the other, not
+// phases minutes apart on a machine whose speed drifts. Then the latency
+// game.
 func tableGames(ctx context.Context, o options, tr, db, tmp string, res *results) error {
 	d, err := startDaemon(o.bomberd, tr, tr, db, serverCPU(o), tmp, true)
 	if err != nil {
