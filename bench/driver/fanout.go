@@ -18,11 +18,9 @@ import (
 // o.tables groups at once of k connections each (k: the table games' seats
 // and watcher) take turns, seat after seat, sending one Moved of a move's
 // size and waiting until all k have read it, as the table games' seats
-// wait for each Moved; the floor's CPU over the play divided by the
+// wait for each Moved, as many moves a group as the table game's round
+// before it played a table; the floor's CPU over the play divided by the
 // messages is its cost per move with k recipients.
-
-// fanMovesPerTable is how many moves each group of a round sends.
-const fanMovesPerTable = 100
 
 // fanMessage is what a floor's move carries: a Moved as a table game's
 // move sends it (a two-byte argument and short notation).
@@ -107,9 +105,10 @@ func (g *fanGroup) close() {
 	}
 }
 
-// playFan joins every group, then plays them all at once and measures the
-// floor's CPU over the play, as playTables does bomberd's.
-func playFan(ctx context.Context, d *daemon, groups []*fanGroup) (tableResult, error) {
+// playFan joins every group, then plays them all at once, moves messages
+// a group, and measures the floor's CPU over the play, as playTables does
+// bomberd's.
+func playFan(ctx context.Context, d *daemon, groups []*fanGroup, moves int) (tableResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	defer func() {
@@ -129,7 +128,7 @@ func playFan(ctx context.Context, d *daemon, groups []*fanGroup) (tableResult, e
 	t0 := time.Now()
 	done := make(chan error, len(groups))
 	for _, g := range groups {
-		go func() { done <- g.play(ctx, fanMovesPerTable) }()
+		go func() { done <- g.play(ctx, moves) }()
 	}
 	var first error
 	for range groups {
@@ -145,5 +144,5 @@ func playFan(ctx context.Context, d *daemon, groups []*fanGroup) (tableResult, e
 	if err != nil {
 		return tableResult{}, err
 	}
-	return tableResult{cpu: time.Duration(k1 - k0), took: time.Since(t0), moves: len(groups) * fanMovesPerTable}, nil
+	return tableResult{cpu: time.Duration(k1 - k0), took: time.Since(t0), moves: len(groups) * moves}, nil
 }

@@ -138,7 +138,10 @@ func tableGames(ctx context.Context, o options, tr, db, tmp string, res *results
 				groups[i] = &fanGroup{addr: fl.addr, key: fmt.Sprintf("%c%d", k, fanKey), k: k, seats: seats}
 			}
 			settle(50*time.Millisecond, 5*time.Second, d.pid(), fl.pid())
-			f, err := playFan(ctx, fl, groups)
+			// as many moves a group as the round played a table: a
+			// round's fixed costs (its first moves after the other
+			// process's round) weigh alike on both
+			f, err := playFan(ctx, fl, groups, max(tcp.moves/o.tables, 1))
 			if err != nil {
 				return fmt.Errorf("fan-out floor, k=%d: %w (log %s)", k, err, fl.log.Name())
 			}
