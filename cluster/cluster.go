@@ -504,12 +504,13 @@ func (n *Node) Alive(inc uint32) bool {
 	return now.Sub(t) < n.cfg.NodeTTL
 }
 
-// Claim implements server.Log. The claim names this node's incarnation:
-// a claim stored whose answer was lost (the link died after NATS wrote it)
-// is found to be this node's when asked again, not another's, so the game
-// is not left unwritten by everyone.
+// Claim implements server.Log. The claim names this node: a claim stored
+// whose answer was lost (the link died after NATS wrote it) is found to be
+// this node's when asked again, not another's, so the game is not left
+// unwritten by everyone. (A node of the same name started again may so
+// write a game twice; the store keeps a game once, by its seed.)
 func (n *Node) Claim(ctx context.Context, key string) (bool, error) {
-	me := []byte(n.cfg.Node + " " + strconv.FormatUint(uint64(n.inc.Load()), 10))
+	me := []byte(n.cfg.Node)
 	_, err := n.claims.Create(ctx, "g."+key, me)
 	switch {
 	case err == nil:
