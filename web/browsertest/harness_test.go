@@ -328,7 +328,15 @@ func (p *page) screenshotOf(sel, name string) []byte {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, step)
 	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(sel), chromedp.NodeVisible))
+	var png []byte
+	var err error
+	// a board shot mid-game may find the node the page has just drawn
+	// again: the shot is taken again of the new one
+	for try := 0; try < 5; try++ {
+		if png, err = chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(sel), chromedp.NodeVisible)); err == nil || !strings.Contains(err.Error(), "No node with given id") {
+			break
+		}
+	}
 	if err != nil {
 		p.t.Fatalf("%s: screenshot: %v", p.name, err)
 	}
