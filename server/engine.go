@@ -66,6 +66,7 @@ type engine struct {
 	obs      Observer
 	flushq   []*conn
 	fan      fanout             // presence: the online users and what was cast to them (engine_output.go)
+	gc       gcHold             // the collector held off through a login wave (gchold.go)
 	batch    statemachine.Ready // the hub's outputs being acted on
 	admitted int
 	perIP    map[netip.Addr]int
@@ -103,6 +104,7 @@ func newEngine(cfg Config, p *pool) *engine {
 		obs:     obs,
 		perIP:   make(map[netip.Addr]int),
 		sendBuf: cfg.sendBuffer(),
+		gc:      newGCHold(),
 	}
 	if cfg.Log != nil {
 		e.start = time.Unix(0, 0) // engine time is the world's: ns since 1970

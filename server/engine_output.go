@@ -1,9 +1,7 @@
 package server
 
 import (
-	"runtime/debug"
 	"slices"
-	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -76,7 +74,6 @@ type fanout struct {
 
 	written int       // connections written since memory was last given back
 	last    time.Time // when the sweep last ran
-	freeing atomic.Bool
 }
 
 // sharedMem is an array the engine lends bytes of (the user list, the
@@ -711,23 +708,19 @@ func (f *fanout) writersBusy() bool {
 // would keep its peak RSS for minutes. Once a large burst has drained and
 // presence has been quiet for quietFor (the wave is over, not between two
 // logins), the engine has the runtime return it at once; the collection
-// runs on its own goroutine, concurrently with the loop.
+// runs on its own goroutine, concurrently with the loop. A wave of
+// password checks also holds the collector off until then (gchold.go).
 const (
 	burstConns = 4096
 	quietFor   = 500 * time.Millisecond
 )
 
-// afterBurst gives freed memory back once a large presence burst has been
-// written. The reactor calls it when its loop has nothing left to sweep.
+// afterBurst holds the collector off through a login wave and gives freed
+// memory back once a large presence burst has been written. The loop
+// calls it when it has nothing left to sweep.
 func (e *engine) afterBurst() {
 	f := &e.fan
-	if f.pending() || f.written < burstConns || time.Since(f.last) < quietFor || f.freeing.Load() {
-		return
+	if e.gc.step(e.pool.admittedChecks(), f.pending(), time.Since(f.last), f.written >= burstConns) {
+		f.written = 0
 	}
-	f.written = 0
-	f.freeing.Store(true)
-	go func() {
-		debug.FreeOSMemory()
-		f.freeing.Store(false)
-	}()
 }

@@ -225,6 +225,9 @@ func (p *pool) owes() bool { return len(p.adm.outbox) > 0 }
 // checking reports whether any check admitted is still unanswered.
 func (p *pool) checking() bool { return len(p.adm.byID) > 0 }
 
+// admittedChecks is how many checks are admitted and still unanswered.
+func (p *pool) admittedChecks() int { return len(p.adm.byID) }
+
 // answered forgets check id, admitted earlier, now answered. Called on the
 // engine goroutine.
 func (p *pool) answered(id uint64) {

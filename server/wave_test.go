@@ -6,8 +6,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"os"
+	"runtime/metrics"
 	"slices"
 	"sync"
 	"testing"
@@ -92,6 +94,7 @@ func TestLoginWave(t *testing.T) {
 					c.Close()
 				}
 			}()
+			gogc := watchGOGC()
 			sem := make(chan struct{}, inFlight)
 			errs := make(chan error, n)
 			t0 := time.Now()
@@ -123,11 +126,58 @@ func TestLoginWave(t *testing.T) {
 			if failed > 0 {
 				t.Errorf("%d of %d logins got no answer within %v", failed, n, deadline)
 			}
+			// the collector was held off through the wave and is let go
+			// once it is over (gchold.go)
+			if off, back := gogc(); !off {
+				t.Error("the collector ran all through a wave of logins (GOGC never off)")
+			} else if !back {
+				t.Error("the collector was still held 10 s after the wave")
+			}
 			if len(lat) > 0 {
 				t.Logf("%d logins in %v; login latency p50 %v p99 %v max %v", len(lat), time.Since(t0).Round(time.Millisecond),
 					lat[len(lat)/2].Round(time.Millisecond), lat[len(lat)*99/100].Round(time.Millisecond), lat[len(lat)-1].Round(time.Millisecond))
 			}
 		})
+	}
+}
+
+// watchGOGC samples the runtime's GOGC from now on. The function it
+// returns stops sampling and reports whether GOGC was seen off and whether
+// it is back to what it was, waiting for that up to 10 s.
+func watchGOGC() func() (off, back bool) {
+	read := func() uint64 {
+		s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+		metrics.Read(s)
+		return s[0].Value.Uint64()
+	}
+	was := read()
+	stop := make(chan struct{})
+	done := make(chan bool)
+	go func() {
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		off := false
+		for {
+			select {
+			case <-stop:
+				done <- off
+				return
+			case <-tick.C:
+				off = off || read() == math.MaxUint64 // GOGC off reads as -1
+			}
+		}
+	}()
+	return func() (off, back bool) {
+		close(stop)
+		off = <-done
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); <-tick.C {
+			if read() == was {
+				return off, true
+			}
+		}
+		return off, false
 	}
 }
 
