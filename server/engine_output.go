@@ -74,6 +74,9 @@ type fanout struct {
 
 	written int       // connections written since memory was last given back
 	last    time.Time // when the sweep last ran
+
+	moves  uint64    // guesses relayed and table moves taken by the hub when afterBurst last looked
+	moveAt time.Time // when afterBurst last saw that number change
 }
 
 // sharedMem is an array the engine lends bytes of (the user list, the
@@ -720,7 +723,13 @@ const (
 // calls it when it has nothing left to sweep.
 func (e *engine) afterBurst() {
 	f := &e.fan
-	if e.gc.step(e.pool.admittedChecks(), f.pending(), time.Since(f.last), f.written >= burstConns) {
+	now := time.Now()
+	st := e.hub.Stats()
+	if m := st.SegmentsOut[segment.SingleCoord] + st.SegmentsOut[segment.DoubleCoord] + st.TableMoves; m != f.moves {
+		f.moves, f.moveAt = m, now
+	}
+	playing := now.Sub(f.moveAt) < playedWithin
+	if e.gc.step(e.pool.admittedChecks(), playing, f.pending(), now.Sub(f.last), f.written >= burstConns) {
 		f.written = 0
 	}
 }

@@ -52,18 +52,23 @@ const mib = 1 << 20
 // TestLoginWaveHoldsTheCollector: a wave of password checks turns the
 // collector off, with a memory limit as its bound, for as long as the
 // wave and its presence last; once all is quiet it is as it was and the
-// wave's memory is given back. A trickle of logins never holds it.
+// wave's memory is given back. A trickle of logins never holds it, nor a
+// wave while no game is played.
 func TestLoginWaveHoldsTheCollector(t *testing.T) {
 	r := &fakeRuntime{percent: 100, limit: math.MaxInt64, total: 100 * mib}
 	g := r.hold()
 	for range 10 { // a few logins at a time, presence written now and then
-		g.step(waveChecks-1, true, 0, false)
-		g.step(0, false, 10*time.Millisecond, false)
+		g.step(waveChecks-1, true, true, 0, false)
+		g.step(0, true, false, 10*time.Millisecond, false)
 	}
 	if r.percent != 100 || r.limit != math.MaxInt64 {
 		t.Fatalf("a trickle of logins changed the collector: GOGC %d, limit %d", r.percent, r.limit)
 	}
-	g.step(waveChecks, true, 0, false)
+	g.step(10*waveChecks, false, true, 0, false)
+	if r.percent != 100 || r.limit != math.MaxInt64 {
+		t.Fatalf("a wave with no game being played held the collector: GOGC %d, limit %d", r.percent, r.limit)
+	}
+	g.step(waveChecks, true, true, 0, false)
 	if r.percent != -1 {
 		t.Fatalf("a wave of %d checks left GOGC at %d", waveChecks, r.percent)
 	}
@@ -77,17 +82,17 @@ func TestLoginWaveHoldsTheCollector(t *testing.T) {
 		pending bool
 		quiet   time.Duration
 	}{{5, false, time.Second}, {0, true, time.Second}, {0, false, quietFor - time.Millisecond}} {
-		if g.step(s.checks, s.pending, s.quiet, true) || r.percent != -1 {
+		if g.step(s.checks, true, s.pending, s.quiet, true) || r.percent != -1 {
 			t.Fatalf("let go before the wave was over (%+v): GOGC %d", s, r.percent)
 		}
 	}
-	if !g.step(0, false, quietFor, true) {
+	if !g.step(0, true, false, quietFor, true) {
 		t.Fatal("a quiet engine after a large burst did not count it as given back")
 	}
 	if r.percent != 100 || r.limit != math.MaxInt64 || r.released != 1 {
 		t.Fatalf("after the wave: GOGC %d, limit %d, memory given back %d times; want 100, unlimited, once", r.percent, r.limit, r.released)
 	}
-	if g.step(0, false, time.Minute, false) || r.released != 1 {
+	if g.step(0, true, false, time.Minute, false) || r.released != 1 {
 		t.Fatal("memory given back again with no burst since")
 	}
 }
@@ -107,11 +112,11 @@ func TestWaveHoldBounds(t *testing.T) {
 	} {
 		r := &fakeRuntime{percent: 100, limit: c.limit, total: uint64(c.total)}
 		g := r.hold()
-		g.step(waveChecks, false, 0, false)
+		g.step(waveChecks, true, false, 0, false)
 		if r.limit != c.want {
 			t.Errorf("%s: limit %d MiB during a wave, want %d MiB", c.name, r.limit/mib, c.want/mib)
 		}
-		g.step(0, false, quietFor, false)
+		g.step(0, true, false, quietFor, false)
 		if r.limit != c.limit || r.percent != 100 {
 			t.Errorf("%s: after the wave limit %d, GOGC %d; want %d, 100", c.name, r.limit, r.percent, c.limit)
 		}
@@ -127,18 +132,18 @@ func TestWaveHoldBounds(t *testing.T) {
 func TestWaveHoldOneChangeAtATime(t *testing.T) {
 	r := &fakeRuntime{percent: 100, limit: math.MaxInt64, total: 100 * mib, async: true}
 	g := r.hold()
-	g.step(waveChecks, false, 0, false)
+	g.step(waveChecks, true, false, 0, false)
 	if r.percent != 100 || len(r.later) != 1 {
 		t.Fatalf("the hold was made on the loop (GOGC %d) or not handed off (%d)", r.percent, len(r.later))
 	}
-	if g.step(0, false, time.Minute, true) || len(r.later) != 1 {
+	if g.step(0, true, false, time.Minute, true) || len(r.later) != 1 {
 		t.Fatal("a second change was started while the first was being made")
 	}
 	r.later[0]()
 	if r.percent != -1 || g.busy.Load() {
 		t.Fatalf("after the hold: GOGC %d, busy %v", r.percent, g.busy.Load())
 	}
-	if !g.step(0, false, time.Minute, true) || len(r.later) != 2 {
+	if !g.step(0, true, false, time.Minute, true) || len(r.later) != 2 {
 		t.Fatal("the hold was not let go once the first change was made")
 	}
 	r.later[1]()
@@ -155,13 +160,13 @@ func TestWaveHoldsOfTwoEngines(t *testing.T) {
 	r := &fakeRuntime{percent: 100, limit: math.MaxInt64, total: 100 * mib}
 	c := r.collector()
 	a, b := r.engineHold(c), r.engineHold(c)
-	a.step(waveChecks, false, 0, false)
-	b.step(waveChecks, false, 0, false)
-	a.step(0, false, quietFor, false)
+	a.step(waveChecks, true, false, 0, false)
+	b.step(waveChecks, true, false, 0, false)
+	a.step(0, true, false, quietFor, false)
 	if r.percent != -1 {
 		t.Fatalf("one engine's wave over while the other's goes on: GOGC %d, want off", r.percent)
 	}
-	b.step(0, false, quietFor, false)
+	b.step(0, true, false, quietFor, false)
 	if r.percent != 100 || r.limit != math.MaxInt64 {
 		t.Fatalf("both waves over: GOGC %d, limit %d; want 100, unlimited", r.percent, r.limit)
 	}

@@ -55,7 +55,8 @@ func listenBacklog(t *testing.T, backlog int) net.Listener {
 // answer. A transport that accepts only between its loop's batches of work
 // lets the queue overflow; the kernel then drops handshakes it already
 // answered (under SYN cookies nobody retransmits them), and those clients
-// wait for answers that never come.
+// wait for answers that never come. Two players relay guesses all through
+// the wave, so the collector is held off while it lasts.
 func TestLoginWave(t *testing.T) {
 	const (
 		n        = 2500
@@ -70,6 +71,7 @@ func TestLoginWave(t *testing.T) {
 	for i := range n {
 		accounts[fmt.Sprintf("w%05d", i)] = "123"
 	}
+	accounts["Albert"], accounts["Beth"] = "123", "123"
 	for _, kind := range kinds {
 		t.Run(string(kind), func(t *testing.T) {
 			store := &demoStore{accounts: accounts}
@@ -94,6 +96,8 @@ func TestLoginWave(t *testing.T) {
 					c.Close()
 				}
 			}()
+			stopGame := playDuring(t, addr)
+			defer stopGame()
 			gogc := watchGOGC()
 			sem := make(chan struct{}, inFlight)
 			errs := make(chan error, n)
@@ -126,8 +130,8 @@ func TestLoginWave(t *testing.T) {
 			if failed > 0 {
 				t.Errorf("%d of %d logins got no answer within %v", failed, n, deadline)
 			}
-			// the collector was held off through the wave and is let go
-			// once it is over (gchold.go)
+			// a game was played all through: the collector was held off
+			// through the wave and is let go once it is over (gchold.go)
 			if off, back := gogc(); !off {
 				t.Error("the collector ran all through a wave of logins (GOGC never off)")
 			} else if !back {
@@ -139,6 +143,78 @@ func TestLoginWave(t *testing.T) {
 			}
 		})
 	}
+}
+
+// playDuring has Albert and Beth start a reference game and relay
+// guesses to each other, one at a time, until the function it returns is
+// called (which waits for the last guess to arrive).
+func playDuring(t *testing.T, addr string) func() {
+	t.Helper()
+	a, b := dialLogin(t, addr, "Albert"), dialLogin(t, addr, "Beth")
+	readUntil(t, a, segment.NewOnline)
+	boardA, _ := segment.Raw(segment.Board, []byte("023207375282"))
+	boardB, _ := segment.Raw(segment.Board, []byte("023207375787"))
+	a.Write(segment.Name(segment.SendInvit, "Beth").AppendTo(nil))
+	readUntil(t, b, segment.RecvInvit)
+	b.Write(segment.Code(segment.InvitResponse, 1).AppendTo(nil))
+	readUntil(t, a, segment.InvitResponse)
+	a.Write(boardA.AppendTo(nil))
+	b.Write(boardB.AppendTo(nil))
+	stop := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		guess := segment.NewSingle(segment.Coord{X: 9, Y: 9}, segment.ASCII).AppendTo(nil)
+		var da, db segment.Decoder
+		from, to, dto := a, b, &db
+		for {
+			select {
+			case <-stop:
+				done <- nil
+				return
+			default:
+			}
+			if _, err := from.Write(guess); err != nil {
+				done <- err
+				return
+			}
+			to.SetReadDeadline(time.Now().Add(10 * time.Second))
+			if err := readGuess(to, dto); err != nil {
+				done <- fmt.Errorf("a guess relayed during the wave: %w", err)
+				return
+			}
+			if from == a {
+				from, to, dto = b, a, &da
+			} else {
+				from, to, dto = a, b, &db
+			}
+		}
+	}()
+	return func() {
+		close(stop)
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+		a.Close()
+		b.Close()
+	}
+}
+
+// readGuess reads from nc through d until a guess arrives.
+func readGuess(nc net.Conn, d *segment.Decoder) error {
+	for got := false; !got; {
+		k, err := nc.Read(d.Free())
+		if err != nil {
+			return err
+		}
+		d.Commit(k)
+		if err := d.Decode(func(s segment.Segment) bool {
+			got = s.Type == segment.SingleCoord
+			return !got
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // watchGOGC samples the runtime's GOGC from now on. The function it
