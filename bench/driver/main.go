@@ -525,6 +525,14 @@ func serverCPU(o options) int {
 	return -1
 }
 
+// generatorCPU is the load generator's CPU when pinned, else -1.
+func generatorCPU(o options) int {
+	if o.pin {
+		return 1
+	}
+	return -1
+}
+
 // idlePhase: RSS per idle logged-in connection at each count in o.idle.
 // The reference server is not bomberd: it has no heap to collect or read.
 func idlePhase(ctx context.Context, o options, tr, db, tmp string, r *trResult, attempt int) error {

@@ -209,6 +209,8 @@ type stormRun struct {
 	wake   load.Latency        // from each guess's arrival in the opponent's kernel to its reading
 	loop   map[float64]float64 // the server's loop batches, cumulative by upper bound (s)
 	busy   float64             // the load generator's CPU time meanwhile (both its processes) per second; 0 unknown
+	steal  stolen              // the server's CPU taken by the VM's host meanwhile
+	gsteal stolen              // the load generator's CPU taken by the host meanwhile
 }
 
 // storms brings the users online to o.online (the g games' players
@@ -303,6 +305,7 @@ func oneStorm(ctx context.Context, o options, tr string, d *daemon, f *load.Flee
 	}
 	gen0, genErr := st.genTicks()
 	t0 := time.Now()
+	steal, gsteal := watchSteal(serverCPU(o)), watchSteal(generatorCPU(o))
 	f.Record(true)
 	took, err := st.run()
 	if hook != nil {
@@ -312,6 +315,7 @@ func oneStorm(ctx context.Context, o options, tr string, d *daemon, f *load.Flee
 	}
 	time.Sleep(200 * time.Millisecond) // the notices of the last logins
 	f.Record(false)
+	run.steal, run.gsteal = steal.end(), gsteal.end()
 	if gen1, err := st.genTicks(); genErr == nil && err == nil {
 		run.busy = float64(gen1-gen0) * float64(clockTick) / float64(time.Since(t0))
 	}
@@ -324,6 +328,6 @@ func oneStorm(ctx context.Context, o options, tr string, d *daemon, f *load.Flee
 	l := f.TakeLatencies()
 	run.took, run.lat, run.wire = took, load.Summarise(l.Relay), load.Summarise(l.Wire)
 	run.late, run.wake = load.Summarise(l.Late), load.Summarise(l.Wake)
-	note("%s: %d logins among %d at %.0f guesses/s (%v): %+v; kernel to kernel %+v; sent late %+v; read late %+v; the server's loop: %s", tr, o.storm, run.online, rate, took.Round(time.Millisecond), run.lat, run.wire, run.late, run.wake, loopCell(run.loop))
+	note("%s: %d logins among %d at %.0f guesses/s (%v): %+v; kernel to kernel %+v; sent late %+v; read late %+v; the server's loop: %s; server: %s; load generator: %s", tr, o.storm, run.online, rate, took.Round(time.Millisecond), run.lat, run.wire, run.late, run.wake, loopCell(run.loop), run.steal, run.gsteal)
 	return run, l, nil
 }

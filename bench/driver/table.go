@@ -304,9 +304,9 @@ func (t *table) stormRows() {
 		t.row(fmt.Sprintf("(c) relay latency during %d logins among %d online, %s, p50 / p99 / p99.9", o.storm, among, what), "p99 < 2 ms",
 			storm(func(s stormRun) string { return fmt.Sprintf("%s (%.0f guesses/s)", latCell(s.lat, nil), s.rate) }, true), noRatio)
 		t.row(wireRow, "", storm(func(s stormRun) string { return latCell(s.wire, nil) }, false), noRatio)
-		t.row("(c) that storm's duration (all logins answered); the server's loop meanwhile", "",
-			storm(func(s stormRun) string { return s.took.Round(time.Millisecond).String() + "; " + loopCell(s.loop) }, false), noRatio)
-		t.row("(c) the load generator's own part in that storm: how late it sent a guess, and how long a guess waited in its kernel to be read, p50 / p99 each; how busy its one CPU was (both its processes)", "",
+		t.row("(c) that storm's duration (all logins answered); the server's loop meanwhile; the server's CPU taken by the VM's host (steal)", "",
+			storm(stormServerCell, false), noRatio)
+		t.row("(c) the load generator's own part in that storm: how late it sent a guess, and how long a guess waited in its kernel to be read, p50 / p99 each; how busy its one CPU was (both its processes); how much of it the VM's host took", "",
 			storm(stormOwnCell, false), noRatio)
 	}
 	if o.storms <= 1 {
@@ -324,9 +324,9 @@ func (t *table) stormRows() {
 	for k := range o.storms {
 		amongs = append(amongs, fmt.Sprint(o.online+k*o.storm))
 	}
-	t.row(fmt.Sprintf("(c) the first storm, run %d times in a row, %d logins each, among %s online: each storm's p99, by the client / kernel to kernel", o.storms, o.storm, strings.Join(amongs, ", ")), "p99 < 2 ms",
+	t.row(fmt.Sprintf("(c) the first storm, run %d times in a row, %d logins each, among %s online: each storm's p99, by the client / kernel to kernel (the server's CPU's steal meanwhile, in all and at most in one window)", o.storms, o.storm, strings.Join(amongs, ", ")), "p99 < 2 ms",
 		reps(func(r *trResult) string { return stormP99s(r.stormReps) }), noRatio)
-	t.row("(c) the load generator's own part in each of those storms: the p99 of how late it sent a guess / of how long a guess waited in its kernel to be read (how busy its one CPU was)", "",
+	t.row("(c) the load generator's own part in each of those storms: the p99 of how late it sent a guess / of how long a guess waited in its kernel to be read (how busy its one CPU was; how much of it the VM's host took)", "",
 		reps(func(r *trResult) string { return stormOwnP99s(r.stormReps) }), noRatio)
 	t.row("(c) those storms' guesses together, p50 / p99 / p99.9", "p99 < 2 ms",
 		reps(func(r *trResult) string { return latCell(r.stormPool.lat, nil) }), noRatio)
@@ -523,8 +523,15 @@ func stormOwnP99s(runs []stormRun) string {
 	var parts []string
 	for _, s := range runs {
 		p := fmt.Sprintf("%.2f / %.2f ms", float64(s.late.P99)/1e6, float64(s.wake.P99)/1e6)
+		var of []string
 		if s.busy > 0 {
-			p += fmt.Sprintf(" (CPU %.0f%%)", 100*s.busy)
+			of = append(of, fmt.Sprintf("CPU %.0f%%", 100*s.busy))
+		}
+		if s.gsteal.known {
+			of = append(of, fmt.Sprintf("steal %.0f ms, at most %.0f of %.0f ms", float64(s.gsteal.total)/1e6, float64(s.gsteal.most)/1e6, float64(stealEvery)/1e6))
+		}
+		if len(of) > 0 {
+			p += " (" + strings.Join(of, "; ") + ")"
 		}
 		parts = append(parts, p)
 	}
@@ -541,17 +548,35 @@ func stormOwnCell(s stormRun) string {
 	if s.busy > 0 {
 		cell += fmt.Sprintf("; its CPU %.0f%% busy", 100*s.busy)
 	}
+	if s.gsteal.known {
+		cell += "; " + s.gsteal.String()
+	}
 	return cell
 }
 
-// stormP99s lists each storm's p99, by the client and kernel to kernel, and
-// says how many were under the goal's 2 ms each way.
+// stormServerCell is a storm's duration and the server's side of it: its
+// loop's batches and its CPU's steal.
+func stormServerCell(s stormRun) string {
+	cell := s.took.Round(time.Millisecond).String() + "; " + loopCell(s.loop)
+	if s.steal.known {
+		cell += "; " + s.steal.String()
+	}
+	return cell
+}
+
+// stormP99s lists each storm's p99, by the client and kernel to kernel
+// (with the server's CPU's steal meanwhile, when known), and says how
+// many were under the goal's 2 ms each way.
 func stormP99s(runs []stormRun) string {
 	const goal = 2 * time.Millisecond
 	var parts []string
 	client, wire := 0, 0
 	for _, s := range runs {
-		parts = append(parts, fmt.Sprintf("%.2f / %.2f ms", float64(s.lat.P99)/1e6, float64(s.wire.P99)/1e6))
+		p := fmt.Sprintf("%.2f / %.2f ms", float64(s.lat.P99)/1e6, float64(s.wire.P99)/1e6)
+		if s.steal.known {
+			p += fmt.Sprintf(" (steal %.0f ms, at most %.0f of %.0f ms)", float64(s.steal.total)/1e6, float64(s.steal.most)/1e6, float64(stealEvery)/1e6)
+		}
+		parts = append(parts, p)
 		if s.lat.P99 < goal {
 			client++
 		}
