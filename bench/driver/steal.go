@@ -115,3 +115,8 @@ func (s stolen) String() string {
 	}
 	return fmt.Sprintf("its CPU stolen by the VM's host %.0f ms, at most %.0f ms of one %.0f ms", float64(s.total)/1e6, float64(s.most)/1e6, float64(stealEvery)/1e6)
 }
+
+// short is how a list of storms says it: "steal T ms, at most M of W ms".
+func (s stolen) short() string {
+	return fmt.Sprintf("steal %.0f ms, at most %.0f of %.0f ms", float64(s.total)/1e6, float64(s.most)/1e6, float64(stealEvery)/1e6)
+}

@@ -528,7 +528,7 @@ func stormOwnP99s(runs []stormRun) string {
 			of = append(of, fmt.Sprintf("CPU %.0f%%", 100*s.busy))
 		}
 		if s.gsteal.known {
-			of = append(of, fmt.Sprintf("steal %.0f ms, at most %.0f of %.0f ms", float64(s.gsteal.total)/1e6, float64(s.gsteal.most)/1e6, float64(stealEvery)/1e6))
+			of = append(of, s.gsteal.short())
 		}
 		if len(of) > 0 {
 			p += " (" + strings.Join(of, "; ") + ")"
@@ -574,7 +574,7 @@ func stormP99s(runs []stormRun) string {
 	for _, s := range runs {
 		p := fmt.Sprintf("%.2f / %.2f ms", float64(s.lat.P99)/1e6, float64(s.wire.P99)/1e6)
 		if s.steal.known {
-			p += fmt.Sprintf(" (steal %.0f ms, at most %.0f of %.0f ms)", float64(s.steal.total)/1e6, float64(s.steal.most)/1e6, float64(stealEvery)/1e6)
+			p += " (" + s.steal.short() + ")"
 		}
 		parts = append(parts, p)
 		if s.lat.P99 < goal {
