@@ -60,14 +60,23 @@ func TestRolledBackStoreIsPutBack(t *testing.T) {
 	for _, n := range w.nodes {
 		st := n.n.Stats()
 		rollbacks, restored = rollbacks+st.Rollbacks, restored+st.Restored
-		if err := n.n.Ready(); err != nil {
-			t.Errorf("%s is not ready: %v", n.name, err)
-		}
+		awaitNodeReady(t, n) // a node still checking the log under load is ready once it has
 	}
 	if rollbacks == 0 || restored == 0 {
 		t.Fatalf("no node saw the log end early (%d) or put entries back (%d)", rollbacks, restored)
 	}
 	sameWorld(t, w)
+	// The leader writes the records. The rolled-back store holds the
+	// lease of the leader at the copy, so the world may have no leader
+	// for up to LeaderTTL after NATS is back: the games are recorded once
+	// a node takes the lease.
+	for wait := time.After(20 * time.Second); w.recs.count() < 2; {
+		select {
+		case <-w.recs.added:
+		case <-wait:
+			t.Fatalf("%d records 20 s after the games ended, want 2", w.recs.count())
+		}
+	}
 	for _, n := range w.nodes {
 		w.stop(n) // waits for the records being written
 	}
