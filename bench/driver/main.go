@@ -52,7 +52,8 @@
 // `bomber-bench fanout ADDR` the fan-out floor.
 //
 // On a machine with two or more CPUs the daemon is pinned to CPU 0 and the
-// driver with its clients to CPU 1 (taskset), so each gets GOMAXPROCS=1.
+// driver with its clients to CPU 1 (taskset), so each gets GOMAXPROCS=1
+// (the load generator's poll loop raises its own to 2: bench/load).
 // Environment: BENCH_QUICK=1 (10k idle, 1k games only), BENCH_IDLE,
 // BENCH_GAMES (comma-separated counts), BENCH_WINDOW (measurement window,
 // default 10s), BENCH_TRANSPORTS (default "reactor,net"), BENCH_BOMBERD

@@ -20,10 +20,10 @@ import (
 // The login storm's clients run in a process of their own (this program's
 // "storm" command), not in the load generator that measures the games:
 // thousands of idle clients reading user lists and notices would take the
-// measuring process's one P (GOMAXPROCS 1 on its pinned CPU) for tens of
-// milliseconds at a time, and the relay latency would be the load
-// generator's, not the server's. Two processes on one CPU are scheduled by
-// the kernel, which wakes the measuring thread at once.
+// measuring process's Ps for tens of milliseconds at a time, and the relay
+// latency would be the load generator's, not the server's. Two processes
+// on one CPU are scheduled by the kernel, which, the storm's being
+// SCHED_IDLE (startStorm), runs the measuring thread the moment it wakes.
 //
 //	bomber-bench storm ADDR FIRST ONLINE N TIMEOUT
 //
@@ -119,10 +119,15 @@ func startStorm(addr string, first, online, storm, atOnce int, timeout time.Dura
 		return nil, err
 	}
 	args := []string{self, "storm", addr, strconv.Itoa(first), strconv.Itoa(online), strconv.Itoa(storm), timeout.String(), strconv.Itoa(atOnce)}
-	if nice, err := exec.LookPath("nice"); err == nil {
-		// the storm's clients stand for other people's machines: on the
-		// load generator's CPU they run only when the measuring clients
-		// do not need it
+	// The storm's clients stand for other people's machines: on the load
+	// generator's CPU they run only when the measuring clients do not need
+	// it. At nice 19 they still did, once running: a storm thread that had
+	// the CPU kept it for its slice, up to 4 ms, while the poll loop,
+	// woken by a guess, waited. A SCHED_IDLE thread gives the CPU up the
+	// moment an ordinary one wakes.
+	if chrt, err := exec.LookPath("chrt"); err == nil {
+		args = append([]string{chrt, "--idle", "0"}, args...)
+	} else if nice, err := exec.LookPath("nice"); err == nil {
 		args = append([]string{nice, "-n", "19"}, args...)
 	}
 	s := &stormer{cmd: exec.Command(args[0], args[1:]...)}

@@ -367,7 +367,7 @@ func (res *results) printConditions(w io.Writer) {
 		host, machineCPUs(), cpuModel(), kernel(), runtime.Version(), res.loadBefore, res.loadAfter)
 	pin := "not pinned"
 	if res.opts.pin {
-		pin = "each server pinned to CPU 0, load generator to CPU 1 (taskset; GOMAXPROCS 1 each, but bomberd's reactor raises its own to 2 and then hashes one password at a time, so its loop always has a P)"
+		pin = "each server pinned to CPU 0, load generator to CPU 1 (taskset; GOMAXPROCS 1 each, but bomberd's reactor raises its own to 2 and then hashes one password at a time, so its loop always has a P, and the load generator raises its own to 2 for its poll loop, likewise; the storm's clients are a SCHED_IDLE process on CPU 1)"
 	}
 	fmt.Fprintf(w, "Conditions: %s; window %v (fixed-rate series: %v each); loopback; argon2id %s (hashing is not what is measured; the storm logs in with these); "+
 		"RSS is VmRSS after a forced GC minus the RSS with no connection (base: %s); CPU is utime+stime of the server process.\n",

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -135,9 +134,9 @@ func (f *Fleet) Idle(ctx context.Context, first, n, concurrency int) error {
 // has logged in (the inviters log in after their partners, then invite).
 func (f *Fleet) Games(ctx context.Context, first, games int) error {
 	if !f.cfg.Goroutines && f.cfg.WS == "" {
-		// one loop per CPU the runtime may use: with GOMAXPROCS 1 (the
-		// pinned bench) the whole fleet's games are one thread
-		f.pollOnce.Do(func() { f.pollErr = f.startPollers(runtime.GOMAXPROCS(0)) })
+		// one loop per CPU the process may run on: pinned to one (the
+		// bench), the whole fleet's games are one thread
+		f.pollOnce.Do(func() { f.pollErr = f.startPollers(loopCPUs()) })
 		if f.pollErr != nil {
 			return f.pollErr
 		}

@@ -141,8 +141,35 @@ func newPoller(f *Fleet) (*poller, error) {
 	return p, nil
 }
 
-// startPollers starts n poll loops; each ends when the fleet closes.
+// loopCPUs is the number of CPUs the process may run on (its affinity),
+// at least one.
+func loopCPUs() int {
+	var set unix.CPUSet
+	if unix.SchedGetaffinity(0, &set) != nil {
+		return max(runtime.GOMAXPROCS(0), 1)
+	}
+	return max(set.Count(), 1)
+}
+
+// A loop waits in epoll_wait, a system call, between its events. With as
+// many Ps as loops (GOMAXPROCS 1 on the bench's one pinned CPU) the
+// runtime's monitor takes a waiting loop's P after 20 µs, there being no
+// idle P, and so keeps waking to watch the loop's every wait: in a login
+// storm at 2,000 guesses/s its thread had 8.6% of the loop's CPU's
+// samples (perf), retaking the P (runtime.retake), and a loop back from
+// its wait had to get a P again, behind whatever goroutine had it. With
+// a P besides the loops' the monitor leaves a wait under 10 ms alone and
+// the loop comes back to its own P; in the same storm the monitor
+// hardly showed (runtime.sysmon 0.1%). So startPollers raises GOMAXPROCS
+// to one more than the loops; on one CPU the kernel, not the runtime,
+// shares it.
+
+// startPollers starts n poll loops, each ending when the fleet closes,
+// with a P each and one besides.
 func (f *Fleet) startPollers(n int) error {
+	if runtime.GOMAXPROCS(0) <= n {
+		runtime.GOMAXPROCS(n + 1)
+	}
 	for range n {
 		p, err := newPoller(f)
 		if err != nil {

@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -392,5 +393,24 @@ func TestAwaitingOnlyWellBelowSaturation(t *testing.T) {
 	sendGuess(t, a, aPeer)
 	if b.awaits || p.nAwaiting != 0 {
 		t.Errorf("at 70,000 guesses/s a guess made its opponent await (%d awaiting)", p.nAwaiting)
+	}
+}
+
+// TestLoopsKeepAPBesides: a fleet whose loops take every P the process
+// has (the bench pins the load generator to one CPU: GOMAXPROCS 1) gets
+// one more, so a loop back from epoll_wait finds its P instead of
+// queueing behind the runtime's monitor and other goroutines for it.
+func TestLoopsKeepAPBesides(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	f := New(Config{Seed: 1})
+	if err := f.startPollers(1); err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close(5 * time.Second)
+	if got := runtime.GOMAXPROCS(0); got <= len(f.pollers) {
+		t.Errorf("GOMAXPROCS %d with %d poll loops: the loops have no P besides theirs", got, len(f.pollers))
+	}
+	if n := loopCPUs(); n < 1 {
+		t.Errorf("%d CPUs to run loops on", n)
 	}
 }
