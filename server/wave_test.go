@@ -160,6 +160,9 @@ func playDuring(t *testing.T, addr string) func() {
 	readUntil(t, a, segment.InvitResponse)
 	a.Write(boardA.AppendTo(nil))
 	b.Write(boardB.AppendTo(nil))
+	// play begins once both boards are in, each player then getting the
+	// other's: a guess read before Beth's board would be ignored
+	readUntil(t, a, segment.Board)
 	stop := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
