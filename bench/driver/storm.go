@@ -23,7 +23,7 @@ import (
 // measuring process's Ps for tens of milliseconds at a time, and the relay
 // latency would be the load generator's, not the server's. Two processes
 // on one CPU are scheduled by the kernel, which, the storm's being
-// SCHED_IDLE (startStorm), runs the measuring thread the moment it wakes.
+// SCHED_IDLE (startStorm), runs the measuring threads the moment they wake.
 //
 //	bomber-bench storm ADDR FIRST ONLINE N TIMEOUT
 //
@@ -122,9 +122,9 @@ func startStorm(addr string, first, online, storm, atOnce int, timeout time.Dura
 	// The storm's clients stand for other people's machines: on the load
 	// generator's CPU they run only when the measuring clients do not need
 	// it. At nice 19 they still did, once running: a storm thread that had
-	// the CPU kept it for its slice, up to 4 ms, while the poll loop,
-	// woken by a guess, waited. A SCHED_IDLE thread gives the CPU up the
-	// moment an ordinary one wakes.
+	// the CPU kept it for its slice, up to 4 ms, while a thread of the
+	// measuring process waited (perf sched). A SCHED_IDLE thread gives the
+	// CPU up the moment an ordinary one wakes.
 	if chrt, err := exec.LookPath("chrt"); err == nil {
 		args = append([]string{chrt, "--idle", "0"}, args...)
 	} else if nice, err := exec.LookPath("nice"); err == nil {
