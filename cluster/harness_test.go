@@ -281,7 +281,7 @@ func (w *world) start(name string) *testNode {
 		url = px.url
 	}
 	cfg := w.cfg
-	cfg.URL, cfg.World, cfg.Node, cfg.Logger = url, w.name, name, zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel)).Named(name)
+	cfg.URL, cfg.World, cfg.Node, cfg.Logger = url, w.name, name, zaptest.NewLogger(t, zaptest.Level(zap.InfoLevel)).Named(name)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	n, err := Join(ctx, cfg)
