@@ -158,11 +158,12 @@ func (res *results) goals() []goalRow {
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/1e6) }
 	secs := func(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }
 	for _, way := range []struct {
-		name string
-		p99  func(s stormRun) time.Duration
+		name  string
+		p99   func(s stormRun) time.Duration
+		floor func(l latRun) time.Duration
 	}{
-		{"by the client", func(s stormRun) time.Duration { return s.lat.P99 }},
-		{"kernel to kernel", func(s stormRun) time.Duration { return s.wire.P99 }},
+		{"by the client", func(s stormRun) time.Duration { return s.lat.P99 }, func(l latRun) time.Duration { return l.P99 }},
+		{"kernel to kernel", func(s stormRun) time.Duration { return s.wire.P99 }, func(l latRun) time.Duration { return l.wire.P99 }},
 	} {
 		r := goalRow{goal: "4", what: fmt.Sprintf("%s relay p99 during %d logins among %d, %s", first, o.storm, o.online, way.name), value: "—", spread: "—", target: "< 2 ms"}
 		if stormWhy != "" {
@@ -174,6 +175,9 @@ func (res *results) goals() []goalRow {
 			}
 			m := median(p)
 			r.value, r.spread, r.verdict = ms(m), spreadOf(p, ms), verdict(m < 2*time.Millisecond)
+			if m >= 2*time.Millisecond {
+				r.verdict += res.stormMachine(reps, way.floor)
+			}
 		}
 		rows = append(rows, r)
 	}
@@ -210,6 +214,35 @@ func (res *results) goals() []goalRow {
 }
 
 // printGoals writes the goals summary.
+// stormMachine says, after a storm goal's FAIL, what the machine gave in
+// the same run: the minimal relay's p99 at the storms' rate with no storm
+// (floorP99 picks the way it is measured) and how much of the server's
+// CPU the VM's host took in the storms. A p99 under 2 ms is its 20th-60th
+// slowest guess, which a pause of the machine's decides: where the floor
+// itself is over 2 ms, or the host took tens of milliseconds, the FAIL
+// says more of the machine than of the server ("" when neither is known).
+func (res *results) stormMachine(reps []stormRun, floorP99 func(latRun) time.Duration) string {
+	var parts []string
+	if f := res.byTr[floorName]; f != nil && len(reps) > 0 {
+		if l, ok := f.series[reps[0].rate]; ok && l.Count > 0 {
+			parts = append(parts, fmt.Sprintf("the minimal relay with no storm at %.0f guesses/s: p99 %.2f ms", reps[0].rate, float64(floorP99(l))/1e6))
+		}
+	}
+	var steal []time.Duration
+	for _, s := range reps {
+		if s.steal.known {
+			steal = append(steal, s.steal.total)
+		}
+	}
+	if len(steal) > 0 {
+		parts = append(parts, fmt.Sprintf("the VM's host took %d-%d ms of the server's CPU in these storms", slices.Min(steal).Milliseconds(), slices.Max(steal).Milliseconds()))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
+}
+
 func (res *results) printGoals(w io.Writer) {
 	fmt.Fprintf(w, "\n**Goals** (docs/performance.md; a figure is the median of its rounds, the range is round by round; CPU ratios from the interleaved rounds, table moves from each round and the one played beside it):\n\n")
 	fmt.Fprintf(w, "| goal | measured | figure | range | target | verdict |\n| --- | --- | --- | --- | --- | --- |\n")
