@@ -309,23 +309,36 @@ func (n *Node) setup(ctx context.Context) error {
 		return fmt.Errorf("cluster: the log ends at entry %d and the latest snapshot is of entry %d: the store lost the log's tail (started on an older copy?); start this node again once a running node has put the entries back, or see docs/operations.md", info.State.LastSeq, n.snapSeq)
 	}
 	n.created = info.Created
-	n.vrc = n.nc.Stats().Reconnects
 	n.target = info.State.LastSeq
 	n.last = n.snapSeq
 	n.caught.Store(n.target <= n.snapSeq)
-	return n.consume(ctx)
+	return n.consume(ctx, n.nc.Stats().Reconnects)
 }
 
 // consume starts taking the log's entries from the one after the last
-// taken; the consumer before it, if any, is stopped and what it still
-// delivers is dropped.
-func (n *Node) consume(ctx context.Context) error {
+// taken, on a link checked at reconnect count rc; the consumer before it,
+// if any, is stopped and what it still delivers is dropped. The link
+// counts as checked from before the consumer starts: it delivers at once,
+// and an entry it delivered while the count was still the old one would
+// be dropped (deliver) past the consumer's position, never to come again,
+// and the node would never apply it (a node declared gone while cut off
+// never learnt it and never closed its connections).
+func (n *Node) consume(ctx context.Context, rc uint64) error {
 	n.mu.Lock()
 	n.gen++
-	gen, from, old := n.gen, n.last+1, n.cons
+	gen, from, old, checked := n.gen, n.last+1, n.cons, n.vrc
+	n.vrc = rc
 	n.mu.Unlock()
 	if old != nil {
 		old.Stop()
+	}
+	fail := func(err error) error {
+		n.mu.Lock()
+		if n.gen == gen {
+			n.vrc = checked // no consumer: the next check makes one
+		}
+		n.mu.Unlock()
+		return err
 	}
 	occ := jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverAllPolicy}
 	if from > 1 {
@@ -333,11 +346,11 @@ func (n *Node) consume(ctx context.Context) error {
 	}
 	cons, err := n.stream.OrderedConsumer(ctx, occ)
 	if err != nil {
-		return fmt.Errorf("%w: consumer: %w", ErrNoNATS, err)
+		return fail(fmt.Errorf("%w: consumer: %w", ErrNoNATS, err))
 	}
 	cc, err := cons.Consume(func(m jetstream.Msg) { n.deliver(gen, m) }, jetstream.PullMaxMessages(4096))
 	if err != nil {
-		return fmt.Errorf("%w: consume: %w", ErrNoNATS, err)
+		return fail(fmt.Errorf("%w: consume: %w", ErrNoNATS, err))
 	}
 	n.mu.Lock()
 	n.cons = cc

@@ -37,6 +37,11 @@ import (
 // again, or missing more than the node keeps) makes it stop: not ready,
 // and Errors says why (the daemon exits, to start again from the store).
 
+// afterConsume, when set, runs once a check of the log has started a new
+// consumer, before the check ends: tests make that moment long, as a busy
+// machine may.
+var afterConsume func()
+
 // checkTimeout bounds one check of the log (putting entries back has its
 // own time).
 const checkTimeout = 2 * time.Second
@@ -215,12 +220,12 @@ func (n *Node) verify(ctx context.Context, rc uint64) error {
 	if err := n.ensureIncarnation(ctx); err != nil {
 		return err
 	}
-	if err := n.consume(ctx); err != nil {
+	if err := n.consume(ctx, rc); err != nil {
 		return err
 	}
-	n.mu.Lock()
-	n.vrc = rc
-	n.mu.Unlock()
+	if afterConsume != nil {
+		afterConsume()
+	}
 	n.checked()
 	n.poke()
 	return nil
