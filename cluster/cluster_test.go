@@ -53,11 +53,7 @@ func TestCrossNodeGames(t *testing.T) {
 func TestOwnerNodeDiesMidGame(t *testing.T) {
 	backends(t, func(t *testing.T, nb func(t *testing.T) *natsBackend) {
 		w := newWorld(t, nb(t), 3)
-		r := servertest.NewRoom(t)
-		a := r.Join("Albert", w.nodes[0].addr)
-		b := r.Join("Beth", w.nodes[1].addr)
-		r.StartCheckers(a, b)
-		r.Until("ten moves", servertest.Moves(a, 10))
+		r, a, b := checkersUnderWay(t, w.nodes[0].addr, w.nodes[1].addr)
 		table := a.C.Table().ID
 		w.crash(w.nodes[0])
 		r.Until("Albert's connection to drop", func() bool { return a.NC == nil })
@@ -91,11 +87,7 @@ func TestNATSRestartMidGame(t *testing.T) {
 	backends(t, func(t *testing.T, nb func(t *testing.T) *natsBackend) {
 		ns := nb(t)
 		w := newWorld(t, ns, 2)
-		r := servertest.NewRoom(t)
-		a := r.Join("Albert", w.nodes[0].addr)
-		b := r.Join("Beth", w.nodes[1].addr)
-		r.StartCheckers(a, b)
-		r.Until("ten moves", servertest.Moves(a, 10))
+		r, a, b := checkersUnderWay(t, w.nodes[0].addr, w.nodes[1].addr)
 		ns.restart()
 		r.Until("the end of the game", servertest.Over(a, b))
 		if a.C.Game().End.Status == 0 || len(a.C.Game().Moves) != len(b.C.Game().Moves) {
@@ -130,11 +122,7 @@ func TestDeclaredGoneRightAfterTheLinkCameBack(t *testing.T) {
 // it once it closed her connection.
 func partitioned(t *testing.T, nb *natsBackend) {
 	w := newWorld(t, nb, 3)
-	r := servertest.NewRoom(t)
-	a := r.Join("Albert", w.nodes[0].addr)
-	b := r.Join("Beth", w.nodes[1].addr)
-	r.StartCheckers(a, b)
-	r.Until("ten moves", servertest.Moves(a, 10))
+	r, a, b := checkersUnderWay(t, w.nodes[0].addr, w.nodes[1].addr)
 	w.nodes[1].via.cut()
 	r.Until("Beth offline for Albert", func() bool {
 		for _, u := range a.C.Online() {
@@ -160,11 +148,7 @@ func TestCutOffShorterThanGrace(t *testing.T) {
 	needNATS(t)
 	const grace, cut = 8 * time.Second, 4 * time.Second
 	w := newWorldHub(t, processNATS(t), 3, fast, func(c *statemachine.Config) { c.ResumeGrace = grace })
-	r := servertest.NewRoom(t)
-	a := r.Join("Albert", w.nodes[0].addr)
-	b := r.Join("Beth", w.nodes[2].addr)
-	r.StartCheckers(a, b)
-	r.Until("ten moves", servertest.Moves(a, 10))
+	r, a, b := checkersUnderWay(t, w.nodes[0].addr, w.nodes[2].addr)
 	t0 := time.Now()
 	w.nodes[2].via.cut()
 	r.Until("Beth's seat held for Albert", func() bool { return len(a.Saw(ext.EvAway)) > 0 })

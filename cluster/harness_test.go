@@ -25,6 +25,7 @@ import (
 	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/server"
+	"github.com/bomber-game/bomber/server/servertest"
 	"github.com/bomber-game/bomber/statemachine"
 	"github.com/bomber-game/bomber/statemachine/replay"
 )
@@ -703,4 +704,16 @@ func clusterNATSBinary(t testing.TB) string {
 		t.Fatal(natsBuildErr)
 	}
 	return natsBuilt
+}
+
+// checkersUnderWay has Albert, on the node at addrA, and Beth, on the one
+// at addrB, start a game of Checkers and play it until ten moves are made.
+func checkersUnderWay(t *testing.T, addrA, addrB string) (r *servertest.Room, a, b *servertest.Player) {
+	t.Helper()
+	r = servertest.NewRoom(t)
+	a = r.Join("Albert", addrA)
+	b = r.Join("Beth", addrB)
+	r.StartCheckers(a, b)
+	r.Until("ten moves", servertest.Moves(a, 10))
+	return r, a, b
 }

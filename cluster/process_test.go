@@ -145,11 +145,7 @@ func TestSIGKILLedNodeProcess(t *testing.T) {
 	owner := daemonNode(t, ns.url, world, "owner", db)
 	other := daemonNode(t, ns.url, world, "other", db)
 	ownerAddr, otherAddr := owner.addr, other.addr
-	r := servertest.NewRoom(t)
-	a := r.Join("Albert", ownerAddr)
-	b := r.Join("Beth", otherAddr)
-	r.StartCheckers(a, b)
-	r.Until("ten moves", servertest.Moves(a, 10))
+	r, a, b := checkersUnderWay(t, ownerAddr, otherAddr)
 	table := a.C.Table().ID
 	// every node applies every input of the world, the table's moves too
 	for _, d := range []daemon{owner, other} {
@@ -196,11 +192,7 @@ func TestSIGSTOPpedNodeProcess(t *testing.T) {
 	// runs before the daemons' own clean-up: a stopped process would not
 	// hear their SIGTERM
 	t.Cleanup(func() { frozen.cmd.Process.Signal(syscall.SIGCONT) })
-	r := servertest.NewRoom(t)
-	a := r.Join("Albert", frozen.addr)
-	b := r.Join("Beth", other.addr)
-	r.StartCheckers(a, b)
-	r.Until("ten moves", servertest.Moves(a, 10))
+	r, a, b := checkersUnderWay(t, frozen.addr, other.addr)
 	table := a.C.Table().ID
 	frozen.cmd.Process.Signal(syscall.SIGSTOP)
 	r.During(10*time.Second, func() {})
