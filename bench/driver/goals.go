@@ -213,7 +213,6 @@ func (res *results) goals() []goalRow {
 	return rows
 }
 
-// printGoals writes the goals summary.
 // stormMachine says, after a storm goal's FAIL, what the machine gave in
 // the same run: the minimal relay's p99 at the storms' rate with no storm
 // (floorP99 picks the way it is measured) and how much of the server's
@@ -243,6 +242,7 @@ func (res *results) stormMachine(reps []stormRun, floorP99 func(latRun) time.Dur
 	return " (" + strings.Join(parts, "; ") + ")"
 }
 
+// printGoals writes the goals summary.
 func (res *results) printGoals(w io.Writer) {
 	fmt.Fprintf(w, "\n**Goals** (docs/performance.md; a figure is the median of its rounds, the range is round by round; CPU ratios from the interleaved rounds, table moves from each round and the one played beside it):\n\n")
 	fmt.Fprintf(w, "| goal | measured | figure | range | target | verdict |\n| --- | --- | --- | --- | --- | --- |\n")
