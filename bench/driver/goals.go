@@ -216,7 +216,7 @@ func (res *results) goals() []goalRow {
 // stormMachine says, after a storm goal's FAIL, what the machine gave in
 // the same run: the minimal relay's p99 at the storms' rate with no storm
 // (floorP99 picks the way it is measured) and how much of the server's
-// CPU the VM's host took in the storms. A p99 under 2 ms is its 20th-60th
+// CPU the VM's host took in the storms. A storm's p99 is its 20th-60th
 // slowest guess, which a pause of the machine's decides: where the floor
 // itself is over 2 ms, or the host took tens of milliseconds, the FAIL
 // says more of the machine than of the server ("" when neither is known).
