@@ -319,10 +319,8 @@ func (n *Node) setup(ctx context.Context) error {
 // taken, on a link checked at reconnect count rc; the consumer before it,
 // if any, is stopped and what it still delivers is dropped. The link
 // counts as checked from before the consumer starts: it delivers at once,
-// and an entry it delivered while the count was still the old one would
-// be dropped (deliver) past the consumer's position, never to come again,
-// and the node would never apply it (a node declared gone while cut off
-// never learnt it and never closed its connections).
+// and deliver drops what comes under an unchecked link, past the
+// consumer's position, never to come again.
 func (n *Node) consume(ctx context.Context, rc uint64) error {
 	n.mu.Lock()
 	n.gen++
