@@ -60,10 +60,14 @@ func CheckSignupPassword(name, password string) error {
 // key at sign-up (Register), so "Alice", "alice" and "AIice" are one name
 // there.
 func NameKey(name string) string {
-	k := strings.ToLower(name)
-	k = strings.NewReplacer("0", "o", "1", "l", "i", "l", "-", "_").Replace(k)
-	return strings.NewReplacer("rn", "m", "vv", "w").Replace(k)
+	return lookAlikePairs.Replace(lookAlikeChars.Replace(strings.ToLower(name)))
 }
+
+// The replacements NameKey makes, characters first; built once.
+var (
+	lookAlikeChars = strings.NewReplacer("0", "o", "1", "l", "i", "l", "-", "_")
+	lookAlikePairs = strings.NewReplacer("rn", "m", "vv", "w")
+)
 
 // Register creates an account a person asked for: the sign-up rules
 // (CheckSignupName, CheckSignupPassword: ErrBadName, ErrBadPassword), and
