@@ -161,9 +161,10 @@ func (res *results) goals() []goalRow {
 		name  string
 		p99   func(s stormRun) time.Duration
 		floor func(l latRun) time.Duration
+		late  bool // the figure holds the load generator's own lateness
 	}{
-		{"by the client", func(s stormRun) time.Duration { return s.lat.P99 }, func(l latRun) time.Duration { return l.P99 }},
-		{"kernel to kernel", func(s stormRun) time.Duration { return s.wire.P99 }, func(l latRun) time.Duration { return l.wire.P99 }},
+		{"by the client", func(s stormRun) time.Duration { return s.lat.P99 }, func(l latRun) time.Duration { return l.P99 }, true},
+		{"kernel to kernel", func(s stormRun) time.Duration { return s.wire.P99 }, func(l latRun) time.Duration { return l.wire.P99 }, false},
 	} {
 		r := goalRow{goal: "4", what: fmt.Sprintf("%s relay p99 during %d logins among %d, %s", first, o.storm, o.online, way.name), value: "—", spread: "—", target: "< 2 ms"}
 		if stormWhy != "" {
@@ -176,7 +177,7 @@ func (res *results) goals() []goalRow {
 			m := median(p)
 			r.value, r.spread, r.verdict = ms(m), spreadOf(p, ms), verdict(m < 2*time.Millisecond)
 			if m >= 2*time.Millisecond {
-				r.verdict += res.stormMachine(reps, way.floor)
+				r.verdict += res.stormMachine(reps, way.floor, way.late)
 			}
 		}
 		rows = append(rows, r)
@@ -215,12 +216,15 @@ func (res *results) goals() []goalRow {
 
 // stormMachine says, after a storm goal's FAIL, what the machine gave in
 // the same run: the minimal relay's p99 at the storms' rate with no storm
-// (floorP99 picks the way it is measured) and how much of the server's
-// CPU the VM's host took in the storms. A storm's p99 is its 20th-60th
+// (floorP99 picks the way it is measured), how much of the server's CPU
+// the VM's host took in the storms and, when late (a figure by the
+// client, which counts from when a guess was due), how late the load
+// generator itself sent its guesses. A storm's p99 is its 20th-60th
 // slowest guess, which a pause of the machine's decides: where the floor
-// itself is over 2 ms, or the host took tens of milliseconds, the FAIL
-// says more of the machine than of the server ("" when neither is known).
-func (res *results) stormMachine(reps []stormRun, floorP99 func(latRun) time.Duration) string {
+// itself is over 2 ms, the host took tens of milliseconds or the load
+// generator sent that late, the FAIL says more of the machine than of the
+// server ("" when none is known).
+func (res *results) stormMachine(reps []stormRun, floorP99 func(latRun) time.Duration, late bool) string {
 	var parts []string
 	if f := res.byTr[floorName]; f != nil && len(reps) > 0 {
 		if l, ok := f.series[reps[0].rate]; ok && l.Count > 0 {
@@ -235,6 +239,15 @@ func (res *results) stormMachine(reps []stormRun, floorP99 func(latRun) time.Dur
 	}
 	if len(steal) > 0 {
 		parts = append(parts, fmt.Sprintf("the VM's host took %d-%d ms of the server's CPU in these storms", slices.Min(steal).Milliseconds(), slices.Max(steal).Milliseconds()))
+	}
+	var sent []time.Duration
+	for _, s := range reps {
+		if late && s.late.Count > 0 {
+			sent = append(sent, s.late.P99)
+		}
+	}
+	if len(sent) > 0 {
+		parts = append(parts, fmt.Sprintf("the load generator sent its guesses %.2f-%.2f ms late at p99", float64(slices.Min(sent))/1e6, float64(slices.Max(sent))/1e6))
 	}
 	if len(parts) == 0 {
 		return ""
