@@ -231,20 +231,17 @@ func (res *results) stormMachine(reps []stormRun, floorP99 func(latRun) time.Dur
 			parts = append(parts, fmt.Sprintf("the minimal relay with no storm at %.0f guesses/s: p99 %.2f ms", reps[0].rate, float64(floorP99(l))/1e6))
 		}
 	}
-	var steal []time.Duration
+	var steal, sent []time.Duration
 	for _, s := range reps {
 		if s.steal.known {
 			steal = append(steal, s.steal.total)
 		}
-	}
-	if len(steal) > 0 {
-		parts = append(parts, fmt.Sprintf("the VM's host took %d-%d ms of the server's CPU in these storms", slices.Min(steal).Milliseconds(), slices.Max(steal).Milliseconds()))
-	}
-	var sent []time.Duration
-	for _, s := range reps {
 		if late && s.late.Count > 0 {
 			sent = append(sent, s.late.P99)
 		}
+	}
+	if len(steal) > 0 {
+		parts = append(parts, fmt.Sprintf("the VM's host took %d-%d ms of the server's CPU in these storms", slices.Min(steal).Milliseconds(), slices.Max(steal).Milliseconds()))
 	}
 	if len(sent) > 0 {
 		parts = append(parts, fmt.Sprintf("the load generator sent its guesses %.2f-%.2f ms late at p99", float64(slices.Min(sent))/1e6, float64(slices.Max(sent))/1e6))
