@@ -139,7 +139,9 @@ func caughtUp(ctx context.Context, n *testNode, want statemachine.Stats) bool {
 // at all. It reports the idle node's CPU (idle-cpu-%), its CPU per input it
 // applied (follow-µs/input: a in docs/operations.md's capacity model), the
 // serving node's CPU per relayed guess beyond that (serve-µs/guess: s),
-// and the inputs the idle node applied per guess. Run it with
+// the inputs the idle node applied per guess, the log's entries a second
+// and the nats-server's CPU (nats-cpu-%) and its CPU per entry, which it
+// stores once and delivers to both nodes (nats-µs/entry). Run it with
 //
 //	go test -run XXX -bench Follow -benchtime 1x ./cluster
 func BenchmarkFollow(b *testing.B) {
@@ -163,6 +165,10 @@ func BenchmarkFollow(b *testing.B) {
 		}
 		return n
 	}
+	appends := func() float64 { // the log's entries: the serving node appends them all
+		v, _ := strconv.ParseFloat(scrape(b, serve.admin, "/metrics", "bomber_cluster_appends_total "), 64)
+		return v
+	}
 	for range b.N {
 		f := load.New(load.Config{Addrs: []string{serve.addr}, Seed: 1})
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -174,14 +180,16 @@ func BenchmarkFollow(b *testing.B) {
 		f.SetRate(float64(rate))
 		time.Sleep(window / 5) // the schedule settles
 		c0, in0 := f.Counters(), applied()
-		cpuServe0, cpuIdle0 := processCPU(b, serve.cmd.Process.Pid), processCPU(b, idle.cmd.Process.Pid)
+		cpuServe0, cpuIdle0, cpuNATS0 := processCPU(b, serve.cmd.Process.Pid), processCPU(b, idle.cmd.Process.Pid), processCPU(b, ns.pid())
+		entries0 := appends()
 		start := time.Now()
 		if out := os.Getenv("BENCH_FOLLOW_PROFILE"); out != "" {
 			profile(b, idle, window, out) // takes the window
 		} else {
 			time.Sleep(window) // the measuring window: the load runs meanwhile
 		}
-		cpuServe, cpuIdle := processCPU(b, serve.cmd.Process.Pid)-cpuServe0, processCPU(b, idle.cmd.Process.Pid)-cpuIdle0
+		cpuServe, cpuIdle, cpuNATS := processCPU(b, serve.cmd.Process.Pid)-cpuServe0, processCPU(b, idle.cmd.Process.Pid)-cpuIdle0, processCPU(b, ns.pid())-cpuNATS0
+		entries := appends() - entries0
 		elapsed := time.Since(start)
 		guesses := float64(f.Counters().Sub(c0).Relayed)
 		f.Close(10 * time.Second)
@@ -195,6 +203,9 @@ func BenchmarkFollow(b *testing.B) {
 		b.ReportMetric(a*1e6, "follow-µs/input")
 		b.ReportMetric((cpuServe.Seconds()-a*inputs)/guesses*1e6, "serve-µs/guess")
 		b.ReportMetric(inputs/guesses, "inputs/guess")
+		b.ReportMetric(entries/elapsed.Seconds(), "entries/s")
+		b.ReportMetric(100*cpuNATS.Seconds()/elapsed.Seconds(), "nats-cpu-%")
+		b.ReportMetric(cpuNATS.Seconds()/entries*1e6, "nats-µs/entry")
 	}
 }
 

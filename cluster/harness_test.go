@@ -41,6 +41,7 @@ type natsBackend struct {
 	// stopped; rollback restarts it on that copy (a restore from an older
 	// backup, or what replicas 1 gives after a disk loss). Processes only.
 	save, rollback func()
+	pid            func() int // the server's process id; processes only
 }
 
 // backends runs f once per NATS backend: embedded always; the nats-server
@@ -155,7 +156,8 @@ func processNATS(t testing.TB) *natsBackend {
 	}
 	return &natsBackend{kind: "process", url: fmt.Sprintf("nats://127.0.0.1:%d", port), stop: stop, restart: func() { stop(); start() },
 		save:     func() { stop(); copyStore(dir, saved); start() },
-		rollback: func() { stop(); copyStore(saved, dir); start() }}
+		rollback: func() { stop(); copyStore(saved, dir); start() },
+		pid:      func() int { mu.Lock(); defer mu.Unlock(); return cmd.Process.Pid }}
 }
 
 // records are the games the cluster's nodes recorded, all together, in a
