@@ -135,20 +135,22 @@ func caughtUp(ctx context.Context, n *testNode, want statemachine.Stats) bool {
 // BenchmarkFollow measures what following the world costs a node: two
 // bomberd processes on one nats-server, one serving BENCH_CLUSTER_GAMES
 // games (default 100) at BENCH_CLUSTER_RATE guesses a second (default
-// 2000) for BENCH_CLUSTER_WINDOW (default 5s), the other with no client
-// at all. It reports the idle node's CPU (idle-cpu-%), its CPU per input it
-// applied (follow-µs/input: a in docs/operations.md's capacity model), the
+// 2000) for BENCH_CLUSTER_WINDOW (default 5s), the other (or
+// BENCH_CLUSTER_IDLE others) with no client at all. It reports an idle
+// node's CPU (idle-cpu-%, their mean), its CPU per input it applied
+// (follow-µs/input: a in docs/operations.md's capacity model), the
 // serving node's CPU per relayed guess beyond that (serve-µs/guess: s),
-// the inputs the idle node applied per guess, the log's entries a second
+// the inputs an idle node applied per guess, the log's entries a second
 // and the nats-server's CPU (nats-cpu-%) and its CPU per entry, which it
-// stores once and delivers to both nodes (nats-µs/entry). Run it with
+// stores once and delivers to every node (nats-µs/entry). Run it with
 //
 //	go test -run XXX -bench Follow -benchtime 1x ./cluster
 func BenchmarkFollow(b *testing.B) {
 	needNATS(b)
-	games, window, rate := 100, 5*time.Second, 2000
+	games, window, rate, nidle := 100, 5*time.Second, 2000, 1
 	fmt.Sscan(os.Getenv("BENCH_CLUSTER_GAMES"), &games)
 	fmt.Sscan(os.Getenv("BENCH_CLUSTER_RATE"), &rate)
+	fmt.Sscan(os.Getenv("BENCH_CLUSTER_IDLE"), &nidle)
 	if d, err := time.ParseDuration(os.Getenv("BENCH_CLUSTER_WINDOW")); err == nil {
 		window = d
 	}
@@ -156,14 +158,26 @@ func BenchmarkFollow(b *testing.B) {
 	ns := processNATS(b)
 	world := fmt.Sprintf("f%d", time.Now().UnixNano()%1e9)
 	serve := daemonNode(b, ns.url, world, "serve", db, env...)
-	idle := daemonNode(b, ns.url, world, "idle", db, env...)
-	applied := func() float64 {
+	idle := make([]daemon, max(nidle, 1))
+	for i := range idle {
+		idle[i] = daemonNode(b, ns.url, world, fmt.Sprintf("idle%d", i), db, env...)
+	}
+	applied := func() float64 { // by the idle nodes, all together
 		var n float64
-		for _, scope := range []string{"table", "world"} {
-			v, _ := strconv.ParseFloat(scrape(b, idle.admin, "/metrics", `bomber_inputs_applied_total{scope="`+scope+`"} `), 64)
-			n += v
+		for _, d := range idle {
+			for _, scope := range []string{"table", "world"} {
+				v, _ := strconv.ParseFloat(scrape(b, d.admin, "/metrics", `bomber_inputs_applied_total{scope="`+scope+`"} `), 64)
+				n += v
+			}
 		}
 		return n
+	}
+	idleCPU := func() time.Duration { // of the idle nodes, all together
+		var t time.Duration
+		for _, d := range idle {
+			t += processCPU(b, d.cmd.Process.Pid)
+		}
+		return t
 	}
 	appends := func() float64 { // the log's entries: the serving node appends them all
 		v, _ := strconv.ParseFloat(scrape(b, serve.admin, "/metrics", "bomber_cluster_appends_total "), 64)
@@ -180,29 +194,29 @@ func BenchmarkFollow(b *testing.B) {
 		f.SetRate(float64(rate))
 		time.Sleep(window / 5) // the schedule settles
 		c0, in0 := f.Counters(), applied()
-		cpuServe0, cpuIdle0, cpuNATS0 := processCPU(b, serve.cmd.Process.Pid), processCPU(b, idle.cmd.Process.Pid), processCPU(b, ns.pid())
+		cpuServe0, cpuIdle0, cpuNATS0 := processCPU(b, serve.cmd.Process.Pid), idleCPU(), processCPU(b, ns.pid())
 		entries0 := appends()
 		start := time.Now()
 		if out := os.Getenv("BENCH_FOLLOW_PROFILE"); out != "" {
-			profile(b, idle, window, out) // takes the window
+			profile(b, idle[0], window, out) // takes the window
 		} else {
 			time.Sleep(window) // the measuring window: the load runs meanwhile
 		}
-		cpuServe, cpuIdle, cpuNATS := processCPU(b, serve.cmd.Process.Pid)-cpuServe0, processCPU(b, idle.cmd.Process.Pid)-cpuIdle0, processCPU(b, ns.pid())-cpuNATS0
+		cpuServe, cpuIdle, cpuNATS := processCPU(b, serve.cmd.Process.Pid)-cpuServe0, idleCPU()-cpuIdle0, processCPU(b, ns.pid())-cpuNATS0
 		entries := appends() - entries0
 		elapsed := time.Since(start)
 		guesses := float64(f.Counters().Sub(c0).Relayed)
 		f.Close(10 * time.Second)
 		inputs := applied() - in0
 		if guesses == 0 || inputs == 0 {
-			b.Fatalf("%v guesses relayed, %v inputs applied by the idle node", guesses, inputs)
+			b.Fatalf("%v guesses relayed, %v inputs applied by the idle nodes", guesses, inputs)
 		}
-		a := cpuIdle.Seconds() / inputs
+		a, k := cpuIdle.Seconds()/inputs, float64(len(idle))
 		b.ReportMetric(float64(guesses)/elapsed.Seconds(), "guesses/s")
-		b.ReportMetric(100*cpuIdle.Seconds()/elapsed.Seconds(), "idle-cpu-%")
+		b.ReportMetric(100*cpuIdle.Seconds()/elapsed.Seconds()/k, "idle-cpu-%")
 		b.ReportMetric(a*1e6, "follow-µs/input")
-		b.ReportMetric((cpuServe.Seconds()-a*inputs)/guesses*1e6, "serve-µs/guess")
-		b.ReportMetric(inputs/guesses, "inputs/guess")
+		b.ReportMetric((cpuServe.Seconds()-a*inputs/k)/guesses*1e6, "serve-µs/guess")
+		b.ReportMetric(inputs/guesses/k, "inputs/guess")
 		b.ReportMetric(entries/elapsed.Seconds(), "entries/s")
 		b.ReportMetric(100*cpuNATS.Seconds()/elapsed.Seconds(), "nats-cpu-%")
 		b.ReportMetric(cpuNATS.Seconds()/entries*1e6, "nats-µs/entry")
