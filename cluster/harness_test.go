@@ -70,8 +70,11 @@ func natsBinary() string {
 	return "nats-server"
 }
 
-func freePort(t testing.TB) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+func freePort(t testing.TB) int { return freePortOn(t, "127.0.0.1") }
+
+// freePortOn is a TCP port free on this machine's address host.
+func freePortOn(t testing.TB, host string) int {
+	l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,13 +112,16 @@ func embeddedNATS(t testing.TB) *natsBackend {
 	return &natsBackend{kind: "embedded", url: fmt.Sprintf("nats://127.0.0.1:%d", opts.Port), stop: stop, restart: func() { stop(); start() }}
 }
 
-func processNATS(t testing.TB) *natsBackend {
+func processNATS(t testing.TB) *natsBackend { t.Helper(); return processNATSOn(t, "127.0.0.1") }
+
+// processNATSOn is processNATS listening on address host.
+func processNATSOn(t testing.TB, host string) *natsBackend {
 	t.Helper()
-	port, dir := freePort(t), t.TempDir()
+	port, dir := freePortOn(t, host), t.TempDir()
 	var mu sync.Mutex
 	var cmd *exec.Cmd
 	start := func() {
-		c := exec.Command(natsBinary(), "-a", "127.0.0.1", "-p", strconv.Itoa(port), "-js", "-sd", dir)
+		c := exec.Command(natsBinary(), "-a", host, "-p", strconv.Itoa(port), "-js", "-sd", dir)
 		c.Stdout, c.Stderr = io.Discard, io.Discard
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
@@ -125,7 +131,7 @@ func processNATS(t testing.TB) *natsBackend {
 		mu.Unlock()
 		deadline := time.Now().Add(10 * time.Second)
 		for {
-			nc, err := nats.Connect(fmt.Sprintf("nats://127.0.0.1:%d", port))
+			nc, err := nats.Connect(fmt.Sprintf("nats://%s", net.JoinHostPort(host, strconv.Itoa(port))))
 			if err == nil {
 				nc.Close()
 				return
@@ -154,7 +160,7 @@ func processNATS(t testing.TB) *natsBackend {
 			t.Fatal(err)
 		}
 	}
-	return &natsBackend{kind: "process", url: fmt.Sprintf("nats://127.0.0.1:%d", port), stop: stop, restart: func() { stop(); start() },
+	return &natsBackend{kind: "process", url: "nats://" + net.JoinHostPort(host, strconv.Itoa(port)), stop: stop, restart: func() { stop(); start() },
 		save:     func() { stop(); copyStore(dir, saved); start() },
 		rollback: func() { stop(); copyStore(saved, dir); start() },
 		pid:      func() int { mu.Lock(); defer mu.Unlock(); return cmd.Process.Pid }}

@@ -84,9 +84,20 @@ type daemon struct {
 // is empty), sharing the SQLite store at db.
 func daemonNode(t testing.TB, url, world, name, db string, env ...string) daemon {
 	t.Helper()
+	return daemonNodeIn(t, "", url, world, name, db, env...)
+}
+
+// daemonNodeIn is daemonNode run in network namespace netns ("": this
+// process's); env then sets the addresses to listen on there.
+func daemonNodeIn(t testing.TB, netns, url, world, name, db string, env ...string) daemon {
+	t.Helper()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "none.yaml"), []byte("log:\n  format: console\n"), 0o644)
 	cmd := exec.Command(buildBomberd(t), "--config", filepath.Join(dir, "none.yaml"))
+	if netns != "" {
+		// ip execs the daemon itself once in the namespace: cmd's process is bomberd
+		cmd = exec.Command("ip", append([]string{"netns", "exec", netns}, cmd.Args...)...)
+	}
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "BOMBER_LISTEN=127.0.0.1:0", "BOMBER_ADMIN_LISTEN=127.0.0.1:0", "BOMBER_WEB_LISTEN=127.0.0.1:0",
 		"BOMBER_HASHING_MEMORY_KIB=64", "BOMBER_HASHING_ITERATIONS=1", "BOMBER_STORE_SQLITE_PATH="+db,

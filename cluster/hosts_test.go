@@ -1,0 +1,140 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bomber-game/bomber/account"
+	"github.com/bomber-game/bomber/client"
+	"github.com/bomber-game/bomber/client/clientbot"
+)
+
+// lan is hosts on one machine: network namespaces, each with an address
+// of its own on a private bridge whose own address (this process's side)
+// is gw. What crosses between them goes through a kernel's network stack
+// as between machines on one network, not over loopback, and nothing of
+// it leaves the machine: the addresses are from 198.18.0.0/15, the range
+// set aside for tests of network equipment (RFC 2544).
+type lan struct {
+	gw    string
+	hosts []lanHost
+}
+
+// lanHost is one namespace and its address.
+type lanHost struct{ netns, addr string }
+
+// newLAN makes n hosts, all removed when t ends. Making namespaces needs
+// root and iproute2's ip: the test skips without them, or fails in CI,
+// which has them.
+func newLAN(t *testing.T, n int) *lan {
+	t.Helper()
+	if _, err := exec.LookPath("ip"); err != nil || os.Geteuid() != 0 {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("network namespaces need root and ip (iproute2): euid %d, %v", os.Geteuid(), err)
+		}
+		t.Skipf("network namespaces need root and ip (iproute2): euid %d, %v", os.Geteuid(), err)
+	}
+	// a name and a network of this run's own, so that runs side by side
+	// (a developer's and CI's) do not meet
+	id := rand.Uint32()
+	tag := fmt.Sprintf("%05x", id&0xfffff)
+	subnet := fmt.Sprintf("198.%d.%d", 18+id>>31, id>>20&0xff)
+	bridge := "bb" + tag
+	var undo []func()
+	t.Cleanup(func() {
+		for _, f := range slices.Backward(undo) {
+			f()
+		}
+	})
+	ip := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			t.Fatalf("ip %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	ip("link", "add", bridge, "type", "bridge")
+	undo = append(undo, func() { exec.Command("ip", "link", "del", bridge).Run() })
+	l := &lan{gw: subnet + ".1"}
+	ip("addr", "add", l.gw+"/24", "dev", bridge)
+	ip("link", "set", bridge, "up")
+	for i := range n {
+		h := lanHost{netns: fmt.Sprintf("bomber-%s-%d", tag, i), addr: fmt.Sprintf("%s.%d", subnet, 11+i)}
+		ip("netns", "add", h.netns)
+		undo = append(undo, func() { exec.Command("ip", "netns", "del", h.netns).Run() }) // takes its end of the cable with it
+		outside, inside := fmt.Sprintf("bv%s%d", tag, i), fmt.Sprintf("bp%s%d", tag, i)
+		ip("link", "add", outside, "type", "veth", "peer", "name", inside)
+		undo = append(undo, func() { exec.Command("ip", "link", "del", outside).Run() })
+		ip("link", "set", inside, "netns", h.netns)
+		ip("link", "set", outside, "master", bridge)
+		ip("link", "set", outside, "up")
+		ip("-n", h.netns, "addr", "add", h.addr+"/24", "dev", inside)
+		ip("-n", h.netns, "link", "set", inside, "up")
+		ip("-n", h.netns, "link", "set", "lo", "up")
+		l.hosts = append(l.hosts, h)
+	}
+	return l
+}
+
+// TestNodesOnHostsOfTheirOwn: the multi-host set-up of docs/operations.md
+// on one machine. A nats-server on one address and two bomberd nodes on
+// hosts of their own (network namespaces, each with its own address; each
+// node's admin and web listeners on its own loopback), with clients
+// reaching each node at its address: two reference clients, one on each
+// node, see each other come online and play a whole Bomber game, and one
+// sees the other go offline.
+func TestNodesOnHostsOfTheirOwn(t *testing.T) {
+	if _, err := exec.LookPath(natsBinary()); err != nil {
+		if os.Getenv("BOMBER_REQUIRE_NATS") != "" {
+			t.Fatalf("nats-server not found (%v); scripts/nats.sh installs it", err)
+		}
+		t.Skipf("nats-server not found (%v)", err)
+	}
+	l := newLAN(t, 2)
+	ns := processNATSOn(t, l.gw)
+	world := fmt.Sprintf("h%d", time.Now().UnixNano()%1e9)
+	// a daemon listening beyond loopback makes no demo accounts (and
+	// refuses the demo password): the players' accounts are made here, as
+	// an operator would with bomberctl
+	db := filepath.Join(t.TempDir(), "bomber.db")
+	st, err := account.OpenSQLite(context.Background(), db, account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const password = "tarnished-brass-42"
+	for _, name := range []string{"Aurelia", "Bertram"} {
+		if err := st.Add(context.Background(), name, password); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	var nodes []daemon
+	for i, h := range l.hosts {
+		d := daemonNodeIn(t, h.netns, ns.url, world, fmt.Sprintf("host%d", i), db, "BOMBER_LISTEN="+h.addr+":0")
+		if !strings.HasPrefix(d.addr, h.addr+":") {
+			t.Fatalf("node %d listens on %s, want its host's address %s", i, d.addr, h.addr)
+		}
+		nodes = append(nodes, d)
+	}
+	in := make(chan refMsg, 1024)
+	b := dialRef(t, nodes[1].addr, clientbot.NewBot("Bertram", password, rand.New(rand.NewPCG(1, 2))), in)
+	b.b.Games = 1
+	pumpRef(t, in, "Bertram's login", func() bool { return b.b.C.State() == client.ClientWaiting })
+	aurelia := clientbot.NewBot("Aurelia", password, rand.New(rand.NewPCG(3, 4)))
+	aurelia.Invite, aurelia.Games = "Bertram", 1
+	a := dialRef(t, nodes[0].addr, aurelia, in)
+	pumpRef(t, in, "each in the other's user list", func() bool { return online(a, "Bertram") && online(b, "Aurelia") })
+	pumpRef(t, in, "the game's end", func() bool { return aurelia.Played() == 1 && b.b.Played() == 1 })
+	if aurelia.Won()+b.b.Won() != 1 {
+		t.Fatalf("wins: Aurelia %d, Bertram %d; want one winner", aurelia.Won(), b.b.Won())
+	}
+	b.nc.Close()
+	pumpRef(t, in, "Bertram offline for Aurelia", func() bool { return !online(a, "Bertram") })
+}
