@@ -4,17 +4,20 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/client"
 	"github.com/bomber-game/bomber/client/clientbot"
+	"github.com/bomber-game/bomber/server/servertest"
 )
 
 // lan is hosts on one machine: network namespaces, each with an address
@@ -100,21 +103,7 @@ func TestNodesOnHostsOfTheirOwn(t *testing.T) {
 	l := newLAN(t, 2)
 	ns := processNATSOn(t, l.gw)
 	world := fmt.Sprintf("h%d", time.Now().UnixNano()%1e9)
-	// a daemon listening beyond loopback makes no demo accounts (and
-	// refuses the demo password): the players' accounts are made here, as
-	// an operator would with bomberctl
-	db := filepath.Join(t.TempDir(), "bomber.db")
-	st, err := account.OpenSQLite(context.Background(), db, account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	const password = "tarnished-brass-42"
-	for _, name := range []string{"Aurelia", "Bertram"} {
-		if err := st.Add(context.Background(), name, password); err != nil {
-			t.Fatal(err)
-		}
-	}
-	st.Close()
+	db, password := playersStore(t, "Aurelia", "Bertram")
 	var nodes []daemon
 	for i, h := range l.hosts {
 		d := daemonNodeIn(t, h.netns, ns.url, world, fmt.Sprintf("host%d", i), db, "BOMBER_LISTEN="+h.addr+":0")
@@ -137,4 +126,132 @@ func TestNodesOnHostsOfTheirOwn(t *testing.T) {
 	}
 	b.nc.Close()
 	pumpRef(t, in, "Bertram offline for Aurelia", func() bool { return !online(a, "Bertram") })
+}
+
+// TestBalancerInFrontOfHosts: the balancer of docs/operations.md (HAProxy:
+// least connections, /readyz asked every second, a node's sessions cut
+// when it is marked down) in front of two nodes on hosts of their own.
+// Two players come in through the balancer, which puts one on each node,
+// and play checkers; the node one of them is on is killed (SIGKILL). The
+// balancer cuts that player's connection and marks the node down; the
+// player comes back through the balancer, lands on the other node, resumes
+// its seat, and the game is played to its end.
+func TestBalancerInFrontOfHosts(t *testing.T) {
+	if _, err := exec.LookPath(natsBinary()); err != nil {
+		if os.Getenv("BOMBER_REQUIRE_NATS") != "" {
+			t.Fatalf("nats-server not found (%v); scripts/nats.sh installs it", err)
+		}
+		t.Skipf("nats-server not found (%v)", err)
+	}
+	haproxy, err := exec.LookPath("haproxy")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("haproxy not found (%v); Debian's package haproxy", err)
+		}
+		t.Skipf("haproxy not found (%v); Debian's package haproxy", err)
+	}
+	l := newLAN(t, 2)
+	ns := processNATSOn(t, l.gw)
+	db, password := playersStore(t, "Aurelia", "Bertram")
+	world := fmt.Sprintf("b%d", time.Now().UnixNano()%1e9)
+	var nodes []daemon
+	servers := ""
+	for i, h := range l.hosts {
+		d := daemonNodeIn(t, h.netns, ns.url, world, fmt.Sprintf("host%d", i), db,
+			"BOMBER_LISTEN="+h.addr+":0", "BOMBER_ADMIN_LISTEN="+h.addr+":0")
+		nodes = append(nodes, d)
+		_, admin, _ := strings.Cut(d.admin, ":")
+		servers += fmt.Sprintf("  server n%d %s check port %s\n", i, d.addr, admin)
+	}
+	// docs/operations.md's configuration, but for the addresses: the game
+	// port's frontend and backend as written there
+	front := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	cfg := filepath.Join(t.TempDir(), "haproxy.cfg")
+	os.WriteFile(cfg, []byte(`global
+  log stderr format raw local0
+defaults
+  mode tcp
+  log global
+  timeout connect 5s
+  timeout client 1h
+  timeout server 1h
+frontend game
+  bind `+front+`
+  default_backend game
+backend game
+  balance leastconn
+  option httpchk
+  http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host localhost
+  default-server inter 1s fall 2 rise 2 on-marked-down shutdown-sessions
+`+servers), 0o644)
+	lb := exec.Command(haproxy, "-db", "-f", cfg)
+	out := &lockedBuffer{}
+	lb.Stdout, lb.Stderr = out, out
+	if err := lb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		lb.Process.Kill()
+		lb.Wait()
+		if t.Failed() {
+			t.Logf("haproxy's log:\n%s", out.String())
+		}
+	})
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		c, err := net.Dial("tcp", front)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("haproxy does not listen on %s: %v\n%s", front, err, out.String())
+		}
+		time.Sleep(20 * time.Millisecond) // another process, which says nothing when it listens
+	}
+
+	r := servertest.NewRoom(t)
+	r.Password = password
+	a := r.Join("Aurelia", front)
+	b := r.Join("Bertram", front)
+	r.StartCheckers(a, b)
+	r.Until("ten moves", servertest.Moves(a, 10))
+	nodes[0].cmd.Process.Signal(syscall.SIGKILL)
+	var p *servertest.Player
+	r.Until("a player's connection to drop", func() bool {
+		for _, q := range []*servertest.Player{a, b} {
+			if q.NC == nil {
+				p = q
+			}
+		}
+		return p != nil
+	})
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(out.String(), "Server game/n0 is DOWN"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("haproxy never marked the killed node down:\n%s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond) // haproxy's log is a pipe, read as it comes
+	}
+	r.Reconnect(p, front)
+	r.Until(p.Name+"'s seat back", func() bool { return r.Resumed(p) })
+	r.Until("the end of the game", servertest.Over(a, b))
+}
+
+// playersStore makes an SQLite store with accounts for names, all with
+// the password it returns: a daemon listening beyond loopback makes no
+// demo accounts and refuses the demo password, so the accounts are made
+// here, as an operator would with bomberctl.
+func playersStore(t *testing.T, names ...string) (db, password string) {
+	t.Helper()
+	db, password = filepath.Join(t.TempDir(), "bomber.db"), "tarnished-brass-42"
+	st, err := account.OpenSQLite(context.Background(), db, account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, name := range names {
+		if err := st.Add(context.Background(), name, password); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db, password
 }

@@ -38,11 +38,13 @@ type received struct {
 type Room struct {
 	// Hold stops the players moving once their game has this many moves
 	// (0: they play on to the end).
-	Hold    int
-	t       *testing.T
-	in      chan received
-	players []*Player
-	rng     *rand.Rand
+	Hold int
+	// Password is the players' password ("": the demo accounts' 123).
+	Password string
+	t        *testing.T
+	in       chan received
+	players  []*Player
+	rng      *rand.Rand
 }
 
 // NewRoom returns a room with no players.
@@ -55,7 +57,11 @@ func (r *Room) Join(name, addr string) *Player {
 	p := &Player{Name: name, C: ext.New(), sentAt: -1}
 	r.players = append(r.players, p)
 	r.connect(p, addr)
-	o, err := p.C.Login(name, "123")
+	pw := r.Password
+	if pw == "" {
+		pw = "123"
+	}
+	o, err := p.C.Login(name, pw)
 	r.do(p, o, err)
 	r.Until("logged in "+name, func() bool { return p.C.State() == ext.Lobby })
 	return p
