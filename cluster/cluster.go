@@ -82,6 +82,11 @@ func (c *Config) defaults() {
 	}
 }
 
+// pingEvery is how often a node pings NATS: a quarter of NodeTTL, so that
+// a dead link is found in half to three quarters of it, but not more than
+// once a second (a busy NATS must not be taken for a dead one).
+func pingEvery(nodeTTL time.Duration) time.Duration { return max(nodeTTL/4, time.Second) }
+
 // maxQueued bounds the batches a node cut off from NATS keeps to append
 // when the link returns; past it, it drops them (its players' inputs are
 // lost, and by then the cluster has declared the node gone anyway).
@@ -170,6 +175,13 @@ func Join(ctx context.Context, cfg Config) (*Node, error) {
 		// kept while reconnecting would be appended first, at the end of a
 		// log that may have lost entries this node applied (a fork)
 		nats.ReconnectBufSize(-1),
+		// a link that dies without a word (a dead switch or cable: no
+		// reset, no close) is found by pings: two left unanswered and it
+		// is down, so /readyz fails and a balancer moves the node's
+		// players before the world declares the node gone. NATS's own
+		// default (two pings two minutes apart) would leave a node cut off
+		// that way ready, and its players waiting, for minutes.
+		nats.PingInterval(pingEvery(cfg.NodeTTL)), nats.MaxPingsOutstanding(2),
 		nats.ClosedHandler(func(*nats.Conn) { close(n.linkClosed) }),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			if n.closing.Load() {

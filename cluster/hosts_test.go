@@ -28,6 +28,7 @@ import (
 // set aside for tests of network equipment (RFC 2544).
 type lan struct {
 	gw    string
+	nats  string // a second address of this process's side, for NATS alone (cutOff)
 	hosts []lanHost
 }
 
@@ -65,8 +66,9 @@ func newLAN(t *testing.T, n int) *lan {
 	}
 	ip("link", "add", bridge, "type", "bridge")
 	undo = append(undo, func() { exec.Command("ip", "link", "del", bridge).Run() })
-	l := &lan{gw: subnet + ".1"}
+	l := &lan{gw: subnet + ".1", nats: subnet + ".2"}
 	ip("addr", "add", l.gw+"/24", "dev", bridge)
+	ip("addr", "add", l.nats+"/24", "dev", bridge)
 	ip("link", "set", bridge, "up")
 	for i := range n {
 		h := lanHost{netns: fmt.Sprintf("bomber-%s-%d", tag, i), addr: fmt.Sprintf("%s.%d", subnet, 11+i)}
@@ -84,6 +86,21 @@ func newLAN(t *testing.T, n int) *lan {
 		l.hosts = append(l.hosts, h)
 	}
 	return l
+}
+
+// cutOff cuts host h off from address addr of this process's side without
+// a word, as when a switch or a link between machines dies: the host can
+// send nothing there any more (a blackhole route), so no connection
+// between them moves on, and none is reset or closed. The cut heals when
+// the test ends.
+func (l *lan) cutOff(t *testing.T, h lanHost, addr string) {
+	t.Helper()
+	if out, err := exec.Command("ip", "-n", h.netns, "route", "add", "blackhole", addr+"/32").CombinedOutput(); err != nil {
+		t.Fatalf("cutting %s off from %s: %v\n%s", h.netns, addr, err, out)
+	}
+	// healed when the test ends, before its nodes are stopped: a node
+	// stopping while cut off waits out its time to leave the world
+	t.Cleanup(func() { exec.Command("ip", "-n", h.netns, "route", "del", "blackhole", addr+"/32").Run() })
 }
 
 // TestNodesOnHostsOfTheirOwn: the multi-host set-up of docs/operations.md
@@ -128,15 +145,22 @@ func TestNodesOnHostsOfTheirOwn(t *testing.T) {
 	pumpRef(t, in, "Bertram offline for Aurelia", func() bool { return !online(a, "Bertram") })
 }
 
-// TestBalancerInFrontOfHosts: the balancer of docs/operations.md (HAProxy:
-// least connections, /readyz asked every second, a node's sessions cut
-// when it is marked down) in front of two nodes on hosts of their own.
-// Two players come in through the balancer, which puts one on each node,
-// and play checkers; the node one of them is on is killed (SIGKILL). The
-// balancer cuts that player's connection and marks the node down; the
-// player comes back through the balancer, lands on the other node, resumes
-// its seat, and the game is played to its end.
-func TestBalancerInFrontOfHosts(t *testing.T) {
+// balanced is docs/operations.md's balancer (HAProxy: least connections,
+// /readyz asked every second, a node's sessions cut when it is marked
+// down) in front of two nodes on hosts of their own, NATS on an address of
+// its own, and two players who came in through the balancer, one on each
+// node, playing checkers.
+type balanced struct {
+	lan   *lan
+	nodes []daemon
+	front string        // the balancer's game port
+	log   *lockedBuffer // the balancer's
+	r     *servertest.Room
+	a, b  *servertest.Player
+}
+
+func newBalanced(t *testing.T) *balanced {
+	t.Helper()
 	if _, err := exec.LookPath(natsBinary()); err != nil {
 		if os.Getenv("BOMBER_REQUIRE_NATS") != "" {
 			t.Fatalf("nats-server not found (%v); scripts/nats.sh installs it", err)
@@ -150,22 +174,21 @@ func TestBalancerInFrontOfHosts(t *testing.T) {
 		}
 		t.Skipf("haproxy not found (%v); Debian's package haproxy", err)
 	}
-	l := newLAN(t, 2)
-	ns := processNATSOn(t, l.gw)
+	bl := &balanced{lan: newLAN(t, 2), log: &lockedBuffer{}}
+	ns := processNATSOn(t, bl.lan.nats)
 	db, password := playersStore(t, "Aurelia", "Bertram")
 	world := fmt.Sprintf("b%d", time.Now().UnixNano()%1e9)
-	var nodes []daemon
 	servers := ""
-	for i, h := range l.hosts {
+	for i, h := range bl.lan.hosts {
 		d := daemonNodeIn(t, h.netns, ns.url, world, fmt.Sprintf("host%d", i), db,
 			"BOMBER_LISTEN="+h.addr+":0", "BOMBER_ADMIN_LISTEN="+h.addr+":0")
-		nodes = append(nodes, d)
+		bl.nodes = append(bl.nodes, d)
 		_, admin, _ := strings.Cut(d.admin, ":")
 		servers += fmt.Sprintf("  server n%d %s check port %s\n", i, d.addr, admin)
 	}
 	// docs/operations.md's configuration, but for the addresses: the game
 	// port's frontend and backend as written there
-	front := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	bl.front = fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	cfg := filepath.Join(t.TempDir(), "haproxy.cfg")
 	os.WriteFile(cfg, []byte(`global
   log stderr format raw local0
@@ -176,7 +199,7 @@ defaults
   timeout client 1h
   timeout server 1h
 frontend game
-  bind `+front+`
+  bind `+bl.front+`
   default_backend game
 backend game
   balance leastconn
@@ -185,8 +208,7 @@ backend game
   default-server inter 1s fall 2 rise 2 on-marked-down shutdown-sessions
 `+servers), 0o644)
 	lb := exec.Command(haproxy, "-db", "-f", cfg)
-	out := &lockedBuffer{}
-	lb.Stdout, lb.Stderr = out, out
+	lb.Stdout, lb.Stderr = bl.log, bl.log
 	if err := lb.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -194,46 +216,74 @@ backend game
 		lb.Process.Kill()
 		lb.Wait()
 		if t.Failed() {
-			t.Logf("haproxy's log:\n%s", out.String())
+			t.Logf("haproxy's log:\n%s", bl.log.String())
 		}
 	})
 	for deadline := time.Now().Add(10 * time.Second); ; {
-		c, err := net.Dial("tcp", front)
+		c, err := net.Dial("tcp", bl.front)
 		if err == nil {
 			c.Close()
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("haproxy does not listen on %s: %v\n%s", front, err, out.String())
+			t.Fatalf("haproxy does not listen on %s: %v\n%s", bl.front, err, bl.log.String())
 		}
 		time.Sleep(20 * time.Millisecond) // another process, which says nothing when it listens
 	}
+	bl.r = servertest.NewRoom(t)
+	bl.r.Password = password
+	bl.a = bl.r.Join("Aurelia", bl.front)
+	bl.b = bl.r.Join("Bertram", bl.front)
+	bl.r.StartCheckers(bl.a, bl.b)
+	bl.r.Until("ten moves", servertest.Moves(bl.a, 10))
+	return bl
+}
 
-	r := servertest.NewRoom(t)
-	r.Password = password
-	a := r.Join("Aurelia", front)
-	b := r.Join("Bertram", front)
-	r.StartCheckers(a, b)
-	r.Until("ten moves", servertest.Moves(a, 10))
-	nodes[0].cmd.Process.Signal(syscall.SIGKILL)
+// failover waits for node 0's player to be cut and the balancer to mark
+// node 0 down, has that player reconnect through the balancer (to node 1,
+// the one left), resume its seat, and the game end.
+func (bl *balanced) failover(t *testing.T, within time.Duration) {
+	t.Helper()
 	var p *servertest.Player
-	r.Until("a player's connection to drop", func() bool {
-		for _, q := range []*servertest.Player{a, b} {
+	bl.r.Until("a player's connection to drop", func() bool {
+		for _, q := range []*servertest.Player{bl.a, bl.b} {
 			if q.NC == nil {
 				p = q
 			}
 		}
 		return p != nil
 	})
-	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(out.String(), "Server game/n0 is DOWN"); {
+	for deadline := time.Now().Add(within); !strings.Contains(bl.log.String(), "Server game/n0 is DOWN"); {
 		if time.Now().After(deadline) {
-			t.Fatalf("haproxy never marked the killed node down:\n%s", out.String())
+			t.Fatalf("haproxy did not mark node 0 down within %v:\n%s", within, bl.log.String())
 		}
 		time.Sleep(20 * time.Millisecond) // haproxy's log is a pipe, read as it comes
 	}
-	r.Reconnect(p, front)
-	r.Until(p.Name+"'s seat back", func() bool { return r.Resumed(p) })
-	r.Until("the end of the game", servertest.Over(a, b))
+	bl.r.Reconnect(p, bl.front)
+	bl.r.Until(p.Name+"'s seat back", func() bool { return bl.r.Resumed(p) })
+	bl.r.Until("the end of the game", servertest.Over(bl.a, bl.b))
+}
+
+// TestBalancerInFrontOfHosts: the node one of the two players is on is
+// killed (SIGKILL). The balancer cuts that player's connection and marks
+// the node down; the player comes back through the balancer, lands on the
+// other node, resumes its seat, and the game is played to its end.
+func TestBalancerInFrontOfHosts(t *testing.T) {
+	bl := newBalanced(t)
+	bl.nodes[0].cmd.Process.Signal(syscall.SIGKILL)
+	bl.failover(t, 20*time.Second)
+}
+
+// TestHostSilentlyCutOffFromNATS: node 0's host loses its way to NATS
+// without a word (no connection reset or closed: a dead switch), while its
+// players still reach it. Its NATS link must be found dead within the
+// time the world takes to declare the node gone, so that /readyz fails,
+// the balancer marks the node down and cuts its player, and the player
+// resumes its seat through the balancer on the other node.
+func TestHostSilentlyCutOffFromNATS(t *testing.T) {
+	bl := newBalanced(t)
+	bl.lan.cutOff(t, bl.lan.hosts[0], bl.lan.nats)
+	bl.failover(t, 20*time.Second)
 }
 
 // playersStore makes an SQLite store with accounts for names, all with
