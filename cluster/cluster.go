@@ -82,10 +82,12 @@ func (c *Config) defaults() {
 	}
 }
 
-// pingEvery is how often a node pings NATS: a quarter of NodeTTL, so that
-// a dead link is found in half to three quarters of it, but not more than
-// once a second (a busy NATS must not be taken for a dead one).
-func pingEvery(nodeTTL time.Duration) time.Duration { return max(nodeTTL/4, time.Second) }
+// pingEvery is how often a node pings NATS: a sixth of NodeTTL, so that a
+// dead link is found in a third to half of it and the node has the rest to
+// reach another server of a NATS cluster before the world declares it
+// gone; but not more than once a second (a busy NATS must not be taken
+// for a dead one).
+func pingEvery(nodeTTL time.Duration) time.Duration { return max(nodeTTL/6, time.Second) }
 
 // maxQueued bounds the batches a node cut off from NATS keeps to append
 // when the link returns; past it, it drops them (its players' inputs are

@@ -2,10 +2,12 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -480,11 +482,12 @@ func sameWorld(t *testing.T, w *world) []statemachine.Stats {
 // natsCluster is three nats-server processes clustered with JetStream, on
 // free loopback ports, each with its own store.
 type natsCluster struct {
-	t     testing.TB
-	urls  []string
-	logs  string // the servers' logs, s0.log and on
-	mu    sync.Mutex
-	procs []*natsProc
+	t       testing.TB
+	urls    []string
+	monitor []string // each server's monitoring address (/connz)
+	logs    string   // the servers' logs, s0.log and on
+	mu      sync.Mutex
+	procs   []*natsProc
 }
 
 // natsProc is a running nats-server; done is closed once it has exited.
@@ -500,8 +503,16 @@ type natsProc struct {
 // again on new ports, at most three times.
 func processNATSCluster(t testing.TB, n int) *natsCluster {
 	t.Helper()
+	return processNATSClusterOn(t, slices.Repeat([]string{"127.0.0.1"}, n))
+}
+
+// processNATSClusterOn is processNATSCluster with server i's clients'
+// port (and its monitoring port, c.monitor[i]) on address hosts[i]; the
+// routes between the servers stay on loopback.
+func processNATSClusterOn(t testing.TB, hosts []string) *natsCluster {
+	t.Helper()
 	for try := 1; ; try++ {
-		c, err := startNATSCluster(t, n)
+		c, err := startNATSCluster(t, hosts)
 		if err == nil {
 			return c
 		}
@@ -514,18 +525,20 @@ func processNATSCluster(t testing.TB, n int) *natsCluster {
 
 // startNATSCluster starts n clustered servers and waits for JetStream (a
 // test failure after 30 s); an error when a server exited first.
-func startNATSCluster(t testing.TB, n int) (*natsCluster, error) {
+func startNATSCluster(t testing.TB, hosts []string) (*natsCluster, error) {
 	t.Helper()
 	bin := clusterNATSBinary(t)
+	n := len(hosts)
 	c := &natsCluster{t: t, procs: make([]*natsProc, n), logs: t.TempDir()}
 	if d := os.Getenv("BOMBER_NATS_LOGS"); d != "" {
 		c.logs = d
 	}
 	ports, routes := make([]int, n), make([]string, n)
-	for i := range n {
-		ports[i] = freePort(t)
+	for i, h := range hosts {
+		ports[i] = freePortOn(t, h)
 		routes[i] = fmt.Sprintf("nats://127.0.0.1:%d", freePort(t))
-		c.urls = append(c.urls, fmt.Sprintf("nats://127.0.0.1:%d", ports[i]))
+		c.urls = append(c.urls, "nats://"+net.JoinHostPort(h, strconv.Itoa(ports[i])))
+		c.monitor = append(c.monitor, net.JoinHostPort(h, strconv.Itoa(freePortOn(t, h))))
 	}
 	t.Cleanup(func() {
 		for i := range n {
@@ -533,7 +546,8 @@ func startNATSCluster(t testing.TB, n int) (*natsCluster, error) {
 		}
 	})
 	for i := range n {
-		cmd := exec.Command(bin, "-a", "127.0.0.1", "-p", strconv.Itoa(ports[i]), "-n", fmt.Sprintf("s%d", i), "-js", "-sd", t.TempDir(),
+		_, mon, _ := net.SplitHostPort(c.monitor[i])
+		cmd := exec.Command(bin, "-a", hosts[i], "-p", strconv.Itoa(ports[i]), "-m", mon, "-n", fmt.Sprintf("s%d", i), "-js", "-sd", t.TempDir(),
 			"--cluster_name", "bomber", "--cluster", routes[i], "--routes", strings.Join(routes, ","))
 		f, err := os.OpenFile(filepath.Join(c.logs, fmt.Sprintf("s%d.log", i)), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
@@ -580,6 +594,30 @@ func startNATSCluster(t testing.TB, n int) (*natsCluster, error) {
 		}
 	}
 	return c, err
+}
+
+// serversOf are the servers that list a NATS client named name among
+// their connections (/connz). A server lists a client whose link died
+// without a word until it finds that out itself.
+func (c *natsCluster) serversOf(t testing.TB, name string) []int {
+	t.Helper()
+	var on []int
+	for i, m := range c.monitor {
+		resp, err := http.Get("http://" + m + "/connz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var z struct{ Connections []struct{ Name string } }
+		err = json.NewDecoder(resp.Body).Decode(&z)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(z.Connections, func(cn struct{ Name string }) bool { return cn.Name == name }) {
+			on = append(on, i)
+		}
+	}
+	return on
 }
 
 // url lists the servers, for a client that may use any.

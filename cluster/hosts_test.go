@@ -17,6 +17,7 @@ import (
 	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/client"
 	"github.com/bomber-game/bomber/client/clientbot"
+	"github.com/bomber-game/bomber/client/ext"
 	"github.com/bomber-game/bomber/server/servertest"
 )
 
@@ -28,7 +29,7 @@ import (
 // set aside for tests of network equipment (RFC 2544).
 type lan struct {
 	gw    string
-	nats  string // a second address of this process's side, for NATS alone (cutOff)
+	nats  []string // three more addresses of this process's side, for NATS servers alone (cutOff)
 	hosts []lanHost
 }
 
@@ -66,9 +67,10 @@ func newLAN(t *testing.T, n int) *lan {
 	}
 	ip("link", "add", bridge, "type", "bridge")
 	undo = append(undo, func() { exec.Command("ip", "link", "del", bridge).Run() })
-	l := &lan{gw: subnet + ".1", nats: subnet + ".2"}
-	ip("addr", "add", l.gw+"/24", "dev", bridge)
-	ip("addr", "add", l.nats+"/24", "dev", bridge)
+	l := &lan{gw: subnet + ".1", nats: []string{subnet + ".2", subnet + ".3", subnet + ".4"}}
+	for _, a := range append([]string{l.gw}, l.nats...) {
+		ip("addr", "add", a+"/24", "dev", bridge)
+	}
 	ip("link", "set", bridge, "up")
 	for i := range n {
 		h := lanHost{netns: fmt.Sprintf("bomber-%s-%d", tag, i), addr: fmt.Sprintf("%s.%d", subnet, 11+i)}
@@ -175,7 +177,7 @@ func newBalanced(t *testing.T) *balanced {
 		t.Skipf("haproxy not found (%v); Debian's package haproxy", err)
 	}
 	bl := &balanced{lan: newLAN(t, 2), log: &lockedBuffer{}}
-	ns := processNATSOn(t, bl.lan.nats)
+	ns := processNATSOn(t, bl.lan.nats[0])
 	db, password := playersStore(t, "Aurelia", "Bertram")
 	world := fmt.Sprintf("b%d", time.Now().UnixNano()%1e9)
 	servers := ""
@@ -282,8 +284,46 @@ func TestBalancerInFrontOfHosts(t *testing.T) {
 // resumes its seat through the balancer on the other node.
 func TestHostSilentlyCutOffFromNATS(t *testing.T) {
 	bl := newBalanced(t)
-	bl.lan.cutOff(t, bl.lan.hosts[0], bl.lan.nats)
+	bl.lan.cutOff(t, bl.lan.hosts[0], bl.lan.nats[0])
 	bl.failover(t, 20*time.Second)
+}
+
+// TestHostSilentlyCutOffFromItsNATSServer: the nodes use a NATS cluster of
+// three servers, each on an address of its own, as docs/operations.md
+// sets one up; node 0's host silently loses its way to the server node 0
+// is connected to (a dead link between two machines), not to the other
+// two. Node 0 finds the link dead by its pings and reconnects to another
+// server before the world would declare it gone: its player is never cut
+// nor seen away by the other, and the game goes on to its end.
+func TestHostSilentlyCutOffFromItsNATSServer(t *testing.T) {
+	l := newLAN(t, 2)
+	nc := processNATSClusterOn(t, l.nats)
+	db, password := playersStore(t, "Aurelia", "Bertram")
+	world := fmt.Sprintf("c%d", time.Now().UnixNano()%1e9)
+	var nodes []daemon
+	for i, h := range l.hosts {
+		nodes = append(nodes, daemonNodeIn(t, h.netns, nc.url(), world, fmt.Sprintf("host%d", i), db,
+			"BOMBER_LISTEN="+h.addr+":0", "BOMBER_CLUSTER_REPLICAS=3", "BOMBER_CLUSTER_NODE_TTL=12s"))
+	}
+	r := servertest.NewRoom(t)
+	r.Password = password
+	a := r.Join("Aurelia", nodes[0].addr)
+	b := r.Join("Bertram", nodes[1].addr)
+	r.StartCheckers(a, b)
+	r.Until("ten moves", servertest.Moves(a, 10))
+	was := nc.serversOf(t, "bomberd host0")
+	if len(was) != 1 {
+		t.Fatalf("node 0 is a client of NATS servers %v, want one", was)
+	}
+	l.cutOff(t, l.hosts[0], l.nats[was[0]])
+	r.Until("the end of the game", servertest.Over(a, b))
+	if a.NC == nil || len(b.Saw(ext.EvAway)) > 0 {
+		t.Fatalf("Aurelia's connection %v, Bertram saw her away %d times: node 0 was taken for gone", a.NC, len(b.Saw(ext.EvAway)))
+	}
+	// the server it lost may still list it (it has not noticed yet)
+	if now := nc.serversOf(t, "bomberd host0"); !slices.ContainsFunc(now, func(i int) bool { return i != was[0] }) {
+		t.Fatalf("node 0 is a client of NATS servers %v only, and cannot reach %d", now, was[0])
+	}
 }
 
 // playersStore makes an SQLite store with accounts for names, all with
