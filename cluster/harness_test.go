@@ -479,8 +479,9 @@ func sameWorld(t *testing.T, w *world) []statemachine.Stats {
 	}
 }
 
-// natsCluster is three nats-server processes clustered with JetStream, on
-// free loopback ports, each with its own store.
+// natsCluster is nats-server processes clustered with JetStream, on free
+// ports of loopback (or of the addresses a test gives), each with its own
+// store.
 type natsCluster struct {
 	t       testing.TB
 	urls    []string
@@ -523,8 +524,9 @@ func processNATSClusterOn(t testing.TB, hosts []string) *natsCluster {
 	}
 }
 
-// startNATSCluster starts n clustered servers and waits for JetStream (a
-// test failure after 30 s); an error when a server exited first.
+// startNATSCluster starts a clustered server on each of hosts' addresses
+// and waits for JetStream (a test failure after 30 s); an error when a
+// server exited first.
 func startNATSCluster(t testing.TB, hosts []string) (*natsCluster, error) {
 	t.Helper()
 	bin := clusterNATSBinary(t)
