@@ -113,12 +113,7 @@ func (l *lan) cutOff(t *testing.T, h lanHost, addr string) {
 // node, see each other come online and play a whole Bomber game, and one
 // sees the other go offline.
 func TestNodesOnHostsOfTheirOwn(t *testing.T) {
-	if _, err := exec.LookPath(natsBinary()); err != nil {
-		if os.Getenv("BOMBER_REQUIRE_NATS") != "" {
-			t.Fatalf("nats-server not found (%v); scripts/nats.sh installs it", err)
-		}
-		t.Skipf("nats-server not found (%v)", err)
-	}
+	needNATS(t)
 	l := newLAN(t, 2)
 	ns := processNATSOn(t, l.gw)
 	world := fmt.Sprintf("h%d", time.Now().UnixNano()%1e9)
@@ -163,12 +158,7 @@ type balanced struct {
 
 func newBalanced(t *testing.T) *balanced {
 	t.Helper()
-	if _, err := exec.LookPath(natsBinary()); err != nil {
-		if os.Getenv("BOMBER_REQUIRE_NATS") != "" {
-			t.Fatalf("nats-server not found (%v); scripts/nats.sh installs it", err)
-		}
-		t.Skipf("nats-server not found (%v)", err)
-	}
+	needNATS(t)
 	haproxy, err := exec.LookPath("haproxy")
 	if err != nil {
 		if os.Getenv("CI") != "" {
