@@ -253,19 +253,29 @@ func profile(t testing.TB, d daemon, window time.Duration, out string) {
 // connection limit per address (daemonNode itself turns the per-connection
 // segment rate off, for a closed loop).
 func benchStore(b *testing.B, games int) (db string, env []string) {
-	db = filepath.Join(b.TempDir(), "bomber.db")
-	h := account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)
-	s, err := account.OpenSQLite(context.Background(), db, h)
-	if err != nil {
-		b.Fatal(err)
+	names := make([]string, 2*games)
+	for i := range names {
+		names[i] = load.Name(i)
 	}
-	for i := range 2 * games {
-		if err := s.Add(context.Background(), load.Name(i), "123"); err != nil {
-			b.Fatal(err)
+	return accountsStore(b, "123", names...), []string{"BOMBER_LIMITS_LOGIN_FAILURES=0", "BOMBER_STORE_DEMO_ACCOUNTS=false", "BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0"}
+}
+
+// accountsStore makes an SQLite store with accounts for names, all with
+// password (hashed cheaply: tests only), and returns its path.
+func accountsStore(t testing.TB, password string, names ...string) string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "bomber.db")
+	s, err := account.OpenSQLite(context.Background(), db, account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, name := range names {
+		if err := s.Add(context.Background(), name, password); err != nil {
+			t.Fatal(err)
 		}
 	}
-	s.Close()
-	return db, []string{"BOMBER_LIMITS_LOGIN_FAILURES=0", "BOMBER_STORE_DEMO_ACCOUNTS=false", "BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0"}
+	return db
 }
 
 // processCPU is the CPU time process pid has used (user and system, all

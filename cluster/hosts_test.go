@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"net"
@@ -14,9 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bomber-game/bomber/account"
-	"github.com/bomber-game/bomber/client"
-	"github.com/bomber-game/bomber/client/clientbot"
 	"github.com/bomber-game/bomber/client/ext"
 	"github.com/bomber-game/bomber/server/servertest"
 )
@@ -126,20 +122,7 @@ func TestNodesOnHostsOfTheirOwn(t *testing.T) {
 		}
 		nodes = append(nodes, d)
 	}
-	in := make(chan refMsg, 1024)
-	b := dialRef(t, nodes[1].addr, clientbot.NewBot("Bertram", password, rand.New(rand.NewPCG(1, 2))), in)
-	b.b.Games = 1
-	pumpRef(t, in, "Bertram's login", func() bool { return b.b.C.State() == client.ClientWaiting })
-	aurelia := clientbot.NewBot("Aurelia", password, rand.New(rand.NewPCG(3, 4)))
-	aurelia.Invite, aurelia.Games = "Bertram", 1
-	a := dialRef(t, nodes[0].addr, aurelia, in)
-	pumpRef(t, in, "each in the other's user list", func() bool { return online(a, "Bertram") && online(b, "Aurelia") })
-	pumpRef(t, in, "the game's end", func() bool { return aurelia.Played() == 1 && b.b.Played() == 1 })
-	if aurelia.Won()+b.b.Won() != 1 {
-		t.Fatalf("wins: Aurelia %d, Bertram %d; want one winner", aurelia.Won(), b.b.Won())
-	}
-	b.nc.Close()
-	pumpRef(t, in, "Bertram offline for Aurelia", func() bool { return !online(a, "Bertram") })
+	refGameAcross(t, nodes[0].addr, nodes[1].addr, "Aurelia", "Bertram", password)
 }
 
 // balanced is docs/operations.md's balancer (HAProxy: least connections,
@@ -322,16 +305,6 @@ func TestHostSilentlyCutOffFromItsNATSServer(t *testing.T) {
 // here, as an operator would with bomberctl.
 func playersStore(t *testing.T, names ...string) (db, password string) {
 	t.Helper()
-	db, password = filepath.Join(t.TempDir(), "bomber.db"), "tarnished-brass-42"
-	st, err := account.OpenSQLite(context.Background(), db, account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	for _, name := range names {
-		if err := st.Add(context.Background(), name, password); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return db, password
+	password = "tarnished-brass-42"
+	return accountsStore(t, password, names...), password
 }

@@ -104,27 +104,36 @@ func online(p *refPlayer, name string) bool { return slices.Contains(p.b.C.Onlin
 func TestReferenceClientsAcrossNodes(t *testing.T) {
 	backends(t, func(t *testing.T, nb func(t *testing.T) *natsBackend) {
 		w := newWorld(t, nb(t), 2)
-		in := make(chan refMsg, 1024)
-		beth := dialRef(t, w.nodes[1].addr, clientbot.NewBot("Beth", "123", rand.New(rand.NewPCG(1, 2))), in)
-		beth.b.Games = 1
-		pumpRef(t, in, "Beth's login", func() bool { return beth.b.C.State() == client.ClientWaiting })
-		albert := clientbot.NewBot("Albert", "123", rand.New(rand.NewPCG(3, 4)))
-		albert.Invite, albert.Games = "Beth", 1
-		al := dialRef(t, w.nodes[0].addr, albert, in)
-		pumpRef(t, in, "each in the other's user list", func() bool { return online(al, "Beth") && online(beth, "Albert") })
-		if !slices.ContainsFunc(beth.notices, func(n client.Notice) bool { return n.Kind == client.NoticeOnline && n.Name == "Albert" }) {
-			t.Error("Beth was not told that Albert came online")
-		}
-		pumpRef(t, in, "the game's end", func() bool { return albert.Played() == 1 && beth.b.Played() == 1 })
-		if albert.Won()+beth.b.Won() != 1 {
-			t.Fatalf("wins: Albert %d, Beth %d; want one winner", albert.Won(), beth.b.Won())
-		}
-		beth.nc.Close()
-		pumpRef(t, in, "Beth offline for Albert", func() bool { return !online(al, "Beth") })
-		if !slices.ContainsFunc(al.notices, func(n client.Notice) bool { return n.Kind == client.NoticeOffline && n.Name == "Beth" }) {
-			t.Error("Albert was not told that Beth went offline")
-		}
+		refGameAcross(t, w.nodes[0].addr, w.nodes[1].addr, "Albert", "Beth", "123")
 	})
+}
+
+// refGameAcross: reference clients inviter, on addr0, and invitee, on
+// addr1, both with password, see each other in the user list (invitee
+// told that inviter came online), play a whole Bomber game with one
+// winner, and inviter sees invitee go offline (told so).
+func refGameAcross(t *testing.T, addr0, addr1, inviter, invitee, password string) {
+	t.Helper()
+	in := make(chan refMsg, 1024)
+	b := dialRef(t, addr1, clientbot.NewBot(invitee, password, rand.New(rand.NewPCG(1, 2))), in)
+	b.b.Games = 1
+	pumpRef(t, in, invitee+"'s login", func() bool { return b.b.C.State() == client.ClientWaiting })
+	bot := clientbot.NewBot(inviter, password, rand.New(rand.NewPCG(3, 4)))
+	bot.Invite, bot.Games = invitee, 1
+	a := dialRef(t, addr0, bot, in)
+	pumpRef(t, in, "each in the other's user list", func() bool { return online(a, invitee) && online(b, inviter) })
+	if !slices.ContainsFunc(b.notices, func(n client.Notice) bool { return n.Kind == client.NoticeOnline && n.Name == inviter }) {
+		t.Errorf("%s was not told that %s came online", invitee, inviter)
+	}
+	pumpRef(t, in, "the game's end", func() bool { return bot.Played() == 1 && b.b.Played() == 1 })
+	if bot.Won()+b.b.Won() != 1 {
+		t.Fatalf("wins: %s %d, %s %d; want one winner", inviter, bot.Won(), invitee, b.b.Won())
+	}
+	b.nc.Close()
+	pumpRef(t, in, invitee+" offline for "+inviter, func() bool { return !online(a, invitee) })
+	if !slices.ContainsFunc(a.notices, func(n client.Notice) bool { return n.Kind == client.NoticeOffline && n.Name == invitee }) {
+		t.Errorf("%s was not told that %s went offline", inviter, invitee)
+	}
 }
 
 // TestDuplicateLoginAcrossNodes: logging in as Albert on one node kicks
