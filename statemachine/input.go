@@ -233,6 +233,16 @@ func AppendBatchHeader(b []byte, origin uint32, base int64) []byte {
 	return binary.AppendVarint(b, base)
 }
 
+// BatchOrigin is the node incarnation that built batch b, from its header.
+func BatchOrigin(b []byte) (uint32, error) {
+	r := inputReader{b: b}
+	if v := r.byte(); r.err == nil && v != BatchVersion && v != batchVersionSeeded {
+		return 0, fmt.Errorf("%w: batch version %d", ErrInput, v)
+	}
+	origin := r.uvarint()
+	return uint32(origin), r.err
+}
+
 // ReadBatch calls f with each input of batch b and its time, in order,
 // each read into in (the caller's, so reading allocates nothing: f copies
 // what it keeps). It stops at the first input it cannot read and returns

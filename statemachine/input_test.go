@@ -93,6 +93,12 @@ func TestBatchRoundTrip(t *testing.T) {
 	for i := range ins {
 		b = statemachine.AppendInput(b, int64(i)*10, &ins[i])
 	}
+	if o, err := statemachine.BatchOrigin(b); o != 3 || err != nil {
+		t.Fatalf("the batch's origin read as %d (%v), built by 3", o, err)
+	}
+	if _, err := statemachine.BatchOrigin([]byte{0xEE, 3}); err == nil {
+		t.Fatal("a batch of an unknown version had an origin")
+	}
 	var got []statemachine.Input
 	var at []int64
 	if err := statemachine.ReadBatch(b, new(statemachine.Input), func(t int64, in *statemachine.Input) { got, at = append(got, *in), append(at, t) }); err != nil {
