@@ -4,9 +4,10 @@
 // inputs to it and applies every entry, in order, to its own copy of the
 // pure hub (server.Log says how). JetStream key-value buckets hold the rest:
 // node heartbeats (a node silent for NodeTTL is declared gone by the
-// leader), the leader lease (the node that ticks the world's clock, runs
-// computer players and writes game records), incarnation numbers, and
-// record claims (each finished game is written once). There is no
+// leader), the leader lease (the node that ticks the world's clock and
+// writes game records; each node runs the computer players of the tables
+// it owns, by server's rule), incarnation numbers, and record claims
+// (each finished game is written once). There is no
 // membership or consensus protocol of our own: the stream orders, the
 // buckets' compare-and-set decides.
 package cluster

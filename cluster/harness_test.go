@@ -229,6 +229,8 @@ type world struct {
 	nodes []*testNode
 	cfg   Config                     // the nodes' timing and snapshots
 	hub   func(*statemachine.Config) // changes the nodes' hub settings (nil: none)
+	// bot plays the named node's computer moves (nil: as a daemon does)
+	bot func(node string) func(statemachine.BotRequest) (statemachine.BotAnswer, error)
 }
 
 type testNode struct {
@@ -306,6 +308,9 @@ func (w *world) start(name string) *testNode {
 	}
 	if w.hub != nil {
 		w.hub(&scfg.Hub)
+	}
+	if w.bot != nil {
+		scfg.Bot = w.bot(name)
 	}
 	tr, err := server.NewReactor(scfg)
 	if err != nil {

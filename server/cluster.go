@@ -47,7 +47,8 @@ type Log interface {
 	// Take moves the entries delivered since the last call into buf.
 	Take(buf []LogEntry) []LogEntry
 	// Leader reports whether this node does the world's chores now: ticks,
-	// computer players, game records, declaring silent nodes dead.
+	// game records, declaring silent nodes dead. (Computer players are
+	// every member's: each runs those of the tables it owns.)
 	Leader() bool
 	// Alive reports whether incarnation inc has been heard from lately.
 	Alive(inc uint32) bool
@@ -93,7 +94,13 @@ type clusterState struct {
 	recIdx  int
 	ents    []LogEntry
 	dead    map[uint32]bool // incarnations declared gone (from the log)
-	incs    map[uint32]bool // incarnations that opened connections and are not gone
+	// incs are the world's members as the log says: the incarnations that
+	// put a batch in it (or opened a connection: an older log's) and are
+	// not gone; members is them in order. Every node agrees on both at
+	// every entry, so on which node runs a table's computer players.
+	incs    map[uint32]bool
+	members []uint32
+	replays bool            // the log replays a capture: this node does no chores
 	asked   map[uint32]bool // incarnations this leader asked the log to declare gone
 	recs    []keyedRecord   // records of the last minutes not yet settled here, for a new leader
 	settled []string        // keys the recorder settled (forgetSettled's)
@@ -261,6 +268,7 @@ func (e *engine) clustered() {
 	if cs.seeds == nil {
 		cs.seeds = rand.Reader
 	}
+	_, cs.replays = l.(replayer)
 	e.cl = cs
 	e.nextID = statemachine.ConnID(cs.inc) << 32
 	if seq, data := l.Snapshot(); data != nil {
@@ -307,6 +315,10 @@ func (e *engine) clustered() {
 // resumer is a log that one node keeps across its restarts (a journal on
 // disk): the world stood still while the node was down.
 type resumer interface{ Resumes() bool }
+
+// replayer is a log that replays a capture: its node does none of the
+// world's chores, whose results the capture holds.
+type replayer interface{ Replays() bool }
 
 // local reports whether connection c is (or was) one of this node's.
 func (e *engine) local(c statemachine.ConnID) bool { return statemachine.NodeOf(c) == e.cl.inc }
@@ -420,7 +432,13 @@ func (e *engine) applyEntry(d []byte) error {
 		if k <= 0 || n > uint64(len(d)-k) {
 			return fmt.Errorf("%w: batch length", statemachine.ErrInput)
 		}
-		if err := statemachine.ReadBatch(d[k:k+int(n)], &cs.scratch, e.apply); err != nil {
+		b := d[k : k+int(n)]
+		origin, err := statemachine.BatchOrigin(b)
+		if err != nil {
+			return err
+		}
+		e.member(origin)
+		if err := statemachine.ReadBatch(b, &cs.scratch, e.apply); err != nil {
 			return err
 		}
 		d = d[k+int(n):]
@@ -440,7 +458,7 @@ func (e *engine) apply(at int64, in *statemachine.Input) {
 		if cs.dead[statemachine.NodeOf(in.Conn)] || e.hub.Known(in.Conn) {
 			return // a gone node's connection, or one the log already opened
 		}
-		cs.incs[statemachine.NodeOf(in.Conn)] = true
+		e.member(statemachine.NodeOf(in.Conn))
 	case statemachine.InTick:
 		cs.ticked = now
 	case statemachine.InGone:
@@ -477,7 +495,10 @@ func (e *engine) apply(at int64, in *statemachine.Input) {
 func (e *engine) applyGone(inc uint32) {
 	cs := e.cl
 	cs.dead[inc] = true
-	delete(cs.incs, inc)
+	if cs.incs[inc] {
+		delete(cs.incs, inc)
+		e.membersChanged()
+	}
 	delete(cs.asked, inc)
 	if inc != cs.inc || cs.leaving {
 		return
@@ -534,28 +555,88 @@ func (e *engine) chores(now int64) {
 }
 
 // becameLeader takes over the chores a dead leader may have left half done:
-// computer players' moves it was asked for, and records it may not have
-// written.
+// records it may not have written.
 func (e *engine) becameLeader() {
 	cs := e.cl
-	e.log.Info("this node does its world's chores now (leader: ticks, computer players, records)")
+	e.log.Info("this node does its world's chores now (leader: ticks, records, declaring silent nodes gone)")
 	clear(cs.asked)
-	for _, req := range e.hub.PendingBots(nil) {
-		e.askBot(req)
-	}
 	for _, kr := range cs.recs {
 		e.pool.recordOnce(kr.Key, kr.R, e.wall(kr.R.Start), e.wall(kr.R.End))
 	}
 }
 
-// clusterBots asks for computer players' moves when this node is the
-// leader (a new leader asks again what is pending: becameLeader).
-func (e *engine) clusterBots(reqs []statemachine.BotRequest) {
-	if !e.cl.leader {
+// member counts incarnation inc among the world's members from the entry
+// being applied on (unless it is one already, or gone).
+func (e *engine) member(inc uint32) {
+	cs := e.cl
+	if cs.incs[inc] || cs.dead[inc] {
 		return
 	}
+	cs.incs[inc] = true
+	e.membersChanged()
+}
+
+// membersChanged puts the world's members in order after one came or went,
+// and asks for the computer players' moves the change gave this node: the
+// moves of its new tables that the hub waits for (the node that ran them
+// before may be gone, or may answer too: the hub takes the first answer
+// to each request and ignores the rest).
+func (e *engine) membersChanged() {
+	cs := e.cl
+	before := cs.members
+	cs.members = slices.Sorted(maps.Keys(cs.incs))
+	if cs.replays || !cs.incs[cs.inc] {
+		return
+	}
+	for _, req := range e.hub.PendingBots(nil) {
+		if was, _ := ownerOf(before, req.Table); was != cs.inc {
+			if now, _ := ownerOf(cs.members, req.Table); now == cs.inc {
+				e.askBot(req)
+			}
+		}
+	}
+}
+
+// ownerOf is the member that runs table t's computer players: the one
+// whose hash with t is highest (rendezvous hashing), so tables spread
+// evenly over the members and a member's coming or going moves only the
+// tables it gains or had. False when there are no members.
+func ownerOf(members []uint32, t uint32) (uint32, bool) {
+	var best uint64
+	owner, ok := uint32(0), false
+	for _, m := range members {
+		if h := mix64(uint64(t)<<32 | uint64(m)); !ok || h > best {
+			best, owner, ok = h, m, true
+		}
+	}
+	return owner, ok
+}
+
+// mix64 is SplitMix64's finalizer: every bit of x moves every bit of the
+// result, so consecutive table ids and incarnations hash apart.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// owns reports whether this node runs table t's computer players now.
+func (e *engine) owns(t uint32) bool {
+	cs := e.cl
+	owner, ok := ownerOf(cs.members, t)
+	return ok && owner == cs.inc && !cs.replays
+}
+
+// clusterBots asks for the computer players' moves of the tables this node
+// owns (a member's coming or going hands the moves waited for to their
+// new owners: membersChanged).
+func (e *engine) clusterBots(reqs []statemachine.BotRequest) {
 	for _, req := range reqs {
-		e.askBot(req)
+		if e.owns(req.Table) {
+			e.askBot(req)
+		}
 	}
 }
 
@@ -740,6 +821,7 @@ func (e *engine) restore(seq uint64, data []byte) error {
 	e.hub = h
 	e.cfg.Hub = h.Config()
 	e.restart(h.Members(nil))
+	cs.members = slices.Sorted(maps.Keys(cs.incs))
 	cs.snapSeq, cs.seq = seq, seq
 	e.log.Info("restored the world from a snapshot", zap.Uint64("seq", seq), zap.Int("bytes", len(data)))
 	return nil

@@ -27,7 +27,7 @@ import (
 // Connection ids are the engine's (the capture's incarnation, then counted
 // up in the order connections are accepted): the replaying clients must
 // connect one after another in the capture's order, as bomber-replay does.
-// The replaying node is never the leader: it asks no computer player and
+// The replaying node does no chores: it asks no computer player and
 // writes no game record, and its account checks are not asked of any store
 // (the capture's answers are inputs).
 type ReplayLog struct {
@@ -126,9 +126,13 @@ func (l *ReplayLog) Renew() (uint32, error) { return l.inc, nil }
 // engine's goroutine.
 func (*ReplayLog) Notify(func()) {}
 
-// Leader is false: the capture holds the leader's chores (ticks, computer
-// players' moves); a replay writes no game record.
+// Leader is false: the capture holds the leader's chores (ticks); a
+// replay writes no game record.
 func (*ReplayLog) Leader() bool { return false }
+
+// Replays is true: the capture holds every node's chores (computer
+// players' moves too), so the replaying node does none.
+func (*ReplayLog) Replays() bool { return true }
 
 // Alive is true for every incarnation: only a leader asks.
 func (*ReplayLog) Alive(uint32) bool { return true }

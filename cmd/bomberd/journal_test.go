@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bomber-game/bomber/account"
+	"github.com/bomber-game/bomber/client/ext"
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/server/servertest"
 )
@@ -131,5 +132,52 @@ func TestKill9KeepsTwentyGames(t *testing.T) {
 	}
 	if strings.Contains(log.String(), "game record refused") || strings.Contains(log.String(), "skipping the rest of a log entry") {
 		t.Fatal("the restarted daemon refused a record or could not read its journal")
+	}
+}
+
+// TestKill9KeepsGamesAgainstTheComputer: games against the computer
+// (Checkers, Dots and Boxes) under way when bomberd is killed with SIGKILL
+// go on after it starts again on the same directory: each player
+// reconnects and resumes, and the computer, run now by the new start
+// (the journal's earlier starts are gone from the world), plays on to the
+// end.
+func TestKill9KeepsGamesAgainstTheComputer(t *testing.T) {
+	d := startDaemon(t, "BOMBER_LOG_LEVEL=info")
+	r := servertest.NewRoom(t)
+	r.Hold = 4 // the games are running when the daemon dies
+	var players []*servertest.Player
+	for i, g := range []struct {
+		name string
+		opts []segment.KV
+	}{{"checkers", nil}, {"dots", []segment.KV{{Key: "rows", Value: "3"}, {Key: "cols", Value: "3"}}}} {
+		p := r.Join([]string{"Albert", "Beth"}[i], d.addr)
+		r.Call(p, func() (ext.Out, error) { return p.C.Create(g.name, 2, 0, g.opts) })
+		r.Until(p.Name+"'s table", func() bool { return p.C.Table() != nil })
+		r.Call(p, func() (ext.Out, error) { return p.C.Bot(segment.SeatAny) })
+		players = append(players, p)
+	}
+	for _, p := range players {
+		r.Until(p.Name+"'s four moves", servertest.Moves(p, r.Hold))
+		if p.C.Game().Over() {
+			t.Fatalf("%s's game ended within four moves; the test needs it under way", p.Name)
+		}
+	}
+
+	d.cmd.Process.Kill()
+	<-d.done
+	d.done <- nil
+	log := restart(t, d)
+	r.Hold = 0
+	for _, p := range players {
+		r.Reconnect(p, d.addr)
+	}
+	r.Until("every game over", servertest.Over(players...))
+	for _, p := range players {
+		if g := p.C.Game(); g.End == nil || g.End.Reason == "abandoned" || g.End.Reason == "aborted" {
+			t.Fatalf("%s's game ended %+v, want it played to the end", p.Name, g.End)
+		}
+	}
+	if !log.await(20*time.Second, nil, func(s string) bool { return strings.Count(s, "game recorded") >= len(players) }) {
+		t.Fatal("not every game was recorded after the restart")
 	}
 }

@@ -224,7 +224,7 @@ func (m *metrics) cluster(n *cluster.Node) {
 		return 0
 	}
 	m.reg.MustRegister(
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "bomber_cluster_leader", Help: "1 while this node holds the leader lease (ticks, computer players, records, declaring nodes gone)."},
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "bomber_cluster_leader", Help: "1 while this node holds the leader lease (ticks, records, declaring nodes gone)."},
 			func() float64 { return b(n.Stats().Leader) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "bomber_cluster_nats_connected", Help: "1 while the NATS link is up."},
 			func() float64 { return b(n.Stats().Connected) }),
