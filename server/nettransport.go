@@ -233,9 +233,13 @@ func (n *nconn) opened() {
 var readBufs = sync.Pool{New: func() any { return new([512]byte) }}
 
 func (n *nconn) reader() {
+	defer n.nc.Close() // at the peer's close, a read error, or the end of lingerClose
 	for {
 		buf := readBufs.Get().(*[512]byte)
 		k, err := n.nc.Read(buf[:])
+		if k > 0 && n.ended() {
+			k = 0 // lingering after the close (closeSocket): dropped here, not on the loop
+		}
 		if k > 0 {
 			data := buf[:k]
 			if !n.t.post(func() { n.t.engine().input(n.c, data); readBufs.Put(buf) }) {
@@ -252,7 +256,6 @@ func (n *nconn) reader() {
 }
 
 func (n *nconn) writer() {
-	defer n.nc.Close()
 	for {
 		select {
 		case <-n.notify:
@@ -290,8 +293,23 @@ func (n *nconn) finish() { n.endFromConn(n.closeSocket) }
 // kill implements link: on the loop (outbox.end).
 func (n *nconn) kill() { n.endOnLoop(n.closeSocket) }
 
-// closeSocket closes the socket, which ends a reader blocked in Read.
-func (n *nconn) closeSocket() { n.nc.Close() }
+// lingerClose is how long a connection the server ends keeps reading (and
+// dropping) what its peer still sends, for the peer's close to come.
+const lingerClose = 2 * time.Second
+
+// closeSocket ends the connection. A TCP socket closed with input it has
+// not read sends a reset, and a peer that gets it before reading the last
+// bytes it was sent loses them (the Error that says why it was closed,
+// after a flood): so it sends its end (FIN, after everything written) and
+// leaves the reader to drop what still comes and close the socket at the
+// peer's close or after lingerClose. Other sockets close at once, which
+// ends a reader blocked in Read.
+func (n *nconn) closeSocket() {
+	if tcp, ok := n.nc.(*net.TCPConn); ok && tcp.CloseWrite() == nil && tcp.SetReadDeadline(time.Now().Add(lingerClose)) == nil {
+		return
+	}
+	n.nc.Close()
+}
 
 // Shutdown implements Transport.
 func (t *NetTransport) Shutdown(ctx context.Context) error {

@@ -215,6 +215,13 @@ func (o *outbox) end(closeLink func()) (did bool) {
 	return did
 }
 
+// ended reports whether the connection has ended (end ran).
+func (o *outbox) ended() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.finished
+}
+
 // endFromConn is end called by the connection's own goroutines; the slot
 // is given back on the loop.
 func (o *outbox) endFromConn(closeLink func()) {

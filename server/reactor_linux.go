@@ -849,7 +849,20 @@ func (rc *rconn) release() {
 func (rc *rconn) shut() {
 	if !rc.closed {
 		rc.write()
+		rc.dropInput()
 		rc.kill()
+	}
+}
+
+// dropInput reads and drops the input the socket holds (a few reads at
+// most): a socket closed with input unread sends a reset, and a peer that
+// gets it before reading the last bytes it was sent loses them (the Error
+// that says why it was closed, after a flood).
+func (rc *rconn) dropInput() {
+	for range 8 {
+		if n, _ := rawRead(int(rc.fd), rc.r.wsBuf[:]); n <= 0 {
+			return
+		}
 	}
 }
 
