@@ -16,6 +16,8 @@ import (
 
 	"github.com/bomber-game/bomber/account"
 	"github.com/bomber-game/bomber/bench/load"
+	"github.com/bomber-game/bomber/client/ext"
+	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/server/servertest"
 	"github.com/bomber-game/bomber/statemachine"
 )
@@ -220,6 +222,112 @@ func BenchmarkFollow(b *testing.B) {
 		b.ReportMetric(entries/elapsed.Seconds(), "entries/s")
 		b.ReportMetric(100*cpuNATS.Seconds()/elapsed.Seconds(), "nats-cpu-%")
 		b.ReportMetric(cpuNATS.Seconds()/entries*1e6, "nats-µs/entry")
+	}
+}
+
+// BenchmarkComputerPlayers measures how a cluster shares its computer
+// players: three bomberd processes on one nats-server, and
+// BENCH_CLUSTER_BOT_TABLES tables (default 30) of BENCH_CLUSTER_BOT_GAME
+// (checkers, default, a computer that searches; or aeroplane, one that
+// follows rules of thumb), each with one person (a client that plays at
+// random among the legal moves, and asks for a rematch when a game ends),
+// the people spread over the nodes in turn as a balancer would, and
+// computer players in the other seats,
+// played for BENCH_CLUSTER_WINDOW (default 5s). It reports the computer
+// players' moves a second in all, each node's share of them (n0-bots-%,
+// n1-bots-%, n2-bots-%), each node's CPU (n0-cpu-%, ...), the log's
+// entries a second and the nats-server's CPU. BENCH_BOMBERD runs another
+// build's bomberd. Run it with
+//
+//	go test -run XXX -bench ComputerPlayers -benchtime 1x ./cluster
+func BenchmarkComputerPlayers(b *testing.B) {
+	needNATS(b)
+	tables, game, window := 30, "checkers", 5*time.Second
+	fmt.Sscan(os.Getenv("BENCH_CLUSTER_BOT_TABLES"), &tables)
+	fmt.Sscan(os.Getenv("BENCH_CLUSTER_BOT_GAME"), &game)
+	if d, err := time.ParseDuration(os.Getenv("BENCH_CLUSTER_WINDOW")); err == nil {
+		window = d
+	}
+	seats := map[string]int{"checkers": 2, "aeroplane": 4}[game]
+	if seats == 0 {
+		b.Fatalf("BENCH_CLUSTER_BOT_GAME=%s: checkers or aeroplane", game)
+	}
+	names := make([]string, tables)
+	for i := range names {
+		names[i] = load.Name(i)
+	}
+	db := accountsStore(b, "123", names...)
+	ns := processNATS(b)
+	world := fmt.Sprintf("c%d", time.Now().UnixNano()%1e9)
+	nodes := make([]daemon, 3)
+	for i := range nodes {
+		nodes[i] = daemonNode(b, ns.url, world, fmt.Sprintf("n%d", i), db, "BOMBER_LIMITS_LOGIN_FAILURES=0",
+			"BOMBER_STORE_DEMO_ACCOUNTS=false", "BOMBER_LIMITS_MAX_CONNECTIONS_PER_IP=0")
+	}
+	appends := func(d daemon) float64 { // the log's entries this node put in
+		v, _ := strconv.ParseFloat(scrape(b, d.admin, "/metrics", "bomber_cluster_appends_total "), 64)
+		return v
+	}
+	botMoves := func(d daemon) float64 {
+		var n float64
+		for _, ok := range []string{"true", "false"} {
+			v, _ := strconv.ParseFloat(scrape(b, d.admin, "/metrics", `bomber_bot_move_seconds_count{game="`+game+`",ok="`+ok+`"} `), 64)
+			n += v
+		}
+		return n
+	}
+	for range b.N {
+		r := servertest.NewRoom(b)
+		var ps []*servertest.Player
+		for i, name := range names {
+			p := r.Join(name, nodes[i%len(nodes)].addr)
+			r.Call(p, func() (ext.Out, error) { return p.C.Create(game, seats, 0, nil) })
+			r.Until(name+"'s table", func() bool { return p.C.Table() != nil })
+			r.Call(p, func() (ext.Out, error) { return p.C.Bot(segment.SeatAny) })
+			ps = append(ps, p)
+		}
+		rematched := map[*servertest.Player]*ext.Game{} // the game each asked a rematch after
+		rematch := func() {
+			for _, p := range ps {
+				if g := p.C.Game(); g != nil && g.Over() && rematched[p] != g {
+					rematched[p] = g
+					r.Call(p, p.C.Ready)
+				}
+			}
+		}
+		r.During(window/5, rematch) // the games start
+		moves0, cpu0 := make([]float64, len(nodes)), make([]time.Duration, len(nodes))
+		var entries0 float64
+		for i, d := range nodes {
+			moves0[i], cpu0[i] = botMoves(d), processCPU(b, d.cmd.Process.Pid)
+			entries0 += appends(d)
+		}
+		cpuNATS0 := processCPU(b, ns.pid())
+		start := time.Now()
+		r.During(window, rematch) // the measuring window
+		elapsed := time.Since(start)
+		moves, cpu := make([]float64, len(nodes)), make([]time.Duration, len(nodes))
+		var total, entries float64
+		for i, d := range nodes {
+			moves[i], cpu[i] = botMoves(d)-moves0[i], processCPU(b, d.cmd.Process.Pid)-cpu0[i]
+			total += moves[i]
+			entries += appends(d)
+		}
+		cpuNATS := processCPU(b, ns.pid()) - cpuNATS0
+		entries -= entries0
+		for _, p := range ps {
+			p.NC.Close()
+		}
+		if total == 0 {
+			b.Fatal("no computer player moved")
+		}
+		b.ReportMetric(total/elapsed.Seconds(), "bot-moves/s")
+		b.ReportMetric(entries/elapsed.Seconds(), "entries/s")
+		b.ReportMetric(100*cpuNATS.Seconds()/elapsed.Seconds(), "nats-cpu-%")
+		for i := range nodes {
+			b.ReportMetric(100*moves[i]/total, fmt.Sprintf("n%d-bots-%%", i))
+			b.ReportMetric(100*cpu[i].Seconds()/elapsed.Seconds(), fmt.Sprintf("n%d-cpu-%%", i))
+		}
 	}
 }
 

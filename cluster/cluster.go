@@ -6,7 +6,7 @@
 // node heartbeats (a node silent for NodeTTL is declared gone by the
 // leader), the leader lease (the node that ticks the world's clock and
 // writes game records; each node runs the computer players of the tables
-// it owns, by server's rule), incarnation numbers, and record claims
+// opened on it, by server's rule), incarnation numbers, and record claims
 // (each finished game is written once). There is no
 // membership or consensus protocol of our own: the stream orders, the
 // buckets' compare-and-set decides.

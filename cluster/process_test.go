@@ -35,7 +35,12 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// buildBomberd is the bomberd the package's daemons run: this tree's,
+// built once, or BENCH_BOMBERD's binary (a bench of another build).
 func buildBomberd(t testing.TB) string {
+	if bin := os.Getenv("BENCH_BOMBERD"); bin != "" {
+		return bin // a bench of another build
+	}
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "bomber-cluster-test")
 		if err != nil {

@@ -48,7 +48,7 @@ type Log interface {
 	Take(buf []LogEntry) []LogEntry
 	// Leader reports whether this node does the world's chores now: ticks,
 	// game records, declaring silent nodes dead. (Computer players are
-	// every member's: each runs those of the tables it owns.)
+	// every member's: each runs those of the tables it owns, ownerOf.)
 	Leader() bool
 	// Alive reports whether incarnation inc has been heard from lately.
 	Alive(inc uint32) bool
@@ -97,7 +97,8 @@ type clusterState struct {
 	// incs are the world's members as the log says: the incarnations that
 	// put a batch in it (or opened a connection: an older log's) and are
 	// not gone; members is them in order. Every node agrees on both at
-	// every entry, so on which node runs a table's computer players.
+	// every entry, so on which node runs a table's computer players
+	// (ownerOf).
 	incs    map[uint32]bool
 	members []uint32
 	replays bool            // the log replays a capture: this node does no chores
@@ -589,19 +590,32 @@ func (e *engine) membersChanged() {
 		return
 	}
 	for _, req := range e.hub.PendingBots(nil) {
-		if was, _ := ownerOf(before, req.Table); was != cs.inc {
-			if now, _ := ownerOf(cs.members, req.Table); now == cs.inc {
+		if was, _ := e.ownerOf(before, req.Table); was != cs.inc {
+			if now, _ := e.ownerOf(cs.members, req.Table); now == cs.inc {
 				e.askBot(req)
 			}
 		}
 	}
 }
 
-// ownerOf is the member that runs table t's computer players: the one
-// whose hash with t is highest (rendezvous hashing), so tables spread
-// evenly over the members and a member's coming or going moves only the
-// tables it gains or had. False when there are no members.
-func ownerOf(members []uint32, t uint32) (uint32, bool) {
+// ownerOf is the member of members (in order) that runs table t's
+// computer players: the node the table was opened on while it is one (a
+// balancer spreads the players, and so the tables, over the nodes; the
+// creator's moves and its computers' then go into the log together), else
+// the one rendezvous hashing gives. False when there are no members.
+func (e *engine) ownerOf(members []uint32, t uint32) (uint32, bool) {
+	if node, ok := e.hub.TableNode(t); ok {
+		if _, in := slices.BinarySearch(members, node); in {
+			return node, true
+		}
+	}
+	return rendezvous(members, t)
+}
+
+// rendezvous is the member whose hash with table t is highest, so tables
+// spread evenly over the members and a member's coming or going moves
+// only the tables it gains or had. False when there are no members.
+func rendezvous(members []uint32, t uint32) (uint32, bool) {
 	var best uint64
 	owner, ok := uint32(0), false
 	for _, m := range members {
@@ -625,7 +639,7 @@ func mix64(x uint64) uint64 {
 // owns reports whether this node runs table t's computer players now.
 func (e *engine) owns(t uint32) bool {
 	cs := e.cl
-	owner, ok := ownerOf(cs.members, t)
+	owner, ok := e.ownerOf(cs.members, t)
 	return ok && owner == cs.inc && !cs.replays
 }
 

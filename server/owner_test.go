@@ -5,17 +5,18 @@ import (
 	"testing"
 )
 
-// TestTablesOwnersSpreadAndStay: the computer players of 4,000 tables
-// spread over four members within a tenth of a quarter each; when one
-// member goes, only its tables change owner, and when a fifth comes, a
-// table changes owner only to the newcomer.
+// TestTablesOwnersSpreadAndStay: rendezvous hashing, which gives the tables
+// whose node has gone to the members left, spreads 4,000 tables over four
+// members within a tenth of a quarter each; when one member goes, only its
+// tables change owner, and when a fifth comes, a table changes owner only
+// to the newcomer.
 func TestTablesOwnersSpreadAndStay(t *testing.T) {
 	const tables = 4000
 	four := []uint32{1, 2, 5, 9}
 	owners := func(members []uint32) map[uint32]uint32 {
 		m := make(map[uint32]uint32, tables)
 		for id := uint32(1); id <= tables; id++ {
-			o, ok := ownerOf(members, id)
+			o, ok := rendezvous(members, id)
 			if !ok || !slices.Contains(members, o) {
 				t.Fatalf("table %d: owner %d (%v) among %v", id, o, ok, members)
 			}
@@ -43,7 +44,7 @@ func TestTablesOwnersSpreadAndStay(t *testing.T) {
 			t.Fatalf("member 12 came and table %d moved from %d to %d", id, before[id], o)
 		}
 	}
-	if _, ok := ownerOf(nil, 1); ok {
+	if _, ok := rendezvous(nil, 1); ok {
 		t.Fatal("a table had an owner in a world of no members")
 	}
 }

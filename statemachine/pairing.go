@@ -355,7 +355,7 @@ func (h *Hub) newPairTable(sk *seeker, rated bool) *table {
 	}
 	clock, _, _ := parseClock(opts) // checked at the seek
 	h.tableSeq++
-	t := &table{id: h.tableSeq, kind: e, opts: opts, seats: make([]seatSlot, 2), creator: sk.s.name, clock: clock}
+	t := &table{id: h.tableSeq, kind: e, opts: opts, seats: make([]seatSlot, 2), creator: sk.s.name, node: NodeOf(sk.s.conn), clock: clock}
 	if clock != nil {
 		h.clockTables = append(h.clockTables, t.id)
 	}

@@ -94,3 +94,12 @@ func (h *Hub) TableCreator(id uint32) string {
 	}
 	return ""
 }
+
+// TableNode is the node (a ConnID's NodeOf) table id was opened on: its
+// creator's connection's then. False for no such table.
+func (h *Hub) TableNode(id uint32) (uint32, bool) {
+	if t := h.tables[id]; t != nil {
+		return t.node, true
+	}
+	return 0, false
+}

@@ -75,7 +75,7 @@ func (h *Hub) create(now int64, s *session, body []byte) {
 		return
 	}
 	h.tableSeq++
-	t := &table{id: h.tableSeq, kind: e, opts: opts, seats: make([]seatSlot, n), creator: s.name, private: m.Flags&flagPrivate != 0, watch: watch, clock: clock}
+	t := &table{id: h.tableSeq, kind: e, opts: opts, seats: make([]seatSlot, n), creator: s.name, node: NodeOf(s.conn), private: m.Flags&flagPrivate != 0, watch: watch, clock: clock}
 	if clock != nil {
 		h.clockTables = append(h.clockTables, t.id)
 	}

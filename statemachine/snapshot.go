@@ -43,7 +43,11 @@ import (
 
 // snapshotVersion is the format's first byte; a change of format (or of
 // Stats, whose size is also stored) takes a new one.
-const snapshotVersion = 6
+const snapshotVersion = 7
+
+// snapshotVersionNoTableNode is the last format without the node each
+// table was opened on; it restores with node 0.
+const snapshotVersionNoTableNode = 6
 
 // snapshotVersionNoSignUps is the format before the sign-up settings were
 // in the hub's Config; it restores with them at their defaults (the shell
@@ -444,6 +448,7 @@ func (e *snapEncoder) table(t *table) {
 		w.uv(uint64(e.sessRef(s)))
 	}
 	w.str(t.creator)
+	w.uv(uint64(t.node))
 	w.u8(t.watch)
 	w.str(t.code)
 	w.u8(t.phase)
@@ -906,6 +911,9 @@ func (d *snapDecoder) table(i int) {
 		d.watch[i][k] = r.ref(len(d.sess))
 	}
 	t.creator = r.str()
+	if d.version > snapshotVersionNoTableNode {
+		t.node = r.u32()
+	}
 	t.watch = r.u8()
 	t.code = r.str()
 	t.phase = r.u8()

@@ -380,6 +380,11 @@ func everyFieldHub(tb testing.TB) *Hub {
 	r.login(41, "Quin", ext)
 	r.msg(41, segment.Seek, segment.SeekMsg{Game: "checkers"}.Append(nil))
 
+	// a table opened by a player on another node of a cluster
+	rex := ConnID(2)<<32 | 1
+	r.login(rex, "Rex", ext)
+	r.msg(rex, segment.Create, segment.CreateMsg{Game: "dots", Seats: 2}.Append(nil))
+
 	// what no sequence of inputs leaves standing between two steps, set by
 	// hand: the encoder writes it all the same
 	sl := &t1.seats[3]

@@ -59,6 +59,7 @@ type table struct {
 	seats    []seatSlot
 	watchers []*session
 	creator  string
+	node     uint32 // the node its creator's connection was on when it opened (NodeOf)
 	private  bool
 	watch    uint8  // who may watch: watchAnyone, watchCode, watchNobody
 	code     string // join code of a private table

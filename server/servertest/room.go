@@ -41,14 +41,14 @@ type Room struct {
 	Hold int
 	// Password is the players' password ("": the demo accounts' 123).
 	Password string
-	t        *testing.T
+	t        testing.TB
 	in       chan received
 	players  []*Player
 	rng      *rand.Rand
 }
 
 // NewRoom returns a room with no players.
-func NewRoom(t *testing.T) *Room {
+func NewRoom(t testing.TB) *Room {
 	return &Room{t: t, in: make(chan received, 4096), rng: rand.New(rand.NewPCG(7, 11))}
 }
 
