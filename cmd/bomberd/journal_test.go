@@ -42,6 +42,29 @@ func restart(t *testing.T, d *proc) *syncBuffer {
 	return log
 }
 
+// killAndPlayOn kills d with SIGKILL and starts it again; every player
+// reconnects, resumes its seat and plays on (r.Hold no longer holds them)
+// until every game is over, and each must have ended by its play, not as
+// abandoned or aborted. It returns the restarted daemon's log.
+func killAndPlayOn(t *testing.T, d *proc, r *servertest.Room, players []*servertest.Player) *syncBuffer {
+	t.Helper()
+	d.cmd.Process.Kill()
+	<-d.done
+	d.done <- nil
+	log := restart(t, d)
+	r.Hold = 0
+	for _, p := range players {
+		r.Reconnect(p, d.addr)
+	}
+	r.Until("every game over", servertest.Over(players...))
+	for _, p := range players {
+		if g := p.C.Game(); g.End == nil || g.End.Reason == "abandoned" || g.End.Reason == "aborted" {
+			t.Fatalf("%s's game ended %+v, want it played to the end", p.Name, g.End)
+		}
+	}
+	return log
+}
+
 // TestKill9KeepsTwentyGames: twenty two-seat games, four each of Checkers,
 // Dots and Boxes, Pai Sho, Bomber and Aeroplane Chess, are being played
 // when bomberd is killed with SIGKILL. Started again on the same
@@ -97,20 +120,7 @@ func TestKill9KeepsTwentyGames(t *testing.T) {
 		return true
 	})
 
-	d.cmd.Process.Kill()
-	<-d.done
-	d.done <- nil
-	log := restart(t, d)
-	r.Hold = 0
-	for _, p := range players {
-		r.Reconnect(p, d.addr)
-	}
-	r.Until("every game over", servertest.Over(players...))
-	for _, p := range players {
-		if g := p.C.Game(); g.End == nil || g.End.Reason == "abandoned" || g.End.Reason == "aborted" {
-			t.Fatalf("%s's game ended %+v, want it played to the end", p.Name, g.End)
-		}
-	}
+	log := killAndPlayOn(t, d, r, players)
 	if !log.await(20*time.Second, nil, func(s string) bool { return strings.Count(s, "game recorded") >= tables }) {
 		t.Fatalf("not every game was recorded after the restart")
 	}
@@ -163,20 +173,7 @@ func TestKill9KeepsGamesAgainstTheComputer(t *testing.T) {
 		}
 	}
 
-	d.cmd.Process.Kill()
-	<-d.done
-	d.done <- nil
-	log := restart(t, d)
-	r.Hold = 0
-	for _, p := range players {
-		r.Reconnect(p, d.addr)
-	}
-	r.Until("every game over", servertest.Over(players...))
-	for _, p := range players {
-		if g := p.C.Game(); g.End == nil || g.End.Reason == "abandoned" || g.End.Reason == "aborted" {
-			t.Fatalf("%s's game ended %+v, want it played to the end", p.Name, g.End)
-		}
-	}
+	log := killAndPlayOn(t, d, r, players)
 	if !log.await(20*time.Second, nil, func(s string) bool { return strings.Count(s, "game recorded") >= len(players) }) {
 		t.Fatal("not every game was recorded after the restart")
 	}
