@@ -43,12 +43,23 @@ func (l *botLog) nodes(t uint32) []string {
 // of the tables opened on it, not the leader those of all. Twelve players,
 // four on each of three nodes, each open a Dots and Boxes table against
 // the computer: each table's computer moves are played by its player's
-// node. Then one node is killed mid-game: its players reconnect to the
-// others and resume, the computer moves their tables wait for are played
-// by the survivors once the world declares the node gone (each table's by
-// one of them), and every game ends.
+// node. Then one node is killed mid-game (or drained): its players
+// reconnect to the others and resume, the computer moves their tables wait
+// for are played by the survivors once the world declares the node gone
+// (or it says goodbye), each table's by one of them, and every game ends.
 func TestComputerPlayersSpreadOverNodes(t *testing.T) {
 	needNATS(t)
+	for _, strike := range []struct {
+		name string
+		do   func(w *world, n *testNode)
+	}{{"kill -9", (*world).crash}, {"drain", (*world).stop}} {
+		t.Run(strike.name, func(t *testing.T) { computersAcrossNodes(t, strike.do) })
+	}
+}
+
+// computersAcrossNodes is TestComputerPlayersSpreadOverNodes with node 2
+// taken out by strike.
+func computersAcrossNodes(t *testing.T, strike func(w *world, n *testNode)) {
 	bots := &botLog{by: map[uint32]map[string]int{}}
 	w := newWorldHub(t, processNATS(t), 0, fast, nil)
 	w.bot = bots.wrap
@@ -79,9 +90,9 @@ func TestComputerPlayersSpreadOverNodes(t *testing.T) {
 		}
 	}
 
-	// node 2 dies; its players come back on the others, and the moves
+	// node 2 goes; its players come back on the others, and the moves
 	// their tables wait for are played there
-	w.crash(w.nodes[2])
+	strike(w, w.nodes[2])
 	r.Hold = 0
 	for i, p := range ps {
 		if i%3 == 2 {
