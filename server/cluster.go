@@ -95,8 +95,8 @@ type clusterState struct {
 	ents    []LogEntry
 	dead    map[uint32]bool // incarnations declared gone (from the log)
 	// incs are the world's members as the log says: the incarnations that
-	// put a batch in it (or opened a connection: an older log's) and are
-	// not gone; members is them in order. Every node agrees on both at
+	// put a batch in it (a batch's origin; a node's connections open in its
+	// own batches) and are not gone; members is them in order. Every node agrees on both at
 	// every entry, so on which node runs a table's computer players
 	// (ownerOf).
 	incs    map[uint32]bool
@@ -459,7 +459,6 @@ func (e *engine) apply(at int64, in *statemachine.Input) {
 		if cs.dead[statemachine.NodeOf(in.Conn)] || e.hub.Known(in.Conn) {
 			return // a gone node's connection, or one the log already opened
 		}
-		e.member(statemachine.NodeOf(in.Conn))
 	case statemachine.InTick:
 		cs.ticked = now
 	case statemachine.InGone:
