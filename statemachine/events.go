@@ -48,9 +48,9 @@ func (h *Hub) Step(now int64, in Input) {
 
 // ConfigInput is the InConfig input that makes the hub run on cfg's
 // settings (all but the game catalogue, which is the build's, and Casts,
-// which is the shell's).
+// which is the shell's), and on this build's Generation.
 func ConfigInput(cfg Config) Input {
-	j, err := json.Marshal(cfg)
+	j, err := json.Marshal(configJSON{cfg, Generation})
 	if err != nil {
 		panic("statemachine: settings do not marshal: " + err.Error()) // plain numbers and strings: cannot happen
 	}
@@ -70,13 +70,34 @@ func SeedInput(n uint64) Input {
 // reconfigure applies settings from an InConfig input. Settings that do
 // not parse change nothing (every copy of the hub skips them alike).
 func (h *Hub) reconfigure(j string) {
-	var c Config
+	var c configJSON
 	if err := json.Unmarshal([]byte(j), &c); err != nil {
 		h.stats.BadInputs++
 		return
 	}
 	c.Games, c.Casts = h.cfg.Games, h.cfg.Casts
-	h.cfg = c.withDefaults()
+	h.cfg = c.Config.withDefaults()
+	h.generation = c.Generation
+}
+
+// Generation numbers how the hub's world evolves where a build changed
+// what the same inputs do. Every InConfig names its build's (settings
+// from before it name none: 0), and the world goes by the last one
+// applied, as it goes by the last settings, so a log or capture of an
+// older build replays as that build applied it, up to the settings a
+// newer one put in it.
+//
+//   - 0: every table draws its randomness (game seeds, seats' resume
+//     tokens) from the world's generator.
+//   - 1: a table opened from then on has its own generator, seeded from
+//     the world's as it opens (see table.rng).
+const Generation = 1
+
+// configJSON is an InConfig input's text: the settings and the
+// generation of the build that put them in the log.
+type configJSON struct {
+	Config
+	Generation uint32 `json:"generation,omitempty"`
 }
 
 // open records a new connection from a source address (what login

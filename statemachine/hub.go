@@ -249,10 +249,15 @@ type Hub struct {
 	pairAt      int64             // the next pairing round, while anyone waits
 	toMove      []rules.Player    // reused by ToMove
 	legal       []rules.Move      // reused by Legal (legal.go)
-	// rng draws table seeds, join codes and resume tokens: seeded by
-	// InSeed inputs (all zeros before the first), so randomness is data
-	// in the log and a replay draws the same bytes.
+	// rng draws join codes, reference matches' seeds, who sits first when
+	// pairing, and each table's own generator as it opens (which draws its
+	// games' seeds and its seats' resume tokens): seeded by InSeed inputs
+	// (all zeros before the first), so randomness is data in the log and a
+	// replay draws the same bytes.
 	rng *rand.ChaCha8
+	// generation is the Generation the world goes by (the last settings
+	// applied named it); a hub made by New starts at this build's.
+	generation uint32
 }
 
 // New returns an empty hub.
@@ -270,6 +275,7 @@ func New(cfg Config) *Hub {
 		codes:    make(map[string]*table),
 		rng:      rand.NewChaCha8([32]byte{}),
 	}
+	h.generation = Generation
 	h.setGames(cfg.Games)
 	return h
 }

@@ -1,6 +1,7 @@
 package statemachine
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -138,6 +139,7 @@ type tableView struct {
 	offer   *offer
 	offered uint8 // what the standing offer is for
 	seats   []seatView
+	rng     string // the table's own generator, as it would draw next
 }
 
 type modelRun struct {
@@ -581,6 +583,10 @@ func (m *modelRun) view() map[uint32]tableView {
 	v := make(map[uint32]tableView, len(m.h.tables))
 	for id, t := range m.h.tables {
 		tv := tableView{seed: t.seed, phase: t.phase, moves: len(t.moves), offer: t.offer}
+		if t.rng != nil {
+			b, _ := t.rng.MarshalBinary()
+			tv.rng = string(b)
+		}
 		if t.game != nil && t.phase == phasePlaying {
 			tv.draws = t.game.DrawByAgreement()
 		}
@@ -612,9 +618,10 @@ func (m *modelRun) step(in Input, what string) {
 	stats := *m.h.Stats()
 	scope := m.h.TableOf(&in)
 	people := m.people(scope)
+	world, _ := m.h.rng.MarshalBinary()
 	m.h.Step(m.now, in)
 	rd := m.h.Ready()
-	m.checkScope(in, scope, people, before, rd)
+	m.checkScope(in, scope, people, before, world, rd)
 	m.checks = append(m.checks, rd.Checks...)
 	m.bots = append(m.bots, rd.Bots...)
 	records := slices.Clone(rd.Records)
@@ -732,30 +739,35 @@ func (m *modelRun) people(id uint32) map[ConnID]bool {
 }
 
 // checkScope checks the line Hub.TableOf draws: an input that concerns
-// one table changes no other table and speaks only to its sender, the
+// one table changes no other table, draws nothing from the world's
+// generator (only from its table's own) and speaks only to its sender, the
 // people at that table (before or after it) and, with presence, to those
 // who see who is busy; a message that concerns no table plays no move
-// anywhere.
-func (m *modelRun) checkScope(in Input, scope uint32, people map[ConnID]bool, before map[uint32]tableView, rd *Ready) {
+// anywhere. world is the world's generator before the input.
+func (m *modelRun) checkScope(in Input, scope uint32, people map[ConnID]bool, before map[uint32]tableView, world []byte, rd *Ready) {
 	if in.Kind != InReceive && in.Kind != InBot {
 		return
 	}
+	after := m.view()
 	for id, b := range before {
-		t := m.h.tables[id]
+		t, a := m.h.tables[id], after[id]
 		switch {
 		case scope == 0 && t != nil && t.seed == b.seed && len(t.moves) > b.moves:
 			m.fail("%v classed as concerning no table played a move at table %d", in.Kind, id)
-		case scope != 0 && id != scope && (t == nil || t.seed != b.seed || len(t.moves) != b.moves || t.phase != b.phase):
+		case scope != 0 && id != scope && (t == nil || t.seed != b.seed || len(t.moves) != b.moves || t.phase != b.phase || a.rng != b.rng):
 			m.fail("%v classed as concerning table %d changed table %d", in.Kind, scope, id)
 		}
 	}
 	if scope == 0 {
 		return
 	}
-	after := m.people(scope)
+	if now, _ := m.h.rng.MarshalBinary(); !bytes.Equal(now, world) {
+		m.fail("%v at table %d drew from the world's generator", in.Kind, scope)
+	}
+	there := m.people(scope)
 	for _, snd := range rd.Sends {
 		presence := snd.Seg.Type == segment.NewOnline || snd.Seg.Type == segment.NewOffline
-		if snd.Conn != in.Conn && !people[snd.Conn] && !after[snd.Conn] && !presence {
+		if snd.Conn != in.Conn && !people[snd.Conn] && !there[snd.Conn] && !presence {
 			m.fail("%v at table %d spoke to connection %d, who is not there (segment %v)", in.Kind, scope, snd.Conn, snd.Seg.Type)
 		}
 	}

@@ -359,6 +359,7 @@ func (h *Hub) newPairTable(sk *seeker, rated bool) *table {
 	if clock != nil {
 		h.clockTables = append(h.clockTables, t.id)
 	}
+	h.ownGenerator(t)
 	h.tables[t.id] = t
 	h.stats.TablesCreated++
 	return t

@@ -83,6 +83,7 @@ func (h *Hub) create(now int64, s *session, body []byte) {
 		t.code = h.newCode()
 		h.codes[t.code] = t
 	}
+	h.ownGenerator(t)
 	h.tables[t.id] = t
 	h.stats.TablesCreated++
 	h.sit(s, t, 0)
@@ -157,7 +158,7 @@ func (h *Hub) sit(s *session, t *table, i int) {
 		return
 	}
 	if s.has(segment.FeatureResume) {
-		h.entropy(t.seats[i].token[:])
+		h.tableEntropy(t, t.seats[i].token[:])
 	}
 	h.cancelSeek(s)
 	s.table, s.seat, s.state = t, rules.Player(i), AtTable
@@ -457,7 +458,7 @@ func (h *Hub) ready_(now int64, s *session) {
 
 // startTable draws the seed, starts the game and tells everyone at t.
 func (h *Hub) startTable(now int64, t *table) {
-	h.entropy(t.seed[:])
+	h.tableEntropy(t, t.seed[:])
 	g, err := t.newGame()
 	if err != nil {
 		panic("statemachine: options validated at create were refused: " + err.Error())

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -26,10 +27,12 @@ import (
 //	stats    uvarint size, then Stats little-endian (encoding/binary)
 //	counters checkSeq, tableSeq, sweepAt
 //	rng      uvarint length, then the generator's state (ChaCha8's binary form)
+//	generation uvarint (Generation)
 //	sessions count, then each session; pointers are indices into this list
 //	tables   count, then each table (reference matches too, which are in no
 //	         map); a table's game is not stored but rebuilt from its seed
-//	         and moves, as takeback does
+//	         and moves, as takeback does; a table of the extended protocol
+//	         carries its own generator's state (as rng; empty: none)
 //	online, users, checks, timers, kicks, offer and away timers (each
 //	queue's deadline and key in the order they fire), failures, held
 //	checks, codes, clockTables, the table map (as table indices)
@@ -43,7 +46,13 @@ import (
 
 // snapshotVersion is the format's first byte; a change of format (or of
 // Stats, whose size is also stored) takes a new one.
-const snapshotVersion = 7
+const snapshotVersion = 8
+
+// snapshotVersionNoGeneration is the last format without the hub's
+// Generation and tables' own generators: its world restores in generation
+// 0, every table drawing from the world's generator, as the build that
+// wrote it drew.
+const snapshotVersionNoGeneration = 7
 
 // snapshotVersionNoTableNode is the last format without the node each
 // table was opened on; it restores with node 0.
@@ -100,6 +109,7 @@ func (h *Hub) Snapshot() ([]byte, error) {
 	rng, _ := h.rng.MarshalBinary() // never fails
 	w.uv(uint64(len(rng)))
 	w.b = append(w.b, rng...)
+	w.uv(uint64(h.generation))
 	w.uv(uint64(len(e.sessList)))
 	for _, s := range e.sessList {
 		e.session(s)
@@ -454,6 +464,13 @@ func (e *snapEncoder) table(t *table) {
 	w.u8(t.phase)
 	w.uv(uint64(t.seq))
 	w.b = append(w.b, t.seed[:]...)
+	if t.kind != refKind {
+		var rng []byte // none: the table draws from the world's
+		if t.rng != nil {
+			rng, _ = t.rng.MarshalBinary() // never fails
+		}
+		w.bytes(rng)
+	}
 	w.iv(t.start)
 	w.uv(uint64(len(t.moves)))
 	for _, m := range t.moves {
@@ -676,6 +693,14 @@ func Restore(cfg Config, snap []byte) (*Hub, error) {
 	} else if p := r.raw(int(n)); r.err == nil {
 		if err := h.rng.UnmarshalBinary(p); err != nil {
 			return nil, fmt.Errorf("%w: generator: %w", ErrSnapshot, err)
+		}
+	}
+	h.generation = 0 // an older format's world draws as its build drew
+	if v > snapshotVersionNoGeneration {
+		if g := r.uv(); g > Generation {
+			r.fail("generation %d, this build's is %d", g, Generation)
+		} else {
+			h.generation = uint32(g)
 		}
 	}
 	d := snapDecoder{r: r, h: h, version: v}
@@ -919,6 +944,9 @@ func (d *snapDecoder) table(i int) {
 	t.phase = r.u8()
 	t.seq = r.u32()
 	copy(t.seed[:], r.raw(32))
+	if t.kind != refKind {
+		d.generator(t)
+	}
 	t.start = r.iv()
 	t.private, t.timeout = f&tfPrivate != 0, f&tfTimeout != 0
 	if t.watch > watchNobody || t.phase > phaseOver {
@@ -974,6 +1002,25 @@ func (d *snapDecoder) table(i int) {
 	}
 	if r.err == nil && f&tfGame != 0 {
 		d.rebuild(t)
+	}
+}
+
+// generator reads t's own generator, if it has one.
+func (d *snapDecoder) generator(t *table) {
+	r := d.r
+	if d.version <= snapshotVersionNoGeneration {
+		return
+	}
+	p := r.bytes()
+	if len(p) > maxRNGState {
+		r.fail("table %d: generator state of %d bytes", t.id, len(p))
+	}
+	if r.err != nil || len(p) == 0 {
+		return
+	}
+	t.rng = new(rand.ChaCha8)
+	if err := t.rng.UnmarshalBinary(p); err != nil {
+		r.fail("table %d: generator: %v", t.id, err)
 	}
 }
 

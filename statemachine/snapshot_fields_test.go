@@ -55,6 +55,21 @@ func sameMeaning(field string) func(w *twinWalk, path string, a, b any) {
 				w.diff(path, x, y)
 			}
 		}
+	case "table.rng":
+		// as Hub.rng: what the table's generator draws next
+		// (a reference match has none)
+		return func(w *twinWalk, path string, a, b any) {
+			var x, y []byte
+			if g := a.(*table).rng; g != nil {
+				x, _ = g.MarshalBinary()
+			}
+			if g := b.(*table).rng; g != nil {
+				y, _ = g.MarshalBinary()
+			}
+			if !bytes.Equal(x, y) || (x == nil) != (y == nil) {
+				w.diff(path, x, y)
+			}
+		}
 	case "table.kind":
 		// the catalogue entry is the restoring shell's: the same game by name
 		return func(w *twinWalk, path string, a, b any) {

@@ -12,7 +12,7 @@ import (
 
 // TestRestoreBeforePairing: a snapshot in the format before quick pairing
 // (4: no pairing settings, no pairing counters at the end of Stats, no
-// pools, 64 slots for each segment counter) restores with the settings at their defaults, nobody waiting and
+// pools, 64 slots for each segment counter, no generation) restores with the settings at their defaults, nobody waiting and
 // the counters at zero, and everything else as it was.
 func TestRestoreBeforePairing(t *testing.T) {
 	r := &rig{tb: t, h: New(Config{Games: Catalogue(), PairRange: 70}), now: int64(time.Second)}
@@ -44,6 +44,19 @@ func TestRestoreBeforePairing(t *testing.T) {
 	if !bytes.HasSuffix(rest, []byte{0, 0}) {
 		t.Fatal("no empty pool at the end")
 	}
+	// nor the generation after the generator (nor any table to carry a
+	// generator of its own)
+	at := 0
+	for range 3 { // checkSeq, tableSeq, sweepAt
+		_, n := binary.Uvarint(rest[at:])
+		at += n
+	}
+	rng, n := binary.Uvarint(rest[at:])
+	at += n + int(rng)
+	if g, n := binary.Uvarint(rest[at:]); g != Generation || n != 1 {
+		t.Fatalf("generation %d in %d bytes after the generator, want %d in 1", g, n, Generation)
+	}
+	rest = slices.Delete(slices.Clone(rest), at, at+1)
 	// and Stats as it was then: 64 slots for each segment counter
 	const slots = len(Stats{}.SegmentsIn) * 8
 	narrow := slices.Concat(stats[:64*8], stats[slots:slots+64*8], stats[2*slots:statsNoPairing])
@@ -62,6 +75,9 @@ func TestRestoreBeforePairing(t *testing.T) {
 	}
 	if got.stats.LoginsOK != 7 || got.stats.Pairing.Pairings != 0 || got.stats.SegmentsOut[segment.Welcome] != 9 {
 		t.Errorf("stats: logins %d, pairings %d, Welcomes %d; want 7, 0 and 9", got.stats.LoginsOK, got.stats.Pairing.Pairings, got.stats.SegmentsOut[segment.Welcome])
+	}
+	if got.generation != 0 {
+		t.Errorf("generation %d, want 0: the build that wrote the snapshot drew every table's randomness from the world's generator", got.generation)
 	}
 	if got.Online() != 2 || len(got.seekers) != 0 {
 		t.Errorf("%d online, %d waiting; want 2 and 0", got.Online(), len(got.seekers))

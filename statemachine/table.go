@@ -1,6 +1,8 @@
 package statemachine
 
 import (
+	"math/rand/v2"
+
 	"github.com/bomber-game/bomber/rules"
 	"github.com/bomber-game/bomber/rules/record"
 	"github.com/bomber-game/bomber/segment"
@@ -66,13 +68,42 @@ type table struct {
 	phase    uint8
 	seq      uint32 // updates sent so far in this game (moves accepted)
 	seed     [32]byte
-	start    int64
-	moves    []playedMove
-	offer    *offer
-	clock    *clockSpec // nil: no time control
-	timeout  bool       // the move being played is a clock's timeout action
-	chat     chatLog    // players' chat
-	wchat    chatLog    // watchers' chat
+	// rng is the table's own generator (game seeds, seat tokens), seeded
+	// from the world's as the table opens: what a table's inputs draw then
+	// depends on the table's inputs alone, never on what other tables or
+	// the lobby drew in between. nil at a reference match, which draws
+	// only as it opens, and at a table opened in generation 0, which
+	// draws from the world's.
+	rng     *rand.ChaCha8
+	start   int64
+	moves   []playedMove
+	offer   *offer
+	clock   *clockSpec // nil: no time control
+	timeout bool       // the move being played is a clock's timeout action
+	chat    chatLog    // players' chat
+	wchat   chatLog    // watchers' chat
+}
+
+// ownGenerator gives t its own generator, seeded from the hub's, at the
+// input that opens t (so every copy of the hub seeds it alike), unless the
+// world goes by generation 0.
+func (h *Hub) ownGenerator(t *table) {
+	if h.generation < 1 {
+		return
+	}
+	var seed [32]byte
+	h.entropy(seed[:])
+	t.rng = rand.NewChaCha8(seed)
+}
+
+// tableEntropy fills b from t's own generator, or from the world's for a
+// table that has none.
+func (h *Hub) tableEntropy(t *table, b []byte) {
+	if t.rng == nil {
+		h.entropy(b)
+		return
+	}
+	_, _ = t.rng.Read(b) // ChaCha8 never fails
 }
 
 // ext reports whether t is a table of the extended protocol (not a reference
