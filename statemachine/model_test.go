@@ -619,9 +619,11 @@ func (m *modelRun) step(in Input, what string) {
 	scope := m.h.TableOf(&in)
 	people := m.people(scope)
 	world, _ := m.h.rng.MarshalBinary()
+	where := m.whereabouts()
 	m.h.Step(m.now, in)
 	rd := m.h.Ready()
 	m.checkScope(in, scope, people, before, world, rd)
+	m.checkWorldEffects(in, scope, people, where, rd)
 	m.checks = append(m.checks, rd.Checks...)
 	m.bots = append(m.bots, rd.Bots...)
 	records := slices.Clone(rd.Records)
@@ -770,6 +772,51 @@ func (m *modelRun) checkScope(in Input, scope uint32, people map[ConnID]bool, be
 		if snd.Conn != in.Conn && !people[snd.Conn] && !there[snd.Conn] && !presence {
 			m.fail("%v at table %d spoke to connection %d, who is not there (segment %v)", in.Kind, scope, snd.Conn, snd.Seg.Type)
 		}
+	}
+}
+
+// whereabouts is where each session is: its state, table and seat, and
+// whether it waits in a pairing pool.
+type whereabouts struct {
+	state   State
+	table   uint32
+	seat    rules.Player
+	seeking bool
+}
+
+func (m *modelRun) whereabouts() map[ConnID]whereabouts {
+	out := make(map[ConnID]whereabouts, len(m.h.sessions))
+	for c, s := range m.h.sessions {
+		w := whereabouts{state: s.state, seat: s.seat, seeking: s.x != nil && s.x.seek != nil}
+		if s.table != nil {
+			w.table = s.table.id
+		}
+		out[c] = w
+	}
+	return out
+}
+
+// checkWorldEffects checks what an input that concerns one table tells
+// the world beyond it, the part a world that gives tables to shards must
+// hear from the table's owner: it moves nobody but its sender and the
+// people at that table (who sit, watch, leave or are seated, and who stop
+// seeking a game when they sit), and it asks the store nothing.
+func (m *modelRun) checkWorldEffects(in Input, scope uint32, people map[ConnID]bool, where map[ConnID]whereabouts, rd *Ready) {
+	if scope == 0 || in.Kind != InReceive && in.Kind != InBot {
+		return
+	}
+	there := m.people(scope)
+	now := m.whereabouts()
+	for c, w := range where {
+		if c == in.Conn || people[c] || there[c] {
+			continue
+		}
+		if a, ok := now[c]; !ok || a != w {
+			m.fail("%v at table %d moved connection %d, who is not there: %+v, then %+v", in.Kind, scope, c, w, a)
+		}
+	}
+	if len(rd.Checks) > 0 {
+		m.fail("%v at table %d asked the store %v", in.Kind, scope, rd.Checks[0].Kind)
 	}
 }
 
