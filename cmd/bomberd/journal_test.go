@@ -76,6 +76,55 @@ func killAndPlayOn(t *testing.T, d *proc, r *servertest.Room, players []*servert
 // Aeroplane Chess player that resumes after rolls it missed is sent their
 // faces with the moves, so its copy of the game plays on.)
 func TestKill9KeepsTwentyGames(t *testing.T) {
+	twentyGamesAcrossKill(t, bomberdBin)
+}
+
+// generationZero is the last commit whose bomberd drew every table's
+// randomness (its games' seeds, its seats' resume tokens) from the
+// world's generator: the state machine's generation 0.
+const generationZero = "2525de1f9172a55cbdb41aa08677feb89c131542"
+
+// TestUpgradeKeepsTwentyGames: the twenty games of TestKill9KeepsTwentyGames
+// are under way on the bomberd of generationZero when it is killed; this
+// build, started on its journal, replays the older build's log as that
+// build applied it (every table drawing from the world's generator), so
+// every player resumes with the token it was given and every game, the
+// dice of Aeroplane Chess included, plays on to its end and is recorded
+// once. (A build that gave those tables generators of their own refused
+// every token: run.)
+func TestUpgradeKeepsTwentyGames(t *testing.T) {
+	twentyGamesAcrossKill(t, buildAt(t, generationZero))
+}
+
+// buildAt builds the bomberd of commit rev from this repository's history
+// (git archive into a temporary directory) and returns its path.
+func buildAt(t *testing.T, rev string) string {
+	t.Helper()
+	top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	if err == nil {
+		err = exec.Command("git", "cat-file", "-e", rev+"^{commit}").Run()
+	}
+	if err != nil {
+		t.Skipf("not a git checkout holding commit %s: %v", rev, err)
+	}
+	dir := t.TempDir()
+	archive := exec.Command("sh", "-c", `git archive --format=tar "$0" | tar -x -C "$1"`, rev, dir)
+	archive.Dir = strings.TrimSpace(string(top)) // in a subdirectory, git archive takes only that
+	if out, err := archive.CombinedOutput(); err != nil {
+		t.Fatalf("git archive %s: %v\n%s", rev, err, out)
+	}
+	bin := filepath.Join(dir, "bomberd")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/bomberd")
+	build.Dir = dir
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building bomberd at %s: %v\n%s", rev, err, out)
+	}
+	return bin
+}
+
+// twentyGamesAcrossKill is TestKill9KeepsTwentyGames with the games begun
+// on the bomberd at first and played on by this build.
+func twentyGamesAcrossKill(t *testing.T, first string) {
 	db := filepath.Join(t.TempDir(), "bomber.db")
 	s, err := account.OpenSQLite(context.Background(), db, account.NewHasher(account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1))
 	if err != nil {
@@ -90,7 +139,7 @@ func TestKill9KeepsTwentyGames(t *testing.T) {
 	s.Close()
 	// the players move as fast as the answers come (Bomber's guesses, and
 	// a View asked for after each, pass the segment rate a person keeps)
-	d := startDaemon(t, "BOMBER_STORE_SQLITE_PATH="+db, "BOMBER_STORE_DEMO_ACCOUNTS=false", "BOMBER_LOG_LEVEL=info",
+	d := startBinary(t, first, 0, "BOMBER_STORE_SQLITE_PATH="+db, "BOMBER_STORE_DEMO_ACCOUNTS=false", "BOMBER_LOG_LEVEL=info",
 		"BOMBER_LIMITS_SEGMENT_RATE=100000", "BOMBER_LIMITS_SEGMENT_BURST=100000")
 	games := []struct {
 		name string

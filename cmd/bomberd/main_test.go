@@ -123,12 +123,18 @@ func startDaemon(t *testing.T, env ...string) *proc {
 // and hard; 0: the test's own).
 func startDaemonWith(t *testing.T, nofile int, env ...string) *proc {
 	t.Helper()
+	return startBinary(t, bomberdBin, nofile, env...)
+}
+
+// startBinary is startDaemonWith for the bomberd at bin (another build's).
+func startBinary(t *testing.T, bin string, nofile int, env ...string) *proc {
+	t.Helper()
 	d := &proc{log: &syncBuffer{}, done: make(chan error, 1)}
 	dir := t.TempDir()
-	d.cmd = exec.Command(bomberdBin, "--config", filepath.Join(dir, "none.yaml"))
+	d.cmd = exec.Command(bin, "--config", filepath.Join(dir, "none.yaml"))
 	if nofile > 0 {
 		// the shell lowers the limit and becomes bomberd (same pid)
-		d.cmd = exec.Command("sh", "-c", fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, nofile), bomberdBin, "--config", filepath.Join(dir, "none.yaml"))
+		d.cmd = exec.Command("sh", "-c", fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, nofile), bin, "--config", filepath.Join(dir, "none.yaml"))
 	}
 	os.WriteFile(filepath.Join(dir, "none.yaml"), []byte("log:\n  format: console\n"), 0o644)
 	d.cmd.Dir = dir
