@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -620,10 +621,12 @@ func (m *modelRun) step(in Input, what string) {
 	people := m.people(scope)
 	world, _ := m.h.rng.MarshalBinary()
 	where := m.whereabouts()
+	released := m.released(in)
 	m.h.Step(m.now, in)
 	rd := m.h.Ready()
 	m.checkScope(in, scope, people, before, world, rd)
 	m.checkWorldEffects(in, scope, people, where, rd)
+	m.checkTableEffects(in, scope, before, where, released)
 	m.checks = append(m.checks, rd.Checks...)
 	m.bots = append(m.bots, rd.Bots...)
 	records := slices.Clone(rd.Records)
@@ -817,6 +820,51 @@ func (m *modelRun) checkWorldEffects(in Input, scope uint32, people map[ConnID]b
 	}
 	if len(rd.Checks) > 0 {
 		m.fail("%v at table %d asked the store %v", in.Kind, scope, rd.Checks[0].Kind)
+	}
+}
+
+// released is the tables the segments an account answer releases concern:
+// what a session sent while the store was asked for it waits in its queue
+// until the answer (InAnswer, InReply), which then applies it, table
+// inputs among it.
+func (m *modelRun) released(in Input) map[uint32]bool {
+	out := map[uint32]bool{}
+	if in.Kind != InAnswer && in.Kind != InReply {
+		return out
+	}
+	if s := m.h.checks[in.Check]; s != nil && s.queue != nil {
+		for _, seg := range s.queue[:s.queued] {
+			out[s.tableOf(seg)] = true
+		}
+	}
+	return out
+}
+
+// checkTableEffects checks what an input that concerns no table does to
+// tables, the part a table's owner must hear from the world when tables
+// are given to shards: it opens tables, and changes one only where its
+// sender sits or watches, where someone whose session it closed, kicked
+// or declared gone sat or watched (their seat held or given up), or that
+// a segment it released from a session's queue concerns (released); time
+// (a tick) and a shutdown may change any.
+func (m *modelRun) checkTableEffects(in Input, scope uint32, before map[uint32]tableView, where map[ConnID]whereabouts, released map[uint32]bool) {
+	if scope != 0 || in.Kind == InTick || in.Kind == InShutdown {
+		return
+	}
+	may := released
+	if w, ok := where[in.Conn]; ok && in.Kind == InReceive || in.Kind == InClosed {
+		may[w.table] = true
+	}
+	for c, w := range where {
+		if s := m.h.sessions[c]; s == nil || s.state == Kicked && w.state != Kicked {
+			may[w.table] = true
+		}
+	}
+	after := m.view()
+	for id, b := range before {
+		if a, ok := after[id]; (!ok || !reflect.DeepEqual(a, b)) && !may[id] {
+			m.fail("%v, which concerns no table, changed table %d, where neither its sender nor anyone it closed, kicked or declared gone was", in.Kind, id)
+		}
 	}
 }
 

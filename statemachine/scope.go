@@ -14,7 +14,10 @@ import (
 // people there, but for what it tells the world of them: who is busy at a
 // table, which presence shows (a reference client sees a user at a table
 // as offline). It is asked before the input is applied (the session's
-// table is where the input goes) and changes nothing.
+// table is where the input goes) and changes nothing. What a session
+// sends while the store is asked for it waits in its queue and is applied
+// with the store's answer, an input of the world's: table inputs can also
+// come that way.
 //
 // Each node counts the inputs it applies by this line
 // (bomber_inputs_applied_total); it is also the line along which tables
