@@ -17,6 +17,15 @@ import (
 // refOptions are the Bomber options for each First setting.
 var refOptions = [2]rules.Options{{"first": "0"}, {"first": "1"}}
 
+// refTableBase is the least id of a reference match: a match is in no map
+// and no client sees its id, but the inputs of its two players concern it
+// (TableOf), as those of an extended table's people concern that table.
+// Extended tables are numbered from 1 (tableSeq), so the two never meet.
+const refTableBase = 1 << 31
+
+// refID is the id of the n-th reference match.
+func refID(n uint32) uint32 { return refTableBase | n&(refTableBase-1) }
+
 // refStart seats inviter (seat 0) and invitee (seat 1) at a reference Bomber table.
 func (h *Hub) refStart(now int64, inviter, invitee *session) {
 	first := 0
@@ -28,7 +37,8 @@ func (h *Hub) refStart(now int64, inviter, invitee *session) {
 	if err != nil {
 		panic("statemachine: bomber refused its own options: " + err.Error())
 	}
-	t := &table{kind: refKind, opts: refOptions[first], game: g, seats: make([]seatSlot, 2), phase: phasePlaying, start: now, moves: make([]playedMove, 0, 128)}
+	h.refSeq++
+	t := &table{id: refID(h.refSeq), kind: refKind, opts: refOptions[first], game: g, seats: make([]seatSlot, 2), phase: phasePlaying, start: now, moves: make([]playedMove, 0, 128)}
 	h.entropy(t.seed[:]) // Bomber draws nothing, but the record's seed identifies the game
 	for i, p := range []*session{inviter, invitee} {
 		h.seatTo(t, i, lifePerson, p)

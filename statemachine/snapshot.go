@@ -27,7 +27,7 @@ import (
 //	stats    uvarint size, then Stats little-endian (encoding/binary)
 //	counters checkSeq, tableSeq, sweepAt
 //	rng      uvarint length, then the generator's state (ChaCha8's binary form)
-//	generation uvarint (Generation)
+//	generation uvarint (Generation), then the reference matches opened
 //	sessions count, then each session; pointers are indices into this list
 //	tables   count, then each table (reference matches too, which are in no
 //	         map); a table's game is not stored but rebuilt from its seed
@@ -49,9 +49,10 @@ import (
 const snapshotVersion = 8
 
 // snapshotVersionNoGeneration is the last format without the hub's
-// Generation and tables' own generators: its world restores in generation
-// 0, every table drawing from the world's generator, as the build that
-// wrote it drew.
+// Generation, tables' own generators and reference matches' ids: its world
+// restores in generation 0, every table drawing from the world's
+// generator, as the build that wrote it drew, and its matches are
+// numbered in the order it lists them.
 const snapshotVersionNoGeneration = 7
 
 // snapshotVersionNoTableNode is the last format without the node each
@@ -110,6 +111,7 @@ func (h *Hub) Snapshot() ([]byte, error) {
 	w.uv(uint64(len(rng)))
 	w.b = append(w.b, rng...)
 	w.uv(uint64(h.generation))
+	w.uv(uint64(h.refSeq))
 	w.uv(uint64(len(e.sessList)))
 	for _, s := range e.sessList {
 		e.session(s)
@@ -702,6 +704,7 @@ func Restore(cfg Config, snap []byte) (*Hub, error) {
 		} else {
 			h.generation = uint32(g)
 		}
+		h.refSeq = r.u32()
 	}
 	d := snapDecoder{r: r, h: h, version: v}
 	if err := d.body(); err != nil {
@@ -893,7 +896,18 @@ func (d *snapDecoder) table(i int) {
 	t.id = r.u32()
 	if f&tfRef != 0 {
 		t.kind = refKind
+		if d.version <= snapshotVersionNoGeneration {
+			// an older format's matches have id 0: number them as they come
+			d.h.refSeq++
+			t.id = refID(d.h.refSeq)
+		}
+		if t.id&refTableBase == 0 {
+			r.fail("reference match with id %d", t.id)
+		}
 	} else {
+		if t.id&refTableBase != 0 {
+			r.fail("table with a reference match's id %d", t.id)
+		}
 		name := r.str()
 		t.kind = h.games[name]
 		if r.err == nil && t.kind == nil {

@@ -44,8 +44,8 @@ func TestRestoreBeforePairing(t *testing.T) {
 	if !bytes.HasSuffix(rest, []byte{0, 0}) {
 		t.Fatal("no empty pool at the end")
 	}
-	// nor the generation after the generator (nor any table to carry a
-	// generator of its own)
+	// nor the generation and the count of reference matches after the
+	// generator (nor any table to carry a generator of its own)
 	at := 0
 	for range 3 { // checkSeq, tableSeq, sweepAt
 		_, n := binary.Uvarint(rest[at:])
@@ -56,7 +56,8 @@ func TestRestoreBeforePairing(t *testing.T) {
 	if g, n := binary.Uvarint(rest[at:]); g != Generation || n != 1 {
 		t.Fatalf("generation %d in %d bytes after the generator, want %d in 1", g, n, Generation)
 	}
-	rest = slices.Delete(slices.Clone(rest), at, at+1)
+	_, n = binary.Uvarint(rest[at+1:]) // the reference matches opened
+	rest = slices.Delete(slices.Clone(rest), at, at+1+n)
 	// and Stats as it was then: 64 slots for each segment counter
 	const slots = len(Stats{}.SegmentsIn) * 8
 	narrow := slices.Concat(stats[:64*8], stats[slots:slots+64*8], stats[2*slots:statsNoPairing])

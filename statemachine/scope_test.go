@@ -1,0 +1,40 @@
+package statemachine
+
+import (
+	"testing"
+	"time"
+
+	"github.com/bomber-game/bomber/segment"
+)
+
+// TestReferenceMatchInputsConcernTheirMatch: a reference client's Bomber
+// match is a table of two (TableOf), with an id of its own that no
+// extended table has, so the relay's guesses count among the table inputs
+// (bomber_inputs_applied_total) and could go to the match's shard; what
+// its players say in the lobby concerns no table.
+func TestReferenceMatchInputsConcernTheirMatch(t *testing.T) {
+	r := &rig{tb: t, h: New(Config{Games: Catalogue()}), now: int64(time.Second)}
+	h := r.h
+	for c, name := range []string{"Albert", "Beth", "Cindy", "Dora"} {
+		r.login(ConnID(c+1), name, 0)
+	}
+	h.refStart(r.now, h.sessions[1], h.sessions[2])
+	h.refStart(r.now, h.sessions[3], h.sessions[4])
+	guess, err := segment.Raw(segment.SingleCoord, []byte("34"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	of := func(c ConnID, seg segment.Segment) uint32 {
+		return h.TableOf(&Input{Kind: InReceive, Conn: c, Seg: seg})
+	}
+	first, second := of(1, guess), of(3, guess)
+	if first == 0 || second == 0 || first == second || of(2, guess) != first || of(4, guess) != second {
+		t.Fatalf("guesses concern tables %d, %d, %d and %d; want the first two players' match, then the others'", of(1, guess), of(2, guess), of(3, guess), of(4, guess))
+	}
+	if first&refTableBase == 0 || first != h.sessions[1].table.id {
+		t.Fatalf("the first match is %d, its players' table %d", first, h.sessions[1].table.id)
+	}
+	if lobby := of(1, segment.Name(segment.Invite, "Cindy")); lobby != 0 {
+		t.Fatalf("an invitation concerns table %d, want none", lobby)
+	}
+}
