@@ -5,10 +5,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -138,28 +140,39 @@ func caughtUp(ctx context.Context, n *testNode, want statemachine.Stats) bool {
 // bomberd processes on one nats-server, one serving BENCH_CLUSTER_GAMES
 // games (default 100) at BENCH_CLUSTER_RATE guesses a second (default
 // 2000) for BENCH_CLUSTER_WINDOW (default 5s), the other (or
-// BENCH_CLUSTER_IDLE others) with no client at all. It reports an idle
+// BENCH_CLUSTER_IDLE others) with no client at all; with
+// BENCH_CLUSTER_SERVE=n, n nodes serve the games, each player on the next
+// (a game's two on two nodes). It reports an idle
 // node's CPU (idle-cpu-%, their mean), its CPU per input it applied
 // (follow-µs/input: a in docs/operations.md's capacity model), the
-// serving node's CPU per relayed guess beyond that (serve-µs/guess: s),
-// the inputs an idle node applied per guess, the log's entries a second
+// serving nodes' CPU per relayed guess beyond that (serve-µs/guess: s),
+// the inputs an idle node applied per guess, the least and the most of
+// the world's table inputs one node applied (table-share-min, -max: a
+// guess is one; a world in one log has every node apply all, 1.0), the
+// log's entries a second
 // and the nats-server's CPU (nats-cpu-%) and its CPU per entry, which it
 // stores once and delivers to every node (nats-µs/entry). Run it with
 //
 //	go test -run XXX -bench Follow -benchtime 1x ./cluster
 func BenchmarkFollow(b *testing.B) {
 	needNATS(b)
-	games, window, rate, nidle := 100, 5*time.Second, 2000, 1
+	games, window, rate, nidle, nserve := 100, 5*time.Second, 2000, 1, 1
 	fmt.Sscan(os.Getenv("BENCH_CLUSTER_GAMES"), &games)
 	fmt.Sscan(os.Getenv("BENCH_CLUSTER_RATE"), &rate)
 	fmt.Sscan(os.Getenv("BENCH_CLUSTER_IDLE"), &nidle)
+	fmt.Sscan(os.Getenv("BENCH_CLUSTER_SERVE"), &nserve)
 	if d, err := time.ParseDuration(os.Getenv("BENCH_CLUSTER_WINDOW")); err == nil {
 		window = d
 	}
 	db, env := benchStore(b, games)
 	ns := processNATS(b)
 	world := fmt.Sprintf("f%d", time.Now().UnixNano()%1e9)
-	serve := daemonNode(b, ns.url, world, "serve", db, env...)
+	serving := make([]daemon, max(nserve, 1))
+	addrs := make([]string, len(serving))
+	for i := range serving {
+		serving[i] = daemonNode(b, ns.url, world, fmt.Sprintf("serve%d", i), db, env...)
+		addrs[i] = serving[i].addr
+	}
 	idle := make([]daemon, max(nidle, 1))
 	for i := range idle {
 		idle[i] = daemonNode(b, ns.url, world, fmt.Sprintf("idle%d", i), db, env...)
@@ -174,6 +187,21 @@ func BenchmarkFollow(b *testing.B) {
 		}
 		return n
 	}
+	tableInputs := func() []float64 { // applied by each node, serving ones first
+		var out []float64
+		for _, d := range append(slices.Clone(serving), idle...) {
+			v, _ := strconv.ParseFloat(scrape(b, d.admin, "/metrics", `bomber_inputs_applied_total{scope="table"} `), 64)
+			out = append(out, v)
+		}
+		return out
+	}
+	serveCPU := func() time.Duration { // of the serving nodes, all together
+		var t time.Duration
+		for _, d := range serving {
+			t += processCPU(b, d.cmd.Process.Pid)
+		}
+		return t
+	}
 	idleCPU := func() time.Duration { // of the idle nodes, all together
 		var t time.Duration
 		for _, d := range idle {
@@ -181,12 +209,16 @@ func BenchmarkFollow(b *testing.B) {
 		}
 		return t
 	}
-	appends := func() float64 { // the log's entries: the serving node appends them all
-		v, _ := strconv.ParseFloat(scrape(b, serve.admin, "/metrics", "bomber_cluster_appends_total "), 64)
-		return v
+	appends := func() float64 { // the log's entries: the serving nodes append them all
+		var n float64
+		for _, d := range serving {
+			v, _ := strconv.ParseFloat(scrape(b, d.admin, "/metrics", "bomber_cluster_appends_total "), 64)
+			n += v
+		}
+		return n
 	}
 	for range b.N {
-		f := load.New(load.Config{Addrs: []string{serve.addr}, Seed: 1})
+		f := load.New(load.Config{Addrs: addrs, Seed: 1})
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		if err := f.Games(ctx, 0, games); err != nil {
 			cancel()
@@ -195,8 +227,8 @@ func BenchmarkFollow(b *testing.B) {
 		cancel()
 		f.SetRate(float64(rate))
 		time.Sleep(window / 5) // the schedule settles
-		c0, in0 := f.Counters(), applied()
-		cpuServe0, cpuIdle0, cpuNATS0 := processCPU(b, serve.cmd.Process.Pid), idleCPU(), processCPU(b, ns.pid())
+		c0, in0, tables0 := f.Counters(), applied(), tableInputs()
+		cpuServe0, cpuIdle0, cpuNATS0 := serveCPU(), idleCPU(), processCPU(b, ns.pid())
 		entries0 := appends()
 		start := time.Now()
 		if out := os.Getenv("BENCH_FOLLOW_PROFILE"); out != "" {
@@ -204,10 +236,11 @@ func BenchmarkFollow(b *testing.B) {
 		} else {
 			time.Sleep(window) // the measuring window: the load runs meanwhile
 		}
-		cpuServe, cpuIdle, cpuNATS := processCPU(b, serve.cmd.Process.Pid)-cpuServe0, idleCPU()-cpuIdle0, processCPU(b, ns.pid())-cpuNATS0
+		cpuServe, cpuIdle, cpuNATS := serveCPU()-cpuServe0, idleCPU()-cpuIdle0, processCPU(b, ns.pid())-cpuNATS0
 		entries := appends() - entries0
 		elapsed := time.Since(start)
 		guesses := float64(f.Counters().Sub(c0).Relayed)
+		tables := tableInputs()
 		f.Close(10 * time.Second)
 		inputs := applied() - in0
 		if guesses == 0 || inputs == 0 {
@@ -217,7 +250,16 @@ func BenchmarkFollow(b *testing.B) {
 		b.ReportMetric(float64(guesses)/elapsed.Seconds(), "guesses/s")
 		b.ReportMetric(100*cpuIdle.Seconds()/elapsed.Seconds()/k, "idle-cpu-%")
 		b.ReportMetric(a*1e6, "follow-µs/input")
-		b.ReportMetric((cpuServe.Seconds()-a*inputs/k)/guesses*1e6, "serve-µs/guess")
+		b.ReportMetric((cpuServe.Seconds()-float64(len(serving))*a*inputs/k)/guesses*1e6, "serve-µs/guess")
+		// each node's share of the world's table inputs (a guess is one):
+		// every node applies every one while the world is one log
+		lo, hi := math.Inf(1), 0.0
+		for i := range tables {
+			share := (tables[i] - tables0[i]) / guesses
+			lo, hi = min(lo, share), max(hi, share)
+		}
+		b.ReportMetric(lo, "table-share-min")
+		b.ReportMetric(hi, "table-share-max")
 		b.ReportMetric(inputs/guesses/k, "inputs/guess")
 		b.ReportMetric(entries/elapsed.Seconds(), "entries/s")
 		b.ReportMetric(100*cpuNATS.Seconds()/elapsed.Seconds(), "nats-cpu-%")
