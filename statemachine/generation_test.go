@@ -25,7 +25,7 @@ func TestOlderLogsReplayAsTheirBuildDrew(t *testing.T) {
 	}
 	h.Step(0, Input{Kind: InConfig, Text: string(old)})
 	h.Step(0, SeedInput(1))
-	for c, name := range []string{"Albert", "Beth", "Cindy", "Dora"} {
+	for c, name := range []string{"Albert", "Beth", "Cindy", "Dora"} { // after the settings: not loggedIn
 		r.login(ConnID(c+1), name, hubFeatures)
 	}
 	world := func() []byte { b, _ := h.rng.MarshalBinary(); return b }
@@ -63,15 +63,7 @@ func TestOlderLogsReplayAsTheirBuildDrew(t *testing.T) {
 		t.Fatalf("the older table's rematch: phase %d, new seed %v, world's drawn %v", older.phase, older.seed != seed, !bytes.Equal(before, world()))
 	}
 
-	snap, err := h.Snapshot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Restore(Config{Games: Catalogue()}, snap)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.generation != Generation || got.tables[older.id].rng != nil || got.tables[newer.id].rng == nil {
+	if got := restored(t, h); got.generation != Generation || got.tables[older.id].rng != nil || got.tables[newer.id].rng == nil {
 		t.Errorf("restored: generation %d, older table's generator %v, newer's %v", got.generation, got.tables[older.id].rng != nil, got.tables[newer.id].rng != nil)
 	}
 }

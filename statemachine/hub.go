@@ -235,7 +235,7 @@ type Hub struct {
 	steps       []rules.Step // reused by every Play
 	tables      map[uint32]*table
 	tableSeq    uint32
-	refSeq      uint32 // reference matches opened (refTableBase numbers them)
+	refSeq      uint32            // reference matches opened (refTableBase numbers them)
 	codes       map[string]*table // private tables by join code
 	games       map[string]*GameEntry
 	catalog     []*GameEntry

@@ -2,7 +2,6 @@ package statemachine
 
 import (
 	"testing"
-	"time"
 
 	"github.com/bomber-game/bomber/segment"
 )
@@ -13,11 +12,8 @@ import (
 // (bomber_inputs_applied_total) and could go to the match's shard; what
 // its players say in the lobby concerns no table.
 func TestReferenceMatchInputsConcernTheirMatch(t *testing.T) {
-	r := &rig{tb: t, h: New(Config{Games: Catalogue()}), now: int64(time.Second)}
+	r := loggedIn(t, 0, "Albert", "Beth", "Cindy", "Dora")
 	h := r.h
-	for c, name := range []string{"Albert", "Beth", "Cindy", "Dora"} {
-		r.login(ConnID(c+1), name, 0)
-	}
 	h.refStart(r.now, h.sessions[1], h.sessions[2])
 	h.refStart(r.now, h.sessions[3], h.sessions[4])
 	guess, err := segment.Raw(segment.SingleCoord, []byte("34"))

@@ -228,6 +228,31 @@ type rig struct {
 	checks []Check
 }
 
+// loggedIn is a rig on a hub of the whole catalogue whose users names
+// are logged in on connections 1, 2, ... with features (0: reference
+// clients).
+func loggedIn(tb testing.TB, features uint32, names ...string) *rig {
+	r := &rig{tb: tb, h: New(Config{Games: Catalogue()}), now: int64(time.Second)}
+	for c, name := range names {
+		r.login(ConnID(c+1), name, features)
+	}
+	return r
+}
+
+// restored is h restored from its snapshot.
+func restored(tb testing.TB, h *Hub) *Hub {
+	tb.Helper()
+	snap, err := h.Snapshot()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r, err := Restore(Config{Games: Catalogue()}, snap)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}
+
 // step takes the hub's outputs: computer players are answered at once,
 // account checks are kept for answer.
 func (r *rig) step() {
@@ -440,14 +465,7 @@ func everyFieldHub(tb testing.TB) *Hub {
 // and Restore, but those snapshotLeavesOut lists.
 func TestSnapshotEveryField(t *testing.T) {
 	h := everyFieldHub(t)
-	snap, err := h.Snapshot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Restore(Config{Games: Catalogue()}, snap)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := restored(t, h)
 	w := &twinWalk{pairs: map[typedPointer]uintptr{}, nonzero: map[string]bool{}}
 	w.walk("hub", reflect.ValueOf(h), reflect.ValueOf(r))
 	var unset []string
@@ -463,6 +481,10 @@ func TestSnapshotEveryField(t *testing.T) {
 	}
 	if len(w.diffs) > 0 {
 		t.Errorf("%d differences after a restore:\n%s", len(w.diffs), strings.Join(w.diffs, "\n"))
+	}
+	snap, err := h.Snapshot()
+	if err != nil {
+		t.Fatal(err)
 	}
 	if again, err := r.Snapshot(); err != nil || !bytes.Equal(again, snap) {
 		t.Errorf("the restored hub snapshots to other bytes (%v)", err)
