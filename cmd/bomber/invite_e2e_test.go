@@ -51,7 +51,9 @@ func TestTmuxInviteLinkAndRoomOptions(t *testing.T) {
 	}
 
 	beth := term("Beth", "--join", link[0])
-	if s := beth.waitFor("seat 2"); !strings.Contains(s, "table #"+link[1]) || !strings.Contains(s, "host") {
+	// her seat shows as she is seated, the host's start once the table's
+	// state follows: wait for the second
+	if s := beth.waitFor("the host"); !strings.Contains(s, "table #"+link[1]) || !strings.Contains(s, "seat 2") {
 		t.Fatalf("Beth, following the link, is not seated at table %s waiting for the host:\n%s", link[1], s)
 	}
 	cindy := term("Cindy")
