@@ -354,14 +354,8 @@ func (h *Hub) newPairTable(sk *seeker, rated bool) *table {
 		opts[record.RatedOption] = "true"
 	}
 	clock, _, _ := parseClock(opts) // checked at the seek
-	h.tableSeq++
-	t := &table{id: h.tableSeq, kind: e, opts: opts, seats: make([]seatSlot, 2), creator: sk.s.name, node: NodeOf(sk.s.conn), clock: clock}
-	if clock != nil {
-		h.clockTables = append(h.clockTables, t.id)
-	}
-	h.ownGenerator(t)
-	h.tables[t.id] = t
-	h.stats.TablesCreated++
+	t := &table{kind: e, opts: opts, seats: make([]seatSlot, 2), clock: clock}
+	h.openTable(t, sk.s)
 	return t
 }
 

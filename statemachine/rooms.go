@@ -74,18 +74,12 @@ func (h *Hub) create(now int64, s *session, body []byte) {
 		h.fail(s, segment.Create, segment.ErrCodeTooManyTables, "too many tables")
 		return
 	}
-	h.tableSeq++
-	t := &table{id: h.tableSeq, kind: e, opts: opts, seats: make([]seatSlot, n), creator: s.name, node: NodeOf(s.conn), private: m.Flags&flagPrivate != 0, watch: watch, clock: clock}
-	if clock != nil {
-		h.clockTables = append(h.clockTables, t.id)
-	}
+	t := &table{kind: e, opts: opts, seats: make([]seatSlot, n), private: m.Flags&flagPrivate != 0, watch: watch, clock: clock}
 	if t.private || watch == watchCode {
 		t.code = h.newCode()
 		h.codes[t.code] = t
 	}
-	h.ownGenerator(t)
-	h.tables[t.id] = t
-	h.stats.TablesCreated++
+	h.openTable(t, s)
 	h.sit(s, t, 0)
 }
 

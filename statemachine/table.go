@@ -84,6 +84,20 @@ type table struct {
 	wchat   chatLog    // watchers' chat
 }
 
+// openTable opens t, made by creator's session (its join code drawn
+// already): numbers it, gives its clock to the deadlines, gives it its
+// own generator and lists it.
+func (h *Hub) openTable(t *table, creator *session) {
+	h.tableSeq++
+	t.id, t.creator, t.node = h.tableSeq, creator.name, NodeOf(creator.conn)
+	if t.clock != nil {
+		h.clockTables = append(h.clockTables, t.id)
+	}
+	h.ownGenerator(t)
+	h.tables[t.id] = t
+	h.stats.TablesCreated++
+}
+
 // ownGenerator gives t its own generator, seeded from the hub's, at the
 // input that opens t (so every copy of the hub seeds it alike), unless the
 // world goes by generation 0.
