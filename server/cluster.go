@@ -96,9 +96,9 @@ type clusterState struct {
 	dead    map[uint32]bool // incarnations declared gone (from the log)
 	// incs are the world's members as the log says: the incarnations that
 	// put a batch in it (a batch's origin; a node's connections open in its
-	// own batches) and are not gone; members is them in order. Every node agrees on both at
-	// every entry, so on which node runs a table's computer players
-	// (ownerOf).
+	// own batches) and are not gone; members is them in order. Every node
+	// agrees on both at every entry, so on which node runs a table's
+	// computer players (ownerOf).
 	incs    map[uint32]bool
 	members []uint32
 	replays bool            // the log replays a capture: this node does no chores
