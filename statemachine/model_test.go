@@ -624,9 +624,10 @@ func (m *modelRun) step(in Input, what string) {
 	released := m.released(in)
 	m.h.Step(m.now, in)
 	rd := m.h.Ready()
-	m.checkScope(in, scope, people, before, world, rd)
-	m.checkWorldEffects(in, scope, people, where, rd)
-	m.checkTableEffects(in, scope, before, where, released)
+	after, there := m.view(), m.people(scope)
+	m.checkScope(in, scope, people, there, before, after, world, rd)
+	m.checkWorldEffects(in, scope, people, there, where, rd)
+	m.checkTableEffects(in, scope, before, after, where, released)
 	m.checks = append(m.checks, rd.Checks...)
 	m.bots = append(m.bots, rd.Bots...)
 	records := slices.Clone(rd.Records)
@@ -638,7 +639,6 @@ func (m *modelRun) step(in Input, what string) {
 	if n := m.h.Stats().SeatsRefused; n > 0 {
 		m.fail("%d seat changes the seats' lives forbid were tried: %+v", n, rd.Notices)
 	}
-	after := m.view()
 	m.counts.resumes += int(m.h.Stats().Resumes - stats.Resumes)
 	m.counts.expiries += int(m.h.Stats().ClockExpiries - stats.ClockExpiries)
 	m.counts.botMoves += int(m.h.Stats().BotMoves - stats.BotMoves)
@@ -748,12 +748,12 @@ func (m *modelRun) people(id uint32) map[ConnID]bool {
 // generator (only from its table's own) and speaks only to its sender, the
 // people at that table (before or after it) and, with presence, to those
 // who see who is busy; a message that concerns no table plays no move
-// anywhere. world is the world's generator before the input.
-func (m *modelRun) checkScope(in Input, scope uint32, people map[ConnID]bool, before map[uint32]tableView, world []byte, rd *Ready) {
+// anywhere. people and there are the table's people before and after it,
+// world the world's generator before it.
+func (m *modelRun) checkScope(in Input, scope uint32, people, there map[ConnID]bool, before, after map[uint32]tableView, world []byte, rd *Ready) {
 	if in.Kind != InReceive && in.Kind != InBot {
 		return
 	}
-	after := m.view()
 	for id, b := range before {
 		t, a := m.h.tables[id], after[id]
 		switch {
@@ -769,7 +769,6 @@ func (m *modelRun) checkScope(in Input, scope uint32, people map[ConnID]bool, be
 	if now, _ := m.h.rng.MarshalBinary(); !bytes.Equal(now, world) {
 		m.fail("%v at table %d drew from the world's generator", in.Kind, scope)
 	}
-	there := m.people(scope)
 	for _, snd := range rd.Sends {
 		presence := snd.Seg.Type == segment.NewOnline || snd.Seg.Type == segment.NewOffline
 		if snd.Conn != in.Conn && !people[snd.Conn] && !there[snd.Conn] && !presence {
@@ -804,11 +803,10 @@ func (m *modelRun) whereabouts() map[ConnID]whereabouts {
 // hear from the table's owner: it moves nobody but its sender and the
 // people at that table (who sit, watch, leave or are seated, and who stop
 // seeking a game when they sit), and it asks the store nothing.
-func (m *modelRun) checkWorldEffects(in Input, scope uint32, people map[ConnID]bool, where map[ConnID]whereabouts, rd *Ready) {
+func (m *modelRun) checkWorldEffects(in Input, scope uint32, people, there map[ConnID]bool, where map[ConnID]whereabouts, rd *Ready) {
 	if scope == 0 || in.Kind != InReceive && in.Kind != InBot {
 		return
 	}
-	there := m.people(scope)
 	now := m.whereabouts()
 	for c, w := range where {
 		if c == in.Conn || people[c] || there[c] {
@@ -847,7 +845,7 @@ func (m *modelRun) released(in Input) map[uint32]bool {
 // or declared gone sat or watched (their seat held or given up), or that
 // a segment it released from a session's queue concerns (released); time
 // (a tick) and a shutdown may change any.
-func (m *modelRun) checkTableEffects(in Input, scope uint32, before map[uint32]tableView, where map[ConnID]whereabouts, released map[uint32]bool) {
+func (m *modelRun) checkTableEffects(in Input, scope uint32, before, after map[uint32]tableView, where map[ConnID]whereabouts, released map[uint32]bool) {
 	if scope != 0 || in.Kind == InTick || in.Kind == InShutdown {
 		return
 	}
@@ -860,7 +858,6 @@ func (m *modelRun) checkTableEffects(in Input, scope uint32, before map[uint32]t
 			may[w.table] = true
 		}
 	}
-	after := m.view()
 	for id, b := range before {
 		if a, ok := after[id]; (!ok || !reflect.DeepEqual(a, b)) && !may[id] {
 			m.fail("%v, which concerns no table, changed table %d, where neither its sender nor anyone it closed, kicked or declared gone was", in.Kind, id)
