@@ -261,16 +261,22 @@ func (n *Node) setup(ctx context.Context) error {
 	}
 	n.js = js
 	w := n.cfg.World
-	n.stream, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: StreamName(w), Subjects: []string{n.subj}, Storage: jetstream.FileStorage,
-		Replicas: n.cfg.Replicas, Duplicates: 2 * time.Minute, MaxMsgSize: 8 << 20,
-		Description: "bomberd world " + w + ": every node's inputs, in order",
+	err = n.patiently(ctx, "stream", func(ctx context.Context) (err error) {
+		n.stream, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+			Name: StreamName(w), Subjects: []string{n.subj}, Storage: jetstream.FileStorage,
+			Replicas: n.cfg.Replicas, Duplicates: 2 * time.Minute, MaxMsgSize: 8 << 20,
+			Description: "bomberd world " + w + ": every node's inputs, in order",
+		})
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("%w: stream: %w", ErrNoNATS, err)
 	}
-	bucket := func(name string, ttl time.Duration) (jetstream.KeyValue, error) {
-		kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: name, TTL: ttl, Replicas: n.cfg.Replicas, Storage: jetstream.FileStorage})
+	bucket := func(name string, ttl time.Duration) (kv jetstream.KeyValue, err error) {
+		err = n.patiently(ctx, "bucket "+name, func(ctx context.Context) (err error) {
+			kv, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: name, TTL: ttl, Replicas: n.cfg.Replicas, Storage: jetstream.FileStorage})
+			return err
+		})
 		if err != nil {
 			return nil, fmt.Errorf("%w: bucket %s: %w", ErrNoNATS, name, err)
 		}
@@ -289,11 +295,18 @@ func (n *Node) setup(ctx context.Context) error {
 	if n.claims, err = bucket(names[3], 24*time.Hour); err != nil {
 		return err
 	}
-	n.snaps, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: SnapshotBucket(w), Storage: jetstream.FileStorage, Replicas: n.cfg.Replicas})
+	err = n.patiently(ctx, "snapshots", func(ctx context.Context) (err error) {
+		n.snaps, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: SnapshotBucket(w), Storage: jetstream.FileStorage, Replicas: n.cfg.Replicas})
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("%w: snapshots: %w", ErrNoNATS, err)
 	}
-	snap, err := n.snaps.GetBytes(ctx, "latest")
+	var snap []byte
+	err = n.patiently(ctx, "the latest snapshot", func(ctx context.Context) (err error) {
+		snap, err = n.snaps.GetBytes(ctx, "latest")
+		return err
+	})
 	switch {
 	case errors.Is(err, jetstream.ErrObjectNotFound):
 	case err != nil:
@@ -309,7 +322,11 @@ func (n *Node) setup(ctx context.Context) error {
 		return err
 	}
 	n.inc.Store(inc)
-	info, err := n.stream.Info(ctx)
+	var info *jetstream.StreamInfo
+	err = n.patiently(ctx, "stream info", func(ctx context.Context) (err error) {
+		info, err = n.stream.Info(ctx)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("%w: stream info: %w", ErrNoNATS, err)
 	}
@@ -327,7 +344,44 @@ func (n *Node) setup(ctx context.Context) error {
 	n.target = info.State.LastSeq
 	n.last = n.snapSeq
 	n.caught.Store(n.target <= n.snapSeq)
-	return n.consume(ctx, n.nc.Stats().Reconnects)
+	return n.patiently(ctx, "consumer", func(ctx context.Context) error { return n.consume(ctx, n.nc.Stats().Reconnects) })
+}
+
+// askWithin bounds one JetStream request of a node setting itself up. An
+// answer takes milliseconds; a request that comes while the group that
+// should answer it elects a leader (the NATS cluster just formed, or just
+// lost a server) is answered by nobody, ever.
+const askWithin = 5 * time.Second
+
+// patiently does f, each try within askWithin, until it succeeds, fails
+// for a reason asking again cannot change, or ctx ends (then with the last
+// try's error): a node starting beside a NATS cluster that is electing
+// leaders waits for them, rather than for one lost request all its
+// start-up long and then exiting.
+func (n *Node) patiently(ctx context.Context, what string, f func(context.Context) error) error {
+	for {
+		try, cancel := context.WithTimeout(ctx, askWithin)
+		err := f(try)
+		cancel()
+		if err == nil || ctx.Err() != nil || !transient(err) {
+			return err
+		}
+		n.log.Warn("setting up the world's stream and buckets: no answer yet; asking again", zap.String("step", what), zap.Error(err))
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// transient says whether err may pass when asked again: no answer in
+// time, nobody to answer (JetStream not up yet on the server) or
+// JetStream's own "unavailable" (no leader yet).
+func transient(err error) bool {
+	var api *jetstream.APIError
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) || errors.Is(err, nats.ErrNoResponders) ||
+		(errors.As(err, &api) && api.Code == 503)
 }
 
 // consume starts taking the log's entries from the one after the last
@@ -386,10 +440,18 @@ func BucketNames(w string) [4]string {
 // newIncarnation takes the next incarnation number by compare-and-set.
 func (n *Node) newIncarnation(ctx context.Context) (uint32, error) {
 	for range 100 {
-		e, err := n.meta.Get(ctx, "incarnation")
+		var e jetstream.KeyValueEntry
+		err := n.patiently(ctx, "incarnation", func(ctx context.Context) (err error) {
+			e, err = n.meta.Get(ctx, "incarnation")
+			return err
+		})
 		switch {
 		case errors.Is(err, jetstream.ErrKeyNotFound):
-			if _, err := n.meta.Create(ctx, "incarnation", []byte("2")); err == nil {
+			err := n.patiently(ctx, "incarnation", func(ctx context.Context) error {
+				_, err := n.meta.Create(ctx, "incarnation", []byte("2"))
+				return err
+			})
+			if err == nil {
 				return 1, nil
 			}
 		case err != nil:
@@ -399,7 +461,11 @@ func (n *Node) newIncarnation(ctx context.Context) (uint32, error) {
 			if err != nil {
 				return 0, fmt.Errorf("cluster: incarnation %q: %w", e.Value(), err)
 			}
-			if _, err := n.meta.Update(ctx, "incarnation", []byte(strconv.FormatUint(v+1, 10)), e.Revision()); err == nil {
+			err = n.patiently(ctx, "incarnation", func(ctx context.Context) error {
+				_, err := n.meta.Update(ctx, "incarnation", []byte(strconv.FormatUint(v+1, 10)), e.Revision())
+				return err
+			})
+			if err == nil {
 				return uint32(v), nil
 			}
 		}

@@ -295,7 +295,7 @@ func (w *world) start(name string) *testNode {
 	}
 	cfg := w.cfg
 	cfg.URL, cfg.World, cfg.Node, cfg.Logger = url, w.name, name, zaptest.NewLogger(t, zaptest.Level(zap.InfoLevel)).Named(name)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second) // bomberd's start-up's
 	defer cancel()
 	n, err := Join(ctx, cfg)
 	if err != nil {

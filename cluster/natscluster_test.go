@@ -14,10 +14,13 @@ import (
 // each server (one after the other, each in a cluster of its own: three
 // clusters at once starve a loaded 2-CPU CI machine), two players on
 // two of three nodes play checkers; the server is killed (SIGKILL)
-// mid-game; the game goes on through the other two with no move lost and
-// every node's world the same. With the server still down, a game with a
-// two-second move clock whose players stop moving ends on time after two
-// seconds (within a tenth).
+// mid-game, and a fourth node starts at once, while the streams and
+// buckets the server led elect new leaders (as systemd restarts a node
+// that went down with its NATS server's machine); the game goes on through
+// the other two with no move lost and every node's world the same. With
+// the server still down, a game with a two-second move clock on the new
+// node whose players stop moving ends on time after two seconds (within a
+// tenth).
 func TestNATSClusterLosesAServer(t *testing.T) {
 	needNATS(t)
 	for victim := range 3 {
@@ -36,6 +39,7 @@ func TestNATSClusterLosesAServer(t *testing.T) {
 			r.StartCheckers(a, b)
 			r.Until("six moves", servertest.Moves(a, 6))
 			nc.kill(victim)
+			late := w.start("node3")
 			r.Until("ten more moves with a NATS server down", servertest.Moves(a, 16))
 			// a move clock, with the server still down: the players stop
 			// moving (the first game waits too). The clocked game starts
@@ -43,7 +47,7 @@ func TestNATSClusterLosesAServer(t *testing.T) {
 			// election reaches the log seconds late, after the leader's
 			// tick that ends the game on time.
 			nc.awaitLeaders(victim)
-			c := r.Join("Larry", w.nodes[2].addr)
+			c := r.Join("Larry", late.addr)
 			d := r.Join("Novate", w.nodes[0].addr)
 			r.Hold = 4
 			r.StartTable(c, d, "checkers", []segment.KV{{Key: "clock.move", Value: "2"}})
