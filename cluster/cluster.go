@@ -219,6 +219,7 @@ func Join(ctx context.Context, cfg Config) (*Node, error) {
 	}
 	n.nc = nc
 	if err := n.setup(ctx); err != nil {
+		n.closing.Store(true) // the link's end is this failure's, told by the error
 		nc.Close()
 		return nil, err
 	}
@@ -269,6 +270,9 @@ func (n *Node) setup(ctx context.Context) error {
 		})
 		return err
 	})
+	if errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrJetStreamNotEnabled) {
+		return fmt.Errorf("%w: no JetStream on the NATS server (nats-server -js, or a jetstream block in its configuration): %w", ErrNoNATS, err)
+	}
 	if err != nil {
 		return fmt.Errorf("%w: stream: %w", ErrNoNATS, err)
 	}
@@ -376,13 +380,18 @@ func (n *Node) patiently(ctx context.Context, what string, f func(context.Contex
 }
 
 // transient says whether err may pass when asked again: no answer in
-// time, nobody to answer (JetStream not up yet on the server) or
-// JetStream's own "unavailable" (no leader yet).
+// time, or JetStream's "temporarily unavailable" (no leader yet). Nobody
+// to answer at all is not: a NATS server without JetStream is a mistake
+// of its set-up, which the node reports at once.
 func transient(err error) bool {
 	var api *jetstream.APIError
-	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) || errors.Is(err, nats.ErrNoResponders) ||
-		(errors.As(err, &api) && api.Code == 503)
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) ||
+		(errors.As(err, &api) && api.ErrorCode == jsClusterNotAvailable)
 }
+
+// jsClusterNotAvailable is JetStream's error code for "JetStream system
+// temporarily unavailable" (nats-server's JSClusterNotAvailErr).
+const jsClusterNotAvailable jetstream.ErrorCode = 10008
 
 // consume starts taking the log's entries from the one after the last
 // taken, on a link checked at reconnect count rc; the consumer before it,

@@ -1,9 +1,15 @@
 package cluster
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
+
+	natsserver "github.com/nats-io/nats-server/v2/server"
+	"go.uber.org/zap/zaptest"
 
 	"github.com/bomber-game/bomber/segment"
 	"github.com/bomber-game/bomber/server/servertest"
@@ -67,5 +73,38 @@ func TestNATSClusterLosesAServer(t *testing.T) {
 			}
 			sameWorld(t, w)
 		})
+	}
+}
+
+// TestNATSWithoutJetStreamReportedAtOnce: a node pointed at a NATS server
+// that runs without JetStream (a mistake in its set-up) says so and stops
+// at once, rather than asking again all its start-up long as it does while
+// a NATS cluster elects leaders.
+func TestNATSWithoutJetStreamReportedAtOnce(t *testing.T) {
+	opts := &natsserver.Options{Host: "127.0.0.1", Port: freePort(t), NoSigs: true, NoLog: true}
+	ns, err := natsserver.NewServer(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		t.Fatal("NATS did not start")
+	}
+	t.Cleanup(ns.Shutdown)
+	cfg := fast
+	cfg.URL, cfg.World, cfg.Node, cfg.Logger = fmt.Sprintf("nats://127.0.0.1:%d", opts.Port), "nojs", "node0", zaptest.NewLogger(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	start := time.Now()
+	n, err := Join(ctx, cfg)
+	if err == nil {
+		n.Close()
+		t.Fatal("joined a world on a NATS server without JetStream")
+	}
+	if !errors.Is(err, ErrNoNATS) || !strings.Contains(err.Error(), "no JetStream") {
+		t.Fatalf("Join: %v, want NATS unavailable: no JetStream", err)
+	}
+	if took := time.Since(start); took >= askWithin {
+		t.Fatalf("Join took %v to report it, as long as waiting for an answer that never comes", took)
 	}
 }
