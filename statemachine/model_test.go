@@ -621,13 +621,13 @@ func (m *modelRun) step(in Input, what string) {
 	people := m.people(scope)
 	world, _ := m.h.rng.MarshalBinary()
 	where := m.whereabouts()
-	released := m.released(in)
+	released, due := m.released(in), m.due(in)
 	m.h.Step(m.now, in)
 	rd := m.h.Ready()
 	after, there := m.view(), m.people(scope)
 	m.checkScope(in, scope, people, there, before, after, world, rd)
 	m.checkWorldEffects(in, scope, people, there, where, rd)
-	m.checkTableEffects(in, scope, before, after, where, released)
+	m.checkTableEffects(in, scope, before, after, where, released, due)
 	m.checks = append(m.checks, rd.Checks...)
 	m.bots = append(m.bots, rd.Bots...)
 	records := slices.Clone(rd.Records)
@@ -843,13 +843,18 @@ func (m *modelRun) released(in Input) map[uint32]bool {
 // are given to shards: it opens tables, and changes one only where its
 // sender sits or watches, where someone whose session it closed, kicked
 // or declared gone sat or watched (their seat held or given up), or that
-// a segment it released from a session's queue concerns (released); time
-// (a tick) and a shutdown may change any.
-func (m *modelRun) checkTableEffects(in Input, scope uint32, before, after map[uint32]tableView, where map[ConnID]whereabouts, released map[uint32]bool) {
-	if scope != 0 || in.Kind == InTick || in.Kind == InShutdown {
+// a segment it released from a session's queue concerns (released). Time
+// (a tick) changes a table only where one of its own deadlines fell (due:
+// an offer's, a held seat's, a turn clock's), which the table's owner can
+// see to alone, or where someone it closed was; a shutdown may change any.
+func (m *modelRun) checkTableEffects(in Input, scope uint32, before, after map[uint32]tableView, where map[ConnID]whereabouts, released, due map[uint32]bool) {
+	if scope != 0 || in.Kind == InShutdown {
 		return
 	}
 	may := released
+	if in.Kind == InTick {
+		may = due
+	}
 	if w, ok := where[in.Conn]; ok && in.Kind == InReceive || in.Kind == InClosed {
 		may[w.table] = true
 	}
@@ -860,9 +865,36 @@ func (m *modelRun) checkTableEffects(in Input, scope uint32, before, after map[u
 	}
 	for id, b := range before {
 		if a, ok := after[id]; (!ok || !reflect.DeepEqual(a, b)) && !may[id] {
-			m.fail("%v, which concerns no table, changed table %d, where neither its sender nor anyone it closed, kicked or declared gone was", in.Kind, id)
+			m.fail("%v, which concerns no table, changed table %d, where neither its sender nor anyone it closed, kicked or declared gone was, nor a deadline of its own fell", in.Kind, id)
 		}
 	}
+}
+
+// due is the tables one of whose own deadlines falls at a tick at now:
+// their offer's time is over, a seat held for a dropped player is past its
+// grace, or a seat's turn clock ran out.
+func (m *modelRun) due(in Input) map[uint32]bool {
+	out := map[uint32]bool{}
+	if in.Kind != InTick {
+		return out
+	}
+	for id, t := range m.h.tables {
+		if t.offer != nil && t.offer.expires <= m.now {
+			out[id] = true
+		}
+		for i := range t.seats {
+			sl := &t.seats[i]
+			if sl.away && sl.awayUntil <= m.now {
+				out[id] = true
+			}
+			if t.clock != nil && t.phase == phasePlaying && !sl.expired {
+				if d := t.clock.deadline(sl); d != 0 && d <= m.now {
+					out[id] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // spec is the game named name's rules.
