@@ -86,7 +86,14 @@ func freePortOn(t testing.TB, host string) int {
 
 func embeddedNATS(t testing.TB) *natsBackend {
 	t.Helper()
-	opts := &natsserver.Options{Host: "127.0.0.1", Port: freePort(t), JetStream: true, StoreDir: t.TempDir(), NoSigs: true, NoLog: true}
+	return embeddedNATSWith(t, &natsserver.Options{JetStream: true, StoreDir: t.TempDir()})
+}
+
+// embeddedNATSWith is an embedded server with opts (its address, signals
+// and logging set here).
+func embeddedNATSWith(t testing.TB, opts *natsserver.Options) *natsBackend {
+	t.Helper()
+	opts.Host, opts.Port, opts.NoSigs, opts.NoLog = "127.0.0.1", freePort(t), true, true
 	var mu sync.Mutex
 	var s *natsserver.Server
 	start := func() {

@@ -81,18 +81,9 @@ func TestNATSClusterLosesAServer(t *testing.T) {
 // at once, rather than asking again all its start-up long as it does while
 // a NATS cluster elects leaders.
 func TestNATSWithoutJetStreamReportedAtOnce(t *testing.T) {
-	opts := &natsserver.Options{Host: "127.0.0.1", Port: freePort(t), NoSigs: true, NoLog: true}
-	ns, err := natsserver.NewServer(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go ns.Start()
-	if !ns.ReadyForConnections(10 * time.Second) {
-		t.Fatal("NATS did not start")
-	}
-	t.Cleanup(ns.Shutdown)
+	ns := embeddedNATSWith(t, &natsserver.Options{JetStream: false})
 	cfg := fast
-	cfg.URL, cfg.World, cfg.Node, cfg.Logger = fmt.Sprintf("nats://127.0.0.1:%d", opts.Port), "nojs", "node0", zaptest.NewLogger(t)
+	cfg.URL, cfg.World, cfg.Node, cfg.Logger = ns.url, "nojs", "node0", zaptest.NewLogger(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	start := time.Now()
