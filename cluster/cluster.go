@@ -351,10 +351,11 @@ func (n *Node) setup(ctx context.Context) error {
 	return n.patiently(ctx, "consumer", func(ctx context.Context) error { return n.consume(ctx, n.nc.Stats().Reconnects) })
 }
 
-// askWithin bounds one JetStream request of a node setting itself up. An
-// answer takes milliseconds; a request that comes while the group that
-// should answer it elects a leader (the NATS cluster just formed, or just
-// lost a server) is answered by nobody, ever.
+// askWithin bounds one JetStream request of a node setting itself up (or
+// taking a new incarnation, Renew). An answer takes milliseconds; a
+// request that comes while the group that should answer it elects a
+// leader (the NATS cluster just formed, or just lost a server) is
+// answered by nobody, ever.
 const askWithin = 5 * time.Second
 
 // patiently does f, each try within askWithin, until it succeeds, fails
@@ -370,7 +371,7 @@ func (n *Node) patiently(ctx context.Context, what string, f func(context.Contex
 		if err == nil || ctx.Err() != nil || !transient(err) {
 			return err
 		}
-		n.log.Warn("setting up the world's stream and buckets: no answer yet; asking again", zap.String("step", what), zap.Error(err))
+		n.log.Warn("no answer from JetStream yet; asking again", zap.String("step", what), zap.Error(err))
 		select {
 		case <-ctx.Done():
 			return err
