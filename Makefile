@@ -67,8 +67,9 @@ vet:
 # are replayed as ordinary tests. MySQL tests need MariaDB (scripts/mariadb.sh);
 # with BOMBER_REQUIRE_MYSQL=1 they fail instead of skipping when it is absent.
 # Every step runs even after one fails; scripts/testsum shows go test's
-# output as without -json and counts the tests of each step, and the last
-# line is the total: make test: N passed, N failed, N skipped.
+# output as without -json, ends a step that failed with each failed test's
+# first messages, and counts the tests of each step; the last line is the
+# total: make test: N passed, N failed, N skipped.
 TESTSUM = $(GO) run ./scripts/testsum
 test: vet
 	@counts=$$(mktemp) && status=0; \

@@ -7,7 +7,9 @@
 //
 // A go test -json stream is shown as plain go test shows it: each package's
 // result line, and the output of the tests that failed (a passing test's
-// logs are left out). Node's output passes through unchanged and is counted
+// logs are left out); then, when tests failed, a recap of each one's first
+// messages (a failure's own line is often far above the end, before the
+// logs a test prints as it cleans up, and CI keeps the end). Node's output passes through unchanged and is counted
 // from its summary ("ℹ pass 3" with the spec reporter, "# pass 3" with TAP).
 // Each run appends "LANGUAGE PASSED FAILED SKIPPED" to FILE. testsum exits
 // with the command's status, or 1 when it counted a failure the command's
@@ -24,6 +26,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -115,6 +118,7 @@ func goTest(r io.Reader, w io.Writer) counts {
 	var c counts
 	held := map[string][]string{} // a running test's output, until it ends
 	failedTests := map[string]int{}
+	var recap []string
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for sc.Scan() {
@@ -148,12 +152,59 @@ func goTest(r io.Reader, w io.Writer) counts {
 					io.WriteString(w, line)
 				}
 			}
+			recap = appendRecap(recap, e, held[key])
 			delete(held, key)
 		case e.Test == "" && e.Action == "fail" && failedTests[e.Package] == 0:
 			c.failed++
 		}
 	}
+	if len(recap) > 0 {
+		fmt.Fprintln(w, "failed tests, each with its first messages (the whole output is above):")
+		for _, line := range recap {
+			fmt.Fprintln(w, line)
+		}
+	}
 	return c
+}
+
+// A message's first line as testing prints it ("    file_test.go:12: ...",
+// indented deeper in subtests), or a panic's; and a message that is a
+// logger's line (zaptest's: "logger.go:146: 2026-11-29T21:14:47.066Z INFO
+// ..."), which tells what the code did rather than how the test failed.
+var (
+	messageHead = regexp.MustCompile(`^\s+[\w.-]+\.go:\d+: |^panic: `)
+	logLine     = regexp.MustCompile(`^\s+[\w.-]+\.go:\d+: \d{4}-\d\d-\d\d[T ]`)
+)
+
+// Recap limits: messages a test, and characters a message line.
+const recapMessages, recapWidth = 4, 240
+
+// appendRecap appends failed test e's recap to recap: its name and
+// package, then the first line of each of its first messages (a message's
+// further lines, such as a log it quotes, are left out). A test that
+// failed with no message of its own, only by a subtest already there, is
+// left out.
+func appendRecap(recap []string, e event, output []string) []string {
+	var msgs []string
+	for _, line := range output {
+		if !messageHead.MatchString(line) || logLine.MatchString(line) {
+			continue
+		}
+		if len(msgs) == recapMessages {
+			msgs = append(msgs, "    ...")
+			break
+		}
+		line = "    " + strings.TrimSpace(line)
+		if len(line) > recapWidth {
+			line = line[:recapWidth] + "..."
+		}
+		msgs = append(msgs, line)
+	}
+	sub := fmt.Sprintf("--- FAIL: %s/", e.Test)
+	if len(msgs) == 0 && slices.ContainsFunc(recap, func(l string) bool { return strings.HasPrefix(l, sub) }) {
+		return recap
+	}
+	return append(append(recap, fmt.Sprintf("--- FAIL: %s (%s)", e.Test, e.Package)), msgs...)
 }
 
 // nodeSummary matches the summary lines of Node's spec and TAP reporters.

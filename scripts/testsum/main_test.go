@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,9 +54,46 @@ func TestGoTestShownAsWithoutJSONAndCounted(t *testing.T) {
 		t.Errorf("counts %+v, want 2 passed, 3 failed, 1 skipped", c)
 	}
 	want := "    a_test.go:20: want 2, got 3\n    --- FAIL: TestT/sub (0.00s)\n--- FAIL: TestT (0.00s)\nFAIL\nFAIL\texample/a\t0.01s\n" +
-		"b.go:3:1: syntax error\nFAIL\texample/b [build failed]\nok  \texample/c\t0.02s\n"
+		"b.go:3:1: syntax error\nFAIL\texample/b [build failed]\nok  \texample/c\t0.02s\n" +
+		"failed tests, each with its first messages (the whole output is above):\n--- FAIL: TestT/sub (example/a)\n    a_test.go:20: want 2, got 3\n"
 	if out.String() != want {
 		t.Errorf("shown:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
+
+// TestFailureRecappedAtTheEnd: a test logs through zaptest, fails, then
+// prints a daemon's log as it cleans up, and another package's results
+// follow. The end of what is shown (what CI keeps) names the test and its
+// failure's first line, and the log's header but none of the logs' lines;
+// a test with many messages shows its first four.
+func TestFailureRecappedAtTheEnd(t *testing.T) {
+	ev := func(test, output string) string {
+		b, _ := json.Marshal(event{Action: "output", Package: "example/cluster", Test: test, Output: output})
+		return string(b) + "\n"
+	}
+	stream := ev("TestCut", "    logger.go:146: 2026-11-29T21:14:47.066Z\tINFO\tnode0\ttook the leader lease\n")
+	stream += ev("TestCut", "    hosts_test.go:40: host1 did not start:\n")
+	for i := range 50 {
+		stream += ev("TestCut", fmt.Sprintf("        2026-11-29T20:45:57Z INFO line %d of host1's log\n", i))
+	}
+	stream += ev("TestCut", "    process_test.go:129: host0's log:\n") + ev("TestCut", "        2026-11-29T20:46:57Z INFO stopped\n")
+	stream += ev("TestCut", "--- FAIL: TestCut (66.53s)\n") + `{"Action":"fail","Package":"example/cluster","Test":"TestCut"}` + "\n"
+	for i := range 6 {
+		stream += ev("TestMany", fmt.Sprintf("    many_test.go:%d: message %d\n", i+1, i))
+	}
+	stream += `{"Action":"fail","Package":"example/cluster","Test":"TestMany"}` + "\n"
+	stream += `{"Action":"output","Package":"example/web","Output":"ok  \texample/web\t196.004s\n"}` + "\n"
+	var out bytes.Buffer
+	goTest(strings.NewReader(stream), &out)
+	_, end, ok := strings.Cut(out.String(), "ok  \texample/web\t196.004s\n")
+	if !ok {
+		t.Fatalf("no package result in:\n%s", out.String())
+	}
+	want := "failed tests, each with its first messages (the whole output is above):\n" +
+		"--- FAIL: TestCut (example/cluster)\n    hosts_test.go:40: host1 did not start:\n    process_test.go:129: host0's log:\n" +
+		"--- FAIL: TestMany (example/cluster)\n    many_test.go:1: message 0\n    many_test.go:2: message 1\n    many_test.go:3: message 2\n    many_test.go:4: message 3\n    ...\n"
+	if end != want {
+		t.Errorf("the end:\n%s\nwant:\n%s", end, want)
 	}
 }
 
