@@ -9,8 +9,9 @@
 // result line, and the output of the tests that failed (a passing test's
 // logs are left out); then, when tests failed, a recap of each one's first
 // messages (a failure's own line is often far above the end, before the
-// logs a test prints as it cleans up, and CI keeps the end). Node's output passes through unchanged and is counted
-// from its summary ("ℹ pass 3" with the spec reporter, "# pass 3" with TAP).
+// logs a test prints as it cleans up, and CI keeps the end). Node's output
+// passes through unchanged and is counted from its summary ("ℹ pass 3"
+// with the spec reporter, "# pass 3" with TAP).
 // Each run appends "LANGUAGE PASSED FAILED SKIPPED" to FILE. testsum exits
 // with the command's status, or 1 when it counted a failure the command's
 // status did not report.
@@ -195,8 +196,8 @@ func appendRecap(recap []string, e event, output []string) []string {
 			break
 		}
 		line = "    " + strings.TrimSpace(line)
-		if len(line) > recapWidth {
-			line = line[:recapWidth] + "..."
+		if r := []rune(line); len(r) > recapWidth {
+			line = string(r[:recapWidth]) + "..."
 		}
 		msgs = append(msgs, line)
 	}

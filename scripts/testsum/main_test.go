@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // goJSON is go test -json's stream for two packages: one with a passing
@@ -94,6 +95,12 @@ func TestFailureRecappedAtTheEnd(t *testing.T) {
 		"--- FAIL: TestMany (example/cluster)\n    many_test.go:1: message 0\n    many_test.go:2: message 1\n    many_test.go:3: message 2\n    many_test.go:4: message 3\n    ...\n"
 	if end != want {
 		t.Errorf("the end:\n%s\nwant:\n%s", end, want)
+	}
+	// a long message is cut, between characters
+	long := "    wide_test.go:9: " + strings.Repeat("é", 300) + "\n"
+	r := appendRecap(nil, event{Test: "TestWide", Package: "example/a"}, []string{long})
+	if got := r[len(r)-1]; len([]rune(got)) != recapWidth+3 || !utf8.ValidString(got) || !strings.HasSuffix(got, "é...") {
+		t.Errorf("a long message recapped as %q", got)
 	}
 }
 
