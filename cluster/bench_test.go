@@ -177,46 +177,35 @@ func BenchmarkFollow(b *testing.B) {
 	for i := range idle {
 		idle[i] = daemonNode(b, ns.url, world, fmt.Sprintf("idle%d", i), db, env...)
 	}
-	applied := func() float64 { // by the idle nodes, all together
+	metric := func(ds []daemon, line string) float64 { // summed over ds
 		var n float64
-		for _, d := range idle {
-			for _, scope := range []string{"table", "world"} {
-				v, _ := strconv.ParseFloat(scrape(b, d.admin, "/metrics", `bomber_inputs_applied_total{scope="`+scope+`"} `), 64)
-				n += v
-			}
-		}
-		return n
-	}
-	tableInputs := func() []float64 { // applied by each node, serving ones first
-		var out []float64
-		for _, d := range append(slices.Clone(serving), idle...) {
-			v, _ := strconv.ParseFloat(scrape(b, d.admin, "/metrics", `bomber_inputs_applied_total{scope="table"} `), 64)
-			out = append(out, v)
-		}
-		return out
-	}
-	serveCPU := func() time.Duration { // of the serving nodes, all together
-		var t time.Duration
-		for _, d := range serving {
-			t += processCPU(b, d.cmd.Process.Pid)
-		}
-		return t
-	}
-	idleCPU := func() time.Duration { // of the idle nodes, all together
-		var t time.Duration
-		for _, d := range idle {
-			t += processCPU(b, d.cmd.Process.Pid)
-		}
-		return t
-	}
-	appends := func() float64 { // the log's entries: the serving nodes append them all
-		var n float64
-		for _, d := range serving {
-			v, _ := strconv.ParseFloat(scrape(b, d.admin, "/metrics", "bomber_cluster_appends_total "), 64)
+		for _, d := range ds {
+			v, _ := strconv.ParseFloat(scrape(b, d.admin, "/metrics", line), 64)
 			n += v
 		}
 		return n
 	}
+	cpu := func(ds []daemon) time.Duration { // of ds, all together
+		var t time.Duration
+		for _, d := range ds {
+			t += processCPU(b, d.cmd.Process.Pid)
+		}
+		return t
+	}
+	const tableLine, worldLine = `bomber_inputs_applied_total{scope="table"} `, `bomber_inputs_applied_total{scope="world"} `
+	// inputs the idle nodes applied; table inputs each node applied,
+	// serving ones first
+	applied := func() float64 { return metric(idle, tableLine) + metric(idle, worldLine) }
+	tableInputs := func() []float64 {
+		var out []float64
+		for _, d := range append(slices.Clone(serving), idle...) {
+			out = append(out, metric([]daemon{d}, tableLine))
+		}
+		return out
+	}
+	serveCPU, idleCPU := func() time.Duration { return cpu(serving) }, func() time.Duration { return cpu(idle) }
+	// the log's entries: the serving nodes append them all
+	appends := func() float64 { return metric(serving, "bomber_cluster_appends_total ") }
 	for range b.N {
 		f := load.New(load.Config{Addrs: addrs, Seed: 1})
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
