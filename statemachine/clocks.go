@@ -255,32 +255,44 @@ func (h *Hub) sendClocks(now int64, t *table) {
 // three or four, it leaves).
 func (h *Hub) expireClocks(now int64) {
 	for _, id := range h.clockTables {
-		t := h.tables[id]
-		if t == nil || t.clock == nil || t.phase != phasePlaying {
-			continue
-		}
-		for i := range t.seats {
-			sl := &t.seats[i]
-			d := t.clock.deadline(sl)
-			if d == 0 || d > now || sl.expired {
-				continue
-			}
-			sl.expired = true
-			h.stats.ClockExpiries++
-			if t.kind.Spec.BotOnTimeout {
-				sl.auto = true
-				h.askBots(t)
-				continue
-			}
-			t.timeout = true
-			h.resignSeat(now, t, rules.Player(i))
-			t.timeout = false
-			if t.phase != phasePlaying {
-				break
-			}
+		if t := h.tables[id]; t != nil {
+			h.expireClock(now, t)
 		}
 	}
-	// forget tables that closed
+	h.forgetClockTables()
+}
+
+// expireClock applies the timeout action to each seat of t whose time ran
+// out (expireClocks).
+func (h *Hub) expireClock(now int64, t *table) {
+	if t.clock == nil || t.phase != phasePlaying {
+		return
+	}
+	for i := range t.seats {
+		sl := &t.seats[i]
+		d := t.clock.deadline(sl)
+		if d == 0 || d > now || sl.expired {
+			continue
+		}
+		sl.expired = true
+		h.stats.ClockExpiries++
+		if t.kind.Spec.BotOnTimeout {
+			sl.auto = true
+			h.askBots(t)
+			continue
+		}
+		t.timeout = true
+		h.resignSeat(now, t, rules.Player(i))
+		t.timeout = false
+		if t.phase != phasePlaying {
+			return
+		}
+	}
+}
+
+// forgetClockTables takes the tables that closed (or lost their clock)
+// out of the clocked tables' list.
+func (h *Hub) forgetClockTables() {
 	live := h.clockTables[:0]
 	for _, id := range h.clockTables {
 		if t := h.tables[id]; t != nil && t.clock != nil {
@@ -288,4 +300,22 @@ func (h *Hub) expireClocks(now int64) {
 		}
 	}
 	h.clockTables = live
+}
+
+// nextClock is the earliest time a seat's turn clock at t runs out, false
+// when no clock runs (none, the game is not being played, or every running
+// clock ran out already).
+func (t *table) nextClock() (int64, bool) {
+	at, ok := int64(0), false
+	if t.clock == nil || t.phase != phasePlaying {
+		return 0, false
+	}
+	for i := range t.seats {
+		if sl := &t.seats[i]; !sl.expired {
+			if d := t.clock.deadline(sl); d != 0 && (!ok || d < at) {
+				at, ok = d, true
+			}
+		}
+	}
+	return at, ok
 }

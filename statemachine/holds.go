@@ -52,42 +52,44 @@ func (h *Hub) expireQueue(now int64, tq *timerQueue) {
 		if !ok {
 			return
 		}
-		t := h.tables[uint32(uint64(key)>>8)]
-		p := rules.Player(uint64(key) & 0xFF)
-		if t == nil || int(p) >= len(t.seats) {
-			continue
+		if t, p := h.awayTimerSeat(now, key); t != nil {
+			h.expireAway(now, t, p)
 		}
-		sl := &t.seats[p]
-		if !sl.away || sl.awayUntil > now {
-			continue
-		}
-		if t.clock != nil {
-			t.clock.settle(now, sl) // the pause ends: a computer or nobody plays on
-		}
-		h.stats.HoldsExpired++
-		switch {
-		case t.phase != phasePlaying:
-			h.seatTo(t, int(p), lifeEmpty, nil)
-			for i := range t.seats {
-				if !t.seats[i].bot {
-					t.seats[i].ready = false
-				}
+	}
+}
+
+// expireAway ends the hold of t's seat p if its grace ran out.
+func (h *Hub) expireAway(now int64, t *table, p rules.Player) {
+	sl := &t.seats[p]
+	if !sl.holdDue(now) {
+		return
+	}
+	if t.clock != nil {
+		t.clock.settle(now, sl) // the pause ends: a computer or nobody plays on
+	}
+	h.stats.HoldsExpired++
+	switch {
+	case t.phase != phasePlaying:
+		h.seatTo(t, int(p), lifeEmpty, nil)
+		for i := range t.seats {
+			if !t.seats[i].bot {
+				t.seats[i].ready = false
 			}
-			h.offerAfterSeat(now, t, p)
-		case len(t.seats) == 2:
-			h.seatTo(t, int(p), lifeGone, nil)
-			h.resignSeat(now, t, p)
-		default:
-			h.seatTo(t, int(p), lifeBotHolding, nil)
-			h.offerAfterSeat(now, t, p)
-			h.askBots(t)
 		}
-		if t.phase != phaseOver {
-			if h.empty(t) {
-				h.closeTable(now, t, p)
-			} else {
-				h.broadcastTable(t)
-			}
+		h.offerAfterSeat(now, t, p)
+	case len(t.seats) == 2:
+		h.seatTo(t, int(p), lifeGone, nil)
+		h.resignSeat(now, t, p)
+	default:
+		h.seatTo(t, int(p), lifeBotHolding, nil)
+		h.offerAfterSeat(now, t, p)
+		h.askBots(t)
+	}
+	if t.phase != phaseOver {
+		if h.empty(t) {
+			h.closeTable(now, t, p)
+		} else {
+			h.broadcastTable(t)
 		}
 	}
 }
@@ -145,4 +147,18 @@ func (h *Hub) resume(now int64, s *session, body []byte) {
 		h.startClock(now, t)
 		h.sendClocks(now, t)
 	}
+}
+
+// holdDue reports whether sl is held for its dropped player past its grace
+// at now.
+func (sl *seatSlot) holdDue(now int64) bool { return sl.away && sl.awayUntil <= now }
+
+// awayTimerSeat is the table and seat whose held-seat timer key falls at
+// now, nil if the table is closed or the seat's hold is not due.
+func (h *Hub) awayTimerSeat(now int64, key ConnID) (*table, rules.Player) {
+	t, p := h.tables[uint32(uint64(key)>>8)], rules.Player(uint64(key)&0xFF)
+	if t != nil && int(p) < len(t.seats) && t.seats[p].holdDue(now) {
+		return t, p
+	}
+	return nil, 0
 }

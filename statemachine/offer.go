@@ -235,11 +235,17 @@ func (h *Hub) expireOffers(now int64) {
 		if !ok {
 			return
 		}
-		if t := h.tables[uint32(id)]; t != nil && t.offer != nil && t.offer.expires <= now {
-			o := t.offer
-			t.offer = nil
-			h.tellOffer(t, o.what, offerExpired, o.by)
+		if t := h.tables[uint32(id)]; t != nil {
+			h.expireOffer(now, t)
 		}
+	}
+}
+
+// expireOffer withdraws t's offer if its time is up.
+func (h *Hub) expireOffer(now int64, t *table) {
+	if o := t.offer; t.offerDue(now) {
+		t.offer = nil
+		h.tellOffer(t, o.what, offerExpired, o.by)
 	}
 }
 
@@ -277,4 +283,16 @@ func (h *Hub) sendOffer(s *session, t *table) {
 	if o := t.offer; o != nil {
 		h.sendMsg(s, segment.Offer, segment.OfferBody{What: o.what, State: offerProposed, Seat: uint8(o.by)}.Append(h.body()))
 	}
+}
+
+// offerDue reports whether t's offer's time is up at now.
+func (t *table) offerDue(now int64) bool { return t.offer != nil && t.offer.expires <= now }
+
+// offerTimerTable is the table whose offer timer key falls at now, nil if
+// its table is closed or its offer is not due.
+func (h *Hub) offerTimerTable(now int64, key ConnID) *table {
+	if t := h.tables[uint32(key)]; t != nil && t.offerDue(now) {
+		return t
+	}
+	return nil
 }

@@ -5,9 +5,10 @@ import (
 	"slices"
 )
 
-// NextDeadline is the earliest time at which Tick would do something, and
-// false when nothing waits for time. A cluster's leader asks it before it
-// puts a tick in the shared log, so an idle world adds nothing to the log.
+// NextDeadline is the earliest time at which a tick would do something,
+// and false when nothing waits for time. A cluster's
+// leader asks it before it puts a tick in the shared log, so an idle world
+// adds nothing to the log.
 func (h *Hub) NextDeadline() (int64, bool) {
 	at, ok := int64(0), false
 	take := func(t int64) {
@@ -31,16 +32,12 @@ func (h *Hub) NextDeadline() (int64, bool) {
 	}
 	for _, id := range h.clockTables {
 		t := h.tables[id]
-		if t == nil || t.clock == nil || t.phase != phasePlaying {
+		if t == nil || t.clock == nil {
 			take(0) // a closed table to forget: the next tick does it
 			continue
 		}
-		for i := range t.seats {
-			if sl := &t.seats[i]; !sl.expired {
-				if d := t.clock.deadline(sl); d != 0 {
-					take(d)
-				}
-			}
+		if d, running := t.nextClock(); running {
+			take(d)
 		}
 	}
 	return at, ok

@@ -115,3 +115,30 @@ func TestResumeGraceShortenedByReload(t *testing.T) {
 		t.Fatal("at 11s the seat held after the reload should have been freed, and only it")
 	}
 }
+
+// TestWaitingClockedTableLeavesTimeAlone: a table with a time control
+// whose game has not started, or is over, has no clock running, so it
+// gives time nothing to do. A cluster's leader puts a tick in the log
+// whenever NextDeadline says one is due: a waiting clocked table that said
+// "now" had it put one tick after another in the log for as long as the
+// table stood.
+func TestWaitingClockedTableLeavesTimeAlone(t *testing.T) {
+	x := newHarness(t, statemachine.Config{})
+	a, b := x.loginWith("Albert", segment.FeatureTables), x.loginWith("Beth", segment.FeatureTables)
+	if at, due := x.h.NextDeadline(); due {
+		t.Fatalf("before the table: a deadline at %d", at)
+	}
+	x.table("dots", []segment.KV{{Key: "rows", Value: "3"}, {Key: "cols", Value: "3"}, {Key: "clock.move", Value: "30"}}, []statemachine.ConnID{a, b})
+	if at, due := x.h.NextDeadline(); due {
+		t.Errorf("a clocked table waiting for its players to be ready: a deadline at %d (now %d)", at, x.now)
+	}
+	x.send(a, segment.Ready, nil)
+	x.send(b, segment.Ready, nil)
+	if at, due := x.h.NextDeadline(); !due || at != x.now+int64(30*time.Second) {
+		t.Errorf("the game under way: deadline %d %v, want the mover's clock at %d", at, due, x.now+int64(30*time.Second))
+	}
+	x.send(a, segment.Resign, nil)
+	if at, due := x.h.NextDeadline(); due && at <= x.now {
+		t.Errorf("the game over, the table waiting for a rematch: a deadline at %d (now %d)", at, x.now)
+	}
+}
