@@ -195,6 +195,8 @@ func describeInput(in *statemachine.Input) string {
 		return fmt.Sprintf("%s %q", in.Kind, in.Text)
 	case statemachine.InGone:
 		return fmt.Sprintf("gone: node %d", in.Node)
+	case statemachine.InTableTick:
+		return fmt.Sprintf("table tick: table %d", in.Table)
 	}
 	return in.Kind.String()
 }

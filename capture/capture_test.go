@@ -354,6 +354,7 @@ func TestInputLines(t *testing.T) {
 		{Kind: statemachine.InAnswer, Check: 1, Answer: statemachine.Found},
 		{Kind: statemachine.InBot, Bot: statemachine.BotAnswer{Table: 3, Seat: 1, Seq: 7, Move: "a1-b1"}},
 		{Kind: statemachine.InBot, Bot: statemachine.BotAnswer{Table: 3, Seat: 1, Seq: ^uint32(8)}},
+		{Kind: statemachine.InTableTick, Table: 3},
 		{Kind: statemachine.InTick},
 		{Kind: statemachine.InClosed, Conn: 1},
 	}
@@ -386,7 +387,7 @@ func TestInputLines(t *testing.T) {
 		t.Errorf("bot lines %+v, want %+v", bots, want)
 	}
 	for _, s := range []string{`  # open c1 from 192.0.2.7`, `  # receive c1: Info "Beth"`, `  # answer check 1: found`,
-		`  # bot table 3 seat 1 update 7: "a1-b1"`, `  # tick`, `  # closed c1`} {
+		`  # bot table 3 seat 1 update 7: "a1-b1"`, `  # table tick: table 3`, `  # tick`, `  # closed c1`} {
 		if !strings.Contains(raw, s) {
 			t.Errorf("capture lacks %q:\n%s", s, raw)
 		}

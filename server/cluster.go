@@ -106,12 +106,13 @@ type clusterState struct {
 	recs    []keyedRecord   // records of the last minutes not yet settled here, for a new leader
 	settled []string        // keys the recorder settled (forgetSettled's)
 	leader  bool
-	tickAt  int64              // time of the last tick this node appended
-	ticked  int64              // time of the last tick applied
-	left    bool               // this node said goodbye (or failed): it applies nothing more
-	leaving bool               // this node is applying its own goodbye (a node alone stopping)
-	snapSeq uint64             // the entry of the last snapshot taken or started from
-	scratch statemachine.Input // the input being applied
+	tickAt  int64                // time of the last tick this node appended
+	ticked  int64                // time of the last tick applied
+	ticks   []statemachine.Input // the inputs of the tick being appended (TickInputs)
+	left    bool                 // this node said goodbye (or failed): it applies nothing more
+	leaving bool                 // this node is applying its own goodbye (a node alone stopping)
+	snapSeq uint64               // the entry of the last snapshot taken or started from
+	scratch statemachine.Input   // the input being applied
 	// Passwords never go into the log (it is kept on disk, and NATS
 	// readers could read them): a Passwd segment goes in with a stand-in,
 	// and the node that read it swaps the password back into the account
@@ -539,11 +540,15 @@ func (e *engine) chores(now int64) {
 	if !leader {
 		return
 	}
-	// one tick in flight at a time: the next once the last was applied
-	// (or is long overdue: a log that lost it)
+	// one tick in flight at a time (the tables' ticks that are due, then
+	// the world's, whose applying says it arrived): the next once the last
+	// was applied (or is long overdue: a log that lost it)
 	if at, ok := e.hub.NextDeadline(); ok && at <= now && (cs.ticked >= cs.tickAt || now-cs.tickAt > tickRetry) {
 		cs.tickAt = now
-		e.in(now, statemachine.Input{Kind: statemachine.InTick})
+		cs.ticks = e.hub.TickInputs(now, cs.ticks[:0])
+		for _, in := range cs.ticks {
+			e.in(now, in)
+		}
 	}
 	for inc := range cs.incs {
 		if inc != cs.inc && !cs.asked[inc] && !cs.log.Alive(inc) {

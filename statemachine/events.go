@@ -29,6 +29,8 @@ func (h *Hub) Step(now int64, in Input) {
 		h.answer(now, &in)
 	case InTick:
 		h.tick(now)
+	case InTableTick:
+		h.tableTick(now, in.Table)
 	case InBot:
 		h.botMove(now, in.Bot)
 	case InKick:
@@ -91,7 +93,10 @@ func (h *Hub) reconfigure(j string) {
 //     tokens) from the world's generator.
 //   - 1: a table opened from then on has its own generator, seeded from
 //     the world's as it opens (see table.rng).
-const Generation = 1
+//   - 2: a table's own deadlines (its offer's, its held seats', its turn
+//     clocks') fall at a table tick naming it, and the world's tick leaves
+//     tables alone but for the people it closes (see TickInputs).
+const Generation = 2
 
 // configJSON is an InConfig input's text: the settings and the
 // generation of the build that put them in the log.
@@ -242,47 +247,6 @@ func (h *Hub) answer(now int64, in *Input) {
 			s.queue = nil
 		}
 		h.handle(now, s, seg)
-	}
-}
-
-// tick lets deadlines pass (an InTick input), in this order: login-failure
-// counters whose window and lockout are over are forgotten; offers past
-// their TTL are withdrawn; seats held for a dropped player past the resume
-// grace are freed, lost or taken over by the computer; turn clocks that ran
-// out take their timeout action; password checks held back by throttling
-// whose turn has come are handed to the shell; a pairing round runs when
-// its time has come; reference invitations past
-// tables.offer_ttl are refused; kicked connections past
-// their grace period are closed; connections that did not log in in time
-// are closed.
-func (h *Hub) tick(now int64) {
-	h.sweepFailures(now)
-	h.expireOffers(now)
-	h.expireAways(now)
-	h.expireClocks(now)
-	h.releaseHeld(now)
-	h.pairRound(now)
-	for {
-		c, ok := h.kicks.pop(now)
-		if !ok {
-			break
-		}
-		if s := h.sessions[c]; s != nil && s.state == Kicked {
-			h.close(now, s)
-		}
-	}
-	for {
-		c, ok := h.timers.pop(now)
-		if !ok {
-			break
-		}
-		if c&inviteTimer != 0 {
-			h.expireInvitation(c &^ inviteTimer)
-			continue
-		}
-		if s := h.sessions[c]; s != nil && !s.state.LoggedIn() && s.state != Kicked {
-			h.close(now, s)
-		}
 	}
 }
 

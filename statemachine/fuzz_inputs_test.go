@@ -57,6 +57,7 @@ func inputLog() []byte {
 	for _, s := range segment.AppendMessage(nil, segment.Create, segment.CreateMsg{Game: "checkers", Seats: 2, Flags: segment.FlagPrivate}.Append(nil)) {
 		add(statemachine.Input{Kind: statemachine.InReceive, Conn: 1, Seg: s})
 	}
+	add(statemachine.Input{Kind: statemachine.InTableTick, Table: 1})
 	add(statemachine.Input{Kind: statemachine.InTick})
 	add(statemachine.Input{Kind: statemachine.InClosed, Conn: 2})
 	return b

@@ -67,3 +67,58 @@ func TestOlderLogsReplayAsTheirBuildDrew(t *testing.T) {
 		t.Errorf("restored: generation %d, older table's generator %v, newer's %v", got.generation, got.tables[older.id].rng != nil, got.tables[newer.id].rng != nil)
 	}
 }
+
+// TestTimeAtTablesByGeneration: in a world of generation 1 (a log or
+// capture of that build), the one tick lets a table's turn clock run out,
+// as that build did, and a table tick is a bad input that changes
+// nothing. From generation 2 on the world's tick leaves the table alone:
+// time passing names the table (TickInputs), and its table tick ends the
+// game on time.
+func TestTimeAtTablesByGeneration(t *testing.T) {
+	gen1, err := json.Marshal(configJSON{Config{}, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gen := range []uint32{1, Generation} {
+		r := loggedIn(t, hubFeatures, "Albert", "Beth")
+		h := r.h
+		if gen == 1 {
+			h.Step(r.now, Input{Kind: InConfig, Text: string(gen1)})
+		}
+		r.msg(1, segment.Create, segment.CreateMsg{Game: "checkers", Seats: 2, Options: []segment.KV{{Key: "clock.move", Value: "10"}}}.Append(nil))
+		tb := h.tables[h.tableSeq]
+		r.msg(2, segment.Join, segment.JoinMsg{Table: tb.id, Seat: 0xFF}.Append(nil))
+		r.msg(1, segment.Ready, nil)
+		r.msg(2, segment.Ready, nil)
+		if tb.phase != phasePlaying {
+			t.Fatalf("generation %d: the game did not start", gen)
+		}
+		r.now += int64(11 * time.Second)
+		ins := h.TickInputs(r.now, nil)
+		if gen == 1 {
+			h.Step(r.now, Input{Kind: InTableTick, Table: tb.id})
+			if tb.phase != phasePlaying || h.stats.BadInputs != 1 {
+				t.Fatalf("generation 1: a table tick ended the game (phase %d) or was not counted bad (%d)", tb.phase, h.stats.BadInputs)
+			}
+			if len(ins) != 1 || ins[0].Kind != InTick {
+				t.Fatalf("generation 1: time passing takes %v, want the one tick", ins)
+			}
+			h.Step(r.now, ins[0])
+			if tb.phase == phasePlaying {
+				t.Fatal("generation 1: the tick did not end the game whose clock ran out")
+			}
+			continue
+		}
+		h.Step(r.now, Input{Kind: InTick})
+		if tb.phase != phasePlaying {
+			t.Fatalf("generation %d: the world's tick ended a table's game", gen)
+		}
+		if len(ins) != 2 || ins[0] != (Input{Kind: InTableTick, Table: tb.id}) || ins[1].Kind != InTick {
+			t.Fatalf("generation %d: time passing takes %v, want table %d's tick, then the world's", gen, ins, tb.id)
+		}
+		h.Step(r.now, ins[0])
+		if tb.phase == phasePlaying || h.stats.ClockExpiries != 1 {
+			t.Fatalf("generation %d: the table's tick did not end the game on time (phase %d, expiries %d)", gen, tb.phase, h.stats.ClockExpiries)
+		}
+	}
+}

@@ -24,7 +24,8 @@ const (
 	InClosed InputKind = 3
 	// InAnswer: account check Check was answered Answer.
 	InAnswer InputKind = 4
-	// InTick: time passed; deadlines due at the input's time fall.
+	// InTick: time passed; the world's deadlines due at the input's time
+	// fall (and, in a world before generation 2, the tables' too).
 	InTick InputKind = 5
 	// InBot: a computer player chose Bot.
 	InBot InputKind = 6
@@ -45,10 +46,13 @@ const (
 	// InReply: query Check (a CheckKind that is a Query, Asked) was
 	// answered Answer, with the store's data Text.
 	InReply InputKind = 12
+	// InTableTick: time passed at table Table; its own deadlines due at
+	// the input's time fall (generation 2 on; TickInputs).
+	InTableTick InputKind = 13
 )
 
 var inputNames = [...]string{InOpen: "open", InReceive: "receive", InClosed: "closed", InAnswer: "answer",
-	InTick: "tick", InBot: "bot", InKick: "kick", InGone: "gone", InConfig: "config", InSeed: "seed", InShutdown: "shutdown", InReply: "reply"}
+	InTick: "tick", InBot: "bot", InKick: "kick", InGone: "gone", InConfig: "config", InSeed: "seed", InShutdown: "shutdown", InReply: "reply", InTableTick: "table tick"}
 
 func (k InputKind) String() string {
 	if int(k) < len(inputNames) && inputNames[k] != "" {
@@ -64,6 +68,7 @@ type Input struct {
 	Answer Answer          // InAnswer, InReply
 	Asked  CheckKind       // InReply: the query's kind
 	Node   uint32          // InGone: a node's incarnation, the upper 32 bits of its connections' ids
+	Table  uint32          // InTableTick
 	Conn   ConnID          // InOpen, InReceive, InClosed
 	Check  uint64          // InAnswer, InReply: the Check's ID
 	Text   string          // InOpen: source address; InKick: user name; InConfig: settings as JSON; InReply: the data
@@ -96,8 +101,9 @@ var ErrInput = errors.New("statemachine: unreadable input")
 //	  seed     32 bytes
 //	  shutdown nothing
 //	  reply    uvarint check id, answer byte, kind byte, uvarint length, data
+//	  table tick uvarint table
 //
-// Examples (the first word after the bytes is the kind; the docs test
+// Examples (the words after the bytes begin with the kind; the docs test
 // decodes each line and encodes it back):
 //
 //	01 00 01 09 31 32 37 2e 30 2e 30 2e 31   open: conn 1 from "127.0.0.1", at the base time
@@ -112,6 +118,7 @@ var ErrInput = errors.New("statemachine: unreadable input")
 //	0a 00 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f   seed: the 32 bytes 00 to 1f
 //	0b 00                                    shutdown
 //	0c 00 05 00 03 02 68 69                  reply: check 5 (a Ratings query) is Found with data "hi"
+//	0d 00 03                                 table tick: table 3's deadlines at the base time
 //
 // A batch, the unit a log entry or a capture file holds, is a header and
 // then inputs until its end:
@@ -158,6 +165,8 @@ func AppendInput(b []byte, dt int64, in *Input) []byte {
 		b = appendString(b, in.Text)
 	case InGone:
 		b = binary.AppendUvarint(b, uint64(in.Node))
+	case InTableTick:
+		b = binary.AppendUvarint(b, uint64(in.Table))
 	case InSeed:
 		b = append(b, in.Seed[:]...)
 	}
@@ -214,6 +223,8 @@ func ReadInput(b []byte, in *Input) (dt int64, rest []byte, err error) {
 		in.Text = r.str()
 	case InGone:
 		in.Node = uint32(r.uvarint())
+	case InTableTick:
+		in.Table = uint32(r.uvarint())
 	case InSeed:
 		copy(in.Seed[:], r.bytes(32))
 	default:

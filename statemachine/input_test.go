@@ -28,7 +28,7 @@ func TestInputDocExamples(t *testing.T) {
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
-		case strings.HasPrefix(line, "// Examples (the first word"):
+		case strings.HasPrefix(line, "// Examples (the words after"):
 			in = true
 			continue
 		case !strings.HasPrefix(line, "//"), strings.HasPrefix(line, "// A batch"):
@@ -54,15 +54,15 @@ func TestInputDocExamples(t *testing.T) {
 			t.Errorf("%q: %v, %d bytes left", line, err, len(rest))
 			continue
 		}
-		if word := strings.TrimSuffix(strings.Fields(desc)[0], ":"); word != got.Kind.String() {
-			t.Errorf("%q reads as %s, the line says %s", line, got.Kind, word)
+		if name, desc := got.Kind.String(), strings.TrimSpace(desc); desc != name && !strings.HasPrefix(desc, name+":") {
+			t.Errorf("%q reads as %s, the line says otherwise", line, got.Kind)
 		}
 		if again := statemachine.AppendInput(nil, dt, &got); !bytes.Equal(again, raw) {
 			t.Errorf("%q encodes back as % x", line, again)
 		}
 		checked[got.Kind] = true
 	}
-	for k := statemachine.InOpen; k <= statemachine.InShutdown; k++ {
+	for k := statemachine.InOpen; k <= statemachine.InTableTick; k++ {
 		if !checked[k] {
 			t.Errorf("no example of %s", k)
 		}
@@ -74,7 +74,7 @@ func TestInputDocExamples(t *testing.T) {
 // refused at the input it cuts, never misread.
 func TestBatchRoundTrip(t *testing.T) {
 	var ins []statemachine.Input
-	for k := statemachine.InOpen; k <= statemachine.InShutdown; k++ {
+	for k := statemachine.InOpen; k <= statemachine.InTableTick; k++ {
 		in := statemachine.Input{Kind: k, Conn: 1<<32 | 5, Check: 9, Answer: statemachine.WrongPassword, Node: 3,
 			Bot: statemachine.BotAnswer{Table: 4, Seat: 2, Seq: 11, Move: "roll"}}
 		switch k {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -202,7 +203,7 @@ func (m *modelRun) run() {
 	}
 	// every standing offer resolves within its time
 	m.now += int64(m.cfg.OfferTTL) + 1
-	m.step(Input{Kind: InTick}, "tick past every offer's time")
+	m.tick("past every offer's time")
 	for _, id := range m.tableIDs() {
 		if o := m.h.tables[id].offer; o != nil {
 			m.fail("table %d's offer %d still stands after its time", id, o.what)
@@ -214,6 +215,46 @@ func (m *modelRun) run() {
 		if m.records[seed] != 1 {
 			m.fail("game %x started and has %d records after the shutdown", seed[:4], m.records[seed])
 		}
+	}
+}
+
+// tick lets time pass at m.now as the shell does, with the inputs
+// TickInputs gives: a table tick for each table one of whose own
+// deadlines fell, exactly those (due, read from the tables themselves,
+// not from the hub's timers), then the world's tick. Now and then a table
+// tick for a table with nothing due comes first, as a late or repeated
+// one from a cluster's log would: it must change nothing (checkTableTick).
+func (m *modelRun) tick(what string) {
+	m.t.Helper()
+	ins := m.h.TickInputs(m.now, nil)
+	want := m.dueTables()
+	var got []uint32
+	for _, in := range ins[:len(ins)-1] {
+		got = append(got, in.Table)
+	}
+	if !slices.Equal(got, slices.Sorted(maps.Keys(want))) || ins[len(ins)-1].Kind != InTick {
+		m.fail("time passing at %d takes %v; want table ticks for %v, then the world's tick", m.now, ins, slices.Sorted(maps.Keys(want)))
+	}
+	if ids := m.tableIDs(); len(ids) > 0 && m.rng.IntN(4) == 0 {
+		id := ids[m.rng.IntN(len(ids))]
+		if !want[id] {
+			m.step(Input{Kind: InTableTick, Table: id}, fmt.Sprintf("table %d ticks with nothing due", id))
+		}
+	}
+	for _, in := range ins {
+		d := "tick"
+		if in.Kind == InTableTick {
+			d = fmt.Sprintf("table %d ticks", in.Table)
+		}
+		if what != "" {
+			d += " " + what
+		}
+		m.step(in, d)
+	}
+	// nothing is left due at that time: a shell that ticks whenever
+	// NextDeadline says so would otherwise tick again at once, and on
+	if at, ok := m.h.NextDeadline(); ok && at <= m.now {
+		m.fail("after time passed at %d, the next deadline is %d", m.now, at)
 	}
 }
 
@@ -259,7 +300,7 @@ func (m *modelRun) act() {
 		if m.rng.IntN(8) == 0 {
 			m.now += int64(m.rng.IntN(40)) * int64(time.Second)
 		}
-		m.step(Input{Kind: InTick}, "tick")
+		m.tick("")
 		return
 	case r < 234:
 		u := &m.users[m.rng.IntN(len(m.users))]
@@ -621,13 +662,14 @@ func (m *modelRun) step(in Input, what string) {
 	people := m.people(scope)
 	world, _ := m.h.rng.MarshalBinary()
 	where := m.whereabouts()
-	released, due := m.released(in), m.due(in)
+	released, due := m.released(in), m.dueTables()
 	m.h.Step(m.now, in)
 	rd := m.h.Ready()
 	after, there := m.view(), m.people(scope)
 	m.checkScope(in, scope, people, there, before, after, world, rd)
 	m.checkWorldEffects(in, scope, people, there, where, rd)
-	m.checkTableEffects(in, scope, before, after, where, released, due)
+	m.checkTableEffects(in, scope, before, after, where, released)
+	m.checkTableTick(in, before, after, due)
 	m.checks = append(m.checks, rd.Checks...)
 	m.bots = append(m.bots, rd.Bots...)
 	records := slices.Clone(rd.Records)
@@ -751,7 +793,7 @@ func (m *modelRun) people(id uint32) map[ConnID]bool {
 // anywhere. people and there are the table's people before and after it,
 // world the world's generator before it.
 func (m *modelRun) checkScope(in Input, scope uint32, people, there map[ConnID]bool, before, after map[uint32]tableView, world []byte, rd *Ready) {
-	if in.Kind != InReceive && in.Kind != InBot {
+	if in.Kind != InReceive && in.Kind != InBot && in.Kind != InTableTick {
 		return
 	}
 	for id, b := range before {
@@ -804,7 +846,7 @@ func (m *modelRun) whereabouts() map[ConnID]whereabouts {
 // people at that table (who sit, watch, leave or are seated, and who stop
 // seeking a game when they sit), and it asks the store nothing.
 func (m *modelRun) checkWorldEffects(in Input, scope uint32, people, there map[ConnID]bool, where map[ConnID]whereabouts, rd *Ready) {
-	if scope == 0 || in.Kind != InReceive && in.Kind != InBot {
+	if scope == 0 || in.Kind != InReceive && in.Kind != InBot && in.Kind != InTableTick {
 		return
 	}
 	now := m.whereabouts()
@@ -843,18 +885,15 @@ func (m *modelRun) released(in Input) map[uint32]bool {
 // are given to shards: it opens tables, and changes one only where its
 // sender sits or watches, where someone whose session it closed, kicked
 // or declared gone sat or watched (their seat held or given up), or that
-// a segment it released from a session's queue concerns (released). Time
-// (a tick) changes a table only where one of its own deadlines fell (due:
-// an offer's, a held seat's, a turn clock's), which the table's owner can
-// see to alone, or where someone it closed was; a shutdown may change any.
-func (m *modelRun) checkTableEffects(in Input, scope uint32, before, after map[uint32]tableView, where map[ConnID]whereabouts, released, due map[uint32]bool) {
+// a segment it released from a session's queue concerns (released). The
+// world's tick is no exception: a table's own deadlines fall at its table
+// tick (checkTableTick), which its owner can give it alone. A shutdown
+// may change any table.
+func (m *modelRun) checkTableEffects(in Input, scope uint32, before, after map[uint32]tableView, where map[ConnID]whereabouts, released map[uint32]bool) {
 	if scope != 0 || in.Kind == InShutdown {
 		return
 	}
 	may := released
-	if in.Kind == InTick {
-		may = due
-	}
 	if w, ok := where[in.Conn]; ok && in.Kind == InReceive || in.Kind == InClosed {
 		may[w.table] = true
 	}
@@ -865,19 +904,33 @@ func (m *modelRun) checkTableEffects(in Input, scope uint32, before, after map[u
 	}
 	for id, b := range before {
 		if a, ok := after[id]; (!ok || !reflect.DeepEqual(a, b)) && !may[id] {
-			m.fail("%v, which concerns no table, changed table %d, where neither its sender nor anyone it closed, kicked or declared gone was, nor a deadline of its own fell", in.Kind, id)
+			m.fail("%v, which concerns no table, changed table %d, where neither its sender nor anyone it closed, kicked or declared gone was", in.Kind, id)
 		}
 	}
 }
 
-// due is the tables one of whose own deadlines falls at a tick at now:
+// checkTableTick checks that a table tick changes its table only when one
+// of the table's own deadlines fell (due, from before it), so one that
+// comes late or twice does no harm, and that it leaves none due.
+func (m *modelRun) checkTableTick(in Input, before, after map[uint32]tableView, due map[uint32]bool) {
+	if in.Kind != InTableTick {
+		return
+	}
+	b, was := before[in.Table]
+	a, is := after[in.Table]
+	if !due[in.Table] && (was != is || !reflect.DeepEqual(a, b)) {
+		m.fail("a tick of table %d, with nothing due there, changed it", in.Table)
+	}
+	if m.dueTables()[in.Table] {
+		m.fail("table %d still has a deadline due after its tick", in.Table)
+	}
+}
+
+// dueTables is the tables one of whose own deadlines has fallen at m.now:
 // their offer's time is over, a seat held for a dropped player is past its
 // grace, or a seat's turn clock ran out.
-func (m *modelRun) due(in Input) map[uint32]bool {
+func (m *modelRun) dueTables() map[uint32]bool {
 	out := map[uint32]bool{}
-	if in.Kind != InTick {
-		return out
-	}
 	for id, t := range m.h.tables {
 		if t.offer != nil && t.offer.expires <= m.now {
 			out[id] = true

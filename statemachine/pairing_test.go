@@ -118,7 +118,9 @@ func (r *pairRig) advance(at int64) {
 			break
 		}
 		r.now = max(r.now, d)
-		r.step(sm.Input{Kind: sm.InTick})
+		for _, in := range r.h.TickInputs(r.now, nil) {
+			r.step(in)
+		}
 	}
 	r.now = at
 }
@@ -261,7 +263,7 @@ func benchRound(b *testing.B, cfg sm.Config, rating func(int, *rand.Rand) int) {
 		at, _ := r.h.NextDeadline()
 		r.now = at
 		b.StartTimer()
-		r.h.Step(r.now, sm.Input{Kind: sm.InTick})
+		sm.StepTime(r.h, r.now)
 		r.h.Advance()
 		paired += r.h.Stats().Pairing.Pairings - before
 	}

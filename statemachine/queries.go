@@ -5,10 +5,10 @@ import (
 	"slices"
 )
 
-// NextDeadline is the earliest time at which a tick would do something,
-// and false when nothing waits for time. A cluster's
-// leader asks it before it puts a tick in the shared log, so an idle world
-// adds nothing to the log.
+// NextDeadline is the earliest time at which the inputs TickInputs gives
+// would do something, and false when nothing waits for time. A cluster's
+// leader asks it before it puts a tick in the shared log, so an idle
+// world adds nothing to the log.
 func (h *Hub) NextDeadline() (int64, bool) {
 	at, ok := int64(0), false
 	take := func(t int64) {

@@ -340,6 +340,29 @@ func (q *timerQueue) pop(now int64) (ConnID, bool) {
 	return t.conn, true
 }
 
+// front is the next timer if it is due at or before now, without taking
+// it.
+func (q *timerQueue) front(now int64) (ConnID, bool) {
+	if len(q.items) == 0 || q.items[0].at > now {
+		return 0, false
+	}
+	return q.items[0].conn, true
+}
+
+// each calls f with every timer due at or before now, in no set order
+// (the heap's, which every copy of the hub keeps alike).
+func (q *timerQueue) each(now int64, f func(ConnID)) {
+	var walk func(i int)
+	walk = func(i int) {
+		if i < len(q.items) && q.items[i].at <= now { // a timer's children are no earlier
+			f(q.items[i].conn)
+			walk(2*i + 1)
+			walk(2*i + 2)
+		}
+	}
+	walk(0)
+}
+
 // next is the earliest deadline, false for an empty queue.
 func (q *timerQueue) next() (int64, bool) {
 	if len(q.items) == 0 {

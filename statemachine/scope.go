@@ -26,6 +26,8 @@ func (h *Hub) TableOf(in *Input) uint32 {
 	switch in.Kind {
 	case InBot:
 		return in.Bot.Table
+	case InTableTick:
+		return in.Table
 	case InReceive:
 		if s := h.sessions[in.Conn]; s != nil {
 			return s.tableOf(in.Seg)

@@ -27,7 +27,7 @@ func TestTakeoverMarksOneGame(t *testing.T) {
 	}
 	x.h.Step(x.now, statemachine.Input{Kind: statemachine.InClosed, Conn: b})
 	x.now += int64(61 * time.Second)
-	x.h.Step(x.now, statemachine.Input{Kind: statemachine.InTick})
+	statemachine.StepTime(x.h, x.now)
 	x.pump()
 	b2 := x.loginWith("Beth", f)
 	x.send(b2, segment.Resume, segment.ResumeMsg{Table: id, Seat: token.Seat, Token: token.Token}.Append(nil))

@@ -91,7 +91,7 @@ func TestSignUpLimits(t *testing.T) {
 	if got := len(h.failures); got > 101 {
 		t.Errorf("%d buckets remembered after the burst, want at most 101", got)
 	}
-	h.Step(later+int64(2*time.Hour), Input{Kind: InTick})
+	StepTime(h, later+int64(2*time.Hour))
 	h.Advance()
 	if got := len(h.failures); got != 0 {
 		t.Errorf("%d buckets remembered two hours later, want 0", got)

@@ -391,7 +391,7 @@ func everyFieldHub(tb testing.TB) *Hub {
 		r.seg(c, segment.Name(segment.Passwd, "guess"))
 		r.answer(WrongPassword)
 	}
-	r.h.Step(r.now, Input{Kind: InTick}) // schedules the sweep of the counters
+	StepTime(r.h, r.now) // schedules the sweep of the counters
 	r.step()
 	// a check in flight with a segment queued behind it, and one whose
 	// connection closed before its answer (the answer still counts)
@@ -415,7 +415,7 @@ func everyFieldHub(tb testing.TB) *Hub {
 		r.step()
 	}
 	r.now += int64(6 * time.Second)
-	r.h.Step(r.now, Input{Kind: InTick})
+	StepTime(r.h, r.now)
 	r.step()
 	r.login(41, "Quin", ext)
 	r.msg(41, segment.Seek, segment.SeekMsg{Game: "checkers"}.Append(nil))

@@ -45,9 +45,13 @@ func (f *fanout) BotMove(now int64, a statemachine.BotAnswer) {
 	}
 }
 
+// Tick lets time pass as a cluster does: the first hub (the leader) says
+// which inputs that takes, and every copy applies them.
 func (f *fanout) Tick(now int64) {
-	for _, h := range f.hs {
-		h.Step(now, statemachine.Input{Kind: statemachine.InTick})
+	for _, in := range f.hs[0].TickInputs(now, nil) {
+		for _, h := range f.hs {
+			h.Step(now, in)
+		}
 	}
 }
 
@@ -158,7 +162,7 @@ func TestSnapshotNeedsAdvance(t *testing.T) {
 	h.Step(0, statemachine.Input{Kind: statemachine.InOpen, Conn: 1})
 	h.Step(0, statemachine.Input{Kind: statemachine.InClosed, Conn: 1})
 	h.Step(0, statemachine.Input{Kind: statemachine.InOpen, Conn: 2})
-	h.Step(int64(time.Hour), statemachine.Input{Kind: statemachine.InTick})
+	statemachine.StepTime(h, int64(time.Hour))
 	if _, err := h.Snapshot(); err == nil {
 		t.Fatal("snapshot with a close not advanced")
 	}
@@ -403,7 +407,7 @@ func FuzzRestore(f *testing.F) {
 		if _, err := statemachine.Restore(cfg, again); err != nil {
 			t.Fatalf("a restored hub's snapshot does not restore: %v", err)
 		}
-		h.Step(1<<62, statemachine.Input{Kind: statemachine.InTick})
+		statemachine.StepTime(h, 1<<62)
 		h.Advance()
 		if err := h.CheckInvariants(); err != nil {
 			t.Fatal(err)
@@ -850,7 +854,7 @@ func TestSnapshotPausedClock(t *testing.T) {
 		x.send(b, segment.Ready, nil)
 		wait := func(d time.Duration) {
 			x.now += int64(d)
-			x.h.Step(x.now, statemachine.Input{Kind: statemachine.InTick})
+			statemachine.StepTime(x.h, x.now)
 			x.pump()
 		}
 		wait(5 * time.Second)
@@ -906,7 +910,7 @@ func TestSnapshotClocksAndOffers(t *testing.T) {
 		g, _ := statemachine.Catalogue()[1].Spec.New(2, rules.Options{}, nil)
 		for i := range 6 {
 			x.now += int64(time.Duration(i+3) * time.Second)
-			x.h.Step(x.now, statemachine.Input{Kind: statemachine.InTick})
+			statemachine.StepTime(x.h, x.now)
 			x.pump()
 			p := g.ToMove(nil)[0]
 			m := g.Legal(p, nil)[0]
@@ -925,7 +929,7 @@ func TestSnapshotClocksAndOffers(t *testing.T) {
 		x.send(a, segment.ViewReq, nil) // with the clocks as they stand
 		for range 8 {
 			x.now += int64(3 * time.Second)
-			x.h.Step(x.now, statemachine.Input{Kind: statemachine.InTick})
+			statemachine.StepTime(x.h, x.now)
 			x.pump()
 		}
 		// past the first offer's expiry, within the second's
@@ -941,7 +945,7 @@ func TestSnapshotClocksAndOffers(t *testing.T) {
 		}
 		for range 100 {
 			x.now += int64(3 * time.Second)
-			x.h.Step(x.now, statemachine.Input{Kind: statemachine.InTick})
+			statemachine.StepTime(x.h, x.now)
 			x.pump()
 			if len(x.records) > 1 {
 				break

@@ -55,7 +55,7 @@ func (r *hubRig) close(c statemachine.ConnID) {
 
 func (r *hubRig) tick(d time.Duration) {
 	r.now += int64(d)
-	r.h.Step(r.now, statemachine.Input{Kind: statemachine.InTick})
+	statemachine.StepTime(r.h, r.now)
 	r.collect()
 }
 

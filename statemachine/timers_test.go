@@ -24,7 +24,7 @@ func (x *harness) reconfigure(set func(*statemachine.Config)) {
 // tickTo moves x's clock to at and lets the hub act on it.
 func (x *harness) tickTo(at time.Duration) {
 	x.now = int64(at)
-	x.h.Step(x.now, statemachine.Input{Kind: statemachine.InTick})
+	statemachine.StepTime(x.h, x.now)
 	x.pump()
 }
 
@@ -36,12 +36,12 @@ func TestLoginTimeoutShortenedByReload(t *testing.T) {
 	if at, ok := h.NextDeadline(); !ok || at != int64(11*time.Second) {
 		t.Fatalf("next deadline %v (%v), want the new connection's at 11s", time.Duration(at), ok)
 	}
-	h.Step(int64(11*time.Second), statemachine.Input{Kind: statemachine.InTick})
+	statemachine.StepTime(h, int64(11*time.Second))
 	if got := h.Ready().Closes; !slices.Equal(got, []statemachine.ConnID{2}) {
 		t.Fatalf("closed %v at 11s, want the connection opened after the reload [2]", got)
 	}
 	h.Advance()
-	h.Step(int64(2*time.Minute), statemachine.Input{Kind: statemachine.InTick})
+	statemachine.StepTime(h, int64(2*time.Minute))
 	if got := h.Ready().Closes; !slices.Equal(got, []statemachine.ConnID{1}) {
 		t.Fatalf("closed %v at 2m, want [1]", got)
 	}

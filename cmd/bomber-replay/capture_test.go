@@ -361,7 +361,7 @@ func mixedSession(t *testing.T, maxFileBytes int64) string {
 		}
 	}
 	for _, k := range []statemachine.InputKind{statemachine.InOpen, statemachine.InReceive, statemachine.InClosed, statemachine.InAnswer,
-		statemachine.InTick, statemachine.InBot, statemachine.InConfig, statemachine.InSeed, statemachine.InShutdown} {
+		statemachine.InTick, statemachine.InTableTick, statemachine.InBot, statemachine.InConfig, statemachine.InSeed, statemachine.InShutdown} {
 		if kinds[k] == 0 {
 			t.Errorf("no %v input in the capture", k)
 		}

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/bomber-game/bomber/segment"
-	"github.com/bomber-game/bomber/statemachine"
 )
 
 // TestTablesPlayNow: through the real hub, Albert and Beth each press p and
@@ -26,7 +25,9 @@ func TestTablesPlayNow(t *testing.T) {
 	shows(t, a, "seeking casual dots vs 1300-1700 (you: 1500?), 0 s  x stops")
 	typeLine(b, "dots 3")
 	l.now += int64(time.Second)
-	l.hub.Step(l.now, statemachine.Input{Kind: statemachine.InTick})
+	for _, in := range l.hub.TickInputs(l.now, nil) {
+		l.hub.Step(l.now, in)
+	}
 	l.pump()
 	shows(t, a, "table #1 Dots and Boxes")
 	shows(t, b, "table #1 Dots and Boxes")

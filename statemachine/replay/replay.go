@@ -51,6 +51,7 @@ type Runner struct {
 	// transcript being replayed answer them.
 	PlayBots bool
 	records  []record.Game
+	ticks    []statemachine.Input // what a clock line's time passing is made of (TickInputs)
 	// inputs: the transcript has "in" lines (a capture's record of every
 	// input the hub got); only they are fed, and the hub's outputs are
 	// compared, not the runner's guesses at accounts, bots and time
@@ -170,7 +171,10 @@ func (r *Runner) Feed(e transcript.Entry) {
 	case transcript.Clock:
 		r.out = append(r.out, e)
 		r.now += e.Advance
-		r.hub.Step(int64(r.now), statemachine.Input{Kind: statemachine.InTick})
+		r.ticks = r.hub.TickInputs(int64(r.now), r.ticks[:0])
+		for _, in := range r.ticks {
+			r.hub.Step(int64(r.now), in)
+		}
 	case transcript.Bot:
 		r.out = append(r.out, e)
 		r.hub.Step(now, statemachine.Input{Kind: statemachine.InBot, Bot: statemachine.BotAnswer{Table: e.Bot.Table, Seat: rules.Player(e.Bot.Seat), Seq: e.Bot.Seq, Move: e.Bot.Move}})
