@@ -70,10 +70,13 @@ func SeedInput(n uint64) Input {
 }
 
 // reconfigure applies settings from an InConfig input. Settings that do
-// not parse change nothing (every copy of the hub skips them alike).
+// not parse, or that name a reply-code table, a first guesser or a
+// generation this build does not have, change nothing (every copy of the
+// hub skips them alike, and the world stays one this build can run and
+// snapshot).
 func (h *Hub) reconfigure(j string) {
 	var c configJSON
-	if err := json.Unmarshal([]byte(j), &c); err != nil {
+	if err := json.Unmarshal([]byte(j), &c); err != nil || c.Dialect > Document || c.First > Invitee || c.Generation > Generation {
 		h.stats.BadInputs++
 		return
 	}

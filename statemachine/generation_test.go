@@ -122,3 +122,31 @@ func TestTimeAtTablesByGeneration(t *testing.T) {
 		}
 	}
 }
+
+// TestSettingsThisBuildCannotApplyChangeNothing: settings in the log that
+// name a reply-code table or a first guesser this build does not have, or
+// a generation newer than its own (a corrupt log, or a newer build's), are
+// skipped like settings that do not parse: the world keeps going by the
+// ones before, so every copy of it stays one this build can snapshot and
+// restore (a reply-code table it lacks would be indexed out of range at
+// the next reply).
+func TestSettingsThisBuildCannotApplyChangeNothing(t *testing.T) {
+	for _, c := range []configJSON{
+		{Config: Config{Dialect: Document + 1}, Generation: Generation},
+		{Config: Config{First: Invitee + 1}, Generation: Generation},
+		{Config: Config{OfferTTL: time.Minute}, Generation: Generation + 1},
+	} {
+		h := New(Config{Games: Catalogue()})
+		before := h.Config()
+		j, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Step(0, Input{Kind: InConfig, Text: string(j)})
+		if got := h.Config(); got.Dialect != before.Dialect || got.First != before.First || got.OfferTTL != before.OfferTTL || h.generation != Generation || h.stats.BadInputs != 1 {
+			t.Errorf("settings %s: dialect %d, first %d, offer TTL %v, generation %d, bad inputs %d; want the settings before, generation %d and one bad input",
+				j[:min(len(j), 60)], got.Dialect, got.First, got.OfferTTL, h.generation, h.stats.BadInputs, Generation)
+		}
+		restored(t, h)
+	}
+}
