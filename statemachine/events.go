@@ -267,6 +267,7 @@ func (h *Hub) shutdown(now int64) {
 	}
 	clear(h.tables)
 	clear(h.codes)
+	h.clockTables = h.clockTables[:0]
 	conns := make([]ConnID, 0, len(h.sessions))
 	for c, s := range h.sessions {
 		s.closed = true

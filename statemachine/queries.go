@@ -33,7 +33,7 @@ func (h *Hub) NextDeadline() (int64, bool) {
 	for _, id := range h.clockTables {
 		t := h.tables[id]
 		if t == nil || t.clock == nil {
-			take(0) // a closed table to forget: the next tick does it
+			take(0) // a closed table in an older build's snapshot: the next tick forgets it
 			continue
 		}
 		if d, running := t.nextClock(); running {

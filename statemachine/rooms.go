@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -397,6 +398,9 @@ func (h *Hub) closeTable(now int64, t *table, leaver rules.Player) {
 	delete(h.tables, t.id)
 	if t.code != "" {
 		delete(h.codes, t.code)
+	}
+	if t.clock != nil { // its clocks give time nothing more to do (NextDeadline)
+		h.clockTables = slices.DeleteFunc(h.clockTables, func(id uint32) bool { return id == t.id })
 	}
 }
 

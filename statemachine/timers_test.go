@@ -118,7 +118,7 @@ func TestResumeGraceShortenedByReload(t *testing.T) {
 
 // TestWaitingClockedTableLeavesTimeAlone: a table with a time control
 // whose game has not started, or is over, has no clock running, so it
-// gives time nothing to do. A cluster's leader puts a tick in the log
+// gives time nothing to do; nor does one that closed. A cluster's leader puts a tick in the log
 // whenever NextDeadline says one is due: a waiting clocked table that said
 // "now" had it put one tick after another in the log for as long as the
 // table stood.
@@ -140,5 +140,10 @@ func TestWaitingClockedTableLeavesTimeAlone(t *testing.T) {
 	x.send(a, segment.Resign, nil)
 	if at, due := x.h.NextDeadline(); due && at <= x.now {
 		t.Errorf("the game over, the table waiting for a rematch: a deadline at %d (now %d)", at, x.now)
+	}
+	x.send(a, segment.Leave, nil)
+	x.send(b, segment.Leave, nil)
+	if at, due := x.h.NextDeadline(); due && at <= x.now {
+		t.Errorf("the table closed: a deadline at %d (now %d)", at, x.now)
 	}
 }
