@@ -61,13 +61,11 @@ func TestClickTargetsDotsAeroBomber(t *testing.T) {
 				hits(t, p, `#board-svg g.hot[data-line]`, "lines that may be drawn")
 				p.mouse(`#board-svg g.hot[data-line]`)
 			})
-			if n := eval[int](albert, `document.querySelectorAll('#board-svg [data-drawn="1"]').length`); n != 12 {
-				t.Errorf("%d lines drawn by mouse, want all 12", n)
-			}
+			// the game's end may show before the board is drawn again
+			// with the last line: wait for the page to draw it
+			albert.wait("all 12 lines drawn by mouse", `document.querySelectorAll('#board-svg [data-drawn="1"]').length === 12`)
 			for _, p := range players { // the last line drawn stands out, on both pages
-				if n := eval[int](p, `document.querySelectorAll('#board-svg g[data-last="1"] line.drawn.last').length`); n != 1 {
-					t.Errorf("%s: %d lines marked as the last one drawn, want 1", p.name, n)
-				}
+				p.wait("one line marked as the last one drawn", `document.querySelectorAll('#board-svg g[data-last="1"] line.drawn.last').length === 1`)
 			}
 			leaveAll(albert, beth)
 		})
