@@ -46,7 +46,11 @@ func TestNATSClusterLosesAServer(t *testing.T) {
 			r.Until("six moves", servertest.Moves(a, 6))
 			nc.kill(victim)
 			late := w.start("node3")
-			r.Until("ten more moves with a NATS server down", servertest.Moves(a, 16))
+			// the stream's and the buckets' groups elect leaders one by
+			// one: about ten seconds on an idle machine, and up to 36 s
+			// (the leader lease's group) while make test ran the other
+			// packages' tests beside this one
+			r.UntilWithin(90*time.Second, "ten more moves with a NATS server down", servertest.Moves(a, 16))
 			// a move clock, with the server still down: the players stop
 			// moving (the first game waits too). The clocked game starts
 			// once every stream has its new leader: a move sent during an

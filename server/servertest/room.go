@@ -142,10 +142,18 @@ func (r *Room) Call(p *Player, f func() (ext.Out, error)) {
 	r.do(p, o, err)
 }
 
-// Until pumps messages (and plays the players' turns) until cond holds.
+// Until pumps messages (and plays the players' turns) until cond holds,
+// for at most 30 s.
 func (r *Room) Until(what string, cond func() bool) {
 	r.t.Helper()
-	timeout := time.After(30 * time.Second)
+	r.UntilWithin(30*time.Second, what, cond)
+}
+
+// UntilWithin is Until for at most d, for what waits on something slower
+// than the server (a NATS cluster electing leaders).
+func (r *Room) UntilWithin(d time.Duration, what string, cond func() bool) {
+	r.t.Helper()
+	timeout := time.After(d)
 	for !cond() {
 		select {
 		case m := <-r.in:
