@@ -235,7 +235,7 @@ func (h *Hub) expireOffers(now int64) {
 		if !ok {
 			return
 		}
-		if t := h.tables[uint32(id)]; t != nil {
+		if t := h.offerTimerTable(now, id); t != nil {
 			h.expireOffer(now, t)
 		}
 	}

@@ -340,13 +340,12 @@ func (q *timerQueue) pop(now int64) (ConnID, bool) {
 	return t.conn, true
 }
 
-// front is the next timer if it is due at or before now, without taking
-// it.
-func (q *timerQueue) front(now int64) (ConnID, bool) {
-	if len(q.items) == 0 || q.items[0].at > now {
-		return 0, false
+// dropWhile takes the timers due at or before now off the front of q, in
+// the order they fire, for as long as stale says they are.
+func (q *timerQueue) dropWhile(now int64, stale func(ConnID) bool) {
+	for len(q.items) > 0 && q.items[0].at <= now && stale(q.items[0].conn) {
+		q.pop(now)
 	}
-	return q.items[0].conn, true
 }
 
 // each calls f with every timer due at or before now, in no set order

@@ -136,23 +136,8 @@ func (h *Hub) tableTick(now int64, id uint32) {
 // does not report them. It stops at a timer that is still due: its table's
 // tick, later at the same time, takes it and those behind it.
 func (h *Hub) forgetStale(now int64) {
-	for {
-		key, ok := h.offerTimers.front(now)
-		if !ok || h.offerTimerTable(now, key) != nil {
-			break
-		}
-		h.offerTimers.pop(now)
-	}
+	h.offerTimers.dropWhile(now, func(key ConnID) bool { return h.offerTimerTable(now, key) == nil })
 	for q := range h.awayTimers {
-		for {
-			key, ok := h.awayTimers[q].front(now)
-			if !ok {
-				break
-			}
-			if t, _ := h.awayTimerSeat(now, key); t != nil {
-				break
-			}
-			h.awayTimers[q].pop(now)
-		}
+		h.awayTimers[q].dropWhile(now, func(key ConnID) bool { t, _ := h.awayTimerSeat(now, key); return t == nil })
 	}
 }
